@@ -1,0 +1,241 @@
+#include "core/expr.h"
+
+#include <boost/container_hash/hash.hpp>
+#include <deque>
+#include <mutex>
+#include <unordered_set>
+
+namespace idxmap {
+namespace {
+
+struct NodeKey {
+  ExprKind kind;
+  int64_t value;
+  const ExprNode* lhs;
+  const ExprNode* rhs;
+};
+
+size_t hashKey(const NodeKey& k) {
+  size_t h = static_cast<size_t>(k.kind);
+  boost::hash_combine(h, k.value);
+  boost::hash_combine(h, k.lhs);
+  boost::hash_combine(h, k.rhs);
+  return h;
+}
+
+struct NodeHash {
+  using is_transparent = void;
+  size_t operator()(const ExprNode* n) const { return n->hash; }
+  size_t operator()(const NodeKey& k) const { return hashKey(k); }
+};
+
+struct NodeEq {
+  using is_transparent = void;
+  static NodeKey key(const ExprNode* n) { return {n->kind, n->value, n->lhs.node(), n->rhs.node()}; }
+  static bool same(const NodeKey& a, const NodeKey& b) {
+    return a.kind == b.kind && a.value == b.value && a.lhs == b.lhs && a.rhs == b.rhs;
+  }
+  bool operator()(const ExprNode* a, const ExprNode* b) const { return a == b; }
+  bool operator()(const NodeKey& a, const ExprNode* b) const { return same(a, key(b)); }
+  bool operator()(const ExprNode* a, const NodeKey& b) const { return same(key(a), b); }
+};
+
+// The uniquing table. Nodes are never freed, so handles stay valid for the process.
+struct Uniquer {
+  std::mutex mutex;
+  std::deque<ExprNode> storage;
+  std::unordered_set<const ExprNode*, NodeHash, NodeEq> table;
+};
+
+Uniquer& uniquer() {
+  static Uniquer* u = new Uniquer();  // leaked on purpose: Exprs may outlive static dtors
+  return *u;
+}
+
+}  // namespace
+
+Expr Expr::unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs) {
+  NodeKey key{kind, value, lhs.node_, rhs.node_};
+  size_t h = hashKey(key);
+  Uniquer& u = uniquer();
+  std::lock_guard<std::mutex> lock(u.mutex);
+  auto it = u.table.find(key);
+  if (it != u.table.end()) return Expr(*it);
+  ExprNode& node = u.storage.emplace_back(ExprNode{kind, value, lhs, rhs, h});
+  u.table.insert(&node);
+  return Expr(&node);
+}
+
+Expr Expr::constant(int64_t value) { return unique(ExprKind::Constant, value, {}, {}); }
+Expr Expr::dim(unsigned index) { return unique(ExprKind::Dim, index, {}, {}); }
+Expr Expr::rangeVar(unsigned index) { return unique(ExprKind::RangeVar, index, {}, {}); }
+Expr Expr::runtimeVar(unsigned index) { return unique(ExprKind::RuntimeVar, index, {}, {}); }
+
+Expr Expr::variable(ExprKind kind, unsigned index) {
+  if (kind != ExprKind::Dim && kind != ExprKind::RangeVar && kind != ExprKind::RuntimeVar)
+    throw ExprError("not a variable kind");
+  return unique(kind, index, {}, {});
+}
+
+ExprKind Expr::kind() const { return node_->kind; }
+bool Expr::isVariable() const {
+  ExprKind k = kind();
+  return k == ExprKind::Dim || k == ExprKind::RangeVar || k == ExprKind::RuntimeVar;
+}
+bool Expr::isBinary() const { return kind() >= ExprKind::Add; }
+int64_t Expr::constantValue() const { return node_->value; }
+unsigned Expr::variableIndex() const { return static_cast<unsigned>(node_->value); }
+Expr Expr::lhs() const { return node_->lhs; }
+Expr Expr::rhs() const { return node_->rhs; }
+
+Expr Expr::operator+(Expr o) const {
+  if (isConstant() && o.isConstant()) return constant(checkedAdd(constantValue(), o.constantValue()));
+  if (isConstant()) return o + *this;  // constants go on the right
+  if (o.isConstant(0)) return *this;
+  // Keep a single trailing constant: (x + c1) + c2 -> x + (c1 + c2).
+  if (o.isConstant() && kind() == ExprKind::Add && rhs().isConstant())
+    return lhs() + checkedAdd(rhs().constantValue(), o.constantValue());
+  return unique(ExprKind::Add, 0, *this, o);
+}
+
+Expr Expr::operator*(Expr o) const {
+  if (isConstant() && !o.isConstant()) return o * *this;
+  if (!o.isConstant()) throw ExprError("non-affine product: one factor must be a constant");
+  int64_t c = o.constantValue();
+  if (isConstant()) return constant(checkedMul(constantValue(), c));
+  if (c == 0) return constant(0);
+  if (c == 1) return *this;
+  if (kind() == ExprKind::Mul) return lhs() * checkedMul(rhs().constantValue(), c);
+  return unique(ExprKind::Mul, 0, *this, o);
+}
+
+namespace {
+int64_t divisorValue(Expr divisor, const char* op) {
+  if (!divisor.isConstant())
+    throw ExprError(std::string("non-constant ") + op + ": the right operand must be a constant");
+  if (divisor.constantValue() == 0) throw ExprError(std::string(op) + " by zero");
+  return divisor.constantValue();
+}
+}  // namespace
+
+Expr Expr::floorDiv(Expr divisor) const {
+  int64_t d = divisorValue(divisor, "division");
+  if (d < 0) return (-*this).floorDiv(checkedNeg(d));  // floor(x / -c) = floor(-x / c)
+  if (d == 1) return *this;
+  if (isConstant()) return constant(idxmap::floorDiv(constantValue(), d));
+  return unique(ExprKind::FloorDiv, 0, *this, divisor);
+}
+
+Expr Expr::ceilDiv(Expr divisor) const {
+  int64_t d = divisorValue(divisor, "division");
+  if (d < 0) return -floorDiv(checkedNeg(d));  // ceil(x / -c) = -floor(x / c)
+  if (d == 1) return *this;
+  if (isConstant()) return constant(idxmap::ceilDiv(constantValue(), d));
+  return unique(ExprKind::CeilDiv, 0, *this, divisor);
+}
+
+Expr Expr::mod(Expr modulus) const {
+  int64_t m = divisorValue(modulus, "modulo");
+  if (m < 0) return mod(checkedNeg(m));  // XLA: the result is in [0, |m|) for either sign
+  if (m == 1) return constant(0);
+  if (isConstant()) return constant(floorMod(constantValue(), m));
+  return unique(ExprKind::Mod, 0, *this, modulus);
+}
+
+Expr Expr::min(Expr a, Expr b) {
+  if (a == b) return a;
+  if (a.isConstant() && b.isConstant()) return constant(std::min(a.constantValue(), b.constantValue()));
+  return unique(ExprKind::Min, 0, a, b);
+}
+
+Expr Expr::max(Expr a, Expr b) {
+  if (a == b) return a;
+  if (a.isConstant() && b.isConstant()) return constant(std::max(a.constantValue(), b.constantValue()));
+  return unique(ExprKind::Max, 0, a, b);
+}
+
+Expr Expr::binary(ExprKind kind, Expr lhs, Expr rhs) {
+  switch (kind) {
+    case ExprKind::Add: return lhs + rhs;
+    case ExprKind::Mul: return lhs * rhs;
+    case ExprKind::FloorDiv: return lhs.floorDiv(rhs);
+    case ExprKind::CeilDiv: return lhs.ceilDiv(rhs);
+    case ExprKind::Mod: return lhs.mod(rhs);
+    case ExprKind::Min: return min(lhs, rhs);
+    case ExprKind::Max: return max(lhs, rhs);
+    default: throw ExprError("not a binary expression kind");
+  }
+}
+
+int Expr::size() const {
+  switch (kind()) {
+    case ExprKind::Add:
+    case ExprKind::Min:
+    case ExprKind::Max: return 1 + lhs().size() + rhs().size();
+    case ExprKind::Mul:
+    case ExprKind::FloorDiv:
+    case ExprKind::CeilDiv:
+    case ExprKind::Mod: return 1 + lhs().size();
+    default: return 1;
+  }
+}
+
+bool Expr::uses(ExprKind kind, unsigned index) const {
+  if (isVariable()) return this->kind() == kind && variableIndex() == index;
+  if (!isBinary()) return false;
+  return lhs().uses(kind, index) || rhs().uses(kind, index);
+}
+
+void Expr::walk(const std::function<void(Expr)>& visit) const {
+  visit(*this);
+  if (isBinary()) {
+    lhs().walk(visit);
+    rhs().walk(visit);
+  }
+}
+
+Expr Expr::replaceVariables(std::span<const Expr> dims, std::span<const Expr> rangeVars,
+                            std::span<const Expr> runtimeVars) const {
+  auto pick = [&](std::span<const Expr> from) {
+    unsigned i = variableIndex();
+    return i < from.size() && !from[i].isNull() ? from[i] : *this;
+  };
+  switch (kind()) {
+    case ExprKind::Constant: return *this;
+    case ExprKind::Dim: return pick(dims);
+    case ExprKind::RangeVar: return pick(rangeVars);
+    case ExprKind::RuntimeVar: return pick(runtimeVars);
+    default:
+      return binary(kind(), lhs().replaceVariables(dims, rangeVars, runtimeVars),
+                    rhs().replaceVariables(dims, rangeVars, runtimeVars));
+  }
+}
+
+int64_t Expr::evaluate(std::span<const int64_t> dims, std::span<const int64_t> rangeVars,
+                       std::span<const int64_t> runtimeVars) const {
+  auto value = [&](std::span<const int64_t> from) {
+    if (variableIndex() >= from.size()) throw ExprError("no value for a variable");
+    return from[variableIndex()];
+  };
+  switch (kind()) {
+    case ExprKind::Constant: return constantValue();
+    case ExprKind::Dim: return value(dims);
+    case ExprKind::RangeVar: return value(rangeVars);
+    case ExprKind::RuntimeVar: return value(runtimeVars);
+    default: break;
+  }
+  int64_t a = lhs().evaluate(dims, rangeVars, runtimeVars);
+  int64_t b = rhs().evaluate(dims, rangeVars, runtimeVars);
+  switch (kind()) {
+    case ExprKind::Add: return checkedAdd(a, b);
+    case ExprKind::Mul: return checkedMul(a, b);
+    case ExprKind::FloorDiv: return idxmap::floorDiv(a, b);
+    case ExprKind::CeilDiv: return idxmap::ceilDiv(a, b);
+    case ExprKind::Mod: return floorMod(a, b);
+    case ExprKind::Min: return std::min(a, b);
+    case ExprKind::Max: return std::max(a, b);
+    default: throw ExprError("unreachable expression kind");
+  }
+}
+
+}  // namespace idxmap

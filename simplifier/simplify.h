@@ -1,0 +1,20 @@
+// The simplifier's façade. Simplification preserves a map's relation exactly; it may
+// tighten a variable's range only where the relation stays the same.
+#pragma once
+
+#include "core/indexing_map.h"
+
+namespace idxmap {
+
+// Simplifies the domain (constraints folded into ranges, constraints that always hold
+// dropped, empty domains detected as KNOWN EMPTY, range variables rescaled by mod
+// constraints, unused range variables removed) and then the results, to a fixed point.
+IndexingMap simplify(const IndexingMap& map);
+
+// compose(first, second) followed by simplify.
+IndexingMap composeAndSimplify(const IndexingMap& first, const IndexingMap& second);
+
+// Simplifies a single expression against the ranges and constraints of `context`.
+Expr simplifyExpr(Expr e, const IndexingMap& context);
+
+}  // namespace idxmap
