@@ -1,0 +1,80 @@
+// idxmap: the command-line face of the library. Argument handling and formatting only; the
+// work happens in core/, simplifier/ and verify/.
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <iostream>
+#include <new>
+
+#include "cli/compose_command.h"
+#include "cli/exit_code.h"
+#include "cli/input.h"
+#include "cli/output.h"
+#include "cli/simplify_command.h"
+#include "core/checked.h"
+#include "core/text.h"
+
+#ifndef IDXMAP_VERSION
+#error "IDXMAP_VERSION is set by CMakeLists.txt"
+#endif
+
+namespace idxmap::cli {
+namespace {
+
+ExitCode run(int argc, char** argv) {
+  CLI::App app("idxmap: simplify, compose and prove integer-set indexing maps", "idxmap");
+  app.set_version_flag("--version", std::string("idxmap ") + IDXMAP_VERSION);
+  app.require_subcommand(1);
+  app.footer(R"(Exit status: 0 success (with --check: proven), 1 refuted (a counterexample is
+printed), 2 invalid input or usage, 3 unknown (a proof timed out or was unsupported).
+
+Examples:
+  idxmap simplify examples/reshape_roundtrip.map
+  idxmap simplify --check --json examples/spec004.map
+  idxmap compose examples/compose/*.map
+  idxmap simplify --help)");
+
+  CommonOptions simplifyOptions;
+  CLI::App* simplify = addSimplifyCommand(app, simplifyOptions);
+  ComposeOptions composeOptions;
+  CLI::App* compose = addComposeCommand(app, composeOptions);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // CLI11 exits 0 for --help and --version and uses its own codes for usage errors; the
+    // contract (DESIGN.md) gives every usage error exit 2.
+    return app.exit(e) == 0 ? kSuccess : kInvalidInput;
+  }
+  if (simplify->parsed()) return runSimplify(simplifyOptions, std::cout, std::cerr);
+  if (compose->parsed()) return runCompose(composeOptions, std::cout, std::cerr);
+  return kInvalidInput;  // unreachable: require_subcommand(1) rejects everything else
+}
+
+}  // namespace
+}  // namespace idxmap::cli
+
+int main(int argc, char** argv) {
+  using idxmap::cli::kInvalidInput;
+  // Every failure that reaches here is about the input or the environment; the message
+  // goes to stderr and the process exits 2 instead of crashing (DESIGN.md).
+  try {
+    int status = idxmap::cli::run(argc, argv);
+    std::cout.flush();
+    return status;
+  } catch (const idxmap::ParseError& e) {
+    std::cerr << e.what() << '\n';  // `file:line:col: error: ...`, the line and a caret
+  } catch (const idxmap::cli::InputError& e) {
+    std::cerr << e.what() << '\n';  // `file: error: ...`
+  } catch (const idxmap::cli::MapError& e) {
+    std::cerr << e.what() << '\n';  // `file:line:col: error: ...`
+  } catch (const idxmap::Error& e) {
+    std::cerr << "idxmap: error: " << e.what() << '\n';
+  } catch (const std::bad_alloc&) {
+    std::cerr << "idxmap: error: out of memory\n";
+  } catch (const std::exception& e) {
+    std::cerr << "idxmap: error: " << e.what() << '\n';
+  } catch (...) {
+    std::cerr << "idxmap: error: unexpected failure\n";
+  }
+  return kInvalidInput;
+}

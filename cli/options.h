@@ -1,0 +1,23 @@
+// Options every map-processing command shares, so they read the same everywhere.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace idxmap::cli {
+
+enum class OutputFormat { Xla, Isl };
+
+struct CommonOptions {
+  std::vector<std::string> inputs;  // files; "-" or none means stdin
+  OutputFormat format = OutputFormat::Xla;
+  bool json = false;
+  bool check = false;
+  unsigned timeoutMs = 10000;  // per proof, for the Z3 fallback of --check
+};
+
+// Registers the positional inputs, --format, --json, --check and --timeout-ms on `command`.
+void addCommonOptions(CLI::App& command, CommonOptions& options);
+
+}  // namespace idxmap::cli

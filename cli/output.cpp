@@ -1,0 +1,40 @@
+#include "cli/output.h"
+
+#include "core/isl_bridge.h"
+
+namespace idxmap::cli {
+namespace {
+
+std::string withoutTrailingNewlines(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+}  // namespace
+
+MapError::MapError(const SourceLocation& location, std::string_view message)
+    : Error(formatDiagnostic(location, "error", message)) {}
+
+std::string formatMap(const IndexingMap& map, OutputFormat format) {
+  switch (format) {
+    case OutputFormat::Isl:
+      return withoutTrailingNewlines(printIsl(map));
+    case OutputFormat::Xla:
+      break;
+  }
+  return withoutTrailingNewlines(printIndexingMap(map));
+}
+
+void writeMapTexts(std::ostream& out, const std::vector<std::string>& texts) {
+  for (size_t i = 0; i < texts.size(); ++i) out << (i == 0 ? "" : "\n") << texts[i] << '\n';
+}
+
+void writeJson(std::ostream& out, const nlohmann::json& value) { out << value.dump(2) << '\n'; }
+
+std::string formatDiagnostic(const SourceLocation& location, std::string_view kind,
+                             std::string_view message) {
+  return location.file + ":" + std::to_string(location.line) + ":" +
+         std::to_string(location.column) + ": " + std::string(kind) + ": " + std::string(message);
+}
+
+}  // namespace idxmap::cli

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs the Debian packages idxmap needs that are not installed yet (DESIGN.md,
+# "Dependencies"). When everything is present it touches nothing: no apt-get update, so a
+# second run costs a few dpkg-query calls.
+set -euo pipefail
+
+packages=(
+  # Build tools.
+  cmake ninja-build g++ pkg-config
+  # Libraries the library and the CLI link against.
+  libisl-dev libz3-dev libboost-dev libcli11-dev nlohmann-json3-dev
+  # Tests and benchmarks.
+  libgtest-dev libbenchmark-dev
+  # The libFuzzer target needs clang and its runtime (libFuzzer, sanitizers).
+  clang libclang-rt-14-dev
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+  if [[ "$status" != "install ok installed" ]]; then
+    missing+=("$package")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+# Root (containers, CI images) has no sudo; everyone else needs it.
+sudo=()
+if [[ $(id -u) -ne 0 ]]; then
+  if ! command -v sudo >/dev/null; then
+    echo "install-deps: missing ${missing[*]}; run as root or install sudo" >&2
+    exit 1
+  fi
+  sudo=(sudo)
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+  "${missing[@]}"
