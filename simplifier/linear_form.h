@@ -1,0 +1,40 @@
+// LinearForm: a sum as a list of (atom, coefficient) terms plus a constant.
+//
+// Atoms are the non-linear leaves of a sum: variables, mod, floordiv, ceildiv, min, max.
+// Linearizing flattens nested sums, distributes constant products over them and combines
+// like terms; building sorts the terms into the one canonical order, so two expressions
+// that are equal as linear combinations become the same Expr.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/expr.h"
+
+namespace idxmap {
+
+struct LinearTerm {
+  Expr atom;
+  int64_t coefficient;
+};
+
+struct LinearForm {
+  std::vector<LinearTerm> terms;  // no zero coefficients, no repeated atoms
+  int64_t constant = 0;
+
+  // Throws OverflowError when a coefficient does not fit int64.
+  static LinearForm of(Expr e);
+  // The canonical Expr: terms sorted (products first, then by atom kind and operands),
+  // the constant last.
+  Expr build() const;
+  // gcd of all coefficients (0 when there are none).
+  int64_t coefficientGcd() const;
+};
+
+// Total order on expressions that does not depend on pointers (so output is deterministic).
+int compareExprs(Expr a, Expr b);
+
+// Rebuilds `e` with every sum in canonical form, children first.
+Expr canonicalize(Expr e);
+
+}  // namespace idxmap

@@ -1,0 +1,87 @@
+#include "simplifier/range_evaluator.h"
+
+namespace idxmap {
+
+RangeEvaluator::RangeEvaluator(const IndexingMap& map, Use use) : map_(map) {
+  if (use != Use::RangesAndConstraints) return;
+  for (const Constraint& c : map.constraints) {
+    auto [it, inserted] = constrainedRanges_.try_emplace(c.expr, c.range);
+    if (!inserted) it->second = it->second.intersect(c.range);
+    // `x mod m in [r, r]` says x = r (mod m).
+    if (c.expr.kind() == ExprKind::Mod && c.range.isPoint()) {
+      Congruence fact = Congruence::of(c.expr.rhs().constantValue(), c.range.lo);
+      auto [jt, fresh] = constrainedCongruences_.try_emplace(c.expr.lhs(), fact);
+      if (!fresh) jt->second = jt->second.intersect(fact);
+    }
+  }
+}
+
+Interval RangeEvaluator::range(Expr e) {
+  if (e.isConstant()) return Interval::point(e.constantValue());
+  if (auto it = rangeCache_.find(e); it != rangeCache_.end()) return it->second;
+  Interval r = computeRange(e);
+  if (auto it = constrainedRanges_.find(e); it != constrainedRanges_.end())
+    r = r.intersect(it->second);
+  // A contradiction (e.g. x mod 2 = 0 and x mod 2 = 1) means no value: the empty range.
+  Congruence c = congruence(e);
+  r = c.isContradiction() ? Interval{} : c.tighten(r);
+  rangeCache_.emplace(e, r);
+  return r;
+}
+
+Interval RangeEvaluator::computeRange(Expr e) {
+  switch (e.kind()) {
+    case ExprKind::Constant:
+      return Interval::point(e.constantValue());
+    case ExprKind::Dim:
+    case ExprKind::RangeVar:
+    case ExprKind::RuntimeVar: {
+      const auto& vars = map_.variables(e.kind());
+      return e.variableIndex() < vars.size() ? vars[e.variableIndex()].range
+                                             : Interval::unbounded();
+    }
+    case ExprKind::Add:
+      return range(e.lhs()) + range(e.rhs());
+    case ExprKind::Mul:
+      return range(e.lhs()) * e.rhs().constantValue();
+    case ExprKind::FloorDiv:
+      return range(e.lhs()).floorDiv(e.rhs().constantValue());
+    case ExprKind::CeilDiv:
+      return range(e.lhs()).ceilDiv(e.rhs().constantValue());
+    case ExprKind::Mod:
+      return range(e.lhs()).mod(e.rhs().constantValue());
+    case ExprKind::Min:
+      return range(e.lhs()).min(range(e.rhs()));
+    case ExprKind::Max:
+      return range(e.lhs()).max(range(e.rhs()));
+  }
+  return Interval::unbounded();
+}
+
+Congruence RangeEvaluator::congruence(Expr e) {
+  if (auto it = congruenceCache_.find(e); it != congruenceCache_.end()) return it->second;
+  Congruence c = computeCongruence(e);
+  if (auto it = constrainedCongruences_.find(e); it != constrainedCongruences_.end())
+    c = c.intersect(it->second);
+  congruenceCache_.emplace(e, c);
+  return c;
+}
+
+Congruence RangeEvaluator::computeCongruence(Expr e) {
+  switch (e.kind()) {
+    case ExprKind::Constant:
+      return Congruence::exactly(e.constantValue());
+    case ExprKind::Add:
+      return congruence(e.lhs()) + congruence(e.rhs());
+    case ExprKind::Mul:
+      return congruence(e.lhs()) * e.rhs().constantValue();
+    case ExprKind::FloorDiv:
+      return congruence(e.lhs()).floorDiv(e.rhs().constantValue());
+    case ExprKind::Mod:
+      return congruence(e.lhs()).mod(e.rhs().constantValue());
+    default:
+      return Congruence::unknown();
+  }
+}
+
+}  // namespace idxmap

@@ -1,0 +1,48 @@
+#include "simplifier/rewriter.h"
+
+#include "simplifier/linear_form.h"
+#include "simplifier/rule_matcher.h"
+
+namespace idxmap {
+namespace {
+// Rewrites that keep producing new expressions are cut off here; the result is still equal
+// to the input, just less simplified. The rule set makes progress in far fewer steps.
+constexpr int kMaxDepth = 64;
+}  // namespace
+
+Expr Rewriter::simplify(Expr e) {
+  Expr out;
+  try {
+    out = rewrite(canonicalize(e), 0);
+  } catch (const OverflowError&) {
+    return e;  // a coefficient left int64 while combining terms: keep the input as is
+  }
+  return out.size() <= e.size() ? out : e;
+}
+
+Expr Rewriter::rebuildFromSimplifiedChildren(Expr e, int depth) {
+  if (e.kind() == ExprKind::Add || e.kind() == ExprKind::Mul) {
+    LinearForm form = LinearForm::of(e);
+    for (LinearTerm& t : form.terms) t.atom = rewrite(t.atom, depth + 1);
+    return LinearForm::of(form.build()).build();
+  }
+  return Expr::binary(e.kind(), rewrite(e.lhs(), depth + 1), rewrite(e.rhs(), depth + 1));
+}
+
+Expr Rewriter::rewrite(Expr e, int depth) {
+  if (e.isConstant()) return e;
+  if (auto it = memo_.find(e); it != memo_.end()) return it->second;
+  Expr current = e.isBinary() && depth < kMaxDepth ? rebuildFromSimplifiedChildren(e, depth) : e;
+  if (depth < kMaxDepth) {
+    for (const Rule* rule : rulesFor(current.kind())) {
+      Expr next = applyRule(*rule, current, ranges_);
+      if (next.isNull() || next == current) continue;
+      current = rewrite(canonicalize(next), depth + 1);
+      break;
+    }
+  }
+  memo_.emplace(e, current);
+  return current;
+}
+
+}  // namespace idxmap

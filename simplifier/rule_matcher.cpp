@@ -1,0 +1,284 @@
+#include "simplifier/rule_matcher.h"
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+
+#include "simplifier/linear_form.h"
+
+namespace idxmap {
+namespace {
+
+using Continuation = std::function<bool(Bindings&)>;
+
+// Thrown while instantiating when a template cannot be built (an unbounded lo/hi).
+struct NotApplicable {};
+
+bool bindConstant(const Pattern& p, int64_t value, Bindings& b) {
+  if (p.kind == Pattern::Kind::Literal) return p.value == value;
+  if (p.kind != Pattern::Kind::Constant) return false;
+  if (b.hasConstant[p.index]) return b.constants[p.index] == value;
+  b.hasConstant[p.index] = true;
+  b.constants[p.index] = value;
+  return true;
+}
+
+bool isUnboundAny(const Pattern& p, const Bindings& b) {
+  return p.kind == Pattern::Kind::Any && b.exprs[p.index].isNull();
+}
+
+bool isUnboundConstant(const Pattern& p, const Bindings& b) {
+  return p.kind == Pattern::Kind::Constant && !b.hasConstant[p.index];
+}
+
+bool match(const Pattern& p, Expr e, Bindings b, const Continuation& k);
+
+// A summand of a sum pattern that must match terms: `atom * coefficient` or just `atom`.
+struct TermPattern {
+  const Pattern* atom;
+  const Pattern* coefficient;  // null: the coefficient must be 1
+};
+
+class SumMatcher {
+ public:
+  SumMatcher(const Pattern& sum, LinearForm form, const Continuation& k)
+      : form_(std::move(form)), used_(form_.terms.size(), false), k_(k) {
+    for (const Pattern& s : sum.args) {
+      if (s.kind == Pattern::Kind::Any)
+        rest_ = &s;
+      else if (s.kind == Pattern::Kind::Constant || s.kind == Pattern::Kind::Literal)
+        constant_ = &s;
+      else if (s.kind == Pattern::Kind::Op && s.op == ExprKind::Mul)
+        terms_.push_back({&s.args[0], &s.args[1]});
+      else
+        terms_.push_back({&s, nullptr});
+    }
+    // Structured summands first, so that a bare `x * c` sees x already bound.
+    std::stable_partition(terms_.begin(), terms_.end(),
+                          [](const TermPattern& t) { return t.atom->kind != Pattern::Kind::Any; });
+  }
+
+  bool run(Bindings& b) { return assign(0, b); }
+
+ private:
+  bool assign(size_t i, Bindings& b) {
+    if (i == terms_.size()) return finish(b);
+    const TermPattern& t = terms_[i];
+    for (size_t j = 0; j < form_.terms.size(); ++j) {
+      if (used_[j]) continue;
+      Bindings next = b;
+      const LinearTerm& term = form_.terms[j];
+      if (t.coefficient ? !bindConstant(*t.coefficient, term.coefficient, next)
+                        : term.coefficient != 1)
+        continue;
+      used_[j] = true;
+      bool ok = match(*t.atom, term.atom, next, [&](Bindings& bb) { return assign(i + 1, bb); });
+      used_[j] = false;
+      if (ok) return true;
+    }
+    return t.coefficient && assignScaled(i, t, b);
+  }
+
+  // `x * c` against several terms at once: either x is bound (find its terms scaled by one
+  // factor) or both are free (group the terms sharing a factor).
+  bool assignScaled(size_t i, const TermPattern& t, Bindings& b) {
+    if (t.atom->kind != Pattern::Kind::Any) return false;
+    if (!isUnboundAny(*t.atom, b)) return assignBoundScaled(i, t, b);
+    if (!isUnboundConstant(*t.coefficient, b)) return false;
+    std::vector<int64_t> factors;
+    for (size_t j = 0; j < form_.terms.size(); ++j) {
+      if (used_[j]) continue;
+      int64_t coefficient = form_.terms[j].coefficient;
+      factors.push_back(coefficient < 0 ? -coefficient : coefficient);
+      for (int c = 0; c < 4; ++c)
+        if (b.hasConstant[c] && b.constants[c] > 0)
+          factors.push_back(std::gcd(coefficient, b.constants[c]));
+    }
+    std::sort(factors.begin(), factors.end());
+    factors.erase(std::unique(factors.begin(), factors.end()), factors.end());
+    for (int64_t g : factors) {
+      if (g <= 1) continue;
+      LinearForm group;
+      std::vector<size_t> members;
+      for (size_t j = 0; j < form_.terms.size(); ++j) {
+        if (used_[j] || form_.terms[j].coefficient % g != 0) continue;
+        members.push_back(j);
+        group.terms.push_back({form_.terms[j].atom, form_.terms[j].coefficient / g});
+      }
+      // A lone term scaled by exactly its coefficient was already tried as a single term.
+      if (members.empty() || (members.size() == 1 && group.terms[0].coefficient == 1)) continue;
+      Bindings next = b;
+      next.exprs[t.atom->index] = group.build();
+      next.hasConstant[t.coefficient->index] = true;
+      next.constants[t.coefficient->index] = g;
+      for (size_t j : members) used_[j] = true;
+      bool ok = assign(i + 1, next);
+      for (size_t j : members) used_[j] = false;
+      if (ok) return true;
+    }
+    return false;
+  }
+
+  bool assignBoundScaled(size_t i, const TermPattern& t, Bindings& b) {
+    LinearForm bound = LinearForm::of(b.exprs[t.atom->index]);
+    if (bound.terms.empty() || bound.constant != 0) return false;
+    std::vector<size_t> members;
+    int64_t factor = 0;
+    for (const LinearTerm& want : bound.terms) {
+      auto it = std::find_if(form_.terms.begin(), form_.terms.end(),
+                             [&](const LinearTerm& have) { return have.atom == want.atom; });
+      size_t j = it - form_.terms.begin();
+      if (it == form_.terms.end() || used_[j] || it->coefficient % want.coefficient != 0)
+        return false;
+      int64_t f = it->coefficient / want.coefficient;
+      if (factor != 0 && f != factor) return false;
+      factor = f;
+      members.push_back(j);
+    }
+    Bindings next = b;
+    if (!bindConstant(*t.coefficient, factor, next)) return false;
+    for (size_t j : members) used_[j] = true;
+    bool ok = assign(i + 1, next);
+    for (size_t j : members) used_[j] = false;
+    return ok;
+  }
+
+  bool finish(Bindings& b) {
+    Bindings next = b;
+    int64_t constant = form_.constant;
+    if (constant_) {
+      if (!bindConstant(*constant_, constant, next)) return false;
+      constant = 0;
+    }
+    LinearForm rest;
+    rest.constant = constant;
+    for (size_t j = 0; j < form_.terms.size(); ++j)
+      if (!used_[j]) rest.terms.push_back(form_.terms[j]);
+    if (!rest_) return rest.terms.empty() && rest.constant == 0 && k_(next);
+    return match(*rest_, rest.build(), next, k_);
+  }
+
+  LinearForm form_;
+  std::vector<bool> used_;
+  const Continuation& k_;
+  std::vector<TermPattern> terms_;
+  const Pattern* constant_ = nullptr;
+  const Pattern* rest_ = nullptr;
+};
+
+bool match(const Pattern& p, Expr e, Bindings b, const Continuation& k) {
+  switch (p.kind) {
+    case Pattern::Kind::Any: {
+      Expr& slot = b.exprs[p.index];
+      if (!slot.isNull()) return slot == e && k(b);
+      slot = e;
+      return k(b);
+    }
+    case Pattern::Kind::Constant:
+    case Pattern::Kind::Literal:
+      return e.isConstant() && bindConstant(p, e.constantValue(), b) && k(b);
+    case Pattern::Kind::Sum: {
+      LinearForm form;
+      try {
+        form = LinearForm::of(e);
+      } catch (const OverflowError&) {
+        return false;
+      }
+      return SumMatcher(p, std::move(form), k).run(b);
+    }
+    case Pattern::Kind::Op: {
+      if (e.kind() != p.op) return false;
+      auto inOrder = [&](Expr first, Expr second) {
+        // Constant operands sit on the right: matching them first binds c* early.
+        return match(p.args[1], second, b,
+                     [&](Bindings& bb) { return match(p.args[0], first, bb, k); });
+      };
+      bool commutative = p.op == ExprKind::Min || p.op == ExprKind::Max;
+      return inOrder(e.lhs(), e.rhs()) || (commutative && inOrder(e.rhs(), e.lhs()));
+    }
+    default:
+      return false;  // lo/hi/gcd appear only in templates and conditions
+  }
+}
+
+Expr instantiate(const Pattern& p, const Bindings& b, RangeEvaluator& ranges) {
+  switch (p.kind) {
+    case Pattern::Kind::Any:
+      return b.exprs[p.index];
+    case Pattern::Kind::Constant:
+      return Expr::constant(b.constants[p.index]);
+    case Pattern::Kind::Literal:
+      return Expr::constant(p.value);
+    case Pattern::Kind::Low:
+    case Pattern::Kind::High: {
+      Interval r = ranges.range(b.exprs[p.args[0].index]);
+      if (r.isEmpty() || !r.isBounded()) throw NotApplicable{};
+      return Expr::constant(p.kind == Pattern::Kind::Low ? r.lo : r.hi);
+    }
+    case Pattern::Kind::Gcd: {
+      Expr x = instantiate(p.args[0], b, ranges), y = instantiate(p.args[1], b, ranges);
+      if (!x.isConstant() || !y.isConstant()) throw NotApplicable{};
+      return Expr::constant(std::gcd(x.constantValue(), y.constantValue()));
+    }
+    case Pattern::Kind::Sum: {
+      Expr sum = Expr::constant(0);
+      for (const Pattern& s : p.args) sum = sum + instantiate(s, b, ranges);
+      return sum;
+    }
+    case Pattern::Kind::Op:
+      return Expr::binary(p.op, instantiate(p.args[0], b, ranges),
+                          instantiate(p.args[1], b, ranges));
+  }
+  throw NotApplicable{};
+}
+
+bool hasDivision(Expr e) {
+  bool found = false;
+  e.walk([&](Expr n) {
+    found = found || n.kind() == ExprKind::FloorDiv || n.kind() == ExprKind::CeilDiv;
+  });
+  return found;
+}
+
+bool holds(const Condition& c, const Bindings& b, RangeEvaluator& ranges) {
+  if (c.kind == Condition::Kind::NoDiv) return !hasDivision(b.exprs[c.lhs.index]);
+  Expr l = instantiate(c.lhs, b, ranges), r = instantiate(c.rhs, b, ranges);
+  if (!l.isConstant() || !r.isConstant()) throw NotApplicable{};
+  int64_t x = l.constantValue(), y = r.constantValue();
+  switch (c.comparison) {
+    case Comparison::Eq:
+      return x == y;
+    case Comparison::Ne:
+      return x != y;
+    case Comparison::Lt:
+      return x < y;
+    case Comparison::Le:
+      return x <= y;
+    case Comparison::Gt:
+      return x > y;
+    case Comparison::Ge:
+      return x >= y;
+  }
+  return false;
+}
+
+}  // namespace
+
+Expr applyRule(const Rule& rule, Expr e, RangeEvaluator& ranges) {
+  Expr result;
+  match(rule.lhs, e, Bindings{}, [&](Bindings& b) {
+    try {
+      for (const Condition& c : rule.when)
+        if (!holds(c, b, ranges)) return false;
+      result = instantiate(rule.rhs, b, ranges);
+      return true;
+    } catch (const NotApplicable&) {
+      return false;
+    } catch (const Error&) {  // overflow, division by zero in a folded constant
+      return false;
+    }
+  });
+  return result;
+}
+
+}  // namespace idxmap

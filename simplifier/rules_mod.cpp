@@ -1,0 +1,19 @@
+// Rules for `x mod c`. Divisors are positive constants (an Expr invariant).
+#include "simplifier/rule.h"
+
+namespace idxmap {
+
+std::span<const RuleSpec> modRules() {
+  static constexpr RuleSpec kRules[] = {
+      {"mod-within-one-period", "x mod c0", "x - (lo(x) floordiv c0) * c0",
+       "lo(x) floordiv c0 == hi(x) floordiv c0"},
+      {"mod-drop-multiple-term", "(x * c1 + y) mod c0", "y mod c0", "c1 mod c0 == 0"},
+      {"mod-reduce-constant", "(y + c1) mod c0", "(y + c1 mod c0) mod c0", "c1 mod c0 != c1"},
+      {"mod-split-by-gcd", "(x * c1 + y) mod c0", "(x mod (c0 floordiv c1)) * c1 + y",
+       "c1 > 1 && c0 mod c1 == 0 && lo(y) >= 0 && hi(y) < c1"},
+      {"mod-of-mod", "(x mod c1) mod c0", "x mod c0", "c1 mod c0 == 0"},
+  };
+  return kRules;
+}
+
+}  // namespace idxmap

@@ -1,0 +1,96 @@
+#include "simplifier/simplify.h"
+
+#include <gtest/gtest.h>
+
+#include "core/text.h"
+#include "tests/simplifier/brute_force.h"
+
+namespace idxmap {
+namespace {
+
+using testing::relationOf;
+
+// Simplifies `input`, checks the result against brute force, and compares its text.
+void expectSimplifiesTo(const std::string& input, const std::string& expected) {
+  IndexingMap in = parseIndexingMap(input);
+  IndexingMap out = simplify(in);
+  EXPECT_EQ(relationOf(out), relationOf(in)) << printIndexingMap(out);
+  EXPECT_EQ(printIndexingMap(out), printIndexingMap(parseIndexingMap(expected)));
+}
+
+// Spec 004, "Indexing Map Simplifier", examples 1-4.
+TEST(Simplify, Spec004Example1) {
+  expectSimplifiesTo(
+      "(d0, d1) -> (d0 + d1 floordiv 16, d1 mod 16), domain: d0 in [0, 6], d1 in [0, 14]",
+      "(d0, d1) -> (d0, d1), domain: d0 in [0, 6], d1 in [0, 14]");
+}
+
+TEST(Simplify, Spec004Example2) {
+  expectSimplifiesTo(
+      "(d0, d1, d2) -> ((100 * d0 + 10 * d1 + d2) floordiv 100,"
+      " ((100 * d0 + 10 * d1 + d2) mod 100) floordiv 10, d2 mod 10),"
+      " domain: d0 in [0, 9], d1 in [0, 9], d2 in [0, 9]",
+      "(d0, d1, d2) -> (d0, d1, d2), domain: d0 in [0, 9], d1 in [0, 9], d2 in [0, 9]");
+}
+
+TEST(Simplify, Spec004Example3) {
+  expectSimplifiesTo(
+      "(d0, d1, d2) -> ((16 * d0 + 4 * d1 + d2) floordiv 8, (16 * d0 + 4 * d1 + d2) mod 8),"
+      " domain: d0 in [0, 9], d1 in [0, 9], d2 in [0, 9]",
+      "(d0, d1, d2) -> (d0 * 2 + (d1 * 4 + d2) floordiv 8, (d1 * 4 + d2) mod 8),"
+      " domain: d0 in [0, 9], d1 in [0, 9], d2 in [0, 9]");
+}
+
+TEST(Simplify, Spec004Example4) {
+  expectSimplifiesTo(
+      "(d0, d1) -> (-((-11 * d0 - d1 + 109) floordiv 11) + 9), domain: d0 in [0, 9], d1 in [0, 10]",
+      "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 10]");
+}
+
+// reshape f32[10,10,10] -> [50,20] -> [10,10,10] composes to the identity.
+TEST(Simplify, ReshapeRoundTripComposesToIdentity) {
+  // Output->input maps: [50,20] -> [10,10,10] reads the linear index l = d0*20 + d1.
+  IndexingMap toRank3 = parseIndexingMap(
+      "(d0, d1) -> ((d0 * 20 + d1) floordiv 100, ((d0 * 20 + d1) floordiv 10) mod 10,"
+      " (d0 * 20 + d1) mod 10), domain: d0 in [0, 49], d1 in [0, 19]");
+  IndexingMap toRank2 = parseIndexingMap(
+      "(d0, d1, d2) -> ((d0 * 100 + d1 * 10 + d2) floordiv 20, (d0 * 100 + d1 * 10 + d2) mod 20),"
+      " domain: d0 in [0, 9], d1 in [0, 9], d2 in [0, 9]");
+  IndexingMap composed = composeAndSimplify(toRank2, toRank3);
+  EXPECT_EQ(printIndexingMap(composed), printIndexingMap(IndexingMap::identity({10, 10, 10})));
+  EXPECT_EQ(relationOf(composed), relationOf(compose(toRank2, toRank3)));
+}
+
+TEST(Simplify, FoldsConstraintsIntoRanges) {
+  expectSimplifiesTo("(d0) -> (d0), domain: d0 in [0, 99], d0 * 8 in [14, 33]",
+                     "(d0) -> (d0), domain: d0 in [2, 4]");
+}
+
+TEST(Simplify, DetectsEmptyDomains) {
+  IndexingMap out = simplify(parseIndexingMap(
+      "(d0)[s0] -> (d0 + s0), domain: d0 in [0, 9], s0 in [0, 9], d0 mod 2 in [1, 1],"
+      " d0 * 2 in [4, 4]"));
+  EXPECT_TRUE(out.knownEmpty);
+}
+
+TEST(Simplify, RescalesRangeVariablesByModConstraints) {
+  IndexingMap in = parseIndexingMap(
+      "(d0)[s0] -> (d0, s0 floordiv 6), domain: d0 in [0, 3], s0 in [0, 7],"
+      " s0 mod 2 in [0, 0], s0 mod 3 in [0, 0]");
+  IndexingMap out = simplify(in);
+  EXPECT_EQ(relationOf(out), relationOf(in));
+  EXPECT_TRUE(out.constraints.empty()) << printIndexingMap(out);
+  EXPECT_EQ(out.results[1], Expr::rangeVar(0)) << printIndexingMap(out);
+}
+
+TEST(Simplify, RemovesUnusedRangeVariables) {
+  IndexingMap in = parseIndexingMap(
+      "(d0)[s0, s1] -> (d0 + s1), domain: d0 in [0, 3], s0 in [0, 69], s1 in [0, 2],"
+      " s0 mod 3 in [0, 0]");
+  IndexingMap out = simplify(in);
+  EXPECT_EQ(out.rangeVars.size(), 1u);
+  EXPECT_EQ(relationOf(out), relationOf(in));
+}
+
+}  // namespace
+}  // namespace idxmap
