@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it (.ci/run):
+#   1. install missing dependencies; build everything in build/ (RelWithDebInfo); ctest;
+#   2. build the tests with ASan + UBSan in build-asan/ and run ctest there;
+#   3. when fuzz/ has targets: build them with clang in build-fuzz/ and fuzz briefly.
+# Any failure stops the script with a non-zero status and names the step.
+#
+# Knobs (environment): IDXMAP_JOBS (default: nproc), IDXMAP_SKIP_SANITIZE=1,
+# IDXMAP_FUZZ_SECONDS (total fuzzing time, default 60; 0 skips fuzzing).
+set -Eeuo pipefail
+cd "$(dirname "$0")/.."
+
+jobs=${IDXMAP_JOBS:-$(nproc)}
+fuzz_seconds=${IDXMAP_FUZZ_SECONDS:-60}
+timings=()
+current_step=""
+step_started=0
+
+begin_step() {
+  current_step=$1
+  step_started=$SECONDS
+  echo
+  echo "=== $current_step"
+}
+end_step() {
+  timings+=("$(printf '%5ds  %s' $((SECONDS - step_started)) "$current_step")")
+}
+report_failure() {
+  echo >&2
+  echo "test.sh: FAILED in step '$current_step' (after $((SECONDS - step_started))s)" >&2
+}
+trap report_failure ERR
+
+begin_step "dependencies, configure and build (build/)"
+./scripts/build.sh
+end_step
+
+begin_step "ctest (build/)"
+ctest --test-dir build --output-on-failure -j "$jobs"
+end_step
+
+if [[ ${IDXMAP_SKIP_SANITIZE:-0} != 1 ]]; then
+  begin_step "configure and build with ASan + UBSan (build-asan/)"
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DIDXMAP_SANITIZE=ON -DIDXMAP_BUILD_BENCH=OFF
+  cmake --build build-asan
+  end_step
+
+  begin_step "ctest with ASan + UBSan (build-asan/)"
+  ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_stack_use_after_return=1} \
+    UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+    ctest --test-dir build-asan --output-on-failure -j "$jobs"
+  end_step
+fi
+
+if [[ -f fuzz/CMakeLists.txt && $fuzz_seconds -gt 0 ]]; then
+  begin_step "build the fuzz targets with clang (build-fuzz/)"
+  cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
+    -DIDXMAP_FUZZ=ON -DIDXMAP_BUILD_TESTS=OFF -DIDXMAP_BUILD_BENCH=OFF
+  cmake --build build-fuzz
+  end_step
+
+  begin_step "fuzz for ${fuzz_seconds}s"
+  mapfile -t fuzzers < <(find build-fuzz/fuzz -maxdepth 1 -type f -executable | sort)
+  if [[ ${#fuzzers[@]} -eq 0 ]]; then
+    echo "test.sh: fuzz/CMakeLists.txt built no fuzzer into build-fuzz/fuzz" >&2
+    false
+  fi
+  per_fuzzer=$((fuzz_seconds / ${#fuzzers[@]} > 0 ? fuzz_seconds / ${#fuzzers[@]} : 1))
+  for fuzzer in "${fuzzers[@]}"; do
+    name=$(basename "$fuzzer")
+    # A scratch corpus seeded with the examples (and fuzz/corpus/<name> when it exists),
+    # so fuzzing never writes into the source tree.
+    corpus=build-fuzz/corpus/$name
+    mkdir -p "$corpus"
+    cp examples/*.map examples/compose/*.map "$corpus"/
+    if [[ -d fuzz/corpus/$name ]]; then cp -r fuzz/corpus/"$name"/. "$corpus"/; fi
+    echo "--- $name: ${per_fuzzer}s"
+    log=build-fuzz/$name.log
+    if ! "$fuzzer" -max_total_time="$per_fuzzer" -timeout=10 -rss_limit_mb=2048 \
+      -artifact_prefix=build-fuzz/"$name"- -print_final_stats=1 "$corpus" >"$log" 2>&1; then
+      cat "$log"
+      echo "test.sh: $name found a failure; the input is in build-fuzz/$name-*" >&2
+      false
+    fi
+    tail -n 12 "$log"
+  done
+  end_step
+fi
+
+trap - ERR
+echo
+echo "=== test.sh: all steps passed"
+printf '%s\n' "${timings[@]}"
+echo "$(printf '%5ds' "$SECONDS")  total"
