@@ -1,0 +1,143 @@
+// parseMaps and friends: splitting a text into maps and handing each to the parser of its
+// syntax. The printers live in text_printer.cpp, the parsers in text_*_parser.cpp.
+#include "core/text.h"
+
+#include <cctype>
+#include <limits>
+#include <optional>
+
+#include "core/isl_bridge.h"
+#include "core/text_expr_parser.h"
+#include "core/text_map_parser.h"
+#include "core/text_source.h"
+
+namespace idxmap {
+namespace {
+
+bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+// A map's text: from its first to its last non-whitespace byte.
+struct Chunk {
+  size_t begin, end;
+};
+
+// Maps are separated by one or more blank lines; a line of only whitespace is blank.
+std::vector<Chunk> splitIntoChunks(std::string_view text) {
+  std::vector<Chunk> chunks;
+  std::optional<Chunk> open;
+  size_t lineStart = 0;
+  while (lineStart <= text.size()) {
+    size_t lineEnd = text.find('\n', lineStart);
+    if (lineEnd == std::string_view::npos) lineEnd = text.size();
+    size_t first = lineStart;
+    while (first < lineEnd && isBlank(text[first])) ++first;
+    if (first == lineEnd) {  // a blank line closes the open chunk
+      if (open) chunks.push_back(*open);
+      open.reset();
+    } else {
+      size_t last = lineEnd;
+      while (isBlank(text[last - 1])) --last;
+      if (open)
+        open->end = last;
+      else
+        open = Chunk{first, last};
+    }
+    lineStart = lineEnd + 1;
+  }
+  if (open) chunks.push_back(*open);
+  return chunks;
+}
+
+MapSyntax detectSyntax(std::string_view chunk) {
+  if (chunk.front() == '[' || chunk.front() == '{') return MapSyntax::Isl;
+  constexpr std::string_view kAffineMap = "affine_map";
+  if (chunk.substr(0, kAffineMap.size()) == kAffineMap &&
+      (chunk.size() == kAffineMap.size() ||
+       !(std::isalnum(static_cast<unsigned char>(chunk[kAffineMap.size()])) ||
+         chunk[kAffineMap.size()] == '_')))
+    return MapSyntax::Mlir;
+  return MapSyntax::Xla;
+}
+
+IndexingMap parseIslChunk(const SourceText& source, const Chunk& chunk) {
+  try {
+    return parseIsl(source.text().substr(chunk.begin, chunk.end - chunk.begin));
+  } catch (const ParseError&) {
+    throw;
+  } catch (const std::exception& e) {  // isl's own exceptions too: input never crashes us
+    throw source.error(chunk.begin, std::string("invalid isl map: ") + e.what());
+  }
+}
+
+ParsedMap parseChunk(const SourceText& source, const Chunk& chunk) {
+  std::string_view text = source.text().substr(chunk.begin, chunk.end - chunk.begin);
+  MapSyntax syntax = detectSyntax(text);
+  ParsedMap parsed{{}, source.location(chunk.begin), syntax, std::string(text)};
+  switch (syntax) {
+    case MapSyntax::Xla:
+      parsed.map = parseXlaMap(source, chunk.begin, chunk.end);
+      break;
+    case MapSyntax::Mlir:
+      parsed.map = parseMlirMap(source, chunk.begin, chunk.end);
+      break;
+    case MapSyntax::Isl:
+      parsed.map = parseIslChunk(source, chunk);
+      break;
+  }
+  return parsed;
+}
+
+// The index of a default name (d3, s0, rt12) of `prefix`, if `name` is one.
+std::optional<unsigned> defaultNameIndex(std::string_view name, std::string_view prefix) {
+  constexpr unsigned kMaxIndex = 1u << 20;  // far beyond any real map; keeps unsigned exact
+  if (name.substr(0, prefix.size()) != prefix) return std::nullopt;
+  std::string_view digits = name.substr(prefix.size());
+  if (digits.empty() || digits.size() > 7 || (digits.size() > 1 && digits[0] == '0'))
+    return std::nullopt;
+  unsigned index = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return std::nullopt;
+    index = index * 10 + static_cast<unsigned>(c - '0');
+  }
+  return index < kMaxIndex ? std::optional<unsigned>(index) : std::nullopt;
+}
+
+std::optional<Expr> resolveName(std::string_view name, const IndexingMap* names) {
+  if (names)
+    for (ExprKind kind : {ExprKind::Dim, ExprKind::RangeVar, ExprKind::RuntimeVar})
+      for (unsigned i = 0; i < names->variables(kind).size(); ++i)
+        if (names->variableName(kind, i) == name) return Expr::variable(kind, i);
+  if (auto i = defaultNameIndex(name, "rt")) return Expr::runtimeVar(*i);
+  if (auto i = defaultNameIndex(name, "d")) return Expr::dim(*i);
+  if (auto i = defaultNameIndex(name, "s")) return Expr::rangeVar(*i);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<ParsedMap> parseMaps(std::string_view text, std::string_view fileName) {
+  SourceText source(text, fileName);
+  std::vector<ParsedMap> maps;
+  for (const Chunk& chunk : splitIntoChunks(text)) maps.push_back(parseChunk(source, chunk));
+  return maps;
+}
+
+IndexingMap parseIndexingMap(std::string_view text) {
+  SourceText source(text, "<stdin>");
+  std::vector<Chunk> chunks = splitIntoChunks(text);
+  if (chunks.empty()) throw source.error(text.size(), "expected a map, found none");
+  if (chunks.size() > 1)
+    throw source.error(chunks[1].begin, "expected exactly one map, found another one here");
+  return parseChunk(source, chunks[0]).map;
+}
+
+Expr parseExpr(std::string_view text, const IndexingMap* names) {
+  SourceText source(text, "<stdin>");
+  TokenStream tokens(source, 0, text.size());
+  ExprParser parser(tokens, [names](std::string_view name) { return resolveName(name, names); });
+  Expr e = parser.parse();
+  if (!tokens.atEnd()) throw tokens.expectedError("an operator or the end of the expression");
+  return e;
+}
+
+}  // namespace idxmap

@@ -1,0 +1,153 @@
+#include "core/text_expr_parser.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+namespace idxmap {
+namespace {
+
+constexpr std::array<std::string_view, 9> kKeywords = {
+    "in", "domain", "mod", "floordiv", "floorDiv", "ceildiv", "ceilDiv", "min", "max"};
+
+// The ExprKind of a product-level operator token, if it is one.
+std::optional<ExprKind> productOperator(const Token& t) {
+  if (t.is(TokenKind::Star)) return ExprKind::Mul;
+  if (t.is(TokenKind::Slash)) return ExprKind::FloorDiv;
+  if (t.kind != TokenKind::Identifier) return std::nullopt;
+  if (t.text == "floordiv" || t.text == "floorDiv") return ExprKind::FloorDiv;
+  if (t.text == "ceildiv" || t.text == "ceilDiv") return ExprKind::CeilDiv;
+  if (t.text == "mod") return ExprKind::Mod;
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool isKeyword(std::string_view word) {
+  return std::find(kKeywords.begin(), kKeywords.end(), word) != kKeywords.end();
+}
+
+int64_t readInteger(const TokenStream& tokens, const Token& digits, bool negative) {
+  // Accumulate the magnitude as unsigned: -9223372036854775808 has no positive int64 twin.
+  constexpr uint64_t kMaxMagnitude = uint64_t{1} << 63;
+  uint64_t limit = negative ? kMaxMagnitude : kMaxMagnitude - 1;
+  uint64_t magnitude = 0;
+  for (char c : digits.text) {
+    uint64_t digit = static_cast<uint64_t>(c - '0');
+    if (magnitude > (limit - digit) / 10)
+      throw tokens.error(digits.offset, "integer literal does not fit in 64 bits");
+    magnitude = magnitude * 10 + digit;
+  }
+  if (!negative) return static_cast<int64_t>(magnitude);
+  return magnitude == kMaxMagnitude ? std::numeric_limits<int64_t>::min()
+                                    : -static_cast<int64_t>(magnitude);
+}
+
+ExprParser::ExprParser(TokenStream& tokens, NameResolver resolve)
+    : tokens_(tokens), resolve_(std::move(resolve)) {}
+
+Expr ExprParser::parse() { return parseSum().expr; }
+
+ExprParser::Parsed ExprParser::build(const Token& op, int depth,
+                                     const std::function<Expr()>& make) {
+  if (depth > kMaxExprDepth)
+    throw tokens_.error(op.offset, "expression is too deep (more than " +
+                                       std::to_string(kMaxExprDepth) + " levels)");
+  try {
+    return {make(), depth};
+  } catch (const Error& e) {  // ExprError or OverflowError from the folding constructors
+    throw tokens_.error(op.offset, e.what());
+  }
+}
+
+ExprParser::Parsed ExprParser::parseSum() {
+  Parsed sum = parseProduct();
+  while (tokens_.current().is(TokenKind::Plus) || tokens_.current().is(TokenKind::Minus)) {
+    Token op = tokens_.take();
+    Parsed term = parseProduct();
+    sum = build(op, std::max(sum.depth, term.depth) + 1, [&] {
+      return op.is(TokenKind::Plus) ? sum.expr + term.expr : sum.expr - term.expr;
+    });
+  }
+  return sum;
+}
+
+ExprParser::Parsed ExprParser::parseProduct() {
+  Parsed product = parseUnary();
+  while (std::optional<ExprKind> kind = productOperator(tokens_.current())) {
+    Token op = tokens_.take();
+    Parsed factor = parseUnary();
+    product = build(op, std::max(product.depth, factor.depth) + 1,
+                    [&] { return Expr::binary(*kind, product.expr, factor.expr); });
+  }
+  return product;
+}
+
+// Minus signs are counted, not recursed on, so `- - - ... d0` cannot exhaust the stack.
+ExprParser::Parsed ExprParser::parseUnary() {
+  if (!tokens_.current().is(TokenKind::Minus)) return parsePrimary();
+  Token lastMinus;
+  int minuses = 0;
+  while (tokens_.current().is(TokenKind::Minus)) {
+    lastMinus = tokens_.take();
+    ++minuses;
+  }
+  bool negate = minuses % 2 == 1;
+  if (tokens_.current().is(TokenKind::Integer)) {
+    Token digits = tokens_.take();
+    return {Expr::constant(readInteger(tokens_, digits, negate)), 1};
+  }
+  Parsed operand = parsePrimary();
+  if (!negate) return operand;
+  return build(lastMinus, operand.depth + 1, [&] { return -operand.expr; });
+}
+
+ExprParser::Parsed ExprParser::parsePrimary() {
+  const Token& t = tokens_.current();
+  if (t.is(TokenKind::Integer)) {
+    Token digits = tokens_.take();
+    return {Expr::constant(readInteger(tokens_, digits, false)), 1};
+  }
+  if (t.is(TokenKind::LParen)) {
+    Token open = tokens_.take();
+    enterNesting(open);
+    Parsed inner = parseSum();
+    tokens_.expect(TokenKind::RParen, "')'");
+    --nesting_;
+    return inner;
+  }
+  if (t.is(TokenKind::Identifier)) {
+    Token name = tokens_.take();
+    if ((name.text == "min" || name.text == "max") && tokens_.current().is(TokenKind::LParen))
+      return parseCall(name);
+    return parseVariable(name);
+  }
+  throw tokens_.expectedError("an expression");
+}
+
+ExprParser::Parsed ExprParser::parseCall(const Token& name) {
+  enterNesting(tokens_.take());  // the '('
+  Parsed a = parseSum();
+  tokens_.expect(TokenKind::Comma, "',' between the two operands of " + std::string(name.text));
+  Parsed b = parseSum();
+  tokens_.expect(TokenKind::RParen, "')'");
+  --nesting_;
+  bool isMin = name.text == "min";
+  return build(name, std::max(a.depth, b.depth) + 1,
+               [&] { return isMin ? Expr::min(a.expr, b.expr) : Expr::max(a.expr, b.expr); });
+}
+
+ExprParser::Parsed ExprParser::parseVariable(const Token& name) {
+  if (isKeyword(name.text))
+    throw tokens_.error(name.offset, "expected an expression, found " + name.describe());
+  if (std::optional<Expr> variable = resolve_(name.text)) return {*variable, 1};
+  throw tokens_.error(name.offset, "unknown variable " + name.describe());
+}
+
+void ExprParser::enterNesting(const Token& at) {
+  if (++nesting_ > kMaxNesting)
+    throw tokens_.error(at.offset, "expression is nested too deeply (more than " +
+                                       std::to_string(kMaxNesting) + " levels)");
+}
+
+}  // namespace idxmap

@@ -1,0 +1,62 @@
+// Expressions in XLA's syntax (FORMAT.md, "Expressions"), built through the folding Expr
+// constructors so that a parsed expression is the very node the library would build.
+//
+// Precedence, tightest first: unary `-`; then `*`, `/`, `floordiv`, `floorDiv`, `ceildiv`,
+// `ceilDiv`, `mod` (left-associative); then `+`, `-` (left-associative). `min(a, b)` and
+// `max(a, b)` are calls. An error the Expr constructors raise (division by zero, a non-affine
+// product, overflow while folding) is reported at the operator's token.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string_view>
+
+#include "core/expr.h"
+#include "core/text_lexer.h"
+
+namespace idxmap {
+
+// Limits that keep absurd input from exhausting the stack: parser recursion (parentheses and
+// calls) and the depth of the built tree, which later passes walk recursively.
+inline constexpr int kMaxNesting = 256;
+inline constexpr int kMaxExprDepth = 1000;
+
+// Maps a variable name to its expression; nullopt for a name that is not a variable.
+using NameResolver = std::function<std::optional<Expr>(std::string_view)>;
+
+// Words the syntax reserves; they cannot name variables.
+bool isKeyword(std::string_view word);
+
+// The value of the digits of `digits`, negated when `negative` (so INT64_MIN is readable).
+// Throws ParseError at the literal when it does not fit int64.
+int64_t readInteger(const TokenStream& tokens, const Token& digits, bool negative);
+
+class ExprParser {
+ public:
+  ExprParser(TokenStream& tokens, NameResolver resolve);
+  // One expression, starting at the current token; stops before the first token that
+  // cannot continue it.
+  Expr parse();
+
+ private:
+  struct Parsed {
+    Expr expr;
+    int depth;  // an upper bound of the tree's depth
+  };
+  Parsed parseSum();
+  Parsed parseProduct();
+  Parsed parseUnary();
+  Parsed parsePrimary();
+  Parsed parseCall(const Token& name);
+  Parsed parseVariable(const Token& name);
+  // Runs `make` (an Expr constructor call) for a node of the given depth; its errors, and
+  // a depth over the limit, are reported at `op`.
+  Parsed build(const Token& op, int depth, const std::function<Expr()>& make);
+  void enterNesting(const Token& at);
+
+  TokenStream& tokens_;
+  NameResolver resolve_;
+  int nesting_ = 0;
+};
+
+}  // namespace idxmap

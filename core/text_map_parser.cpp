@@ -1,0 +1,208 @@
+#include "core/text_map_parser.h"
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "core/text_expr_parser.h"
+#include "core/text_lexer.h"
+
+namespace idxmap {
+namespace {
+
+constexpr ExprKind kVariableKinds[] = {ExprKind::Dim, ExprKind::RangeVar, ExprKind::RuntimeVar};
+
+class MapParser {
+ public:
+  MapParser(const SourceText& source, size_t begin, size_t end) : tokens_(source, begin, end) {}
+
+  IndexingMap parseXla() {
+    if (atKnownEmpty()) {
+      takeKnownEmpty();
+      return map_;
+    }
+    tokens_.expect(TokenKind::LParen, "'(' opening the dimension list");
+    parseVariableList(ExprKind::Dim, TokenKind::RParen, "')'");
+    if (tokens_.accept(TokenKind::LBracket))
+      parseVariableList(ExprKind::RangeVar, TokenKind::RBracket, "']'");
+    if (tokens_.accept(TokenKind::LBrace))
+      parseVariableList(ExprKind::RuntimeVar, TokenKind::RBrace, "'}'");
+    tokens_.expect(TokenKind::Arrow, "'->'");
+    parseResults();
+    parseDomain(
+        "the map has variables, so it needs a 'domain:' section giving every "
+        "variable's range");
+    return finish();
+  }
+
+  IndexingMap parseMlir() {
+    tokens_.expectIdentifier("affine_map");
+    tokens_.expect(TokenKind::Less, "'<'");
+    tokens_.expect(TokenKind::LParen, "'(' opening the dimension list");
+    parseVariableList(ExprKind::Dim, TokenKind::RParen, "')'");
+    if (tokens_.accept(TokenKind::LBracket))
+      parseVariableList(ExprKind::RangeVar, TokenKind::RBracket, "']'");
+    tokens_.expect(TokenKind::Arrow, "'->'");
+    parseResults();
+    tokens_.expect(TokenKind::Greater, "'>' closing affine_map<...>");
+    parseDomain(
+        "an MLIR affine_map carries no variable ranges: follow it with a 'domain:' "
+        "section giving every variable's range");
+    return finish();
+  }
+
+ private:
+  bool atKnownEmpty() const {
+    return tokens_.current().isIdentifier("KNOWN") && tokens_.peekNext().isIdentifier("EMPTY");
+  }
+
+  // KNOWN EMPTY ends the map.
+  void takeKnownEmpty() {
+    tokens_.take();
+    tokens_.take();
+    tokens_.accept(TokenKind::Comma);
+    if (!tokens_.atEnd()) throw tokens_.expectedError("the end of the map after KNOWN EMPTY");
+    map_.knownEmpty = true;
+  }
+
+  bool hasVariables() const {
+    return !map_.dims.empty() || !map_.rangeVars.empty() || !map_.runtimeVars.empty();
+  }
+
+  // After the opening bracket: `name, name, ...` and the closing bracket.
+  void parseVariableList(ExprKind kind, TokenKind close, std::string_view closeText) {
+    std::vector<Variable>& vars = map_.variables(kind);
+    if (tokens_.accept(close)) return;
+    do {
+      Token name = tokens_.expect(TokenKind::Identifier, "a variable name");
+      if (isKeyword(name.text))
+        throw tokens_.error(name.offset,
+                            name.describe() + " is reserved and cannot name a variable");
+      std::string text(name.text);
+      if (names_.count(text))
+        throw tokens_.error(name.offset, "duplicate variable name " + name.describe());
+      unsigned index = static_cast<unsigned>(vars.size());
+      names_.emplace(text, Expr::variable(kind, index));
+      // A name equal to the default for its position is stored as "unnamed" (XLA does too).
+      vars.push_back({Interval{}, text == defaultVariableName(kind, index) ? "" : text});
+    } while (tokens_.accept(TokenKind::Comma));
+    tokens_.expect(close, "',' or " + std::string(closeText));
+  }
+
+  Expr parseExpr() {
+    ExprParser parser(tokens_, [this](std::string_view name) -> std::optional<Expr> {
+      auto it = names_.find(std::string(name));
+      if (it == names_.end()) return std::nullopt;
+      return it->second;
+    });
+    return parser.parse();
+  }
+
+  void parseResults() {
+    tokens_.expect(TokenKind::LParen, "'(' opening the result list");
+    if (tokens_.accept(TokenKind::RParen)) return;
+    do map_.results.push_back(parseExpr());
+    while (tokens_.accept(TokenKind::Comma));
+    tokens_.expect(TokenKind::RParen, "',' or ')'");
+  }
+
+  void parseDomain(const char* missingDomainMessage) {
+    bool comma = tokens_.accept(TokenKind::Comma);
+    if (tokens_.atEnd()) {
+      if (hasVariables()) throw tokens_.errorAtCurrent(missingDomainMessage);
+      return;
+    }
+    if (!tokens_.acceptIdentifier("domain"))
+      throw tokens_.expectedError((comma ? "'domain:'" : "',' or 'domain:'") + blankLineHint());
+    tokens_.expect(TokenKind::Colon, "':' after 'domain'");
+    for (ExprKind kind : kVariableKinds)
+      for (unsigned i = 0; i < map_.variables(kind).size(); ++i) {
+        parseVariableRange(kind, i);
+        tokens_.accept(TokenKind::Comma);
+      }
+    while (!tokens_.atEnd()) {
+      if (atKnownEmpty()) return takeKnownEmpty();
+      Expr expr = parseExpr();
+      if (!tokens_.acceptIdentifier("in"))
+        throw tokens_.expectedError(std::string("'in'") +
+                                    (tokens_.current().is(TokenKind::Arrow)
+                                         ? " (maps are separated by a blank line)"
+                                         : ""));
+      map_.constraints.push_back({expr, parseInterval()});
+      tokens_.accept(TokenKind::Comma);
+    }
+  }
+
+  // A token that begins its line where the map cannot continue most likely starts the next
+  // map, written without the blank line that separates maps.
+  std::string blankLineHint() const {
+    const Token& t = tokens_.current();
+    if (t.is(TokenKind::End)) return "";
+    return t.offset == 0 || tokens_.sourceText().text()[t.offset - 1] == '\n'
+               ? " (maps are separated by a blank line)"
+               : "";
+  }
+
+  void parseVariableRange(ExprKind kind, unsigned index) {
+    std::string expected = map_.variableName(kind, index);
+    const std::string order =
+        " (the domain gives every variable's range first, in declaration order)";
+    Token first = tokens_.current();
+    if (!first.is(TokenKind::Identifier) || !tokens_.peekNext().isIdentifier("in"))
+      throw tokens_.error(first.offset, "missing range for variable '" + expected + "'" + order);
+    if (first.text != expected)
+      throw tokens_.error(first.offset, "domain entry names " + first.describe() +
+                                            " where the range of '" + expected + "' belongs" +
+                                            order);
+    tokens_.take();
+    tokens_.take();
+    size_t rangeOffset = tokens_.current().offset;
+    Interval range = parseInterval();
+    if (range.isEmpty() && !emptyRange_)
+      emptyRange_ =
+          tokens_.error(rangeOffset, "empty range " + range.toString() + " for variable '" +
+                                         expected + "' (only a KNOWN EMPTY map may have one)");
+    map_.variables(kind)[index].range = range;
+  }
+
+  Interval parseInterval() {
+    tokens_.expect(TokenKind::LBracket, "'['");
+    int64_t lo = parseBound();
+    tokens_.expect(TokenKind::Comma, "','");
+    int64_t hi = parseBound();
+    tokens_.expect(TokenKind::RBracket, "']'");
+    return {lo, hi};
+  }
+
+  int64_t parseBound() {
+    bool negative = tokens_.accept(TokenKind::Minus);
+    Token digits = tokens_.expect(TokenKind::Integer, "an integer");
+    return readInteger(tokens_, digits, negative);
+  }
+
+  // An empty variable range is only reported now: a KNOWN EMPTY at the end excuses it.
+  IndexingMap finish() {
+    if (map_.knownEmpty)
+      map_.markKnownEmpty();
+    else if (emptyRange_)
+      throw *emptyRange_;
+    return map_;
+  }
+
+  TokenStream tokens_;
+  IndexingMap map_;
+  std::unordered_map<std::string, Expr> names_;
+  std::optional<ParseError> emptyRange_;
+};
+
+}  // namespace
+
+IndexingMap parseXlaMap(const SourceText& source, size_t begin, size_t end) {
+  return MapParser(source, begin, end).parseXla();
+}
+
+IndexingMap parseMlirMap(const SourceText& source, size_t begin, size_t end) {
+  return MapParser(source, begin, end).parseMlir();
+}
+
+}  // namespace idxmap

@@ -1,0 +1,58 @@
+#include "core/text_source.h"
+
+#include <algorithm>
+
+namespace idxmap {
+namespace {
+
+// The caret line keeps the source line's tabs so that the caret lands under the column
+// whatever the terminal's tab width is.
+std::string caretLine(std::string_view sourceLine, int column) {
+  std::string caret;
+  for (int i = 0; i + 1 < column; ++i)
+    caret += (static_cast<size_t>(i) < sourceLine.size() && sourceLine[i] == '\t') ? '\t' : ' ';
+  return caret + '^';
+}
+
+std::string formatDiagnostic(const SourceLocation& location, const std::string& message,
+                             const std::string& sourceLine) {
+  return location.file + ":" + std::to_string(location.line) + ":" +
+         std::to_string(location.column) + ": error: " + message + "\n" + sourceLine + "\n" +
+         caretLine(sourceLine, location.column);
+}
+
+}  // namespace
+
+ParseError::ParseError(SourceLocation location, std::string message, std::string sourceLine)
+    : Error(formatDiagnostic(location, message, sourceLine)),
+      location_(std::move(location)),
+      message_(std::move(message)) {}
+
+SourceText::SourceText(std::string_view text, std::string_view fileName)
+    : text_(text), fileName_(fileName) {
+  lineStarts_.push_back(0);
+  for (size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\n') lineStarts_.push_back(i + 1);
+}
+
+SourceLocation SourceText::location(size_t offset) const {
+  auto next = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
+  size_t line = static_cast<size_t>(next - lineStarts_.begin());  // 1-based
+  return {fileName_, static_cast<int>(line), static_cast<int>(offset - lineStarts_[line - 1] + 1)};
+}
+
+std::string_view SourceText::lineAt(size_t offset) const {
+  auto next = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
+  size_t begin = *(next - 1);
+  size_t end = next == lineStarts_.end() ? text_.size() : *next - 1;
+  std::string_view line = text_.substr(begin, end - begin);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
+
+ParseError SourceText::error(size_t offset, const std::string& message) const {
+  offset = std::min(offset, text_.size());
+  return ParseError(location(offset), message, std::string(lineAt(offset)));
+}
+
+}  // namespace idxmap

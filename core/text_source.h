@@ -1,0 +1,30 @@
+// SourceText: the whole input of one parse, so that every diagnostic can name the real
+// file:line:col of its token even when the token belongs to the third map of the file.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/text.h"
+
+namespace idxmap {
+
+class SourceText {
+ public:
+  SourceText(std::string_view text, std::string_view fileName);
+
+  std::string_view text() const { return text_; }
+  SourceLocation location(size_t offset) const;
+  // The line holding `offset`, without its line break.
+  std::string_view lineAt(size_t offset) const;
+  ParseError error(size_t offset, const std::string& message) const;
+
+ private:
+  std::string_view text_;
+  std::string fileName_;
+  std::vector<size_t> lineStarts_;  // offset of the first byte of every line
+};
+
+}  // namespace idxmap
