@@ -62,8 +62,8 @@ MapSyntax detectSyntax(std::string_view chunk) {
 IndexingMap parseIslChunk(const SourceText& source, const Chunk& chunk) {
   try {
     return parseIsl(source.text().substr(chunk.begin, chunk.end - chunk.begin));
-  } catch (const ParseError&) {
-    throw;
+  } catch (const Error& e) {  // the bridge's messages already say "invalid isl map: ..."
+    throw source.error(chunk.begin, e.what());
   } catch (const std::exception& e) {  // isl's own exceptions too: input never crashes us
     throw source.error(chunk.begin, std::string("invalid isl map: ") + e.what());
   }

@@ -297,6 +297,35 @@ TEST(TextParseMaps, SplitsAtBlankLinesAndRecordsWhereEachMapIs) {
   EXPECT_TRUE(maps[2].map.knownEmpty);
 }
 
+TEST(TextIsl, IslChunksGoThroughTheIslBridge) {
+  std::vector<ParsedMap> maps = parseMaps(
+      "(d0) -> (d0), domain: d0 in [0, 1]\n\n"
+      "{ [d0] -> [d0 + 1] : 0 <= d0 <= 9 }\n\n"
+      "[rt0] -> { [d0] -> [d0 + rt0] : 0 <= d0 <= 9 and 0 <= rt0 <= 5 }");
+  ASSERT_EQ(maps.size(), 3u);
+  EXPECT_EQ(maps[1].syntax, MapSyntax::Isl);
+  EXPECT_EQ(maps[1].location.line, 3);
+  EXPECT_EQ(maps[1].text, "{ [d0] -> [d0 + 1] : 0 <= d0 <= 9 }");
+  ASSERT_EQ(maps[1].map.dims.size(), 1u);
+  EXPECT_EQ(maps[1].map.dims[0].range, (Interval{0, 9}));
+  ASSERT_EQ(maps[1].map.results.size(), 1u);
+  int64_t three[] = {3};
+  EXPECT_EQ(maps[1].map.results[0].evaluate(three, {}, {}), 4);
+  EXPECT_EQ(maps[2].syntax, MapSyntax::Isl);
+  EXPECT_EQ(maps[2].map.runtimeVars.size(), 1u);
+}
+
+TEST(TextIsl, MalformedIslIsLocatedAtTheMapsStart) {
+  try {
+    parseMaps("() -> ()\n\n  { [d0] -> [ : }", "f.isl");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.location().line, 3);
+    EXPECT_EQ(e.location().column, 3);
+    EXPECT_EQ(e.message().rfind("invalid isl map", 0), 0u) << e.what();
+  }
+}
+
 TEST(TextParseMaps, NoMapsInEmptyInput) {
   EXPECT_TRUE(parseMaps("").empty());
   EXPECT_TRUE(parseMaps(" \n\t\n\r\n").empty());
