@@ -1,0 +1,157 @@
+// The isl bridge's public face: conversions and the exact questions, each under a fresh
+// operation budget (core/isl_context.cpp).
+#include "core/isl_bridge.h"
+
+#include <isl/map.h>
+#include <isl/obj.h>
+#include <isl/set.h>
+#include <isl/stream.h>
+
+#include <memory>
+
+#include "core/isl_internal.h"
+
+namespace idxmap {
+
+using isl_internal::IslError;
+using isl_internal::IslNames;
+using isl_internal::own;
+
+isl::map toIslMap(const IndexingMap& map) {
+  return isl_internal::withIslBudget(
+      [&] { return isl_internal::buildIslMap(map, IslNames::Printed); });
+}
+
+std::string printIsl(const IndexingMap& map) {
+  isl::map relation = toIslMap(map);
+  try {
+    relation = isl_internal::withIslBudget([&] { return own(isl_map_coalesce(relation.copy())); });
+  } catch (const IslError&) {
+    // Too costly to tidy up; the uncoalesced relation means the same.
+  }
+  char* text = isl_map_to_str(relation.get());
+  if (!text) isl_internal::throwLastIslError();
+  std::string out = text;
+  free(text);
+  return out;
+}
+
+namespace {
+
+// The object isl reads from `text`, as a map: a set or several spaces are errors; a
+// parameter-only set is the map with neither dimensions nor results.
+isl::map readIslObject(std::string_view text) {
+  isl_ctx* ctx = islContext().get();
+  std::string source(text);
+  std::unique_ptr<isl_stream, decltype(&isl_stream_free)> stream(
+      isl_stream_new_str(ctx, source.c_str()), &isl_stream_free);
+  if (!stream) isl_internal::throwLastIslError();
+  isl_obj obj = isl_stream_read_obj(stream.get());
+  if (!obj.v) isl_internal::throwLastIslError();
+  auto release = [&] { obj.type->free(obj.v); };
+  if (!isl_stream_is_empty(stream.get())) {
+    release();
+    throw Error("invalid isl map: unexpected text after the map");
+  }
+  if (obj.type == isl_obj_map) return isl::manage(static_cast<isl_map*>(obj.v));
+  if (obj.type == isl_obj_union_map) {
+    isl_union_map* maps = static_cast<isl_union_map*>(obj.v);
+    if (isl_union_map_n_map(maps) != 1) {
+      isl_union_map_free(maps);
+      throw Error("invalid isl map: expected one map, got a union of several spaces");
+    }
+    return own(isl_map_from_union_map(maps));
+  }
+  if (obj.type == isl_obj_set) {
+    isl_set* set = static_cast<isl_set*>(obj.v);
+    if (isl_set_is_params(set) == isl_bool_true)
+      return own(isl_map_from_domain(isl_set_from_params(set)));
+    isl_set_free(set);
+    throw Error("invalid isl map: expected a relation `{ [...] -> [...] : ... }`, got a set");
+  }
+  release();
+  throw Error("invalid isl map: expected a relation `{ [...] -> [...] : ... }`");
+}
+
+}  // namespace
+
+IndexingMap parseIsl(std::string_view text) {
+  return isl_internal::withIslBudget([&] {
+    isl::map map;
+    try {
+      map = readIslObject(text);
+    } catch (const IslError& e) {
+      throw Error(std::string("invalid isl map: ") + e.what());
+    }
+    return isl_internal::importIslMap(map);
+  });
+}
+
+namespace {
+
+bool sameArity(const IndexingMap& a, const IndexingMap& b) {
+  return a.dims.size() == b.dims.size() && a.runtimeVars.size() == b.runtimeVars.size() &&
+         a.results.size() == b.results.size();
+}
+
+// Runs an isl question; nullopt when isl gives up (budget or failure).
+template <class F>
+std::optional<bool> ask(F&& question) {
+  try {
+    return isl_internal::withIslBudget(question);
+  } catch (const IslError&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::optional<bool> islEqual(const IndexingMap& a, const IndexingMap& b) {
+  if (!sameArity(a, b)) return false;  // relations of different signatures
+  return ask([&] {
+    isl::map first = isl_internal::buildIslMap(a, IslNames::Positional);
+    isl::map second = isl_internal::buildIslMap(b, IslNames::Positional);
+    return isl_internal::checked(isl_map_is_equal(first.get(), second.get())) != 0;
+  });
+}
+
+std::optional<bool> islIsEmpty(const IndexingMap& map) {
+  return ask([&] {
+    isl::map relation = isl_internal::buildIslMap(map, IslNames::Positional);
+    return isl_internal::checked(isl_map_is_empty(relation.get())) != 0;
+  });
+}
+
+isl::map islCompose(const IndexingMap& first, const IndexingMap& second) {
+  if (first.results.size() != second.dims.size())
+    throw Error("cannot compose: the first map has " + std::to_string(first.results.size()) +
+                " results but the second has " + std::to_string(second.dims.size()) +
+                " dimensions");
+  // idxmap::compose orders runtime variables {second's, first's}; so do the names.
+  return isl_internal::withIslBudget([&] {
+    isl::map inner =
+        isl_internal::buildIslMap(first, IslNames::Positional, second.runtimeVars.size());
+    isl::map outer = isl_internal::buildIslMap(second, IslNames::Positional);
+    return own(isl_map_apply_range(inner.release(), outer.release()));
+  });
+}
+
+std::optional<IndexingMap> simplifyWithIsl(const IndexingMap& map) {
+  try {
+    return isl_internal::withIslBudget([&]() -> std::optional<IndexingMap> {
+      isl::map relation = isl_internal::buildIslMap(map, IslNames::Printed);
+      relation = own(isl_map_coalesce(relation.release()));
+      std::optional<IndexingMap> simplified = isl_internal::importSingleValued(relation);
+      if (!simplified) return std::nullopt;
+      // isl spells names its own way; give back the input's.
+      for (unsigned i = 0; i < map.dims.size(); ++i) simplified->dims[i].name = map.dims[i].name;
+      for (unsigned i = 0; i < map.runtimeVars.size(); ++i)
+        simplified->runtimeVars[i].name = map.runtimeVars[i].name;
+      return simplified;
+    });
+  } catch (const Error&) {
+    return std::nullopt;  // isl gave up, or the result has no finite box
+  }
+}
+
+}  // namespace idxmap

@@ -1,0 +1,82 @@
+// Internal to the isl bridge (core/isl_*.cpp); not part of the library's API.
+//
+// The bridge calls isl's C API where the C++ bindings have no counterpart (constraints,
+// local spaces, dimension types). A failed C call returns NULL or an error value and leaves
+// the reason on the context; these helpers turn that into an IslError at once, so no code
+// path ever continues with a half-built isl object.
+#pragma once
+
+#include <isl/cpp.h>
+
+#include <optional>
+#include <string>
+
+#include "core/checked.h"
+#include "core/indexing_map.h"
+
+namespace idxmap::isl_internal {
+
+// An isl call failed: a malformed input, an unsupported operation, or the operation
+// budget ran out (budgetExceeded()).
+class IslError : public Error {
+ public:
+  IslError(const std::string& message, bool budgetExceeded)
+      : Error(message), budgetExceeded_(budgetExceeded) {}
+  bool budgetExceeded() const { return budgetExceeded_; }
+
+ private:
+  bool budgetExceeded_;
+};
+
+// Throws IslError for the calling thread's context's last error and clears it.
+[[noreturn]] void throwLastIslError();
+
+// Takes ownership of a C result as the matching isl:: object; throws on NULL.
+template <class T>
+auto own(T* raw) {
+  if (!raw) throwLastIslError();
+  return isl::manage(raw);
+}
+// Checks an isl_size / isl_bool / isl_stat result (negative means failure).
+inline int checked(int result) {
+  if (result < 0) throwLastIslError();
+  return result;
+}
+
+// How the relation's parameters and input dimensions are named.
+enum class IslNames {
+  Printed,     // the variables' printed names, made valid and unique isl identifiers
+  Positional,  // rt0, rt1, ... by position: two maps' runtime variables line up by index
+};
+
+// The relation of `map` (see core/isl_bridge.h) with runtime variables named as asked;
+// positional names start at rt<runtimeVarOffset> (islCompose shifts the first map's).
+isl::map buildIslMap(const IndexingMap& map, IslNames names, unsigned runtimeVarOffset = 0);
+
+// isl relation -> IndexingMap (see fromIslMap), without the budget reset.
+IndexingMap importIslMap(const isl::map& map);
+// The map when isl writes `map` as a single quasi-affine piece (or it is empty), else
+// nullopt.
+std::optional<IndexingMap> importSingleValued(const isl::map& map);
+
+// Converts an isl integer value; throws OverflowError when it does not fit in int64.
+int64_t toInt64(const isl::val& value);
+isl::val toIslVal(int64_t value);
+
+// Resets the operation counter of the calling thread's context.
+void resetIslBudget();
+
+// Runs `body` with a fresh operation budget, turning isl::exception into IslError.
+template <class F>
+auto withIslBudget(F&& body) -> decltype(body()) {
+  resetIslBudget();
+  try {
+    return body();
+  } catch (const isl::exception_quota& e) {
+    throw IslError(std::string("isl: ") + e.what(), true);
+  } catch (const isl::exception& e) {
+    throw IslError(std::string("isl: ") + e.what(), false);
+  }
+}
+
+}  // namespace idxmap::isl_internal

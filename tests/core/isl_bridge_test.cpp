@@ -1,0 +1,265 @@
+#include "core/isl_bridge.h"
+
+#include <gtest/gtest.h>
+#include <isl/ctx.h>
+
+#include <random>
+
+#include "tests/support/map_oracle.h"
+
+namespace idxmap {
+namespace {
+
+using oracle::bruteForceRelation;
+using oracle::islRelationPoints;
+using oracle::Tuple;
+
+const Expr d0 = Expr::dim(0), d1 = Expr::dim(1), d2 = Expr::dim(2);
+const Expr s0 = Expr::rangeVar(0), rt0 = Expr::runtimeVar(0);
+
+IndexingMap oneDim(int64_t hi, std::vector<Expr> results) {
+  IndexingMap m;
+  m.dims = {{{0, hi}, ""}};
+  m.results = std::move(results);
+  return m;
+}
+
+// reshape f32[10,10,10] -> f32[50,20] and back (spec 004): composes to the identity.
+IndexingMap reshapeToMatrix() {
+  IndexingMap m;
+  m.dims = {{{0, 49}, ""}, {{0, 19}, ""}};
+  m.results = {d0.floorDiv(5), d0.mod(5) * 2 + d1.floorDiv(10), d1.mod(10)};
+  return m;
+}
+IndexingMap reshapeToCube() {
+  IndexingMap m;
+  m.dims = {{{0, 9}, ""}, {{0, 9}, ""}, {{0, 9}, ""}};
+  m.results = {d0 * 5 + d1.floorDiv(2), d1.mod(2) * 10 + d2};
+  return m;
+}
+
+TEST(IslBridgeTest, PrintsRuntimeVariablesAsParametersAndRangeVariablesAsExistentials) {
+  IndexingMap m;
+  m.dims = {{{0, 9}, ""}};
+  m.rangeVars = {{{0, 3}, ""}};
+  m.runtimeVars = {{{0, 5}, ""}};
+  m.results = {d0 + rt0};
+  EXPECT_EQ(printIsl(m), "[rt0] -> { [d0] -> [rt0 + d0] : 0 <= rt0 <= 5 and 0 <= d0 <= 9 }");
+  m.results = {d0 * 2 + s0};
+  EXPECT_EQ(printIsl(m),
+            "[rt0] -> { [d0] -> [o0] : 0 <= rt0 <= 5 and 0 <= d0 <= 9 and 2d0 <= o0 <= 3 + 2d0 }");
+}
+
+TEST(IslBridgeTest, PrintsCustomNamesAsValidDistinctIdentifiers) {
+  IndexingMap m = oneDim(3, {d0 + rt0});
+  m.dims[0].name = "x.y";
+  m.runtimeVars = {{{0, 1}, "mod"}};
+  EXPECT_EQ(printIsl(m), "[mod_] -> { [x_y] -> [mod_ + x_y] : 0 <= mod_ <= 1 and 0 <= x_y <= 3 }");
+  // Names come back where isl kept them.
+  IndexingMap back = parseIsl(printIsl(m));
+  EXPECT_EQ(back.dims[0].name, "x_y");
+  EXPECT_EQ(back.runtimeVars[0].name, "mod_");
+}
+
+TEST(IslBridgeTest, ReadsAQuasiAffineFunction) {
+  IndexingMap m = parseIsl("{ [i] -> [i mod 3] : 0 <= i < 10 }");
+  ASSERT_EQ(m.results.size(), 1u);
+  EXPECT_EQ(m.results[0], d0.mod(3));
+  EXPECT_EQ(m.dims[0].range, (Interval{0, 9}));
+  EXPECT_EQ(m.dims[0].name, "i");
+  EXPECT_TRUE(m.constraints.empty());
+  EXPECT_TRUE(m.rangeVars.empty());
+}
+
+TEST(IslBridgeTest, ReadsADomainThatIsNotABoxAsConstraints) {
+  IndexingMap m =
+      parseIsl("{ [i, j] -> [i + 2j] : 0 <= i < 2 and 0 <= j < 5 and (i + j) mod 3 = 0 }");
+  EXPECT_EQ(m.results[0], d0 + d1 * 2);
+  EXPECT_EQ(m.dims[1].range, (Interval{0, 3}));  // the box isl proves, not the one written
+  ASSERT_EQ(m.constraints.size(), 1u);
+  EXPECT_EQ(m.constraints[0].expr, (d0 + d1).mod(3));
+  EXPECT_EQ(m.constraints[0].range, Interval::point(0));
+  EXPECT_EQ(bruteForceRelation(m), (std::set<Tuple>{{0, 0, 0}, {1, 2, 5}, {0, 3, 6}}));
+}
+
+TEST(IslBridgeTest, ReadsARationalResultAsExactFloorDivision) {
+  IndexingMap m = parseIsl("{ [i] -> [o] : 0 <= i <= 20 and 3o = i }");
+  EXPECT_EQ(m.results[0], d0.floorDiv(3));
+  EXPECT_EQ(m.dims[0].range, (Interval{0, 18}));
+  ASSERT_EQ(m.constraints.size(), 1u);
+  EXPECT_EQ(m.constraints[0].expr, d0.mod(3));
+}
+
+TEST(IslBridgeTest, ReadsAMultiValuedRelationWithRangeVariables) {
+  isl::map relation(islContext(), "{ [i] -> [j, i + 1] : 0 <= i < 4 and i <= j <= i + 2 }");
+  IndexingMap m = fromIslMap(relation);
+  ASSERT_EQ(m.rangeVars.size(), 1u);
+  EXPECT_EQ(m.results[0], s0);
+  EXPECT_EQ(m.results[1], d0 + 1);  // a function of the inputs stays an expression
+  EXPECT_EQ(bruteForceRelation(m), islRelationPoints(relation));
+}
+
+TEST(IslBridgeTest, ReadsMinAndMaxPiecesAsMinAndMax) {
+  IndexingMap m = parseIsl("{ [i] -> [min(i, 5), max(i - 2, 0)] : 0 <= i < 10 }");
+  EXPECT_TRUE(m.rangeVars.empty());
+  EXPECT_EQ(m.results[0].kind(), ExprKind::Min);
+  EXPECT_EQ(m.results[1].kind(), ExprKind::Max);
+  EXPECT_EQ(bruteForceRelation(m),
+            islRelationPoints(isl::map(islContext(),
+                                       "{ [i] -> [min(i, 5), max(i - 2, 0)] : 0 "
+                                       "<= i < 10 }")));
+}
+
+TEST(IslBridgeTest, ReadsAUnionOfPiecesExactly) {
+  const char* text = "{ [i, j] -> [i] : 0 <= i <= 3 and 0 <= j <= i or 7 <= i <= 9 and j = 0 }";
+  IndexingMap m = parseIsl(text);
+  EXPECT_EQ(bruteForceRelation(m), islRelationPoints(isl::map(islContext(), text)));
+  EXPECT_EQ(islEqual(m, fromIslMap(toIslMap(m))), true);
+}
+
+TEST(IslBridgeTest, ReadsParametersAsRuntimeVariables) {
+  IndexingMap m = parseIsl("[n] -> { [i] -> [i + n] : 0 <= i < 4 and 0 <= n <= 2 }");
+  ASSERT_EQ(m.runtimeVars.size(), 1u);
+  EXPECT_EQ(m.runtimeVars[0].name, "n");
+  EXPECT_EQ(m.runtimeVars[0].range, (Interval{0, 2}));
+  EXPECT_EQ(m.results[0], d0 + rt0);
+}
+
+TEST(IslBridgeTest, ReadsAParameterOnlyDomain) {
+  IndexingMap m = parseIsl("[n] -> { : 0 <= n <= 5 }");
+  EXPECT_TRUE(m.dims.empty());
+  EXPECT_TRUE(m.results.empty());
+  ASSERT_EQ(m.runtimeVars.size(), 1u);
+  EXPECT_EQ(m.runtimeVars[0].range, (Interval{0, 5}));
+}
+
+TEST(IslBridgeTest, RejectsWhatIsNotARepresentableMap) {
+  auto message = [](const char* text) {
+    try {
+      parseIsl(text);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("{ [i] -> [ : }").find("syntax error"), std::string::npos);
+  EXPECT_NE(message("{ [i] : 0 <= i < 4 }").find("got a set"), std::string::npos);
+  EXPECT_NE(message("{ [i] -> [i] : i >= 0 }").find("unbounded"), std::string::npos);
+  EXPECT_NE(
+      message("{ A[i] -> [i] : 0 <= i < 2; B[i] -> [i, i] : 0 <= i < 2 }").find("several spaces"),
+      std::string::npos);
+  EXPECT_NE(message("{ [i] -> [i] : 0 <= i < 2 } x").find("after the map"), std::string::npos);
+}
+
+TEST(IslBridgeTest, KnownEmptyIsTheEmptyRelationOfTheSameShape) {
+  IndexingMap empty = oneDim(9, {d0, d0 + 1});
+  empty.markKnownEmpty();
+  EXPECT_EQ(printIsl(empty), "{ [d0] -> [o0, o1] : false }");
+  EXPECT_EQ(islIsEmpty(empty), true);
+
+  IndexingMap contradictory = oneDim(9, {d0, d0 + 1});
+  contradictory.constraints = {{d0.mod(2), {0, 0}}, {d0.mod(4), {1, 1}}};
+  EXPECT_EQ(islIsEmpty(contradictory), true);
+  EXPECT_EQ(islEqual(empty, contradictory), true);
+  EXPECT_EQ(islIsEmpty(oneDim(9, {d0})), false);
+
+  IndexingMap back = parseIsl("{ [i] -> [i, 2i] : i > 3 and i < 2 }");
+  EXPECT_TRUE(back.knownEmpty);
+  EXPECT_EQ(back.dims.size(), 1u);
+  EXPECT_EQ(back.results.size(), 2u);
+}
+
+TEST(IslBridgeTest, EqualityIsExactAndPositionalInRuntimeVariables) {
+  EXPECT_EQ(islEqual(oneDim(99, {d0.floorDiv(4) * 4 + d0.mod(4)}), oneDim(99, {d0})), true);
+  EXPECT_EQ(islEqual(oneDim(99, {d0.ceilDiv(4)}), oneDim(99, {(d0 + 3).floorDiv(4)})), true);
+  EXPECT_EQ(islEqual(oneDim(99, {d0}), oneDim(98, {d0})), false);  // domains differ
+  EXPECT_EQ(islEqual(oneDim(99, {d0}), oneDim(99, {d0, d0})), false);
+
+  IndexingMap named = oneDim(3, {d0 + rt0});
+  named.runtimeVars = {{{0, 4}, "n"}};
+  IndexingMap plain = named;
+  plain.runtimeVars[0].name = "";
+  EXPECT_EQ(islEqual(named, plain), true);
+}
+
+TEST(IslBridgeTest, ComposesLikeCompose) {
+  IndexingMap composed = compose(reshapeToCube(), reshapeToMatrix());
+  EXPECT_EQ(islEqual(composed, IndexingMap::identity({10, 10, 10})), true);
+  isl::map viaIsl = islCompose(reshapeToMatrix(), reshapeToCube());
+  EXPECT_TRUE(viaIsl.is_equal(toIslMap(IndexingMap::identity({50, 20}))));
+
+  // Runtime variables line up as compose orders them: {second's, first's}.
+  IndexingMap first = oneDim(3, {d0 + rt0});
+  first.runtimeVars = {{{0, 2}, ""}};
+  IndexingMap second = oneDim(9, {d0 * 2 + rt0});
+  second.runtimeVars = {{{5, 6}, ""}};
+  EXPECT_EQ(islEqual(fromIslMap(islCompose(first, second)), compose(first, second)), true);
+  EXPECT_THROW(islCompose(first, IndexingMap::identity({2, 2})), Error);
+}
+
+TEST(IslBridgeTest, SimplifiesThroughIsl) {
+  std::optional<IndexingMap> identity =
+      simplifyWithIsl(compose(reshapeToCube(), reshapeToMatrix()));
+  ASSERT_TRUE(identity);
+  EXPECT_EQ(identity->results, (std::vector<Expr>{d0, d1, d2}));
+  EXPECT_TRUE(identity->constraints.empty());
+
+  IndexingMap named = oneDim(99, {d0.floorDiv(4) * 4 + d0.mod(4)});
+  named.dims[0].name = "x.y";
+  std::optional<IndexingMap> simplified = simplifyWithIsl(named);
+  ASSERT_TRUE(simplified);
+  EXPECT_EQ(simplified->results, std::vector<Expr>{d0});
+  EXPECT_EQ(simplified->dims[0].name, "x.y");  // the input's names, not isl's spelling
+
+  IndexingMap multiValued = oneDim(9, {d0 + s0});
+  multiValued.rangeVars = {{{0, 1}, ""}};
+  EXPECT_FALSE(simplifyWithIsl(multiValued));
+  EXPECT_FALSE(simplifyWithIsl(oneDim(9, {Expr::min(d0, Expr::constant(4))})));  // 2 pieces
+}
+
+TEST(IslBridgeTest, QuestionsGiveUpWhenTheBudgetRunsOut) {
+  isl_ctx* ctx = islContext().get();
+  unsigned long budget = isl_ctx_get_max_operations(ctx);
+  isl_ctx_set_max_operations(ctx, 1);
+  IndexingMap hard = oneDim(1000, {(d0 * 7).mod(13).floorDiv(3) + d0.mod(11)});
+  std::optional<bool> equal = islEqual(hard, oneDim(1000, {d0.mod(11)}));
+  std::optional<bool> empty = islIsEmpty(hard);
+  isl_ctx_set_max_operations(ctx, budget);
+  EXPECT_FALSE(equal);
+  EXPECT_FALSE(empty);
+  EXPECT_EQ(islEqual(hard, hard), true);  // the context is usable again
+}
+
+// Differential tests against brute force on seeded random maps.
+TEST(IslBridgeTest, RelationMatchesBruteForceOnRandomMaps) {
+  std::mt19937 rng(20240611);
+  for (int i = 0; i < 250; ++i) {
+    IndexingMap m = oracle::randomMap(rng);
+    SCOPED_TRACE("random map #" + std::to_string(i) + ": " + printIsl(m));
+    std::set<Tuple> expected = bruteForceRelation(m);
+    ASSERT_EQ(islRelationPoints(toIslMap(m)), expected);
+    // Reading the relation back must not change it, checked without isl.
+    IndexingMap back = fromIslMap(toIslMap(m));
+    ASSERT_EQ(bruteForceRelation(back), expected);
+    ASSERT_EQ(islEqual(parseIsl(printIsl(m)), m), true);
+  }
+}
+
+TEST(IslBridgeTest, EqualityMatchesBruteForceOnRandomPairs) {
+  std::mt19937 rng(7);
+  int equalPairs = 0, unequalPairs = 0;
+  for (int i = 0; i < 300; ++i) {
+    IndexingMap m = oracle::randomMap(rng);
+    IndexingMap other = oracle::perturb(rng, m);
+    SCOPED_TRACE("pair #" + std::to_string(i) + ": " + printIsl(m) + " vs " + printIsl(other));
+    bool expected = bruteForceRelation(m) == bruteForceRelation(other);
+    ASSERT_EQ(islEqual(m, other), expected);
+    (expected ? equalPairs : unequalPairs)++;
+  }
+  // Both answers must occur for the test to mean anything.
+  EXPECT_GT(equalPairs, 10);
+  EXPECT_GT(unequalPairs, 10);
+}
+
+}  // namespace
+}  // namespace idxmap
