@@ -14,11 +14,24 @@ std::string caretLine(std::string_view sourceLine, int column) {
   return caret + '^';
 }
 
+// A very long line (a whole map on one line, or absurd input) is shown as a window around
+// the column, so that a diagnostic stays readable and small.
 std::string formatDiagnostic(const SourceLocation& location, const std::string& message,
                              const std::string& sourceLine) {
+  constexpr size_t kMaxShown = 160, kContextBefore = 80;
+  std::string shown = sourceLine;
+  int caretColumn = location.column;
+  if (sourceLine.size() > kMaxShown) {
+    size_t index = static_cast<size_t>(std::max(location.column, 1) - 1);
+    size_t begin = index > kContextBefore ? index - kContextBefore : 0;
+    size_t end = std::min(sourceLine.size(), begin + kMaxShown);
+    shown = (begin ? "..." : "") + sourceLine.substr(begin, end - begin) +
+            (end < sourceLine.size() ? "..." : "");
+    caretColumn = static_cast<int>(index - begin) + 1 + (begin ? 3 : 0);
+  }
   return location.file + ":" + std::to_string(location.line) + ":" +
-         std::to_string(location.column) + ": error: " + message + "\n" + sourceLine + "\n" +
-         caretLine(sourceLine, location.column);
+         std::to_string(location.column) + ": error: " + message + "\n" + shown + "\n" +
+         caretLine(shown, caretColumn);
 }
 
 }  // namespace

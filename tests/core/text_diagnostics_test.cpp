@@ -59,6 +59,19 @@ TEST(TextDiagnostics, LocationIsFileWideAndCaretKeepsTabs) {
             "\t            ^");
 }
 
+TEST(TextDiagnostics, LongLinesAreShownAsAWindowAroundTheColumn) {
+  std::string text = "(d0) -> (d0" + std::string(1000, ' ') + "+ d1), domain: d0 in [0, 1]";
+  std::string full = diagnose(text);
+  EXPECT_EQ(full.substr(0, full.find('\n')), "<stdin>:1:1014: error: unknown variable 'd1'");
+  std::string shown = full.substr(full.find('\n') + 1);
+  std::string line = shown.substr(0, shown.find('\n'));
+  std::string caret = shown.substr(shown.find('\n') + 1);
+  EXPECT_LE(line.size(), 170u);
+  EXPECT_EQ(line.substr(0, 3), "...");
+  EXPECT_EQ(line.substr(caret.size() - 1, 2), "d1");
+  EXPECT_EQ(caret.back(), '^');
+}
+
 TEST(TextDiagnostics, UnknownVariable) {
   EXPECT_EQ(headline("(d0) -> (d1),\ndomain:\nd0 in [0, 9]"),
             "<stdin>:1:10: error: unknown variable 'd1'");
