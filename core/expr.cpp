@@ -31,7 +31,9 @@ struct NodeHash {
 
 struct NodeEq {
   using is_transparent = void;
-  static NodeKey key(const ExprNode* n) { return {n->kind, n->value, n->lhs.node(), n->rhs.node()}; }
+  static NodeKey key(const ExprNode* n) {
+    return {n->kind, n->value, n->lhs.node(), n->rhs.node()};
+  }
   static bool same(const NodeKey& a, const NodeKey& b) {
     return a.kind == b.kind && a.value == b.value && a.lhs == b.lhs && a.rhs == b.rhs;
   }
@@ -89,7 +91,8 @@ Expr Expr::lhs() const { return node_->lhs; }
 Expr Expr::rhs() const { return node_->rhs; }
 
 Expr Expr::operator+(Expr o) const {
-  if (isConstant() && o.isConstant()) return constant(checkedAdd(constantValue(), o.constantValue()));
+  if (isConstant() && o.isConstant())
+    return constant(checkedAdd(constantValue(), o.constantValue()));
   if (isConstant()) return o + *this;  // constants go on the right
   if (o.isConstant(0)) return *this;
   // Keep a single trailing constant: (x + c1) + c2 -> x + (c1 + c2).
@@ -144,26 +147,36 @@ Expr Expr::mod(Expr modulus) const {
 
 Expr Expr::min(Expr a, Expr b) {
   if (a == b) return a;
-  if (a.isConstant() && b.isConstant()) return constant(std::min(a.constantValue(), b.constantValue()));
+  if (a.isConstant() && b.isConstant())
+    return constant(std::min(a.constantValue(), b.constantValue()));
   return unique(ExprKind::Min, 0, a, b);
 }
 
 Expr Expr::max(Expr a, Expr b) {
   if (a == b) return a;
-  if (a.isConstant() && b.isConstant()) return constant(std::max(a.constantValue(), b.constantValue()));
+  if (a.isConstant() && b.isConstant())
+    return constant(std::max(a.constantValue(), b.constantValue()));
   return unique(ExprKind::Max, 0, a, b);
 }
 
 Expr Expr::binary(ExprKind kind, Expr lhs, Expr rhs) {
   switch (kind) {
-    case ExprKind::Add: return lhs + rhs;
-    case ExprKind::Mul: return lhs * rhs;
-    case ExprKind::FloorDiv: return lhs.floorDiv(rhs);
-    case ExprKind::CeilDiv: return lhs.ceilDiv(rhs);
-    case ExprKind::Mod: return lhs.mod(rhs);
-    case ExprKind::Min: return min(lhs, rhs);
-    case ExprKind::Max: return max(lhs, rhs);
-    default: throw ExprError("not a binary expression kind");
+    case ExprKind::Add:
+      return lhs + rhs;
+    case ExprKind::Mul:
+      return lhs * rhs;
+    case ExprKind::FloorDiv:
+      return lhs.floorDiv(rhs);
+    case ExprKind::CeilDiv:
+      return lhs.ceilDiv(rhs);
+    case ExprKind::Mod:
+      return lhs.mod(rhs);
+    case ExprKind::Min:
+      return min(lhs, rhs);
+    case ExprKind::Max:
+      return max(lhs, rhs);
+    default:
+      throw ExprError("not a binary expression kind");
   }
 }
 
@@ -171,12 +184,15 @@ int Expr::size() const {
   switch (kind()) {
     case ExprKind::Add:
     case ExprKind::Min:
-    case ExprKind::Max: return 1 + lhs().size() + rhs().size();
+    case ExprKind::Max:
+      return 1 + lhs().size() + rhs().size();
     case ExprKind::Mul:
     case ExprKind::FloorDiv:
     case ExprKind::CeilDiv:
-    case ExprKind::Mod: return 1 + lhs().size();
-    default: return 1;
+    case ExprKind::Mod:
+      return 1 + lhs().size();
+    default:
+      return 1;
   }
 }
 
@@ -201,10 +217,14 @@ Expr Expr::replaceVariables(std::span<const Expr> dims, std::span<const Expr> ra
     return i < from.size() && !from[i].isNull() ? from[i] : *this;
   };
   switch (kind()) {
-    case ExprKind::Constant: return *this;
-    case ExprKind::Dim: return pick(dims);
-    case ExprKind::RangeVar: return pick(rangeVars);
-    case ExprKind::RuntimeVar: return pick(runtimeVars);
+    case ExprKind::Constant:
+      return *this;
+    case ExprKind::Dim:
+      return pick(dims);
+    case ExprKind::RangeVar:
+      return pick(rangeVars);
+    case ExprKind::RuntimeVar:
+      return pick(runtimeVars);
     default:
       return binary(kind(), lhs().replaceVariables(dims, rangeVars, runtimeVars),
                     rhs().replaceVariables(dims, rangeVars, runtimeVars));
@@ -218,23 +238,36 @@ int64_t Expr::evaluate(std::span<const int64_t> dims, std::span<const int64_t> r
     return from[variableIndex()];
   };
   switch (kind()) {
-    case ExprKind::Constant: return constantValue();
-    case ExprKind::Dim: return value(dims);
-    case ExprKind::RangeVar: return value(rangeVars);
-    case ExprKind::RuntimeVar: return value(runtimeVars);
-    default: break;
+    case ExprKind::Constant:
+      return constantValue();
+    case ExprKind::Dim:
+      return value(dims);
+    case ExprKind::RangeVar:
+      return value(rangeVars);
+    case ExprKind::RuntimeVar:
+      return value(runtimeVars);
+    default:
+      break;
   }
   int64_t a = lhs().evaluate(dims, rangeVars, runtimeVars);
   int64_t b = rhs().evaluate(dims, rangeVars, runtimeVars);
   switch (kind()) {
-    case ExprKind::Add: return checkedAdd(a, b);
-    case ExprKind::Mul: return checkedMul(a, b);
-    case ExprKind::FloorDiv: return idxmap::floorDiv(a, b);
-    case ExprKind::CeilDiv: return idxmap::ceilDiv(a, b);
-    case ExprKind::Mod: return floorMod(a, b);
-    case ExprKind::Min: return std::min(a, b);
-    case ExprKind::Max: return std::max(a, b);
-    default: throw ExprError("unreachable expression kind");
+    case ExprKind::Add:
+      return checkedAdd(a, b);
+    case ExprKind::Mul:
+      return checkedMul(a, b);
+    case ExprKind::FloorDiv:
+      return idxmap::floorDiv(a, b);
+    case ExprKind::CeilDiv:
+      return idxmap::ceilDiv(a, b);
+    case ExprKind::Mod:
+      return floorMod(a, b);
+    case ExprKind::Min:
+      return std::min(a, b);
+    case ExprKind::Max:
+      return std::max(a, b);
+    default:
+      throw ExprError("unreachable expression kind");
   }
 }
 

@@ -61,7 +61,7 @@ class Expr {
   bool isVariable() const;  // Dim, RangeVar or RuntimeVar
   bool isBinary() const;    // every kind from Add on
 
-  int64_t constantValue() const;  // requires isConstant()
+  int64_t constantValue() const;   // requires isConstant()
   unsigned variableIndex() const;  // requires isVariable()
   Expr lhs() const;                // requires isBinary()
   Expr rhs() const;

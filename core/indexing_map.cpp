@@ -6,10 +6,14 @@ namespace idxmap {
 
 std::string defaultVariableName(ExprKind kind, unsigned index) {
   switch (kind) {
-    case ExprKind::Dim: return "d" + std::to_string(index);
-    case ExprKind::RangeVar: return "s" + std::to_string(index);
-    case ExprKind::RuntimeVar: return "rt" + std::to_string(index);
-    default: throw Error("not a variable kind");
+    case ExprKind::Dim:
+      return "d" + std::to_string(index);
+    case ExprKind::RangeVar:
+      return "s" + std::to_string(index);
+    case ExprKind::RuntimeVar:
+      return "rt" + std::to_string(index);
+    default:
+      throw Error("not a variable kind");
   }
 }
 
@@ -24,10 +28,14 @@ IndexingMap IndexingMap::identity(const std::vector<int64_t>& sizes) {
 
 const std::vector<Variable>& IndexingMap::variables(ExprKind kind) const {
   switch (kind) {
-    case ExprKind::Dim: return dims;
-    case ExprKind::RangeVar: return rangeVars;
-    case ExprKind::RuntimeVar: return runtimeVars;
-    default: throw Error("not a variable kind");
+    case ExprKind::Dim:
+      return dims;
+    case ExprKind::RangeVar:
+      return rangeVars;
+    case ExprKind::RuntimeVar:
+      return runtimeVars;
+    default:
+      throw Error("not a variable kind");
   }
 }
 
@@ -101,8 +109,7 @@ IndexingMap compose(const IndexingMap& first, const IndexingMap& second) {
   out.rangeVars = second.rangeVars;
   out.rangeVars.insert(out.rangeVars.end(), first.rangeVars.begin(), first.rangeVars.end());
   out.runtimeVars = second.runtimeVars;
-  out.runtimeVars.insert(out.runtimeVars.end(), first.runtimeVars.begin(),
-                         first.runtimeVars.end());
+  out.runtimeVars.insert(out.runtimeVars.end(), first.runtimeVars.begin(), first.runtimeVars.end());
 
   // first's symbols move behind second's; second's dims become first's results.
   std::vector<Expr> firstRange, firstRuntime, secondRange, secondRuntime;

@@ -29,9 +29,7 @@ struct Interval {
   bool contains(const Interval& o) const { return o.isEmpty() || (lo <= o.lo && o.hi <= hi); }
   bool operator==(const Interval& o) const = default;
 
-  Interval intersect(const Interval& o) const {
-    return {std::max(lo, o.lo), std::min(hi, o.hi)};
-  }
+  Interval intersect(const Interval& o) const { return {std::max(lo, o.lo), std::min(hi, o.hi)}; }
   Interval hull(const Interval& o) const {
     if (isEmpty()) return o;
     if (o.isEmpty()) return *this;
