@@ -11,6 +11,7 @@ namespace idxmap {
 namespace {
 
 constexpr ExprKind kVariableKinds[] = {ExprKind::Dim, ExprKind::RangeVar, ExprKind::RuntimeVar};
+constexpr const char* kBlankLineHint = " (maps are separated by a blank line)";
 
 class MapParser {
  public:
@@ -125,9 +126,7 @@ class MapParser {
       Expr expr = parseExpr();
       if (!tokens_.acceptIdentifier("in"))
         throw tokens_.expectedError(std::string("'in'") +
-                                    (tokens_.current().is(TokenKind::Arrow)
-                                         ? " (maps are separated by a blank line)"
-                                         : ""));
+                                    (tokens_.current().is(TokenKind::Arrow) ? kBlankLineHint : ""));
       map_.constraints.push_back({expr, parseInterval()});
       tokens_.accept(TokenKind::Comma);
     }
@@ -138,9 +137,10 @@ class MapParser {
   std::string blankLineHint() const {
     const Token& t = tokens_.current();
     if (t.is(TokenKind::End)) return "";
-    return t.offset == 0 || tokens_.sourceText().text()[t.offset - 1] == '\n'
-               ? " (maps are separated by a blank line)"
-               : "";
+    std::string_view before = tokens_.sourceText().text().substr(0, t.offset);
+    size_t lastNonBlank = before.find_last_not_of(" \t");
+    bool startsLine = lastNonBlank == std::string_view::npos || before[lastNonBlank] == '\n';
+    return startsLine ? kBlankLineHint : "";
   }
 
   void parseVariableRange(ExprKind kind, unsigned index) {
