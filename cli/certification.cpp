@@ -51,7 +51,7 @@ ExitCode Certifier::exitCode() const {
   return kSuccess;
 }
 
-void addCertificate(nlohmann::json& record, const ProofResult* proof) {
+void addCertificate(nlohmann::ordered_json& record, const ProofResult* proof) {
   if (proof == nullptr || proof->verdict != Verdict::Proven) {
     record["certified"] = false;
   } else {

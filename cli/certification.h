@@ -33,6 +33,6 @@ class Certifier {
 
 // The JSON "certified" field: the proof's method when proven, else false. With a proof, also
 // "verdict" (proven|refuted|unknown) and "counterexample" or "reason" when it failed.
-void addCertificate(nlohmann::json& record, const ProofResult* proof);
+void addCertificate(nlohmann::ordered_json& record, const ProofResult* proof);
 
 }  // namespace idxmap::cli

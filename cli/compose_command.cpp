@@ -56,9 +56,9 @@ ExitCode runCompose(const ComposeOptions& options, std::ostream& out, std::ostre
   if (options.common.check) proof = certifier.certify(raw, result, inputs.front(), diagnostics);
 
   if (options.common.json) {
-    nlohmann::json inputTexts = nlohmann::json::array();
+    nlohmann::ordered_json inputTexts = nlohmann::ordered_json::array();
     for (const ParsedMap& input : inputs) inputTexts.push_back(input.text);
-    nlohmann::json record = {{"inputs", inputTexts}, {"output", text}};
+    nlohmann::ordered_json record = {{"inputs", inputTexts}, {"output", text}};
     addCertificate(record, proof ? &*proof : nullptr);
     writeJson(out, record);
   } else {

@@ -29,7 +29,9 @@ void writeMapTexts(std::ostream& out, const std::vector<std::string>& texts) {
   for (size_t i = 0; i < texts.size(); ++i) out << (i == 0 ? "" : "\n") << texts[i] << '\n';
 }
 
-void writeJson(std::ostream& out, const nlohmann::json& value) { out << value.dump(2) << '\n'; }
+void writeJson(std::ostream& out, const nlohmann::ordered_json& value) {
+  out << value.dump(2) << '\n';
+}
 
 std::string formatDiagnostic(const SourceLocation& location, std::string_view kind,
                              std::string_view message) {

@@ -41,7 +41,7 @@ std::string formatMap(const IndexingMap& map, OutputFormat format);
 
 // The maps one after another, separated by blank lines.
 void writeMapTexts(std::ostream& out, const std::vector<std::string>& texts);
-void writeJson(std::ostream& out, const nlohmann::json& value);
+void writeJson(std::ostream& out, const nlohmann::ordered_json& value);
 
 // `file:line:col: kind: message`, the compilers' diagnostic form.
 std::string formatDiagnostic(const SourceLocation& location, std::string_view kind,

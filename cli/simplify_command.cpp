@@ -32,14 +32,14 @@ ExitCode runSimplify(const CommonOptions& options, std::ostream& out, std::ostre
   std::vector<ParsedMap> inputs = readMaps(options.inputs);
   Certifier certifier(options);
   std::vector<std::string> texts;
-  nlohmann::json records = nlohmann::json::array();
+  nlohmann::ordered_json records = nlohmann::ordered_json::array();
   for (const ParsedMap& input : inputs) {
     IndexingMap output = atMap(input, [&] { return simplify(input.map); });
     std::string text = atMap(input, [&] { return formatMap(output, options.format); });
     std::optional<ProofResult> proof;
     if (options.check) proof = certifier.certify(input.map, output, input, diagnostics);
     if (options.json) {
-      nlohmann::json record = {{"input", input.text}, {"output", text}};
+      nlohmann::ordered_json record = {{"input", input.text}, {"output", text}};
       addCertificate(record, proof ? &*proof : nullptr);
       records.push_back(std::move(record));
     }

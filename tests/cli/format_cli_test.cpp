@@ -31,6 +31,15 @@ TEST(FormatCli, XlaIsTheDefault) {
   EXPECT_EQ(xla.out, byDefault.out);
 }
 
+TEST(FormatCli, FormatNamesIgnoreCase) {
+  std::string path = examplePath("reshape_roundtrip.map");
+  CliResult upper = runIdxmap({"simplify", "--format", "ISL", path});
+  CliResult lower = runIdxmap({"simplify", "--format", "isl", path});
+  ASSERT_EQ(upper.exitCode, 0) << upper.err;
+  EXPECT_EQ(upper.out, lower.out);
+  EXPECT_EQ(upper.out.front(), '{') << upper.out;
+}
+
 TEST(FormatCli, UnknownFormatIsAUsageError) {
   CliResult result =
       runIdxmap({"simplify", "--format", "latex"}, "(d0) -> (d0), domain: d0 in [0, 1]");
