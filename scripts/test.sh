@@ -55,31 +55,37 @@ fi
 
 if [[ -f fuzz/CMakeLists.txt && $fuzz_seconds -gt 0 ]]; then
   begin_step "build the fuzz targets with clang (build-fuzz/)"
+  # Only the fuzzers: the rest of the tree is already built and tested above.
+  mapfile -t fuzzers < <(sed -nE 's/^[[:space:]]*add_executable\([[:space:]]*([A-Za-z0-9_]+).*/\1/p' \
+    fuzz/CMakeLists.txt)
+  if [[ ${#fuzzers[@]} -eq 0 ]]; then
+    echo "test.sh: fuzz/CMakeLists.txt declares no fuzzer" >&2
+    false
+  fi
   cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
     -DIDXMAP_FUZZ=ON -DIDXMAP_BUILD_TESTS=OFF -DIDXMAP_BUILD_BENCH=OFF
-  cmake --build build-fuzz
+  cmake --build build-fuzz --target "${fuzzers[@]}"
   end_step
 
   begin_step "fuzz for ${fuzz_seconds}s"
-  mapfile -t fuzzers < <(find build-fuzz/fuzz -maxdepth 1 -type f -executable | sort)
-  if [[ ${#fuzzers[@]} -eq 0 ]]; then
-    echo "test.sh: fuzz/CMakeLists.txt built no fuzzer into build-fuzz/fuzz" >&2
-    false
-  fi
   per_fuzzer=$((fuzz_seconds / ${#fuzzers[@]} > 0 ? fuzz_seconds / ${#fuzzers[@]} : 1))
-  for fuzzer in "${fuzzers[@]}"; do
-    name=$(basename "$fuzzer")
-    # A scratch corpus seeded with the examples (and fuzz/corpus/<name> when it exists),
-    # so fuzzing never writes into the source tree.
+  for name in "${fuzzers[@]}"; do
+    # A scratch corpus seeded with the examples and fuzz/corpus, so fuzzing never writes
+    # into the source tree.
     corpus=build-fuzz/corpus/$name
     mkdir -p "$corpus"
-    cp examples/*.map examples/compose/*.map "$corpus"/
-    if [[ -d fuzz/corpus/$name ]]; then cp -r fuzz/corpus/"$name"/. "$corpus"/; fi
-    echo "--- $name: ${per_fuzzer}s"
+    find examples fuzz/corpus -type f \( -path "fuzz/corpus/$name/*" -o ! -path "fuzz/corpus/*/*" \) \
+      -exec cp {} "$corpus"/ \; 2>/dev/null || true
+    dict=()
+    for candidate in "fuzz/$name.dict" "fuzz/${name%_fuzzer}.dict"; do
+      if [[ -f $candidate ]]; then dict=(-dict="$candidate"); break; fi
+    done
+    echo "--- $name: ${per_fuzzer}s, $(ls "$corpus" | wc -l) seed inputs ${dict[*]}"
     log=build-fuzz/$name.log
-    if ! "$fuzzer" -max_total_time="$per_fuzzer" -timeout=10 -rss_limit_mb=2048 \
-      -artifact_prefix=build-fuzz/"$name"- -print_final_stats=1 "$corpus" >"$log" 2>&1; then
+    if ! build-fuzz/fuzz/"$name" -max_total_time="$per_fuzzer" -timeout=10 -rss_limit_mb=2048 \
+      "${dict[@]}" -artifact_prefix=build-fuzz/"$name"- -print_final_stats=1 "$corpus" \
+      >"$log" 2>&1; then
       cat "$log"
       echo "test.sh: $name found a failure; the input is in build-fuzz/$name-*" >&2
       false
