@@ -1,5 +1,7 @@
 #include "simplifier/rewriter.h"
 
+#include <algorithm>
+
 #include "simplifier/linear_form.h"
 #include "simplifier/rule_matcher.h"
 
@@ -10,6 +12,27 @@ namespace {
 constexpr int kMaxDepth = 64;
 }  // namespace
 
+int simplificationCost(Expr e) {
+  int cost = 0;
+  e.walk([&](Expr n) {
+    switch (n.kind()) {
+      case ExprKind::FloorDiv:
+      case ExprKind::CeilDiv:
+      case ExprKind::Mod:
+      case ExprKind::Min:
+      case ExprKind::Max:
+        cost += 3;
+        break;
+      case ExprKind::Constant:
+        break;  // counted with their operator, as in Expr::size
+      default:
+        cost += 1;
+    }
+  });
+  // Constants that stand alone (a sum's offset, a result) still count one.
+  return std::max(cost, 1) + (e.kind() == ExprKind::Add && e.rhs().isConstant() ? 1 : 0);
+}
+
 Expr Rewriter::simplify(Expr e) {
   Expr out;
   try {
@@ -17,7 +40,7 @@ Expr Rewriter::simplify(Expr e) {
   } catch (const OverflowError&) {
     return e;  // a coefficient left int64 while combining terms: keep the input as is
   }
-  return out.size() <= e.size() ? out : e;
+  return simplificationCost(out) <= simplificationCost(e) ? out : e;
 }
 
 Expr Rewriter::rebuildFromSimplifiedChildren(Expr e, int depth) {

@@ -7,11 +7,16 @@
 
 namespace idxmap {
 
+// What the rewriter minimizes: nodes (Expr::size), with floordiv, ceildiv, mod, min and max
+// weighing three, so `d0 - 42` beats `d0 mod 42` while a distributed sum does not beat its
+// factored form.
+int simplificationCost(Expr e);
+
 class Rewriter {
  public:
   explicit Rewriter(RangeEvaluator& ranges) : ranges_(ranges) {}
 
-  // An expression equal to `e` on the evaluator's domain, never larger (Expr::size).
+  // An expression equal to `e` on the evaluator's domain, never costlier.
   Expr simplify(Expr e);
 
  private:
