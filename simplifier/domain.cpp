@@ -176,9 +176,26 @@ void simplifyDomain(IndexingMap& map) {
     if (map == before) break;
   }
   if (anyEmptyRange(map)) return map.markKnownEmpty();
+}
+
+void detectEmptyDomain(IndexingMap& map) {
+  if (map.knownEmpty || map.constraints.empty()) return;
+  // The domain alone decides emptiness; the results would only add isl existentials.
+  IndexingMap domain = map;
+  domain.results.clear();
+  // A cheap witness first: the corner where every variable is at its lower bound.
+  auto lows = [](const std::vector<Variable>& vars) {
+    std::vector<int64_t> out;
+    for (const Variable& v : vars) out.push_back(v.range.lo);
+    return out;
+  };
+  try {
+    if (domain.contains(lows(domain.dims), lows(domain.rangeVars), lows(domain.runtimeVars)))
+      return;
+  } catch (const OverflowError&) {
+  }
   // What intervals cannot see, isl can: an empty non-box domain.
-  if (!map.constraints.empty() && islIsEmpty(map) == std::optional<bool>(true))
-    map.markKnownEmpty();
+  if (islIsEmpty(domain) == std::optional<bool>(true)) map.markKnownEmpty();
 }
 
 void rescaleRangeVariables(IndexingMap& map) {

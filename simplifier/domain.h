@@ -10,6 +10,9 @@ namespace idxmap {
 // the map KNOWN EMPTY when the domain is provably empty. The relation never changes.
 void simplifyDomain(IndexingMap& map);
 
+// Marks the map KNOWN EMPTY when isl proves its domain empty (a witness point skips isl).
+void detectEmptyDomain(IndexingMap& map);
+
 // Replaces a range variable s constrained by `s mod c in [r, r]` with `s * c + r`.
 void rescaleRangeVariables(IndexingMap& map);
 

@@ -12,6 +12,9 @@ std::span<const RuleSpec> sumRules() {
        "c2 == -(c0 * c1)"},
       {"sum-sub-mod-is-div", "(x mod c0) * c2 + x * c1 + y", "(x floordiv c0) * (c0 * c1) + y",
        "c2 == -c1"},
+      // Undoing a split of x into digits: ((x floordiv c) mod m) * c + x mod c.
+      {"sum-merge-mod-digits", "((x floordiv c0) mod c1) * c2 + (x mod c0) * c3 + y",
+       "(x mod (c0 * c1)) * c3 + y", "c2 == c0 * c3"},
   };
   return kRules;
 }

@@ -15,6 +15,7 @@ IndexingMap simplify(const IndexingMap& input) {
   simplifyDomain(map);
   rescaleRangeVariables(map);
   simplifyDomain(map);
+  detectEmptyDomain(map);
   if (map.knownEmpty) return map;
   RangeEvaluator ranges(map, RangeEvaluator::Use::RangesAndConstraints);
   Rewriter rewriter(ranges);
