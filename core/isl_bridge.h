@@ -9,6 +9,7 @@
 
 #include <isl/cpp.h>
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,15 @@ namespace idxmap {
 
 // The calling thread's isl context (created on first use, with a bounded operation budget).
 isl::ctx islContext();
+
+// What one isl question may cost on the calling thread before it answers nullopt. isl
+// counts simplex pivots as operations and checks both limits at every pivot.
+struct IslLimits {
+  unsigned long maxOperations = 5'000'000;
+  std::chrono::milliseconds timeLimit{5000};
+};
+void setIslLimits(const IslLimits& limits);
+IslLimits islLimits();
 
 isl::map toIslMap(const IndexingMap& map);
 // isl's text for the relation, e.g. "[rt0] -> { [d0] -> [d0 + rt0] : 0 <= d0 <= 9 and ... }".

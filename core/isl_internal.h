@@ -63,17 +63,30 @@ std::optional<IndexingMap> importSingleValued(const isl::map& map);
 int64_t toInt64(const isl::val& value);
 isl::val toIslVal(int64_t value);
 
-// Resets the operation counter of the calling thread's context.
-void resetIslBudget();
+// While alive, isl questions on this thread run under islLimits(): the outermost scope
+// resets the operation count and arms a deadline that aborts isl's computation.
+class IslQuestionScope {
+ public:
+  IslQuestionScope();
+  ~IslQuestionScope();
+  IslQuestionScope(const IslQuestionScope&) = delete;
+  IslQuestionScope& operator=(const IslQuestionScope&) = delete;
 
-// Runs `body` with a fresh operation budget, turning isl::exception into IslError.
+ private:
+  bool outermost_;
+  uint64_t deadline_ = 0;  // the watchdog's ticket
+};
+
+// Runs `body` as one isl question, turning isl::exception into IslError.
 template <class F>
 auto withIslBudget(F&& body) -> decltype(body()) {
-  resetIslBudget();
+  IslQuestionScope scope;
   try {
     return body();
   } catch (const isl::exception_quota& e) {
     throw IslError(std::string("isl: ") + e.what(), true);
+  } catch (const isl::exception_abort& e) {
+    throw IslError("isl: time limit exceeded", true);
   } catch (const isl::exception& e) {
     throw IslError(std::string("isl: ") + e.what(), false);
   }

@@ -102,10 +102,10 @@ class BitVectorTranslator {
     z3::expr zero = ctx_.bv_val(0, 64);
     switch (e.kind()) {
       case ExprKind::Add:
-        require(z3::bvadd_no_overflow(a, b, true) && z3::bvadd_no_underflow(a, b));
+        require(fitsIn64Bits(z3::sext(a, 64) + z3::sext(b, 64)));
         return a + b;
       case ExprKind::Mul:
-        require(z3::bvmul_no_overflow(a, b, true) && z3::bvmul_no_underflow(a, b));
+        require(fitsIn64Bits(z3::sext(a, 64) * z3::sext(b, 64)));
         return a * b;
       // bvsdiv truncates toward zero and bvsrem takes the dividend's sign; with a positive
       // divisor, step the quotient down (floor) or up (ceil) when the remainder is not 0.
@@ -131,6 +131,13 @@ class BitVectorTranslator {
   }
 
   void require(const z3::expr& condition) { noOverflow_ = noOverflow_ && condition; }
+
+  // The exact 128-bit result of a 64-bit operation fits in 64 bits. (Z3 4.8's
+  // bvmul_no_overflow / bvmul_no_underflow misjudge signed operands of mixed sign, e.g.
+  // 5 * -1, so the check is spelled out.)
+  static z3::expr fitsIn64Bits(const z3::expr& wide) {
+    return wide == z3::sext(wide.extract(63, 0), 64);
+  }
 
   const Z3Variables& vars_;
   z3::context& ctx_;

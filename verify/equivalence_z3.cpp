@@ -1,0 +1,147 @@
+// Equivalence with Z3. Writing x for the inputs (dims, runtime variables) and s for a map's
+// range variables, map A relates x to y when  exists s: domA(x, s) and y = resA(x, s).
+// A is not contained in B when
+//   exists x, sa: domA(x, sa) and forall sb: not (domB(x, sb) and resA(x, sa) = resB(x, sb))
+// and the maps are equal when neither direction has a witness. Without range variables the
+// question is quantifier-free; otherwise Z3 may answer "unknown", which is reported as such.
+#include "verify/equivalence_z3.h"
+
+#include <z3++.h>
+
+#include <chrono>
+
+#include "core/z3_bridge.h"
+#include "verify/point_difference.h"
+
+namespace idxmap {
+namespace {
+
+struct Side {
+  Z3Variables vars;
+  z3::expr domain;
+  z3::expr_vector results;
+};
+
+Side encode(const IndexingMap& map, const Z3Variables& inputs, const std::string& prefix,
+            z3::context& ctx) {
+  Z3Variables vars = makeZ3Variables(ctx, map, prefix);
+  vars.dims = inputs.dims;
+  vars.runtimeVars = inputs.runtimeVars;
+  z3::expr domain = domainToZ3(map, vars, ctx);
+  z3::expr_vector results(ctx);
+  for (Expr r : map.results) results.push_back(toZ3(r, vars, ctx));
+  return {vars, domain, results};
+}
+
+z3::expr sameResults(const Side& a, const Side& b, z3::context& ctx) {
+  z3::expr all = ctx.bool_val(true);
+  for (unsigned i = 0; i < a.results.size(); ++i) all = all && a.results[i] == b.results[i];
+  return all;
+}
+
+// Some x where `from` relates x to an output that `to` does not give.
+z3::expr notContained(const Side& from, const Side& to, z3::context& ctx) {
+  z3::expr matched = to.domain && sameResults(from, to, ctx);
+  if (to.vars.rangeVars.empty()) return from.domain && !matched;
+  z3::expr_vector bound(ctx);
+  for (const z3::expr& s : to.vars.rangeVars) bound.push_back(s);
+  return from.domain && z3::forall(bound, !matched);
+}
+
+struct Witness {
+  std::vector<int64_t> dims, runtimeVars;
+};
+
+// Solves `query`; a model's input values when sat.
+z3::check_result solve(const z3::expr& query, const Z3Variables& inputs, unsigned timeoutMs,
+                       z3::context& ctx, Witness& witness, std::string& why) {
+  z3::solver solver(ctx);
+  z3::params params(ctx);
+  params.set("timeout", timeoutMs);
+  solver.set(params);
+  solver.add(query);
+  z3::check_result result = solver.check();
+  if (result == z3::unknown) why = solver.reason_unknown();
+  if (result != z3::sat) return result;
+  z3::model model = solver.get_model();
+  auto read = [&](const std::vector<z3::expr>& vars, std::vector<int64_t>& into) {
+    for (const z3::expr& v : vars) {
+      int64_t value;
+      if (!model.eval(v, true).is_numeral_i64(value))
+        throw Error("z3's counterexample does not fit in 64 bits");
+      into.push_back(value);
+    }
+  };
+  read(inputs.dims, witness.dims);
+  read(inputs.runtimeVars, witness.runtimeVars);
+  return result;
+}
+
+ProofResult unknown(std::string reason) {
+  ProofResult r;
+  r.reason = std::move(reason);
+  return r;
+}
+
+}  // namespace
+
+ProofResult checkEquivalentWithZ3(const IndexingMap& a, const IndexingMap& b,
+                                  const EquivalenceOptions& options) {
+  try {
+    z3::context ctx;
+    Z3Variables inputs = makeZ3Variables(ctx, a, "");
+    Side first = encode(a, inputs, "first_", ctx);
+    Side second = encode(b, inputs, "second_", ctx);
+    std::vector<z3::expr> queries;
+    if (a.rangeVars.empty() && b.rangeVars.empty()) {
+      // Quantifier-free: same domain, and the same results on it.
+      queries.push_back(first.domain != second.domain ||
+                        (first.domain && !sameResults(first, second, ctx)));
+    } else {
+      queries.push_back(notContained(first, second, ctx));
+      queries.push_back(notContained(second, first, ctx));
+    }
+    std::string undecided;
+    // The timeout covers all queries together.
+    auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(options.z3TimeoutMs);
+    for (const z3::expr& query : queries) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return unknown("z3 could not decide (timeout)");
+      Witness witness;
+      std::string why;
+      z3::check_result result =
+          solve(query, inputs, static_cast<unsigned>(left.count()), ctx, witness, why);
+      if (result == z3::unknown) {
+        undecided = "z3 could not decide (" + why + ")";
+        continue;
+      }
+      if (result == z3::unsat) continue;
+      // A counterexample is reported only once evaluation confirms it.
+      PointDifference check = comparePoint(a, b, witness.dims, witness.runtimeVars);
+      if (check.kind == PointDifference::Different) {
+        ProofResult refuted;
+        refuted.verdict = Verdict::Refuted;
+        refuted.method = "z3";
+        refuted.counterexample =
+            Counterexample{witness.dims, witness.runtimeVars, check.explanation};
+        return refuted;
+      }
+      undecided = check.kind == PointDifference::Same
+                      ? "z3 reported a counterexample that evaluation does not confirm"
+                      : check.explanation;
+    }
+    if (!undecided.empty()) return unknown(undecided);
+    ProofResult proven;
+    proven.verdict = Verdict::Proven;
+    proven.method = "z3";
+    return proven;
+  } catch (const z3::exception& e) {
+    return unknown(std::string("z3 failed: ") + e.msg());
+  } catch (const Error& e) {
+    return unknown(e.what());
+  }
+}
+
+}  // namespace idxmap

@@ -1,0 +1,13 @@
+// The Z3 half of checkEquivalent (verify/equivalence.h), used when isl gives up; exposed
+// so tests can exercise it on maps isl would settle first.
+#pragma once
+
+#include "verify/equivalence.h"
+
+namespace idxmap {
+
+// Requires maps with the same number of dims, runtime variables and results.
+ProofResult checkEquivalentWithZ3(const IndexingMap& a, const IndexingMap& b,
+                                  const EquivalenceOptions& options);
+
+}  // namespace idxmap
