@@ -3,8 +3,8 @@
 // A map becomes the relation [rt0, ...] -> { [d0, ...] -> [r0, ...] : exists s : domain }
 // with runtime variables as isl parameters, floordiv/ceildiv/mod written with isl's
 // floor()/ceil()/mod, min/max as isl piecewise expressions. isl is exact; it is also slow,
-// so every question here runs under an operation budget and answers nullopt when isl gives
-// up (callers report "unknown").
+// so every question here runs under IslLimits and answers nullopt when isl gives up
+// (callers report "unknown"); functions that return no optional throw Error instead.
 #pragma once
 
 #include <isl/cpp.h>
@@ -18,11 +18,12 @@
 
 namespace idxmap {
 
-// The calling thread's isl context (created on first use, with a bounded operation budget).
+// The calling thread's isl context (created on first use; freed when the thread ends).
 isl::ctx islContext();
 
-// What one isl question may cost on the calling thread before it answers nullopt. isl
-// counts simplex pivots as operations and checks both limits at every pivot.
+// What one isl question may cost on the calling thread before it gives up. isl counts
+// simplex pivots as operations and checks both limits at every pivot; 0 operations means
+// no operation limit. Work on isl objects outside these functions is not limited.
 struct IslLimits {
   unsigned long maxOperations = 5'000'000;
   std::chrono::milliseconds timeLimit{5000};
@@ -30,24 +31,39 @@ struct IslLimits {
 void setIslLimits(const IslLimits& limits);
 IslLimits islLimits();
 
+// Parameters and input dimensions carry the variables' printed names, made valid and
+// distinct isl identifiers ("x.y" -> "x_y", "mod" -> "mod_"). isl aligns parameters by
+// name, so combine two maps' relations yourself only when their names agree; the questions
+// below line runtime variables up by position.
 isl::map toIslMap(const IndexingMap& map);
-// isl's text for the relation, e.g. "[rt0] -> { [d0] -> [d0 + rt0] : 0 <= d0 <= 9 and ... }".
+// isl's text for the (coalesced) relation, e.g.
+// "[rt0] -> { [d0] -> [rt0 + d0] : 0 <= rt0 <= 5 and 0 <= d0 <= 9 }".
 std::string printIsl(const IndexingMap& map);
-// Back to an IndexingMap: single-valued maps become results; other output dimensions become
-// range variables tied by constraints. Throws Error when the relation is not representable
-// (unbounded variables, several pieces that cannot be merged).
+// Back to an IndexingMap, exactly. A function isl writes as one quasi-affine piece becomes
+// results; otherwise each output that is a function of the inputs (one piece, or the min or
+// max of its pieces) becomes a result and every other output a range variable tied down by
+// constraints. Variable ranges are the bounding box isl proves; what the box does not imply
+// becomes constraints (`x - 3 * floor(x / 3)` reads back as `x mod 3`); a union of convex
+// pieces gets one 0/1 range variable per piece. Names other than the default ones are kept.
+// The empty relation becomes KNOWN EMPTY. Throws Error when a variable is unbounded or a
+// value does not fit in int64.
 IndexingMap fromIslMap(const isl::map& map);
-// isl text -> IndexingMap. Throws Error with isl's message on malformed text.
+// isl text -> IndexingMap: a map, or a parameter-only set `[n] -> { : ... }` (no dims, no
+// results). Throws Error "invalid isl map: ..." on malformed text, a set, or a union of
+// several spaces.
 IndexingMap parseIsl(std::string_view text);
 
-// Exact relation equality / emptiness / composition; nullopt when isl exceeded its budget.
+// Exact relation equality / emptiness; nullopt when isl gave up. Maps with different numbers
+// of dims, runtime variables or results are never equal.
 std::optional<bool> islEqual(const IndexingMap& a, const IndexingMap& b);
 std::optional<bool> islIsEmpty(const IndexingMap& map);
-// second ∘ first as an isl relation (same meaning as idxmap::compose).
+// second ∘ first as an isl relation (same meaning as idxmap::compose), with parameters
+// rt0, rt1, ... in compose's order: second's runtime variables, then first's.
 isl::map islCompose(const IndexingMap& first, const IndexingMap& second);
 
 // isl's own simplification path, the benchmark's anchor: convert, coalesce,
-// isl_pw_multi_aff_from_map, convert back. nullopt when the result is not a single piece.
+// isl_pw_multi_aff_from_map, convert back (KNOWN EMPTY when empty), with the input's names.
+// nullopt when the result is not a single piece or isl gave up.
 std::optional<IndexingMap> simplifyWithIsl(const IndexingMap& map);
 
 }  // namespace idxmap

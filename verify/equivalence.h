@@ -23,7 +23,7 @@ struct Counterexample {
 
 struct ProofResult {
   Verdict verdict = Verdict::Unknown;
-  std::string method;  // "isl" or "z3" for proven/refuted; empty when unknown
+  std::string method;  // "isl" or "z3" ("shape": the arities differ); empty when unknown
   std::optional<Counterexample> counterexample;  // when refuted
   std::string reason;                            // when unknown: why
 };

@@ -3,12 +3,14 @@
 // A is not contained in B when
 //   exists x, sa: domA(x, sa) and forall sb: not (domB(x, sb) and resA(x, sa) = resB(x, sb))
 // and the maps are equal when neither direction has a witness. Without range variables the
-// question is quantifier-free; otherwise Z3 may answer "unknown", which is reported as such.
+// question is quantifier-free, and so it is when the range variables have few points (the
+// quantifier is written out); otherwise Z3 may answer "unknown", reported as such.
 #include "verify/equivalence_z3.h"
 
 #include <z3++.h>
 
 #include <chrono>
+#include <optional>
 
 #include "core/z3_bridge.h"
 #include "verify/point_difference.h"
@@ -39,12 +41,48 @@ z3::expr sameResults(const Side& a, const Side& b, z3::context& ctx) {
   return all;
 }
 
+// Universal quantifiers over at most this many range-variable points are written out as
+// a conjunction: quantifier-free queries are the ones Z3 decides reliably.
+constexpr int64_t kMaxExpandedPoints = 256;
+
+// The points of the ranges when there are few enough to enumerate.
+std::optional<std::vector<std::vector<int64_t>>> fewPoints(const std::vector<Variable>& vars) {
+  int64_t count = 1;
+  for (const Variable& v : vars) {
+    int64_t size;
+    if (!v.range.isBounded() || __builtin_sub_overflow(v.range.hi, v.range.lo, &size) ||
+        __builtin_mul_overflow(count, size + 1, &count) || count > kMaxExpandedPoints)
+      return std::nullopt;
+  }
+  std::vector<std::vector<int64_t>> points(1);
+  for (const Variable& v : vars) {
+    std::vector<std::vector<int64_t>> extended;
+    for (const auto& p : points)
+      for (int64_t x = v.range.lo; x <= v.range.hi; ++x) {
+        extended.push_back(p);
+        extended.back().push_back(x);
+      }
+    points = std::move(extended);
+  }
+  return points;
+}
+
 // Some x where `from` relates x to an output that `to` does not give.
-z3::expr notContained(const Side& from, const Side& to, z3::context& ctx) {
+z3::expr notContained(const Side& from, const IndexingMap& toMap, const Side& to,
+                      z3::context& ctx) {
   z3::expr matched = to.domain && sameResults(from, to, ctx);
   if (to.vars.rangeVars.empty()) return from.domain && !matched;
   z3::expr_vector bound(ctx);
   for (const z3::expr& s : to.vars.rangeVars) bound.push_back(s);
+  if (auto points = fewPoints(toMap.rangeVars)) {
+    z3::expr unmatchedEverywhere = ctx.bool_val(true);
+    for (const auto& point : *points) {
+      z3::expr_vector values(ctx);
+      for (int64_t x : point) values.push_back(ctx.int_val(x));
+      unmatchedEverywhere = unmatchedEverywhere && !matched.substitute(bound, values);
+    }
+    return from.domain && unmatchedEverywhere;
+  }
   return from.domain && z3::forall(bound, !matched);
 }
 
@@ -98,8 +136,8 @@ ProofResult checkEquivalentWithZ3(const IndexingMap& a, const IndexingMap& b,
       queries.push_back(first.domain != second.domain ||
                         (first.domain && !sameResults(first, second, ctx)));
     } else {
-      queries.push_back(notContained(first, second, ctx));
-      queries.push_back(notContained(second, first, ctx));
+      queries.push_back(notContained(first, b, second, ctx));
+      queries.push_back(notContained(second, a, first, ctx));
     }
     std::string undecided;
     // The timeout covers all queries together.

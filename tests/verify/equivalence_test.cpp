@@ -168,6 +168,18 @@ TEST(EquivalenceTest, Z3ProvesAndRefutesRelationsWithRangeVariables) {
   ProofResult r = checkEquivalentWithZ3(a, b, {});
   expectRealCounterexample(r, a, b);
   EXPECT_EQ(r.method, "z3");
+
+  // Too many range-variable points to write the quantifier out: Z3 gets a real forall.
+  IndexingMap wide = oneDim({0, 9}, {d0 + s0});
+  wide.rangeVars = {{{0, 1000}, ""}};
+  IndexingMap mirrored = oneDim({0, 9}, {d0 + 1000 - s0});
+  mirrored.rangeVars = {{{0, 1000}, ""}};
+  EXPECT_EQ(checkEquivalentWithZ3(wide, mirrored, {}).verdict, Verdict::Proven);
+  mirrored.rangeVars[0].range = {1, 1000};
+  r = checkEquivalentWithZ3(wide, mirrored, {});
+  EXPECT_EQ(r.verdict, Verdict::Refuted);
+  ASSERT_TRUE(r.counterexample);
+  EXPECT_NE(r.counterexample->explanation.find("first gives {"), std::string::npos);
 }
 
 // Hard for both solvers: floor and mod of sums with range variables over large ranges.
