@@ -6,7 +6,8 @@
 namespace idxmap {
 namespace {
 
-void accumulate(Expr e, int64_t scale, std::vector<LinearTerm>& terms, int64_t& constant) {
+template <typename Terms>
+void accumulate(Expr e, int64_t scale, Terms& terms, int64_t& constant) {
   switch (e.kind()) {
     case ExprKind::Constant:
       constant = checkedAdd(constant, checkedMul(e.constantValue(), scale));
@@ -69,7 +70,7 @@ int compareExprs(Expr a, Expr b) {
 
 LinearForm LinearForm::of(Expr e) {
   LinearForm form;
-  std::vector<LinearTerm> raw;
+  boost::container::small_vector<LinearTerm, 8> raw;
   accumulate(e, 1, raw, form.constant);
   // Combine like terms; atoms are uniqued, so pointer identity finds them.
   for (const LinearTerm& t : raw) {
@@ -80,12 +81,14 @@ LinearForm LinearForm::of(Expr e) {
     else
       it->coefficient = checkedAdd(it->coefficient, t.coefficient);
   }
-  std::erase_if(form.terms, [](const LinearTerm& t) { return t.coefficient == 0; });
+  form.terms.erase(std::remove_if(form.terms.begin(), form.terms.end(),
+                                  [](const LinearTerm& t) { return t.coefficient == 0; }),
+                   form.terms.end());
   return form;
 }
 
 Expr LinearForm::build() const {
-  std::vector<LinearTerm> sorted = terms;
+  boost::container::small_vector<LinearTerm, 8> sorted = terms;
   // Products first (as XLA prints them), then bare atoms; each group by atom order.
   std::sort(sorted.begin(), sorted.end(), [](const LinearTerm& a, const LinearTerm& b) {
     bool pa = a.coefficient != 1, pb = b.coefficient != 1;

@@ -6,8 +6,8 @@
 // that are equal as linear combinations become the same Expr.
 #pragma once
 
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
-#include <vector>
 
 #include "core/expr.h"
 
@@ -19,7 +19,8 @@ struct LinearTerm {
 };
 
 struct LinearForm {
-  std::vector<LinearTerm> terms;  // no zero coefficients, no repeated atoms
+  // No zero coefficients, no repeated atoms. Sums in maps are short: keep them inline.
+  boost::container::small_vector<LinearTerm, 8> terms;
   int64_t constant = 0;
 
   // Throws OverflowError when a coefficient does not fit int64.

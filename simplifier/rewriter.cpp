@@ -36,7 +36,7 @@ int simplificationCost(Expr e) {
 Expr Rewriter::simplify(Expr e) {
   Expr out;
   try {
-    out = rewrite(canonicalize(e), 0);
+    out = rewrite(e, 0);
   } catch (const OverflowError&) {
     return e;  // a coefficient left int64 while combining terms: keep the input as is
   }
@@ -60,11 +60,14 @@ Expr Rewriter::rewrite(Expr e, int depth) {
     for (const Rule* rule : rulesFor(current.kind())) {
       Expr next = applyRule(*rule, current, ranges_);
       if (next.isNull() || next == current) continue;
-      current = rewrite(canonicalize(next), depth + 1);
+      current = rewrite(next, depth + 1);  // rewriting keeps sums canonical on the way up
       break;
     }
   }
   memo_.emplace(e, current);
+  // A result is its own fixed point: rewriting it again (as part of a larger expression a
+  // rule builds) must not redo the work. Depth cut-offs are the exception, and harmless.
+  memo_.emplace(current, current);
   return current;
 }
 

@@ -1,7 +1,6 @@
 #include "simplifier/rule_matcher.h"
 
 #include <algorithm>
-#include <functional>
 #include <numeric>
 
 #include "simplifier/linear_form.h"
@@ -9,7 +8,20 @@
 namespace idxmap {
 namespace {
 
-using Continuation = std::function<bool(Bindings&)>;
+// A non-owning reference to a callable (like llvm::function_ref): the matcher's
+// continuations live on the stack, so wrapping them must not allocate.
+class Continuation {
+ public:
+  template <typename F>
+  Continuation(const F& f)  // NOLINT: implicit, so lambdas pass directly
+      : object_(&f),
+        call_([](const void* o, Bindings& b) { return (*static_cast<const F*>(o))(b); }) {}
+  bool operator()(Bindings& b) const { return call_(object_, b); }
+
+ private:
+  const void* object_;
+  bool (*call_)(const void*, Bindings&);
+};
 
 // Thrown while instantiating when a template cannot be built (an unbounded lo/hi).
 struct NotApplicable {};
@@ -32,6 +44,7 @@ bool isUnboundConstant(const Pattern& p, const Bindings& b) {
 }
 
 bool match(const Pattern& p, Expr e, Bindings b, const Continuation& k);
+bool constantConditionsHold(const Bindings& b);
 
 // A summand of a sum pattern that must match terms: `atom * coefficient` or just `atom`.
 struct TermPattern {
@@ -85,7 +98,7 @@ class SumMatcher {
     if (t.atom->kind != Pattern::Kind::Any) return false;
     if (!isUnboundAny(*t.atom, b)) return assignBoundScaled(i, t, b);
     if (!isUnboundConstant(*t.coefficient, b)) return false;
-    std::vector<int64_t> factors;
+    boost::container::small_vector<int64_t, 16> factors;
     for (size_t j = 0; j < form_.terms.size(); ++j) {
       if (used_[j]) continue;
       int64_t coefficient = form_.terms[j].coefficient;
@@ -99,7 +112,7 @@ class SumMatcher {
     for (int64_t g : factors) {
       if (g <= 1) continue;
       LinearForm group;
-      std::vector<size_t> members;
+      boost::container::small_vector<size_t, 8> members;
       for (size_t j = 0; j < form_.terms.size(); ++j) {
         if (used_[j] || form_.terms[j].coefficient % g != 0) continue;
         members.push_back(j);
@@ -122,7 +135,7 @@ class SumMatcher {
   bool assignBoundScaled(size_t i, const TermPattern& t, Bindings& b) {
     LinearForm bound = LinearForm::of(b.exprs[t.atom->index]);
     if (bound.terms.empty() || bound.constant != 0) return false;
-    std::vector<size_t> members;
+    boost::container::small_vector<size_t, 8> members;
     int64_t factor = 0;
     for (const LinearTerm& want : bound.terms) {
       auto it = std::find_if(form_.terms.begin(), form_.terms.end(),
@@ -150,6 +163,9 @@ class SumMatcher {
       if (!bindConstant(*constant_, constant, next)) return false;
       constant = 0;
     }
+    // Most candidates fail a condition on constants alone: reject them before building
+    // the rest of the sum.
+    if (!constantConditionsHold(next)) return false;
     LinearForm rest;
     rest.constant = constant;
     for (size_t j = 0; j < form_.terms.size(); ++j)
@@ -159,9 +175,9 @@ class SumMatcher {
   }
 
   LinearForm form_;
-  std::vector<bool> used_;
+  boost::container::small_vector<bool, 8> used_;
   const Continuation& k_;
-  std::vector<TermPattern> terms_;
+  boost::container::small_vector<TermPattern, 4> terms_;
   const Pattern* constant_ = nullptr;
   const Pattern* rest_ = nullptr;
 };
@@ -262,11 +278,42 @@ bool holds(const Condition& c, const Bindings& b, RangeEvaluator& ranges) {
   return false;
 }
 
+bool usesOnly(const Pattern& p, const Bindings& b) {
+  if (p.kind == Pattern::Kind::Constant) return b.hasConstant[p.index];
+  if (p.kind == Pattern::Kind::Literal) return true;
+  if (p.kind != Pattern::Kind::Op && p.kind != Pattern::Kind::Sum && p.kind != Pattern::Kind::Gcd)
+    return false;
+  for (const Pattern& a : p.args)
+    if (!usesOnly(a, b)) return false;
+  return true;
+}
+
+// The conditions that mention only bound constants; the others wait for the full match.
+bool constantConditionsHold(const Bindings& b) {
+  if (!b.rule) return true;
+  struct NoRanges {};
+  for (const Condition& c : b.rule->when) {
+    if (c.kind != Condition::Kind::Compare || !usesOnly(c.lhs, b) || !usesOnly(c.rhs, b)) continue;
+    try {
+      IndexingMap none;
+      RangeEvaluator unused(none, RangeEvaluator::Use::VariableRangesOnly);
+      if (!holds(c, b, unused)) return false;
+    } catch (const NotApplicable&) {
+      return false;
+    } catch (const Error&) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 Expr applyRule(const Rule& rule, Expr e, RangeEvaluator& ranges) {
   Expr result;
-  match(rule.lhs, e, Bindings{}, [&](Bindings& b) {
+  Bindings start;
+  start.rule = &rule;
+  match(rule.lhs, e, start, [&](Bindings& b) {
     try {
       for (const Condition& c : rule.when)
         if (!holds(c, b, ranges)) return false;

@@ -9,7 +9,8 @@
 namespace idxmap {
 
 struct Bindings {
-  std::array<Expr, 3> exprs;  // x, y, z
+  const Rule* rule = nullptr;  // whose constant-only conditions may be checked early
+  std::array<Expr, 3> exprs;   // x, y, z
   std::array<int64_t, 4> constants{};
   std::array<bool, 4> hasConstant{};
 };
