@@ -76,15 +76,19 @@ isl::map readIslObject(std::string_view text) {
 }  // namespace
 
 IndexingMap parseIsl(std::string_view text) {
-  return isl_internal::withIslBudget([&] {
-    isl::map map;
-    try {
-      map = readIslObject(text);
-    } catch (const IslError& e) {
-      throw Error(std::string("invalid isl map: ") + e.what());
-    }
-    return isl_internal::importIslMap(map);
-  });
+  try {
+    return isl_internal::withIslBudget(
+        [&] { return isl_internal::importIslMap(readIslObject(text)); });
+  } catch (const IslError& e) {
+    std::string message = e.what();
+    if (message.rfind("isl: ", 0) == 0) message.erase(0, 5);
+    if (e.budgetExceeded()) throw Error("isl gave up reading the map: " + message);
+    throw Error("invalid isl map: " + message);
+  } catch (const Error& e) {
+    std::string message = e.what();
+    if (message.rfind("invalid isl map: ", 0) == 0) throw;
+    throw Error("invalid isl map: " + message);
+  }
 }
 
 namespace {

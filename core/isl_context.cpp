@@ -136,11 +136,11 @@ void throwLastIslError() {
 
 int64_t toInt64(const isl::val& value) {
   isl_val* v = value.get();
-  if (checked(isl_val_is_rat(v)) == 0) throw Error("isl: unbounded value");
-  if (checked(isl_val_is_int(v)) == 0) throw Error("isl: expected an integer, got a fraction");
+  if (checked(isl_val_is_rat(v)) == 0) throw Error("an unbounded value");
+  if (checked(isl_val_is_int(v)) == 0) throw Error("expected an integer, got a fraction");
   if (isl_val_cmp_si(v, std::numeric_limits<long>::max()) > 0 ||
       isl_val_cmp_si(v, std::numeric_limits<long>::min()) < 0)
-    throw OverflowError("isl: a value does not fit in 64 bits");
+    throw OverflowError("a value does not fit in 64 bits");
   static_assert(sizeof(long) == sizeof(int64_t), "isl's *_si functions take a long");
   return isl_val_get_num_si(v);
 }

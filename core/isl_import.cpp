@@ -275,10 +275,16 @@ void importDomain(const isl::set& set, const IslVariables& vars, IndexingMap& ou
     Expr var = i < params ? vars.params[i] : vars.setDims[i - params];
     isl::val lo = own(isl_set_dim_min_val(flat.copy(), i));
     isl::val hi = own(isl_set_dim_max_val(flat.copy(), i));
+    std::string name = out.variableName(var.kind(), var.variableIndex());
     if (!checked(isl_val_is_int(lo.get())) || !checked(isl_val_is_int(hi.get())))
-      throw Error("cannot represent the isl relation as an indexing map: " +
-                  out.variableName(var.kind(), var.variableIndex()) + " is unbounded");
-    out.variables(var.kind())[var.variableIndex()].range = {toInt64(lo), toInt64(hi)};
+      throw Error("cannot represent the isl relation as an indexing map: " + name +
+                  " is unbounded");
+    Interval range{toInt64(lo), toInt64(hi)};
+    // Interval reserves the int64 limits for -inf and +inf.
+    if (range.lo == Interval::kNegInf || range.hi == Interval::kPosInf)
+      throw OverflowError("cannot represent the isl relation as an indexing map: " + name +
+                          " reaches the int64 limit");
+    out.variables(var.kind())[var.variableIndex()].range = range;
   }
 
   // Every local variable needs an explicit floor() form to become an expression.

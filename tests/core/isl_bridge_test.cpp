@@ -141,13 +141,23 @@ TEST(IslBridgeTest, RejectsWhatIsNotARepresentableMap) {
     }
     return std::string("no error");
   };
-  EXPECT_NE(message("{ [i] -> [ : }").find("syntax error"), std::string::npos);
-  EXPECT_NE(message("{ [i] : 0 <= i < 4 }").find("got a set"), std::string::npos);
-  EXPECT_NE(message("{ [i] -> [i] : i >= 0 }").find("unbounded"), std::string::npos);
-  EXPECT_NE(
-      message("{ A[i] -> [i] : 0 <= i < 2; B[i] -> [i, i] : 0 <= i < 2 }").find("several spaces"),
-      std::string::npos);
-  EXPECT_NE(message("{ [i] -> [i] : 0 <= i < 2 } x").find("after the map"), std::string::npos);
+  EXPECT_EQ(message("{ [i] -> [ : }"), "invalid isl map: syntax error");
+  EXPECT_EQ(message("{ [i] : 0 <= i < 4 }"),
+            "invalid isl map: expected a relation `{ [...] -> [...] : ... }`, got a set");
+  EXPECT_EQ(message("{ [i] -> [i] : i >= 0 }"),
+            "invalid isl map: cannot represent the isl relation as an indexing map: i is "
+            "unbounded");
+  EXPECT_EQ(message("{ [i] -> [i] : 0 <= i <= 9223372036854775807 }"),
+            "invalid isl map: cannot represent the isl relation as an indexing map: i reaches "
+            "the int64 limit");
+  EXPECT_EQ(message("{ [i] -> [99999999999999999999] : 0 <= i < 2 }"),
+            "invalid isl map: a value does not fit in 64 bits");
+  EXPECT_EQ(message("{ A[i] -> [i] : 0 <= i < 2; B[i] -> [i, i] : 0 <= i < 2 }"),
+            "invalid isl map: expected one map, got a union of several spaces");
+  EXPECT_EQ(message("{ [i] -> [i] : 0 <= i < 2 } x"),
+            "invalid isl map: unexpected text after the map");
+  EXPECT_EQ(message("{ [i] -> [i mod 0] : 0 <= i < 3 }"),
+            "invalid isl map: factor needs to be positive");
 }
 
 TEST(IslBridgeTest, KnownEmptyIsTheEmptyRelationOfTheSameShape) {
