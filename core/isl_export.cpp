@@ -189,7 +189,16 @@ class IslMapBuilder {
 }  // namespace
 
 isl::map buildIslMap(const IndexingMap& map, IslNames names, unsigned runtimeVarOffset) {
-  if (auto problem = map.verify()) throw Error("invalid indexing map: " + *problem);
+  // An empty range needs no check: it simply makes the relation empty.
+  auto checkDeclared = [&](Expr root) {
+    root.walk([&](Expr e) {
+      if (e.isVariable() && e.variableIndex() >= map.variables(e.kind()).size())
+        throw Error("invalid indexing map: " + defaultVariableName(e.kind(), e.variableIndex()) +
+                    " is used but not declared");
+    });
+  };
+  for (Expr r : map.results) checkDeclared(r);
+  for (const Constraint& c : map.constraints) checkDeclared(c.expr);
   return IslMapBuilder(map, names, runtimeVarOffset).build();
 }
 

@@ -178,6 +178,14 @@ TEST(IslBridgeTest, KnownEmptyIsTheEmptyRelationOfTheSameShape) {
   EXPECT_EQ(back.results.size(), 2u);
 }
 
+TEST(IslBridgeTest, AnEmptyRangeIsAnEmptyRelationAndAnUndeclaredVariableAnError) {
+  IndexingMap emptyRange = oneDim(9, {d0});
+  emptyRange.dims[0].range = {3, 2};
+  EXPECT_EQ(islIsEmpty(emptyRange), true);
+  EXPECT_THROW(islIsEmpty(oneDim(9, {d1})), Error);
+  EXPECT_THROW(toIslMap(oneDim(9, {s0})), Error);
+}
+
 TEST(IslBridgeTest, EqualityIsExactAndPositionalInRuntimeVariables) {
   EXPECT_EQ(islEqual(oneDim(99, {d0.floorDiv(4) * 4 + d0.mod(4)}), oneDim(99, {d0})), true);
   EXPECT_EQ(islEqual(oneDim(99, {d0.ceilDiv(4)}), oneDim(99, {(d0 + 3).floorDiv(4)})), true);
