@@ -1,5 +1,6 @@
 #include "core/expr.h"
 
+#include <array>
 #include <atomic>
 #include <boost/container_hash/hash.hpp>
 #include <deque>
@@ -83,7 +84,19 @@ Expr Expr::unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs) {
   return Expr(&node);
 }
 
-Expr Expr::constant(int64_t value) { return unique(ExprKind::Constant, value, {}, {}); }
+Expr Expr::constant(int64_t value) {
+  // Small constants are requested constantly (coefficients, offsets, divisors): keep them in
+  // a table built once, so they skip the uniquer's lock and hash lookup.
+  constexpr int64_t kCached = 1024;
+  static const auto* cache = [] {
+    auto* table = new std::array<Expr, 2 * kCached + 1>();
+    for (int64_t v = -kCached; v <= kCached; ++v)
+      (*table)[v + kCached] = unique(ExprKind::Constant, v, {}, {});
+    return table;
+  }();
+  if (value >= -kCached && value <= kCached) return (*cache)[value + kCached];
+  return unique(ExprKind::Constant, value, {}, {});
+}
 Expr Expr::dim(unsigned index) { return unique(ExprKind::Dim, index, {}, {}); }
 Expr Expr::rangeVar(unsigned index) { return unique(ExprKind::RangeVar, index, {}, {}); }
 Expr Expr::runtimeVar(unsigned index) { return unique(ExprKind::RuntimeVar, index, {}, {}); }

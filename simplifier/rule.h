@@ -54,6 +54,7 @@ struct Pattern {
   int index = 0;
   int64_t value = 0;
   std::vector<Pattern> args;
+  bool constantOnly = false;  // no x, y, z inside: folds to a number when the rule fires
 };
 
 enum class Comparison { Eq, Ne, Lt, Le, Gt, Ge };

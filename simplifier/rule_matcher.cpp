@@ -54,21 +54,24 @@ struct TermPattern {
 
 class SumMatcher {
  public:
-  SumMatcher(const Pattern& sum, LinearForm form, const Continuation& k)
-      : form_(std::move(form)), used_(form_.terms.size(), false), k_(k) {
-    for (const Pattern& s : sum.args) {
-      if (s.kind == Pattern::Kind::Any)
-        rest_ = &s;
-      else if (s.kind == Pattern::Kind::Constant || s.kind == Pattern::Kind::Literal)
-        constant_ = &s;
-      else if (s.kind == Pattern::Kind::Op && s.op == ExprKind::Mul)
-        terms_.push_back({&s.args[0], &s.args[1]});
-      else
-        terms_.push_back({&s, nullptr});
+  SumMatcher(const Pattern& sum, const LinearForm& form, const Continuation& k)
+      : form_(form), used_(form_.terms.size(), false), k_(k) {
+    // Structured summands first, so that a bare `x * c` sees x already bound. (Two passes
+    // rather than std::stable_partition, which allocates a buffer on every match.)
+    for (bool bareVariable : {false, true}) {
+      for (const Pattern& s : sum.args) {
+        if (s.kind == Pattern::Kind::Any) {
+          rest_ = &s;
+        } else if (s.kind == Pattern::Kind::Constant || s.kind == Pattern::Kind::Literal) {
+          constant_ = &s;
+        } else {
+          bool product = s.kind == Pattern::Kind::Op && s.op == ExprKind::Mul;
+          TermPattern term =
+              product ? TermPattern{&s.args[0], &s.args[1]} : TermPattern{&s, nullptr};
+          if ((term.atom->kind == Pattern::Kind::Any) == bareVariable) terms_.push_back(term);
+        }
+      }
     }
-    // Structured summands first, so that a bare `x * c` sees x already bound.
-    std::stable_partition(terms_.begin(), terms_.end(),
-                          [](const TermPattern& t) { return t.atom->kind != Pattern::Kind::Any; });
   }
 
   bool run(Bindings& b) { return assign(0, b); }
@@ -194,13 +197,19 @@ bool match(const Pattern& p, Expr e, Bindings b, const Continuation& k) {
     case Pattern::Kind::Literal:
       return e.isConstant() && bindConstant(p, e.constantValue(), b) && k(b);
     case Pattern::Kind::Sum: {
-      LinearForm form;
-      try {
-        form = LinearForm::of(e);
-      } catch (const OverflowError&) {
-        return false;
+      // The rules for one node are tried one after another on the same operand: keep its
+      // linear form.
+      thread_local Expr lastExpr;
+      thread_local LinearForm lastForm;
+      if (!(lastExpr == e)) {
+        try {
+          lastForm = LinearForm::of(e);
+        } catch (const OverflowError&) {
+          return false;
+        }
+        lastExpr = e;
       }
-      return SumMatcher(p, std::move(form), k).run(b);
+      return SumMatcher(p, lastForm, k).run(b);
     }
     case Pattern::Kind::Op: {
       if (e.kind() != p.op) return false;
@@ -217,25 +226,66 @@ bool match(const Pattern& p, Expr e, Bindings b, const Continuation& k) {
   }
 }
 
-Expr instantiate(const Pattern& p, const Bindings& b, RangeEvaluator& ranges) {
+// The number a constant-only pattern folds to, with the IR's semantics (floor division,
+// normalized negative divisors) and checked arithmetic.
+int64_t fold(const Pattern& p, const Bindings& b, RangeEvaluator& ranges) {
   switch (p.kind) {
-    case Pattern::Kind::Any:
-      return b.exprs[p.index];
     case Pattern::Kind::Constant:
-      return Expr::constant(b.constants[p.index]);
+      return b.constants[p.index];
     case Pattern::Kind::Literal:
-      return Expr::constant(p.value);
+      return p.value;
     case Pattern::Kind::Low:
     case Pattern::Kind::High: {
       Interval r = ranges.range(b.exprs[p.args[0].index]);
       if (r.isEmpty() || !r.isBounded()) throw NotApplicable{};
-      return Expr::constant(p.kind == Pattern::Kind::Low ? r.lo : r.hi);
+      return p.kind == Pattern::Kind::Low ? r.lo : r.hi;
     }
-    case Pattern::Kind::Gcd: {
-      Expr x = instantiate(p.args[0], b, ranges), y = instantiate(p.args[1], b, ranges);
-      if (!x.isConstant() || !y.isConstant()) throw NotApplicable{};
-      return Expr::constant(std::gcd(x.constantValue(), y.constantValue()));
+    case Pattern::Kind::Gcd:
+      return std::gcd(fold(p.args[0], b, ranges), fold(p.args[1], b, ranges));
+    case Pattern::Kind::Sum: {
+      int64_t sum = 0;
+      for (const Pattern& s : p.args) sum = checkedAdd(sum, fold(s, b, ranges));
+      return sum;
     }
+    case Pattern::Kind::Op: {
+      int64_t x = fold(p.args[0], b, ranges), y = fold(p.args[1], b, ranges);
+      // Division by a negative constant, as the Expr constructors normalize it.
+      auto positive = [&](int64_t& a, int64_t& d) {
+        if (d == 0) throw NotApplicable{};
+        if (d < 0) a = checkedNeg(a), d = checkedNeg(d);
+      };
+      switch (p.op) {
+        case ExprKind::Add:
+          return checkedAdd(x, y);
+        case ExprKind::Mul:
+          return checkedMul(x, y);
+        case ExprKind::FloorDiv:
+          positive(x, y);
+          return floorDiv(x, y);
+        case ExprKind::CeilDiv:
+          positive(x, y);
+          return ceilDiv(x, y);
+        case ExprKind::Mod:
+          if (y == 0) throw NotApplicable{};
+          return floorMod(x, y < 0 ? checkedNeg(y) : y);
+        case ExprKind::Min:
+          return std::min(x, y);
+        case ExprKind::Max:
+          return std::max(x, y);
+        default:
+          throw NotApplicable{};
+      }
+    }
+    default:
+      throw NotApplicable{};
+  }
+}
+
+Expr instantiate(const Pattern& p, const Bindings& b, RangeEvaluator& ranges) {
+  if (p.constantOnly) return Expr::constant(fold(p, b, ranges));
+  switch (p.kind) {
+    case Pattern::Kind::Any:
+      return b.exprs[p.index];
     case Pattern::Kind::Sum: {
       Expr sum = Expr::constant(0);
       for (const Pattern& s : p.args) sum = sum + instantiate(s, b, ranges);
@@ -244,8 +294,9 @@ Expr instantiate(const Pattern& p, const Bindings& b, RangeEvaluator& ranges) {
     case Pattern::Kind::Op:
       return Expr::binary(p.op, instantiate(p.args[0], b, ranges),
                           instantiate(p.args[1], b, ranges));
+    default:
+      throw NotApplicable{};
   }
-  throw NotApplicable{};
 }
 
 bool hasDivision(Expr e) {
@@ -258,9 +309,8 @@ bool hasDivision(Expr e) {
 
 bool holds(const Condition& c, const Bindings& b, RangeEvaluator& ranges) {
   if (c.kind == Condition::Kind::NoDiv) return !hasDivision(b.exprs[c.lhs.index]);
-  Expr l = instantiate(c.lhs, b, ranges), r = instantiate(c.rhs, b, ranges);
-  if (!l.isConstant() || !r.isConstant()) throw NotApplicable{};
-  int64_t x = l.constantValue(), y = r.constantValue();
+  if (!c.lhs.constantOnly || !c.rhs.constantOnly) throw NotApplicable{};
+  int64_t x = fold(c.lhs, b, ranges), y = fold(c.rhs, b, ranges);
   switch (c.comparison) {
     case Comparison::Eq:
       return x == y;
@@ -291,13 +341,13 @@ bool usesOnly(const Pattern& p, const Bindings& b) {
 // The conditions that mention only bound constants; the others wait for the full match.
 bool constantConditionsHold(const Bindings& b) {
   if (!b.rule) return true;
-  struct NoRanges {};
   for (const Condition& c : b.rule->when) {
     if (c.kind != Condition::Kind::Compare || !usesOnly(c.lhs, b) || !usesOnly(c.rhs, b)) continue;
     try {
-      IndexingMap none;
-      RangeEvaluator unused(none, RangeEvaluator::Use::VariableRangesOnly);
-      if (!holds(c, b, unused)) return false;
+      // usesOnly() excludes lo/hi, so no range is ever asked of this evaluator.
+      static const IndexingMap kNoMap;
+      thread_local RangeEvaluator noRanges(kNoMap, RangeEvaluator::Use::VariableRangesOnly);
+      if (!holds(c, b, noRanges)) return false;
     } catch (const NotApplicable&) {
       return false;
     } catch (const Error&) {

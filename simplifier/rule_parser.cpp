@@ -212,6 +212,15 @@ class RuleParser {
   size_t pos_ = 0;
 };
 
+// Marks the sub-patterns that fold to a number; returns whether `p` does.
+bool markConstantOnly(Pattern& p) {
+  bool constantOnly = p.kind != Pattern::Kind::Any;
+  for (Pattern& a : p.args) constantOnly = markConstantOnly(a) && constantOnly;
+  if (p.kind == Pattern::Kind::Low || p.kind == Pattern::Kind::High) constantOnly = true;
+  p.constantOnly = constantOnly;
+  return constantOnly;
+}
+
 }  // namespace
 
 Rule parseRule(const RuleSpec& spec) {
@@ -220,6 +229,12 @@ Rule parseRule(const RuleSpec& spec) {
   rule.lhs = RuleParser(spec.lhs, spec.name).parseWholeExpr();
   rule.rhs = RuleParser(spec.rhs, spec.name).parseWholeExpr();
   rule.when = RuleParser(spec.when, spec.name).parseConditions();
+  markConstantOnly(rule.lhs);
+  markConstantOnly(rule.rhs);
+  for (Condition& c : rule.when) {
+    markConstantOnly(c.lhs);
+    markConstantOnly(c.rhs);
+  }
   switch (rule.lhs.kind) {
     case Pattern::Kind::Any:
       rule.anyRoot = true;
