@@ -1,0 +1,50 @@
+// Dispatch: fusion walks its fused computation (ops/fusion.cpp); every other opcode goes to
+// its model; an opcode without one reads "unknown indexing", so that one unmodeled op never
+// stops the analysis of the rest of a module.
+#include "ops/indexing_analysis.h"
+
+#include "ops/fusion.h"
+#include "ops/op_common.h"
+
+namespace idxmap {
+namespace {
+
+InstructionIndexing unknownIndexing(size_t entries) {
+  InstructionIndexing indexing;
+  indexing.entries.assign(entries, OperandIndexing{{}, /*unknown=*/true});
+  return indexing;
+}
+
+}  // namespace
+
+InstructionIndexing computeOutputToInputIndexing(const hlo::Instruction& instruction,
+                                                 int outputId) {
+  if (instruction.opcode == "fusion") return fusionOutputToInput(instruction, outputId);
+  const OpModel* model = findOpModel(instruction.opcode);
+  if (!model) return unknownIndexing(instruction.operands.size());
+  return model->outputToInput(instruction, outputId);
+}
+
+InstructionIndexing computeInputToOutputIndexing(const hlo::Instruction& instruction, int inputId) {
+  if (instruction.opcode == "fusion") return fusionInputToOutput(instruction, inputId);
+  const OpModel* model = findOpModel(instruction.opcode);
+  if (!model) return unknownIndexing(static_cast<size_t>(ops::resultCount(instruction)));
+  return model->inputToOutput(instruction, inputId);
+}
+
+std::string printIndexing(const InstructionIndexing& indexing, const std::string& label) {
+  std::string text;
+  for (size_t k = 0; k < indexing.entries.size(); ++k) {
+    const OperandIndexing& entry = indexing.entries[k];
+    std::string prefix = label + " id = " + std::to_string(k);
+    // An entry with no maps is an operand the result does not read; XLA prints the bare
+    // header for it.
+    if (entry.maps.empty() && !entry.unknown) text += (text.empty() ? "" : "\n") + prefix + "\n";
+    for (const IndexingMap& map : entry.maps)
+      text += (text.empty() ? "" : "\n") + prefix + " " + printIndexingMap(map) + "\n";
+    if (entry.unknown) text += (text.empty() ? "" : "\n") + prefix + " unknown indexing\n";
+  }
+  return text;
+}
+
+}  // namespace idxmap
