@@ -25,9 +25,14 @@ begin_step() {
 end_step() {
   timings+=("$(printf '%5ds  %s' $((SECONDS - step_started)) "$current_step")")
 }
+print_timings() {
+  if [[ ${#timings[@]} -gt 0 ]]; then printf '%s\n' "${timings[@]}"; fi
+  echo "$(printf '%5ds' "$SECONDS")  total"
+}
 report_failure() {
   echo >&2
   echo "test.sh: FAILED in step '$current_step' (after $((SECONDS - step_started))s)" >&2
+  print_timings >&2
 }
 trap report_failure ERR
 
@@ -98,5 +103,4 @@ fi
 trap - ERR
 echo
 echo "=== test.sh: all steps passed"
-printf '%s\n' "${timings[@]}"
-echo "$(printf '%5ds' "$SECONDS")  total"
+print_timings
