@@ -23,6 +23,8 @@ const std::map<std::string_view, const OpModel*, std::less<>>& registry() {
         {"reduce", ops::reduceModel},
         {"slice", ops::sliceModel},
         {"concatenate", ops::concatenateModel},
+        {"reshape", ops::reshapeModel},
+        {"bitcast", ops::bitcastModel},
         {"copy", ops::copyModel},
         {"tuple", ops::tupleModel},
         {"get-tuple-element", ops::getTupleElementModel},
