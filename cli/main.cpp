@@ -5,6 +5,7 @@
 #include <iostream>
 #include <new>
 
+#include "cli/analyze_command.h"
 #include "cli/compose_command.h"
 #include "cli/exit_code.h"
 #include "cli/input.h"
@@ -37,6 +38,8 @@ Examples:
   CLI::App* simplify = addSimplifyCommand(app, simplifyOptions);
   ComposeOptions composeOptions;
   CLI::App* compose = addComposeCommand(app, composeOptions);
+  AnalyzeOptions analyzeOptions;
+  CLI::App* analyze = addAnalyzeCommand(app, analyzeOptions);
 
   try {
     app.parse(argc, argv);
@@ -47,6 +50,7 @@ Examples:
   }
   if (simplify->parsed()) return runSimplify(simplifyOptions, std::cout, std::cerr);
   if (compose->parsed()) return runCompose(composeOptions, std::cout, std::cerr);
+  if (analyze->parsed()) return runAnalyze(analyzeOptions, std::cout, std::cerr);
   return kInvalidInput;  // unreachable: require_subcommand(1) rejects everything else
 }
 

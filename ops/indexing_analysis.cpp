@@ -32,18 +32,23 @@ InstructionIndexing computeInputToOutputIndexing(const hlo::Instruction& instruc
   return model->inputToOutput(instruction, inputId);
 }
 
+std::string printEntryIndexing(const OperandIndexing& entry, const std::string& label, size_t id) {
+  std::string prefix = label + " id = " + std::to_string(id), text;
+  auto add = [&text](const std::string& block) {
+    text += (text.empty() ? "" : "\n") + block + "\n";
+  };
+  // An entry with no maps is an operand the result does not read; XLA prints the bare
+  // header for it.
+  if (entry.maps.empty() && !entry.unknown) add(prefix);
+  for (const IndexingMap& map : entry.maps) add(prefix + " " + printIndexingMap(map));
+  if (entry.unknown) add(prefix + " unknown indexing");
+  return text;
+}
+
 std::string printIndexing(const InstructionIndexing& indexing, const std::string& label) {
   std::string text;
-  for (size_t k = 0; k < indexing.entries.size(); ++k) {
-    const OperandIndexing& entry = indexing.entries[k];
-    std::string prefix = label + " id = " + std::to_string(k);
-    // An entry with no maps is an operand the result does not read; XLA prints the bare
-    // header for it.
-    if (entry.maps.empty() && !entry.unknown) text += (text.empty() ? "" : "\n") + prefix + "\n";
-    for (const IndexingMap& map : entry.maps)
-      text += (text.empty() ? "" : "\n") + prefix + " " + printIndexingMap(map) + "\n";
-    if (entry.unknown) text += (text.empty() ? "" : "\n") + prefix + " unknown indexing\n";
-  }
+  for (size_t k = 0; k < indexing.entries.size(); ++k)
+    text += (k ? "\n" : "") + printEntryIndexing(indexing.entries[k], label, k);
   return text;
 }
 

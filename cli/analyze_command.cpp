@@ -1,0 +1,216 @@
+#include "cli/analyze_command.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "cli/input.h"
+#include "cli/output.h"
+#include "ops/hlo.h"
+#include "ops/indexing_analysis.h"
+
+namespace idxmap::cli {
+namespace {
+
+struct Source {
+  std::string name;  // as diagnostics write it
+  std::string text;
+};
+
+Source readSource(const std::string& input) {
+  if (input == "-") {
+    std::ostringstream text;
+    text << std::cin.rdbuf();
+    if (std::cin.bad())
+      throw InputError("<stdin>: error: cannot read: " + std::string(std::strerror(errno)));
+    return {"<stdin>", text.str()};
+  }
+  std::error_code ignored;
+  if (std::filesystem::is_directory(input, ignored))
+    throw InputError(input + ": error: cannot read: is a directory");
+  std::ifstream file(input, std::ios::binary);
+  if (!file) throw InputError(input + ": error: cannot read: " + std::strerror(errno));
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (file.bad()) throw InputError(input + ": error: cannot read: " + std::strerror(errno));
+  return {input, text.str()};
+}
+
+// The op models locate their diagnostics but do not hold the text; the line and caret are
+// added here, where the text is.
+ParseError withSourceLine(const ParseError& error, const std::string& text) {
+  std::istringstream lines(text);
+  std::string line;
+  for (int i = 0; i < error.location().line && std::getline(lines, line); ++i) {
+  }
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return ParseError(error.location(), error.message(), line);
+}
+
+// --instruction NAME in the ENTRY computation first, then in the others in text order
+// (names are unique per computation only).
+const hlo::Instruction& selectInstruction(const hlo::Module& module, const AnalyzeOptions& options,
+                                          const std::string& sourceName) {
+  if (options.instruction.empty()) return *module.entry->root;
+  if (const hlo::Instruction* found = module.entry->find(options.instruction)) return *found;
+  for (const auto& computation : module.computations)
+    if (const hlo::Instruction* found = computation->find(options.instruction)) return *found;
+  throw InputError(sourceName + ": error: no instruction '" + options.instruction +
+                   "' in module '" + module.name + "'");
+}
+
+// Opcodes without a model that `instruction` depends on, fused computations included.
+void collectUnmodeled(const hlo::Instruction& instruction, std::set<std::string>& opcodes) {
+  if (instruction.opcode == "fusion") {
+    for (const hlo::Computation* body : instruction.calledComputations)
+      for (const auto& fused : body->instructions) collectUnmodeled(*fused, opcodes);
+  } else if (!findOpModel(instruction.opcode)) {
+    opcodes.insert(instruction.opcode);
+  }
+}
+
+void noteUnknowns(const hlo::Instruction& instruction, const std::vector<InstructionIndexing>& all,
+                  std::ostream& diagnostics) {
+  bool anyUnknown = false;
+  for (const InstructionIndexing& indexing : all)
+    for (const OperandIndexing& entry : indexing.entries) anyUnknown = anyUnknown || entry.unknown;
+  if (!anyUnknown) return;
+  std::set<std::string> opcodes;
+  collectUnmodeled(instruction, opcodes);
+  for (const std::string& opcode : opcodes)
+    diagnostics << formatDiagnostic(instruction.opcodeLocation, "note",
+                                    "no indexing model for opcode '" + opcode +
+                                        "'; its indexing is unknown (in '" + instruction.name +
+                                        "')")
+                << '\n';
+  if (opcodes.empty())
+    diagnostics << formatDiagnostic(instruction.opcodeLocation, "note",
+                                    "the indexing of '" + instruction.name +
+                                        "' cannot be expressed exactly; it is unknown")
+                << '\n';
+}
+
+nlohmann::ordered_json entryJson(const OperandIndexing& entry, size_t id) {
+  nlohmann::ordered_json maps = nlohmann::ordered_json::array();
+  for (const IndexingMap& map : entry.maps) maps.push_back(printIndexingMap(map));
+  return {{"operand", id}, {"maps", maps}, {"unknown", entry.unknown}};
+}
+
+void checkIndex(int index, size_t count, const hlo::Instruction& instruction,
+                const std::string& what, const std::string& sourceName) {
+  if (index < 0 || static_cast<size_t>(index) >= count)
+    throw InputError(sourceName + ": error: --operand " + std::to_string(index) +
+                     " is out of range: '" + instruction.name + "' has " + std::to_string(count) +
+                     " " + what);
+}
+
+}  // namespace
+
+CLI::App* addAnalyzeCommand(CLI::App& app, AnalyzeOptions& options) {
+  CLI::App* command =
+      app.add_subcommand("analyze",
+                         "XLA's indexing analysis of an HLO module: maps between an instruction's "
+                         "result and its operands");
+  command->add_option("input", options.input, "HLO module text; - or none reads stdin")
+      ->type_name("FILE|-");
+  command
+      ->add_option("--direction", options.direction,
+                   "out-to-in: from the result to each operand (default); in-to-out: from an "
+                   "operand to the result")
+      ->type_name("out-to-in|in-to-out")
+      ->check(CLI::IsMember({"out-to-in", "in-to-out"}));
+  command
+      ->add_option("--instruction", options.instruction,
+                   "The instruction to analyze (default: the ENTRY computation's ROOT)")
+      ->type_name("NAME");
+  command
+      ->add_option("--operand", options.operand,
+                   "out-to-in: print only this operand's maps; in-to-out: analyze from this "
+                   "operand (default: every operand in turn)")
+      ->type_name("K");
+  command->add_flag("--json", options.json,
+                    "Print a JSON array of {operand, maps, unknown} records (in-to-out adds "
+                    "the input)");
+  command->footer(R"(Prints XLA's layout, one `operand id = K <map>` per map and `operand id = K
+unknown indexing` where an op has no model; a note on stderr names the opcode. A fusion
+gets the maps of its fused computation, composed and deduplicated by meaning.
+
+Examples:
+  idxmap analyze bc.hlo
+      operand id = 0 (d0, d1, d2) -> (d1),
+      domain:
+      d0 in [0, 9],
+      d1 in [0, 19],
+      d2 in [0, 29]
+  idxmap analyze bc.hlo --direction in-to-out --operand 0 --json
+  idxmap analyze fusion.hlo --instruction transpose_p0)");
+  return command;
+}
+
+ExitCode runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& diagnostics) {
+  Source source = readSource(options.input);
+  hlo::Module module = hlo::parseHloModule(source.text, source.name);
+  const hlo::Instruction& instruction = selectInstruction(module, options, source.name);
+  bool inToOut = options.direction == "in-to-out";
+
+  // In-to-out: one analysis per input; out-to-in: one analysis of result 0.
+  std::vector<int> inputs;
+  if (inToOut) {
+    if (options.operand) {
+      checkIndex(*options.operand, instruction.operands.size(), instruction, "operands",
+                 source.name);
+      inputs.push_back(*options.operand);
+    } else {
+      for (size_t k = 0; k < instruction.operands.size(); ++k)
+        inputs.push_back(static_cast<int>(k));
+    }
+  }
+  std::vector<InstructionIndexing> results;
+  try {
+    if (inToOut) {
+      for (int input : inputs) results.push_back(computeInputToOutputIndexing(instruction, input));
+    } else {
+      results.push_back(computeOutputToInputIndexing(instruction, 0));
+      if (options.operand)
+        checkIndex(*options.operand, results[0].entries.size(), instruction, "operands",
+                   source.name);
+    }
+  } catch (const ParseError& error) {
+    throw withSourceLine(error, source.text);
+  }
+  noteUnknowns(instruction, results, diagnostics);
+
+  nlohmann::ordered_json records = nlohmann::ordered_json::array();
+  std::vector<std::string> blocks;
+  for (size_t i = 0; i < results.size(); ++i) {
+    const InstructionIndexing& indexing = results[i];
+    std::string header =
+        inToOut && inputs.size() > 1 ? "input id = " + std::to_string(inputs[i]) + "\n" : "";
+    std::string text;
+    for (size_t k = 0; k < indexing.entries.size(); ++k) {
+      if (!inToOut && options.operand && static_cast<int>(k) != *options.operand) continue;
+      nlohmann::ordered_json record = entryJson(indexing.entries[k], k);
+      if (inToOut)
+        record = {{"input", inputs[i]},
+                  {"operand", k},
+                  {"maps", record["maps"]},
+                  {"unknown", record["unknown"]}};
+      records.push_back(record);
+      text += (text.empty() ? "" : "\n") + printEntryIndexing(indexing.entries[k], "operand", k);
+    }
+    blocks.push_back(header + text);
+  }
+  if (options.json) {
+    writeJson(out, records);
+  } else {
+    for (size_t i = 0; i < blocks.size(); ++i) out << (i ? "\n" : "") << blocks[i];
+  }
+  return kSuccess;
+}
+
+}  // namespace idxmap::cli

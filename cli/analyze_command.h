@@ -1,0 +1,24 @@
+// `idxmap analyze`: XLA's indexing analysis of one instruction of an HLO module.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "cli/exit_code.h"
+
+namespace idxmap::cli {
+
+struct AnalyzeOptions {
+  std::string input = "-";              // an HLO file; "-" reads stdin
+  std::string direction = "out-to-in";  // or "in-to-out"
+  std::string instruction;              // empty: the ENTRY computation's root
+  std::optional<int> operand;           // out-to-in: only this operand; in-to-out: this input
+  bool json = false;
+};
+
+CLI::App* addAnalyzeCommand(CLI::App& app, AnalyzeOptions& options);
+ExitCode runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& diagnostics);
+
+}  // namespace idxmap::cli

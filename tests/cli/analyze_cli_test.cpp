@@ -1,0 +1,183 @@
+// `idxmap analyze`, run as a user runs it: XLA's layout, JSON, unknown ops, diagnostics.
+#include <nlohmann/json.hpp>
+
+#include "ops/op_model.h"
+#include "tests/cli/cli_runner.h"
+
+namespace idxmap::cli_test {
+namespace {
+
+constexpr const char* kBroadcast = R"(HloModule m
+ENTRY e {
+  p0 = f32[20] parameter(0)
+  ROOT bc0 = f32[10, 20, 30] broadcast(p0), dimensions={1}
+}
+)";
+
+// The text after each "operand id = K " prefix, parsed as maps.
+std::vector<IndexingMap> mapsAfterPrefix(const std::string& text, const std::string& prefix) {
+  std::string rest;
+  size_t at = 0;
+  while ((at = text.find(prefix, at)) != std::string::npos) {
+    size_t end = text.find("\noperand id = ", at + prefix.size());
+    rest += text.substr(at + prefix.size(),
+                        end == std::string::npos ? std::string::npos : end - at - prefix.size()) +
+            "\n";
+    at += prefix.size();
+  }
+  return parseAll(rest);
+}
+
+TEST(AnalyzeCli, IssueExampleOutToIn) {
+  if (!findOpModel("broadcast")) GTEST_SKIP() << "no broadcast model yet";
+  std::filesystem::path dir = makeScratchDir();
+  writeTextFile(dir / "bc.hlo", kBroadcast);
+  CliResult result = runIdxmap({"analyze", (dir / "bc.hlo").string()});
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(result.out,
+            "operand id = 0 (d0, d1, d2) -> (d1),\ndomain:\nd0 in [0, 9],\nd1 in [0, 19],\n"
+            "d2 in [0, 29]\n");
+  EXPECT_EQ(result.err, "");
+}
+
+TEST(AnalyzeCli, InToOutJsonFromStdin) {
+  if (!findOpModel("broadcast")) GTEST_SKIP() << "no broadcast model yet";
+  CliResult result =
+      runIdxmap({"analyze", "--direction", "in-to-out", "--operand", "0", "--json"}, kBroadcast);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  nlohmann::json records = nlohmann::json::parse(result.out);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0]["input"], 0);
+  EXPECT_EQ(records[0]["operand"], 0);
+  EXPECT_EQ(records[0]["unknown"], false);
+  ASSERT_EQ(records[0]["maps"].size(), 1u);
+  EXPECT_TRUE(sameMeaning(
+      parseIndexingMap(records[0]["maps"][0].get<std::string>()),
+      parseIndexingMap(
+          "(d0)[s0, s1] -> (s0, d0, s1), domain: d0 in [0, 19], s0 in [0, 9], s1 in [0, 29]")));
+}
+
+TEST(AnalyzeCli, FusionPrintsEveryDistinctMap) {
+  if (!findOpModel("add") || !findOpModel("transpose")) GTEST_SKIP() << "models missing";
+  CliResult result = runIdxmap({"analyze", "-"}, R"(HloModule m
+f {
+  p0 = f32[1000, 1000] parameter(0)
+  transpose_p0 = f32[1000, 1000]{0, 1} transpose(p0), dimensions={1, 0}
+  ROOT a0 = f32[1000, 1000] add(p0, transpose_p0)
+}
+ENTRY e {
+  p0 = f32[1000, 1000] parameter(0)
+  ROOT fusion = f32[1000, 1000] fusion(p0), kind=kLoop, calls=f
+})");
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  std::vector<IndexingMap> maps = mapsAfterPrefix(result.out, "operand id = 0 ");
+  ASSERT_EQ(maps.size(), 2u) << result.out;
+  IndexingMap identity =
+      parseIndexingMap("(d0, d1) -> (d0, d1), domain: d0 in [0, 999], d1 in [0, 999]");
+  IndexingMap swap =
+      parseIndexingMap("(d0, d1) -> (d1, d0), domain: d0 in [0, 999], d1 in [0, 999]");
+  bool firstIsIdentity = checkEquivalent(maps[0], identity).verdict == Verdict::Proven;
+  EXPECT_TRUE(sameMeaning(maps[firstIsIdentity ? 0 : 1], identity));
+  EXPECT_TRUE(sameMeaning(maps[firstIsIdentity ? 1 : 0], swap));
+
+  // --instruction picks an instruction of a non-entry computation.
+  CliResult inner = runIdxmap({"analyze", "--instruction", "transpose_p0", "--json"}, R"(HloModule m
+f {
+  p0 = f32[1000, 1000] parameter(0)
+  transpose_p0 = f32[1000, 1000]{0, 1} transpose(p0), dimensions={1, 0}
+  ROOT a0 = f32[1000, 1000] add(p0, transpose_p0)
+}
+ENTRY e {
+  p0 = f32[1000, 1000] parameter(0)
+  ROOT fusion = f32[1000, 1000] fusion(p0), kind=kLoop, calls=f
+})");
+  ASSERT_EQ(inner.exitCode, 0) << inner.err;
+  nlohmann::json records = nlohmann::json::parse(inner.out);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_TRUE(sameMeaning(parseIndexingMap(records[0]["maps"][0].get<std::string>()), swap));
+}
+
+TEST(AnalyzeCli, UnknownOpIsReportedAndNothingAborts) {
+  CliResult result = runIdxmap({"analyze"}, R"(HloModule m
+ENTRY e {
+  p1 = f32[4,4] parameter(0)
+  p2 = f32[4,3] parameter(1)
+  ROOT out = f32[4,3] triangular-solve(f32[4,4] p1, f32[4,3] p2), left_side=true
+})");
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(result.out, "operand id = 0 unknown indexing\n\noperand id = 1 unknown indexing\n");
+  EXPECT_EQ(result.err,
+            "<stdin>:5:23: note: no indexing model for opcode 'triangular-solve'; its indexing is "
+            "unknown (in 'out')\n");
+
+  CliResult json = runIdxmap({"analyze", "--json", "--operand", "1"}, R"(HloModule m
+ENTRY e {
+  p1 = f32[4,4] parameter(0)
+  p2 = f32[4,3] parameter(1)
+  ROOT out = f32[4,3] triangular-solve(p1, p2), left_side=true
+})");
+  ASSERT_EQ(json.exitCode, 0) << json.err;
+  EXPECT_EQ(nlohmann::json::parse(json.out),
+            nlohmann::json::parse(R"([{"operand": 1, "maps": [], "unknown": true}])"));
+}
+
+TEST(AnalyzeCli, MalformedModuleIsExit2WithLocatedDiagnostic) {
+  CliResult result =
+      runIdxmap({"analyze"}, "HloModule m\nENTRY e {\n  ROOT a = f32[2] add(p0)\n}\n");
+  EXPECT_EQ(result.exitCode, 2);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err,
+            "<stdin>:3:23: error: unknown operand 'p0' in 'a' (operands must be defined earlier "
+            "in 'e')\n  ROOT a = f32[2] add(p0)\n                      ^\n");
+}
+
+TEST(AnalyzeCli, InvalidAttributeIsExit2WithTheSourceLine) {
+  if (!findOpModel("transpose")) GTEST_SKIP() << "no transpose model yet";
+  CliResult result = runIdxmap({"analyze"}, R"(HloModule m
+ENTRY e {
+  p0 = f32[20] parameter(0)
+  ROOT t = f32[20] transpose(p0), dimensions={1}
+})");
+  EXPECT_EQ(result.exitCode, 2);
+  EXPECT_EQ(result.out, "");
+  // The op model locates the error; the command adds the line and the caret.
+  EXPECT_NE(result.err.find("<stdin>:4:"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("\n  ROOT t = f32[20] transpose(p0), dimensions={1}\n"),
+            std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find('^'), std::string::npos) << result.err;
+}
+
+TEST(AnalyzeCli, UsageErrorsAreExit2) {
+  std::filesystem::path dir = makeScratchDir();
+  writeTextFile(dir / "bc.hlo", kBroadcast);
+  std::string file = (dir / "bc.hlo").string();
+
+  CliResult direction = runIdxmap({"analyze", file, "--direction", "sideways"});
+  EXPECT_EQ(direction.exitCode, 2);
+  EXPECT_NE(direction.err.find("sideways"), std::string::npos);
+
+  CliResult operand = runIdxmap({"analyze", file, "--operand", "3"});
+  EXPECT_EQ(operand.exitCode, 2);
+  EXPECT_EQ(operand.err, file + ": error: --operand 3 is out of range: 'bc0' has 1 operands\n");
+
+  CliResult name = runIdxmap({"analyze", file, "--instruction", "nope"});
+  EXPECT_EQ(name.exitCode, 2);
+  EXPECT_EQ(name.err, file + ": error: no instruction 'nope' in module 'm'\n");
+
+  CliResult missing = runIdxmap({"analyze", (dir / "absent.hlo").string()});
+  EXPECT_EQ(missing.exitCode, 2);
+  EXPECT_NE(missing.err.find("cannot read"), std::string::npos);
+}
+
+TEST(AnalyzeCli, HelpShowsAnExample) {
+  CliResult result = runIdxmap({"analyze", "--help"});
+  EXPECT_EQ(result.exitCode, 0);
+  EXPECT_NE(result.out.find("idxmap analyze bc.hlo --direction in-to-out --operand 0 --json"),
+            std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("--instruction"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace idxmap::cli_test
