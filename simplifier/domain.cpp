@@ -219,7 +219,7 @@ void rescaleRangeVariables(IndexingMap& map) {
 }
 
 void removeUnusedRangeVariables(IndexingMap& map) {
-  if (map.knownEmpty) return;
+  if (map.knownEmpty || map.rangeVars.empty()) return;
   size_t n = map.rangeVars.size();
   std::vector<bool> used(n, false);
   auto markUses = [&](Expr e) {

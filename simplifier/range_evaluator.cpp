@@ -5,27 +5,26 @@ namespace idxmap {
 RangeEvaluator::RangeEvaluator(const IndexingMap& map, Use use) : map_(map) {
   if (use != Use::RangesAndConstraints) return;
   for (const Constraint& c : map.constraints) {
-    auto [it, inserted] = constrainedRanges_.try_emplace(c.expr, c.range);
-    if (!inserted) it->second = it->second.intersect(c.range);
+    Interval& known = constrainedRanges_.insert(c.expr, c.range);
+    known = known.intersect(c.range);
     // `x mod m in [r, r]` says x = r (mod m).
     if (c.expr.kind() == ExprKind::Mod && c.range.isPoint()) {
       Congruence fact = Congruence::of(c.expr.rhs().constantValue(), c.range.lo);
-      auto [jt, fresh] = constrainedCongruences_.try_emplace(c.expr.lhs(), fact);
-      if (!fresh) jt->second = jt->second.intersect(fact);
+      Congruence& knownFact = constrainedCongruences_.insert(c.expr.lhs(), fact);
+      knownFact = knownFact.intersect(fact);
     }
   }
 }
 
 Interval RangeEvaluator::range(Expr e) {
   if (e.isConstant()) return Interval::point(e.constantValue());
-  if (auto it = rangeCache_.find(e); it != rangeCache_.end()) return it->second;
+  if (const Interval* cached = rangeCache_.find(e)) return *cached;
   Interval r = computeRange(e);
-  if (auto it = constrainedRanges_.find(e); it != constrainedRanges_.end())
-    r = r.intersect(it->second);
+  if (const Interval* known = constrainedRanges_.find(e)) r = r.intersect(*known);
   // A contradiction (e.g. x mod 2 = 0 and x mod 2 = 1) means no value: the empty range.
   Congruence c = congruence(e);
   r = c.isContradiction() ? Interval{} : c.tighten(r);
-  rangeCache_.emplace(e, r);
+  rangeCache_.insert(e, r);
   return r;
 }
 
@@ -59,11 +58,10 @@ Interval RangeEvaluator::computeRange(Expr e) {
 }
 
 Congruence RangeEvaluator::congruence(Expr e) {
-  if (auto it = congruenceCache_.find(e); it != congruenceCache_.end()) return it->second;
+  if (const Congruence* cached = congruenceCache_.find(e)) return *cached;
   Congruence c = computeCongruence(e);
-  if (auto it = constrainedCongruences_.find(e); it != constrainedCongruences_.end())
-    c = c.intersect(it->second);
-  congruenceCache_.emplace(e, c);
+  if (const Congruence* known = constrainedCongruences_.find(e)) c = c.intersect(*known);
+  congruenceCache_.insert(e, c);
   return c;
 }
 

@@ -5,10 +5,9 @@
 // constraints count only when asked (a constraint must not be used to simplify itself).
 #pragma once
 
-#include <unordered_map>
-
 #include "core/indexing_map.h"
 #include "simplifier/congruence.h"
+#include "simplifier/expr_map.h"
 
 namespace idxmap {
 
@@ -27,10 +26,10 @@ class RangeEvaluator {
 
   const IndexingMap& map_;
   // Facts from constraints, keyed by the constrained expression.
-  std::unordered_map<Expr, Interval, ExprHash> constrainedRanges_;
-  std::unordered_map<Expr, Congruence, ExprHash> constrainedCongruences_;
-  std::unordered_map<Expr, Interval, ExprHash> rangeCache_;
-  std::unordered_map<Expr, Congruence, ExprHash> congruenceCache_;
+  ExprMap<Interval> constrainedRanges_;
+  ExprMap<Congruence> constrainedCongruences_;
+  ExprMap<Interval> rangeCache_;
+  ExprMap<Congruence> congruenceCache_;
 };
 
 }  // namespace idxmap

@@ -12,25 +12,31 @@ namespace {
 constexpr int kMaxDepth = 64;
 }  // namespace
 
+namespace {
+int nodeCost(Expr e) {
+  switch (e.kind()) {
+    case ExprKind::Constant:
+      return 0;  // counted with their operator, as in Expr::size
+    case ExprKind::FloorDiv:
+    case ExprKind::CeilDiv:
+    case ExprKind::Mod:
+      return 3 + nodeCost(e.lhs());
+    case ExprKind::Min:
+    case ExprKind::Max:
+      return 3 + nodeCost(e.lhs()) + nodeCost(e.rhs());
+    case ExprKind::Add:
+      return 1 + nodeCost(e.lhs()) + nodeCost(e.rhs());
+    case ExprKind::Mul:
+      return 1 + nodeCost(e.lhs());
+    default:
+      return 1;
+  }
+}
+}  // namespace
+
 int simplificationCost(Expr e) {
-  int cost = 0;
-  e.walk([&](Expr n) {
-    switch (n.kind()) {
-      case ExprKind::FloorDiv:
-      case ExprKind::CeilDiv:
-      case ExprKind::Mod:
-      case ExprKind::Min:
-      case ExprKind::Max:
-        cost += 3;
-        break;
-      case ExprKind::Constant:
-        break;  // counted with their operator, as in Expr::size
-      default:
-        cost += 1;
-    }
-  });
   // Constants that stand alone (a sum's offset, a result) still count one.
-  return std::max(cost, 1) + (e.kind() == ExprKind::Add && e.rhs().isConstant() ? 1 : 0);
+  return std::max(nodeCost(e), 1) + (e.kind() == ExprKind::Add && e.rhs().isConstant() ? 1 : 0);
 }
 
 Expr Rewriter::simplify(Expr e) {
@@ -54,7 +60,7 @@ Expr Rewriter::rebuildFromSimplifiedChildren(Expr e, int depth) {
 
 Expr Rewriter::rewrite(Expr e, int depth) {
   if (e.isConstant()) return e;
-  if (auto it = memo_.find(e); it != memo_.end()) return it->second;
+  if (const Expr* done = memo_.find(e)) return *done;
   Expr current = e.isBinary() && depth < kMaxDepth ? rebuildFromSimplifiedChildren(e, depth) : e;
   if (depth < kMaxDepth) {
     for (const Rule* rule : rulesFor(current.kind())) {
@@ -64,10 +70,10 @@ Expr Rewriter::rewrite(Expr e, int depth) {
       break;
     }
   }
-  memo_.emplace(e, current);
+  memo_.insert(e, current);
   // A result is its own fixed point: rewriting it again (as part of a larger expression a
   // rule builds) must not redo the work. Depth cut-offs are the exception, and harmless.
-  memo_.emplace(current, current);
+  memo_.insert(current, current);
   return current;
 }
 

@@ -1,8 +1,7 @@
 // Rewriter: applies the rule tables bottom-up to a fixed point, keeping sums canonical.
 #pragma once
 
-#include <unordered_map>
-
+#include "simplifier/expr_map.h"
 #include "simplifier/range_evaluator.h"
 
 namespace idxmap {
@@ -24,7 +23,7 @@ class Rewriter {
   Expr rebuildFromSimplifiedChildren(Expr e, int depth);
 
   RangeEvaluator& ranges_;
-  std::unordered_map<Expr, Expr, ExprHash> memo_;
+  ExprMap<Expr> memo_;
 };
 
 }  // namespace idxmap

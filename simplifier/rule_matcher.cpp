@@ -300,11 +300,8 @@ Expr instantiate(const Pattern& p, const Bindings& b, RangeEvaluator& ranges) {
 }
 
 bool hasDivision(Expr e) {
-  bool found = false;
-  e.walk([&](Expr n) {
-    found = found || n.kind() == ExprKind::FloorDiv || n.kind() == ExprKind::CeilDiv;
-  });
-  return found;
+  if (e.kind() == ExprKind::FloorDiv || e.kind() == ExprKind::CeilDiv) return true;
+  return e.isBinary() && (hasDivision(e.lhs()) || hasDivision(e.rhs()));
 }
 
 bool holds(const Condition& c, const Bindings& b, RangeEvaluator& ranges) {
