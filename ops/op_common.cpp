@@ -62,8 +62,8 @@ MapSets OpModelBase::mapsToResults(const Instruction& instruction, int inputId) 
   MapSets sets;
   for (int result = 0; result < resultCount(instruction); ++result) {
     std::vector<IndexingMap> inverses;
-    for (const IndexingMap& map : mapsToOperands(instruction, result)[inputId])
-      inverses.push_back(invert(simplify(map)));
+    MapSets forward = mapsToOperands(instruction, result);
+    for (const IndexingMap& map : forward[inputId]) inverses.push_back(invert(simplify(map)));
     sets.push_back(std::move(inverses));
   }
   return sets;
