@@ -73,12 +73,39 @@ OperandIndexing identityAt(const Instruction& instruction, int output) {
   }
 }
 
+// A runtime variable that a composed map no longer uses (a consumer's dynamic offset seen
+// from a producer's scalar operand) is dropped, as XLA's RemoveUnusedSymbols does: with a
+// non-empty range and nothing tying it, it cannot change which elements are read.
+IndexingMap withoutUnusedRuntimeVars(IndexingMap map) {
+  if (map.runtimeVars.empty() || map.knownEmpty) return map;
+  auto used = [&map](unsigned index) {
+    for (Expr result : map.results)
+      if (result.uses(ExprKind::RuntimeVar, index)) return true;
+    for (const Constraint& constraint : map.constraints)
+      if (constraint.expr.uses(ExprKind::RuntimeVar, index)) return true;
+    return false;
+  };
+  std::vector<Expr> renamed(map.runtimeVars.size());
+  std::vector<Variable> kept;
+  for (unsigned i = 0; i < map.runtimeVars.size(); ++i) {
+    if (!used(i) && !map.runtimeVars[i].range.isEmpty()) continue;
+    renamed[i] = Expr::runtimeVar(static_cast<unsigned>(kept.size()));
+    kept.push_back(map.runtimeVars[i]);
+  }
+  if (kept.size() == map.runtimeVars.size()) return map;
+  for (Expr& result : map.results) result = result.replaceVariables({}, {}, renamed);
+  for (Constraint& constraint : map.constraints)
+    constraint.expr = constraint.expr.replaceVariables({}, {}, renamed);
+  map.runtimeVars = std::move(kept);
+  return map;
+}
+
 // Extends `to` by every `from` map followed by every `step` map.
 void extend(OperandIndexing& to, const OperandIndexing& from, const OperandIndexing& step) {
   if (from.unknown || step.unknown) to.unknown = true;
   for (const IndexingMap& first : from.maps)
     for (const IndexingMap& second : step.maps)
-      insertDistinct(to.maps, composeAndSimplify(first, second));
+      insertDistinct(to.maps, withoutUnusedRuntimeVars(composeAndSimplify(first, second)));
 }
 
 // Consumers before producers: the reverse post-order of a depth-first walk over operands,

@@ -102,6 +102,36 @@ testing::AssertionResult sameEntry(const OperandIndexing& actual, const nlohmann
   return testing::AssertionSuccess();
 }
 
+// Records where idxmap is deliberately more precise than XLA: every element idxmap says is
+// read, XLA says too (idxmap's relation is a subset of XLA's), but not the other way round.
+const std::map<std::string, std::string>& refinements() {
+  static const std::map<std::string, std::string> records = {
+      {"DynamicUpdateSliceOp",
+       "idxmap excludes the updated window exactly (issue 3); XLA reads the whole operand and "
+       "the update over the whole output"},
+  };
+  return records;
+}
+
+// The union of `maps` as one isl relation (all maps of an entry share their space).
+isl::map unionOf(const std::vector<IndexingMap>& maps) {
+  isl::map all = toIslMap(maps.at(0));
+  for (size_t i = 1; i < maps.size(); ++i) all = all.unite(toIslMap(maps[i]));
+  return all;
+}
+
+testing::AssertionResult refinesEntry(const OperandIndexing& actual,
+                                      const nlohmann::json& expected) {
+  std::vector<IndexingMap> xla;
+  for (const std::string& text : expected["maps"])
+    xla.push_back(parseIndexingMap(withoutRuntimeSection(text)));
+  if (actual.unknown || actual.maps.empty())
+    return testing::AssertionFailure() << "no maps to compare";
+  if (!unionOf(actual.maps).is_subset(unionOf(xla)))
+    return testing::AssertionFailure() << "idxmap reads elements XLA does not";
+  return testing::AssertionSuccess();
+}
+
 class OpMapsConformance : public testing::TestWithParam<size_t> {};
 
 TEST_P(OpMapsConformance, MatchesXlaByMeaning) {
@@ -117,10 +147,17 @@ TEST_P(OpMapsConformance, MatchesXlaByMeaning) {
               : computeInputToOutputIndexing(root, record["call"].value("input_id", 0));
   const nlohmann::json& expected = record["expected_by_operand"];
   ASSERT_EQ(indexing.entries.size(), expected.size()) << printIndexing(indexing, "operand");
+  auto refinement = refinements().find(id);
   for (const nlohmann::json& entry : expected) {
     size_t operand = entry["operand_id"];
     ASSERT_LT(operand, indexing.entries.size());
-    EXPECT_TRUE(sameEntry(indexing.entries[operand], entry)) << "operand id = " << operand;
+    const OperandIndexing& actual = indexing.entries[operand];
+    if (refinement == refinements().end() || sameEntry(actual, entry)) {
+      EXPECT_TRUE(sameEntry(actual, entry)) << "operand id = " << operand;
+    } else {
+      EXPECT_TRUE(refinesEntry(actual, entry))
+          << "operand id = " << operand << " (" << refinement->second << ")";
+    }
   }
 }
 
