@@ -306,6 +306,45 @@ ENTRY e {
                          {"(d0, d1) -> (d1, d0), domain: d0 in [0, 2], d1 in [0, 4]"}));
 }
 
+// XLA's FusionOpWithDynSliceOfDynSlice: offsets add up as runtime variables (the inner
+// slice's first, as XLA orders them), and an offset operand's map keeps no runtime variable
+// it does not use.
+TEST(FusionAnalysis, DynamicSliceOfDynamicSliceAddsOffsets) {
+  REQUIRE_MODELS({"dynamic-slice"});
+  hlo::Module module = hlo::parseHloModule(R"(HloModule m
+f {
+  %src = s32[150, 64] parameter(0)
+  %of11 = s32[] parameter(1)
+  %of12 = s32[] parameter(2)
+  %of21 = s32[] parameter(3)
+  %of22 = s32[] parameter(4)
+  %ds1 = s32[50, 32] dynamic-slice(s32[150, 64] %src, s32[] %of11, s32[] %of12),
+    dynamic_slice_sizes={50, 32}
+  ROOT %ds2 = s32[25, 16] dynamic-slice(s32[50, 32] %ds1, s32[] %of21, s32[] %of22),
+    dynamic_slice_sizes={25, 16}
+}
+ENTRY e {
+  %p0 = s32[150, 64] parameter(0)
+  %p1 = s32[] parameter(1)
+  %p2 = s32[] parameter(2)
+  %p3 = s32[] parameter(3)
+  %p4 = s32[] parameter(4)
+  ROOT fusion = s32[25, 16] fusion(p0, p1, p2, p3, p4), kind=kLoop, calls=f
+})");
+  InstructionIndexing indexing = computeOutputToInputIndexing(entryRoot(module));
+  ASSERT_EQ(indexing.entries.size(), 5u);
+  EXPECT_TRUE(sameMapSet(indexing.entries[0].maps,
+                         {"(d0, d1){rt0, rt1, rt2, rt3} -> (d0 + rt0 + rt2, d1 + rt1 + rt3), "
+                          "domain: d0 in [0, 24], d1 in [0, 15], rt0 in [0, 100], "
+                          "rt1 in [0, 32], rt2 in [0, 25], rt3 in [0, 16]"}));
+  for (size_t k = 1; k < 5; ++k) {
+    ASSERT_EQ(indexing.entries[k].maps.size(), 1u) << k;
+    EXPECT_EQ(printIndexingMap(indexing.entries[k].maps[0]),
+              "(d0, d1) -> (),\ndomain:\nd0 in [0, 24],\nd1 in [0, 15]")
+        << k;
+  }
+}
+
 TEST(FusionAnalysis, OperandCountMismatchIsADiagnostic) {
   hlo::Module module = hlo::parseHloModule(R"(HloModule m
 f {
