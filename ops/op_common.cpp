@@ -136,6 +136,13 @@ IndexingMap fromScalar(const Shape& shape) {
   return map;
 }
 
+IndexingMap readsNothing(const Shape& shape, size_t operandRank) {
+  IndexingMap none = domainOf(shape);
+  none.results.assign(operandRank, Expr::constant(0));
+  none.markKnownEmpty();
+  return none;
+}
+
 IndexingMap invert(const IndexingMap& map) {
   if (map.knownEmpty) {
     IndexingMap empty;

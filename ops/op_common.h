@@ -64,6 +64,8 @@ std::vector<Expr> dimExprs(const IndexingMap& map);
 IndexingMap toScalar(const Shape& shape);
 // From a rank-0 operand to every index of `shape`: ()[s...] -> (s...).
 IndexingMap fromScalar(const Shape& shape);
+// A map from `shape`'s indices that reads nothing of a rank-`operandRank` operand (KNOWN EMPTY).
+IndexingMap readsNothing(const Shape& shape, size_t operandRank);
 // The relation read backwards (isl), simplified.
 IndexingMap invert(const IndexingMap& map);
 

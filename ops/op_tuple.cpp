@@ -1,5 +1,5 @@
 // tuple(x0, x1, ...) and get-tuple-element(t), index=k. Result k of a tuple is operand k,
-// element for element; the other operands are not read for it (an empty set of maps). A
+// element for element; the other operands are not read for it (KNOWN EMPTY maps). A
 // get-tuple-element's map leads into element `index` of its tuple operand.
 #include "ops/op_common.h"
 #include "ops/op_models.h"
@@ -24,13 +24,21 @@ class TupleModel : public OpModelBase {
 
  protected:
   MapSets mapsToOperands(const Instruction& instruction, int outputId) const override {
-    MapSets sets(instruction.operands.size());
-    sets[outputId] = {identityOver(resultShape(instruction, outputId))};
+    const Shape& result = resultShape(instruction, outputId);
+    MapSets sets;
+    for (size_t i = 0; i < instruction.operands.size(); ++i)
+      sets.push_back({static_cast<int>(i) == outputId
+                          ? identityOver(result)
+                          : readsNothing(result, instruction.operands[i]->shape.dims.size())});
     return sets;
   }
   MapSets mapsToResults(const Instruction& instruction, int inputId) const override {
-    MapSets sets(instruction.operands.size());
-    sets[inputId] = {identityOver(instruction.operands[inputId]->shape)};
+    const Shape& operand = instruction.operands[inputId]->shape;
+    MapSets sets;
+    for (size_t i = 0; i < instruction.operands.size(); ++i)
+      sets.push_back({static_cast<int>(i) == inputId
+                          ? identityOver(operand)
+                          : readsNothing(operand, instruction.operands[i]->shape.dims.size())});
     return sets;
   }
 };
