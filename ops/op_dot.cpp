@@ -1,5 +1,8 @@
 // dot(lhs, rhs): result dims are [batch..., lhs free..., rhs free...]; every contracting
 // dimension pair is one range variable shared by both operands (spec 004: like a reduce).
+// scaled-dot(lhs, rhs, lhs_scale, rhs_scale) adds block scales: a scale of the operand's
+// rank whose dim i covers operand.dim_i / scale.dim_i elements, so it is read at the
+// operand's index divided by the block size.
 #include "ops/op_common.h"
 #include "ops/op_models.h"
 #include "ops/shape_compat.h"
@@ -20,8 +23,14 @@ std::vector<int64_t> freeDims(int64_t rank, const std::vector<int64_t>& batch,
 
 class DotModel : public OpModelBase {
  public:
+  explicit DotModel(bool scaled) : scaled_(scaled) {}
+
   Shape inferShape(const Instruction& instruction) const override {
-    expectOperandCount(instruction, 2);
+    expectOperandCount(instruction, scaled_ ? 4 : 2);
+    if (scaled_) {
+      checkScale(instruction, 0);
+      checkScale(instruction, 1);
+    }
     const Shape& lhs = arrayOperand(instruction, 0);
     const Shape& rhs = arrayOperand(instruction, 1);
     if (hlo::hasDynamicDims(lhs) || hlo::hasDynamicDims(rhs))
@@ -60,10 +69,34 @@ class DotModel : public OpModelBase {
     };
     IndexingMap lhsMap = operandMap(lhs, dims.lhsBatch, dims.lhsContracting);
     IndexingMap rhsMap = operandMap(rhs, dims.rhsBatch, dims.rhsContracting);
-    return {{lhsMap}, {rhsMap}};
+    if (!scaled_) return {{lhsMap}, {rhsMap}};
+    return {
+        {lhsMap}, {rhsMap}, {scaleMap(instruction, 0, lhsMap)}, {scaleMap(instruction, 1, rhsMap)}};
   }
 
  private:
+  bool scaled_;
+
+  // Operand `index`'s scale (operand index + 2): same rank, each dim dividing the operand's.
+  static void checkScale(const Instruction& instruction, size_t index) {
+    const Shape& operand = arrayOperand(instruction, index);
+    const Shape& scale = arrayOperand(instruction, index + 2);
+    bool ok = scale.rank() == operand.rank();
+    for (size_t i = 0; ok && i < scale.dims.size(); ++i)
+      ok = scale.dims[i] > 0 && operand.dims[i] % scale.dims[i] == 0;
+    if (!ok)
+      hlo::failAtOpcode(instruction, "scale " + scale.toString() + " does not divide operand " +
+                                         operand.toString() + " into equal blocks");
+  }
+
+  static IndexingMap scaleMap(const Instruction& instruction, size_t index, IndexingMap map) {
+    const Shape& operand = instruction.operands[index]->shape;
+    const Shape& scale = instruction.operands[index + 2]->shape;
+    for (size_t i = 0; i < map.results.size(); ++i)
+      map.results[i] = map.results[i].floorDiv(operand.dims[i] / scale.dims[i]);
+    return map;
+  }
+
   static hlo::DotDimensions dimensions(const Instruction& instruction) {
     hlo::DotDimensions dims = hlo::readDotDimensions(instruction);
     const Shape& lhs = instruction.operands[0]->shape;
@@ -102,7 +135,12 @@ class DotModel : public OpModelBase {
 }  // namespace
 
 const OpModel& dotModel() {
-  static const DotModel model;
+  static const DotModel model(/*scaled=*/false);
+  return model;
+}
+
+const OpModel& scaledDotModel() {
+  static const DotModel model(/*scaled=*/true);
   return model;
 }
 

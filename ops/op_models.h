@@ -20,6 +20,7 @@ const OpModel& reshapeModel();
 const OpModel& bitcastModel();
 const OpModel& concatenateModel();
 const OpModel& dotModel();
+const OpModel& scaledDotModel();
 const OpModel& padModel();
 const OpModel& reduceWindowModel();
 const OpModel& convolutionModel();

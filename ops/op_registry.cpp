@@ -26,6 +26,7 @@ const std::map<std::string_view, const OpModel*, std::less<>>& registry() {
         {"reshape", ops::reshapeModel},
         {"bitcast", ops::bitcastModel},
         {"dot", ops::dotModel},
+        {"scaled-dot", ops::scaledDotModel},
         {"pad", ops::padModel},
         {"reduce-window", ops::reduceWindowModel},
         {"convolution", ops::convolutionModel},

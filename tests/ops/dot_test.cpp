@@ -73,5 +73,31 @@ ENTRY e {
   EXPECT_EQ(error->message(), "lhs_contracting_dims={2}: dimension 2 is out of range [0, 2)");
 }
 
+TEST(ScaledDotOp, XlaMapsAndBlockScales) {
+  Hlo hlo(R"(HloModule m
+ENTRY e {
+  a = f32[2,10] parameter(0)
+  b = f32[10,2] parameter(1)
+  a_scale = f32[2,2] parameter(2)
+  b_scale = f32[2,2] parameter(3)
+  ROOT dot = f32[2,2] scaled-dot(a, b, a_scale, b_scale),
+    lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})");
+  InstructionIndexing out = outToIn(hlo.root());
+  expectMap(out.entries[2],
+            "(d0, d1)[s0] -> (d0, s0 floordiv 5), domain: d0 in [0, 1],"
+            " d1 in [0, 1], s0 in [0, 9]");
+  expectMap(out.entries[3],
+            "(d0, d1)[s0] -> (s0 floordiv 5, d1), domain: d0 in [0, 1],"
+            " d1 in [0, 1], s0 in [0, 9]");
+  // out[i, j] reads a_scale[i, k / 5] for every k in [0, 10).
+  EXPECT_EQ(relationOf(out.entries[2]), readsRelation({2, 2}, [](const Index& o) {
+              std::vector<Index> reads;
+              for (int64_t k = 0; k < 10; ++k) reads.push_back({o[0], k / 5});
+              return reads;
+            }));
+  expectInputToOutputInvertsOutputToInput(hlo.root());
+}
+
 }  // namespace
 }  // namespace idxmap::optest
