@@ -2,6 +2,7 @@
 // transpose-reshape-transpose (spec 004; XLA's BitcastIsTransposeReshapeTranspose): a logical
 // index goes to its physical (major-to-minor) position under the layout, the physical shapes
 // are reshaped into each other, and the operand's physical index goes back to logical.
+#include <algorithm>
 #include <numeric>
 
 #include "ops/op_common.h"
@@ -91,11 +92,9 @@ class BitcastModel : public OpModelBase {
     if (!shape.layout) return;
     std::vector<int64_t> sorted = *shape.layout;
     std::sort(sorted.begin(), sorted.end());
-    for (size_t i = 0; i < sorted.size(); ++i)
-      if (sorted.size() != shape.dims.size() || sorted[i] != static_cast<int64_t>(i))
-        failAtInstruction(instruction, std::string(what) + " layout of " + shape.toString() +
-                                           " is not a permutation of its dimensions");
-    if (sorted.size() != shape.dims.size())
+    std::vector<int64_t> dims(shape.dims.size());
+    std::iota(dims.begin(), dims.end(), 0);
+    if (sorted != dims)
       failAtInstruction(instruction, std::string(what) + " layout of " + shape.toString() +
                                          " is not a permutation of its dimensions");
   }
