@@ -18,6 +18,7 @@ const OpModel& reduceModel();
 const OpModel& sliceModel();
 const OpModel& reshapeModel();
 const OpModel& bitcastModel();
+const OpModel& bitcastConvertModel();
 const OpModel& concatenateModel();
 const OpModel& dotModel();
 const OpModel& scaledDotModel();

@@ -25,6 +25,7 @@ const std::map<std::string_view, const OpModel*, std::less<>>& registry() {
         {"concatenate", ops::concatenateModel},
         {"reshape", ops::reshapeModel},
         {"bitcast", ops::bitcastModel},
+        {"bitcast-convert", ops::bitcastConvertModel},
         {"dot", ops::dotModel},
         {"scaled-dot", ops::scaledDotModel},
         {"pad", ops::padModel},

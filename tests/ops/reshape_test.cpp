@@ -135,5 +135,26 @@ TEST(BitcastOp, ValidatesElementCounts) {
   EXPECT_EQ(error->message(), "bitcast: result f32[7]{0} has 7 elements, operand f32[2,3] has 6");
 }
 
+TEST(BitcastConvertOp, SplitsAndJoinsElementsAlongANewMinorDimension) {
+  Hlo same(module("p0 = f32[2, 3] parameter(0)\n ROOT b = s32[2, 3] bitcast-convert(p0)"));
+  expectMap(outToIn(same.root()).entries[0],
+            "(d0, d1) -> (d0, d1), domain: d0 in [0, 1], d1 in [0, 2]");
+  Hlo narrower(module("p0 = f32[3] parameter(0)\n ROOT b = u8[3, 4] bitcast-convert(p0)"));
+  // Byte (i, j) of the result lies in element i of the operand.
+  EXPECT_EQ(relationOf(outToIn(narrower.root()).entries[0]),
+            readsRelation({3, 4}, [](const Index& o) { return std::vector<Index>{{o[0]}}; }));
+  expectInputToOutputInvertsOutputToInput(narrower.root());
+  Hlo wider(module("p0 = u16[3, 2] parameter(0)\n ROOT b = f32[3] bitcast-convert(p0)"));
+  EXPECT_EQ(relationOf(outToIn(wider.root()).entries[0]), readsRelation({3}, [](const Index& o) {
+              return std::vector<Index>{{o[0], 0}, {o[0], 1}};
+            }));
+  auto error =
+      validationError(module("p0 = u16[3, 4] parameter(0)\n"
+                             " ROOT b = f32[3] bitcast-convert(p0)"));
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->message(),
+            "bitcast-convert: operand u16[3,4] needs a minor-most dimension of 2 to make f32");
+}
+
 }  // namespace
 }  // namespace idxmap::optest
