@@ -72,6 +72,48 @@ TEST(ReshapeOp, AgreesWithDirectEvaluation) {
   }
 }
 
+// Every ordered factorization of `n` into `rank` factors (1s included).
+void factorizations(int64_t n, size_t rank, std::vector<int64_t>& prefix,
+                    std::vector<std::vector<int64_t>>& out) {
+  if (prefix.size() + 1 == rank) {
+    prefix.push_back(n);
+    out.push_back(prefix);
+    prefix.pop_back();
+    return;
+  }
+  for (int64_t f = 1; f <= n; ++f) {
+    if (n % f != 0) continue;
+    prefix.push_back(f);
+    factorizations(n / f, rank, prefix, out);
+    prefix.pop_back();
+  }
+}
+
+std::string shapeText(const std::vector<int64_t>& dims) {
+  std::string text = "f32[";
+  for (size_t i = 0; i < dims.size(); ++i) text += (i ? "," : "") + std::to_string(dims[i]);
+  return text + "]";
+}
+
+TEST(ReshapeOp, EveryFactorizationOf12AgreesWithDirectEvaluation) {
+  std::vector<std::vector<int64_t>> shapes;
+  for (size_t rank = 1; rank <= 3; ++rank) {
+    std::vector<int64_t> prefix;
+    factorizations(12, rank, prefix, shapes);
+  }
+  ASSERT_EQ(shapes.size(), 1u + 6u + 18u);  // 12 = 2^2 * 3 has 6 ordered 2- and 18 3-factorizations
+  for (const auto& from : shapes) {
+    for (const auto& to : shapes) {
+      Hlo hlo(module("p0 = " + shapeText(from) + " parameter(0)\n ROOT r = " + shapeText(to) +
+                     " reshape(p0)"));
+      EXPECT_EQ(relationOf(outToIn(hlo.root()).entries[0]), reshapeReads(from, to))
+          << shapeText(from) << " -> " << shapeText(to);
+      EXPECT_EQ(relationOf(inToOut(hlo.root(), 0).entries[0]), reshapeReads(to, from))
+          << shapeText(from) << " -> " << shapeText(to);
+    }
+  }
+}
+
 TEST(ReshapeOp, Validation) {
   auto error =
       validationError(module("p0 = f32[4, 8] parameter(0)\n ROOT r = f32[33] reshape(p0)"));
