@@ -36,6 +36,10 @@ struct LinearForm {
     return 0;
   }
   void add(Expr atom, int64_t coefficient) {
+    if (atom.isConstant()) {  // a division of constants folds; keep atoms variable
+      constant = checkedAdd(constant, checkedMul(atom.constantValue(), coefficient));
+      return;
+    }
     for (auto it = terms.begin(); it != terms.end(); ++it) {
       if (it->first != atom) continue;
       it->second = checkedAdd(it->second, coefficient);
@@ -117,6 +121,7 @@ class AffConverter {
   }
 
   // k * f - k * d * floor(f / d)  ->  k * (f mod d), wherever the form holds all of k * f.
+  // Each fold replaces a division atom by a `mod` one, so the loop ends.
   void foldModulos(LinearForm& form) const {
     for (bool changed = true; changed;) {
       changed = false;

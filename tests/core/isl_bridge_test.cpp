@@ -116,6 +116,21 @@ TEST(IslBridgeTest, ReadsAUnionOfPiecesExactly) {
   EXPECT_EQ(islEqual(m, fromIslMap(toIslMap(m))), true);
 }
 
+// Found by a soak test: isl keeps a division of constants, `(0) mod 1`, in one piece.
+TEST(IslBridgeTest, ReadsDivisionsOfConstants) {
+  const char* text =
+      "[rt0, rt1] -> { [d0, d1, d2] -> [rt0, o1, o2] : (1 + rt0) mod 2 = 0 and (d1 + o1) mod 2 "
+      "= 0 and rt0 >= -1 and 0 < rt1 <= 3 and -1 <= d0 <= 2 and rt0 < d1 <= 1 and -1 <= d2 <= 2 "
+      "and 0 <= o1 <= 1 and o2 >= 0 and 4*floor((d1)/4) < d1 - o2; [d0, d1, d2] -> [-1, o1, o2] "
+      ": rt0 = -1 and (0) mod 1 = 0 and (d1 + o1) mod 2 = 0 and (-d1 + o2) mod 4 = 0 and 0 < rt1 "
+      "<= 3 and -1 <= d0 <= 2 and 0 <= d1 <= 1 and -1 <= d2 <= 2 and 0 <= o1 <= 1 and 0 <= o2 <= "
+      "2; [d0, d1, d2] -> [rt0, 1, o2] : (1 + rt0) mod 2 = 0 and rt0 <= 1 and 0 < rt1 <= 3 and -1 "
+      "<= d0 <= 2 and -1 <= d1 <= rt0 and -1 <= d2 <= 2 and o2 >= 0 and (((-d1 + o2) mod 4 = 0 "
+      "and o2 <= 2) or (4*floor((d1)/4) < d1 - o2)) }";
+  IndexingMap m = parseIsl(text);
+  EXPECT_EQ(bruteForceRelation(m), islRelationPoints(isl::map(islContext(), text)));
+}
+
 TEST(IslBridgeTest, ReadsParametersAsRuntimeVariables) {
   IndexingMap m = parseIsl("[n] -> { [i] -> [i + n] : 0 <= i < 4 and 0 <= n <= 2 }");
   ASSERT_EQ(m.runtimeVars.size(), 1u);
