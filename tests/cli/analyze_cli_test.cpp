@@ -29,7 +29,6 @@ std::vector<IndexingMap> mapsAfterPrefix(const std::string& text, const std::str
 }
 
 TEST(AnalyzeCli, IssueExampleOutToIn) {
-  if (!findOpModel("broadcast")) GTEST_SKIP() << "no broadcast model yet";
   std::filesystem::path dir = makeScratchDir();
   writeTextFile(dir / "bc.hlo", kBroadcast);
   CliResult result = runIdxmap({"analyze", (dir / "bc.hlo").string()});
@@ -41,7 +40,6 @@ TEST(AnalyzeCli, IssueExampleOutToIn) {
 }
 
 TEST(AnalyzeCli, InToOutJsonFromStdin) {
-  if (!findOpModel("broadcast")) GTEST_SKIP() << "no broadcast model yet";
   CliResult result =
       runIdxmap({"analyze", "--direction", "in-to-out", "--operand", "0", "--json"}, kBroadcast);
   ASSERT_EQ(result.exitCode, 0) << result.err;
@@ -132,7 +130,6 @@ TEST(AnalyzeCli, MalformedModuleIsExit2WithLocatedDiagnostic) {
 }
 
 TEST(AnalyzeCli, InvalidAttributeIsExit2WithTheSourceLine) {
-  if (!findOpModel("transpose")) GTEST_SKIP() << "no transpose model yet";
   CliResult result = runIdxmap({"analyze"}, R"(HloModule m
 ENTRY e {
   p0 = f32[20] parameter(0)
@@ -177,6 +174,29 @@ TEST(AnalyzeCli, HelpShowsAnExample) {
             std::string::npos)
       << result.out;
   EXPECT_NE(result.out.find("--instruction"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace idxmap::cli_test
+
+namespace idxmap::cli_test {
+namespace {
+
+// The bundled softmax fusion: parameter 0 is read elementwise and along its whole row
+// (spec 004, "Softmax").
+TEST(AnalyzeCli, BundledSoftmaxExample) {
+  CliResult result = runIdxmap({"analyze", examplePath("softmax.hlo")});
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  std::vector<IndexingMap> maps = mapsAfterPrefix(result.out, "operand id = 0 ");
+  ASSERT_EQ(maps.size(), 2u) << result.out;
+  IndexingMap elementwise = parseIndexingMap(
+      "(d0, d1, d2) -> (d0, d1, d2), domain: d0 in [0, 1], d1 in [0, 64], d2 in [0, 124]");
+  IndexingMap row = parseIndexingMap(
+      "(d0, d1, d2)[s0] -> (d0, d1, s0), domain: d0 in [0, 1], d1 in [0, 64], d2 in [0, 124],"
+      " s0 in [0, 124]");
+  EXPECT_TRUE((sameMeaning(maps[0], elementwise) && sameMeaning(maps[1], row)) ||
+              (sameMeaning(maps[0], row) && sameMeaning(maps[1], elementwise)))
+      << result.out;
 }
 
 }  // namespace
