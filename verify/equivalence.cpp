@@ -57,6 +57,8 @@ std::optional<ProofResult> checkWithIsl(const IndexingMap& a, const IndexingMap&
     }
   } catch (const IslError&) {
     return std::nullopt;
+  } catch (const OverflowError&) {  // a point beyond int64: Z3 may find a smaller one
+    return std::nullopt;
   }
   PointDifference check = comparePoint(a, b, witness->dims, witness->runtimeVars);
   if (check.kind == PointDifference::Different) {
