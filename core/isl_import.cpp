@@ -88,7 +88,7 @@ class AffConverter {
       int64_t c = scaled(isl_aff_get_coefficient_val(aff, isl_dim_div, i));
       if (c != 0) form.add(division(aff, i, divs), c);
     }
-    form.constant = scaled(isl_aff_get_constant_val(aff));
+    form.constant = checkedAdd(form.constant, scaled(isl_aff_get_constant_val(aff)));
     foldModulos(form);
     return form;
   }

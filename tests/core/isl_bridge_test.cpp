@@ -129,6 +129,14 @@ TEST(IslBridgeTest, ReadsDivisionsOfConstants) {
       "and o2 <= 2) or (4*floor((d1)/4) < d1 - o2)) }";
   IndexingMap m = parseIsl(text);
   EXPECT_EQ(bruteForceRelation(m), islRelationPoints(isl::map(islContext(), text)));
+
+  // A piece whose only division is `(1) mod 1` must keep its point (2, 1).
+  IndexingMap pieces;
+  pieces.dims = {{{-2, 2}, ""}, {{0, 1}, ""}};
+  pieces.rangeVars = {{{0, 4}, ""}};
+  pieces.results = {(s0 + 1).mod(4)};
+  pieces.constraints = {{Expr::min(d0, d1).mod(2), {1, 2}}};
+  EXPECT_EQ(bruteForceRelation(fromIslMap(toIslMap(pieces))), bruteForceRelation(pieces));
 }
 
 TEST(IslBridgeTest, ReadsParametersAsRuntimeVariables) {
