@@ -1,0 +1,128 @@
+// StableHLO gather, dynamic_gather and scatter (spec 000, with batching dims) as plain data:
+// attributes, validation against every labeled constraint of the spec, result-shape
+// inference and indexing maps. Independent of any text form: a reader fills these structs.
+//
+// Field names follow the spec's attribute names so diagnostics and readers use one vocabulary.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/indexing_map.h"
+
+namespace idxmap::gather_scatter {
+
+// A static tensor type: its shape and its element type as StableHLO spells it
+// ("i64", "ui8", "i1", "f32", "bf16", ...).
+struct TensorType {
+  std::vector<int64_t> shape;
+  std::string element_type;
+  int64_t rank() const { return static_cast<int64_t>(shape.size()); }
+};
+
+struct GatherDimensionNumbers {
+  std::vector<int64_t> offset_dims;
+  std::vector<int64_t> collapsed_slice_dims;
+  std::vector<int64_t> operand_batching_dims;
+  std::vector<int64_t> start_indices_batching_dims;
+  std::vector<int64_t> start_index_map;
+  int64_t index_vector_dim = 0;
+};
+
+struct GatherOp {
+  TensorType operand;
+  TensorType start_indices;
+  GatherDimensionNumbers dimension_numbers;
+  std::vector<int64_t> slice_sizes;
+  bool indices_are_sorted = false;
+  std::optional<TensorType> result;  // the declared result type, checked by C5, C22, C23
+};
+
+// dynamic_gather: gather without batching dims whose slice sizes are an operand tensor. The
+// values of that tensor are needed for shape checks; they are given here.
+struct DynamicGatherOp {
+  TensorType operand;
+  TensorType start_indices;
+  TensorType slice_sizes_type;               // the type of the slice_sizes operand
+  GatherDimensionNumbers dimension_numbers;  // batching dims must stay empty
+  std::vector<int64_t> slice_sizes;
+  bool indices_are_sorted = false;
+  std::optional<TensorType> result;
+};
+
+struct ScatterDimensionNumbers {
+  std::vector<int64_t> update_window_dims;
+  std::vector<int64_t> inserted_window_dims;
+  std::vector<int64_t> input_batching_dims;
+  std::vector<int64_t> scatter_indices_batching_dims;
+  std::vector<int64_t> scatter_dims_to_operand_dims;
+  int64_t index_vector_dim = 0;
+};
+
+// The update computation, as far as its semantics are modeled: a recognized binary op on
+// (current result, update), or kOther when the region is anything else.
+enum class UpdateComputation { kAdd, kMul, kMin, kMax, kReplace, kOther };
+
+struct ScatterOp {
+  std::vector<TensorType> inputs;
+  TensorType scatter_indices;
+  std::vector<TensorType> updates;
+  ScatterDimensionNumbers dimension_numbers;
+  bool indices_are_sorted = false;
+  bool unique_indices = false;
+  UpdateComputation update_computation = UpdateComputation::kAdd;
+  // Element types of the update computation's block arguments (2N) and returned values (N),
+  // checked by C23 and C25; empty means "not known" and skips those checks.
+  std::vector<std::string> computation_argument_types;
+  std::vector<std::string> computation_result_types;
+  std::vector<TensorType> results;  // declared result types; empty skips C24, C25
+};
+
+// One broken constraint: the spec's label ("C6"), the attribute or operand it concerns, and a
+// message in the form `stablehlo.gather (C6): ...`.
+struct Violation {
+  std::string label;
+  std::string attribute;
+  std::string message;
+};
+
+// Every violated constraint, in label order. Checks whose inputs are broken by an earlier
+// constraint (an index out of range, say) skip themselves rather than read out of bounds.
+std::vector<Violation> validateGather(const GatherOp& op);
+std::vector<Violation> validateDynamicGather(const DynamicGatherOp& op);
+std::vector<Violation> validateScatter(const ScatterOp& op);
+
+// The result axes that are not offset dims (the spec's batch_dims), in order.
+std::vector<int64_t> gatherBatchDims(const GatherDimensionNumbers& dims, int64_t resultRank);
+// The update axes that are not window dims (the spec's update_scatter_dims), in order.
+std::vector<int64_t> scatterUpdateScatterDims(const ScatterDimensionNumbers& dims,
+                                              int64_t updateRank);
+
+// C22's formula: the result shape of a gather. Requires C1-C3 and C20 to hold (the ranks the
+// formula combines must add up); throws std::invalid_argument otherwise.
+std::vector<int64_t> inferGatherResultShape(const GatherDimensionNumbers& dims,
+                                            const std::vector<int64_t>& startIndicesShape,
+                                            const std::vector<int64_t>& sliceSizes);
+
+// A GatherOp carrying a dynamic_gather's attributes and slice-size values.
+GatherOp asGather(const DynamicGatherOp& op);
+
+// Maps of a valid op (validate first; behavior on invalid attributes is unspecified).
+//
+// Gather, result index -> operand index. Runtime variable rt_k is start index k (the entry
+// start_index_map[k]) AFTER clamping, so its range is [0, dim(operand) - slice_size].
+IndexingMap gatherOutputToOperandMap(const GatherOp& op);
+// Gather, result index -> start_indices index. When index_vector_dim < rank(start_indices),
+// range variable s0 walks the index vector: s0 = k reads start index k.
+IndexingMap gatherOutputToStartIndicesMap(const GatherOp& op);
+// Scatter, updates index -> result (= inputs) index. Runtime variable rt_k is the raw start
+// index k (scatter does not clamp). A constraint keeps every result coordinate inside the
+// input, so an update index with an out-of-bounds target has no image: it is skipped,
+// exactly as the spec says.
+IndexingMap scatterUpdateToResultMap(const ScatterOp& op);
+// Scatter, updates index -> scatter_indices index; s0 walks the index vector as for gather.
+IndexingMap scatterUpdateToIndicesMap(const ScatterOp& op);
+
+}  // namespace idxmap::gather_scatter
