@@ -25,7 +25,7 @@ isl::map toIslMap(const IndexingMap& map) {
 std::string printIsl(const IndexingMap& map) {
   isl::map relation = toIslMap(map);
   try {
-    relation = isl_internal::withIslBudget([&] { return own(isl_map_coalesce(relation.copy())); });
+    relation = isl_internal::withIslBudget([&] { return isl_internal::coalesce(relation); });
   } catch (const IslError&) {
     // Too costly to tidy up; the uncoalesced relation means the same.
   }
@@ -43,8 +43,14 @@ namespace {
 isl::map readIslObject(std::string_view text) {
   isl_ctx* ctx = islContext().get();
   std::string source(text);
-  std::unique_ptr<isl_stream, decltype(&isl_stream_free)> stream(
-      isl_stream_new_str(ctx, source.c_str()), &isl_stream_free);
+  // isl 0.25's isl_stream_free frees only the first token a failed parse pushed back:
+  // flush them all first, or malformed input leaks inside isl.
+  auto freeStream = [](isl_stream* s) {
+    isl_stream_flush_tokens(s);
+    isl_stream_free(s);
+  };
+  std::unique_ptr<isl_stream, decltype(freeStream)> stream(isl_stream_new_str(ctx, source.c_str()),
+                                                           freeStream);
   if (!stream) isl_internal::throwLastIslError();
   isl_obj obj = isl_stream_read_obj(stream.get());
   if (!obj.v) isl_internal::throwLastIslError();
@@ -144,7 +150,7 @@ std::optional<IndexingMap> simplifyWithIsl(const IndexingMap& map) {
   try {
     return isl_internal::withIslBudget([&]() -> std::optional<IndexingMap> {
       isl::map relation = isl_internal::buildIslMap(map, IslNames::Printed);
-      relation = own(isl_map_coalesce(relation.release()));
+      relation = isl_internal::coalesce(relation);
       std::optional<IndexingMap> simplified = isl_internal::importSingleValued(relation);
       if (!simplified) return std::nullopt;
       // isl spells names its own way; give back the input's.

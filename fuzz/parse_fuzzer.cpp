@@ -19,12 +19,6 @@ namespace {
 
 }  // namespace
 
-// isl 0.25's isl_stream_free frees only the first of the tokens a failed parse pushed back;
-// the others leak inside isl. Calling isl_stream_flush_tokens before isl_stream_free avoids
-// it; until every caller does, LeakSanitizer would stop the run on isl's leak, not ours.
-// Matching the allocating function needs full stacks: isl has no frame pointers.
-extern "C" const char* __lsan_default_suppressions() { return "leak:isl_token_new\n"; }
-extern "C" const char* __asan_default_options() { return "fast_unwind_on_malloc=0"; }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
