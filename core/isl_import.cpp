@@ -293,7 +293,7 @@ void importDomain(const isl::set& set, const IslVariables& vars, IndexingMap& ou
   }
 
   // Every local variable needs an explicit floor() form to become an expression.
-  isl::set explicitSet = own(isl_set_compute_divs(isl_set_coalesce(set.copy())));
+  isl::set explicitSet = own(isl_set_compute_divs(coalesce(set).release()));
   std::vector<std::vector<Bound>> disjuncts;
   for (const isl::basic_set& piece : basicSetsOf(explicitSet)) {
     AffConverter converter(vars);
@@ -404,7 +404,7 @@ std::vector<std::optional<Expr>> outputsAsExprs(const isl::map& map, const IslVa
   if (checked(isl_map_is_single_valued(map.get()))) {
     isl::pw_multi_aff function = own(isl_pw_multi_aff_from_map(map.copy()));
     for (unsigned i = 0; i < outputs; ++i) {
-      isl::pw_aff output = own(isl_pw_aff_coalesce(isl_pw_multi_aff_get_at(function.get(), i)));
+      isl::pw_aff output = coalesce(own(isl_pw_multi_aff_get_at(function.get(), i)));
       exprs[i] = outputAsExpr(output, vars);
     }
     return exprs;
@@ -414,7 +414,7 @@ std::vector<std::optional<Expr>> outputsAsExprs(const isl::map& map, const IslVa
     isl::map single = own(isl_map_project_out(alone, isl_dim_out, 0, i));
     if (!checked(isl_map_is_single_valued(single.get()))) continue;
     isl::pw_multi_aff function = own(isl_pw_multi_aff_from_map(single.release()));
-    isl::pw_aff output = own(isl_pw_aff_coalesce(isl_pw_multi_aff_get_at(function.get(), 0)));
+    isl::pw_aff output = coalesce(own(isl_pw_multi_aff_get_at(function.get(), 0)));
     exprs[i] = outputAsExpr(output, vars);
   }
   return exprs;
@@ -447,8 +447,7 @@ IndexingMap importRelation(const isl::map& map) {
 std::optional<IndexingMap> importSingleValued(const isl::map& map) {
   if (checked(isl_map_is_empty(map.get()))) return importEmpty(map);
   if (!checked(isl_map_is_single_valued(map.get()))) return std::nullopt;
-  isl::pw_multi_aff function =
-      own(isl_pw_multi_aff_coalesce(isl_pw_multi_aff_from_map(map.copy())));
+  isl::pw_multi_aff function = coalesce(own(isl_pw_multi_aff_from_map(map.copy())));
   if (checked(isl_pw_multi_aff_n_piece(function.get())) != 1) return std::nullopt;
   struct Piece {
     isl::set domain;
@@ -472,7 +471,7 @@ std::optional<IndexingMap> importSingleValued(const isl::map& map) {
 }
 
 IndexingMap importIslMap(const isl::map& map) {
-  isl::map coalesced = own(isl_map_coalesce(map.copy()));
+  isl::map coalesced = coalesce(map);
   if (auto single = importSingleValued(coalesced)) return *single;
   return importRelation(coalesced);
 }

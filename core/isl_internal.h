@@ -53,6 +53,13 @@ enum class IslNames {
 // positional names start at rt<runtimeVarOffset> (islCompose shifts the first map's).
 isl::map buildIslMap(const IndexingMap& map, IslNames names, unsigned runtimeVarOffset = 0);
 
+// isl's coalescing, kept only where isl proves the result equal to the input (isl 0.25
+// coalesces some maps with integer divisions wrongly; see core/isl_coalesce.cpp).
+isl::map coalesce(const isl::map& map);
+isl::set coalesce(const isl::set& set);
+isl::pw_aff coalesce(const isl::pw_aff& function);
+isl::pw_multi_aff coalesce(const isl::pw_multi_aff& function);
+
 // isl relation -> IndexingMap (see fromIslMap), without the budget reset.
 IndexingMap importIslMap(const isl::map& map);
 // The map when isl writes `map` as a single quasi-affine piece (or it is empty), else

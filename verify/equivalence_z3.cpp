@@ -51,7 +51,8 @@ std::optional<std::vector<std::vector<int64_t>>> fewPoints(const std::vector<Var
   for (const Variable& v : vars) {
     int64_t size;
     if (!v.range.isBounded() || __builtin_sub_overflow(v.range.hi, v.range.lo, &size) ||
-        __builtin_mul_overflow(count, size + 1, &count) || count > kMaxExpandedPoints)
+        __builtin_add_overflow(size, 1, &size) || __builtin_mul_overflow(count, size, &count) ||
+        count > kMaxExpandedPoints)
       return std::nullopt;
   }
   std::vector<std::vector<int64_t>> points(1);

@@ -31,7 +31,8 @@ std::optional<Outputs> enumerateOutputs(const IndexingMap& map, std::span<const 
     if (v.range.isEmpty()) return outputs;
     int64_t size;
     if (!v.range.isBounded() || __builtin_sub_overflow(v.range.hi, v.range.lo, &size) ||
-        __builtin_mul_overflow(points, size + 1, &points) || points > kEnumerationLimit)
+        __builtin_add_overflow(size, 1, &size) || __builtin_mul_overflow(points, size, &points) ||
+        points > kEnumerationLimit)
       return std::nullopt;
   }
   std::vector<int64_t> s;

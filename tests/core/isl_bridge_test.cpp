@@ -139,6 +139,24 @@ TEST(IslBridgeTest, ReadsDivisionsOfConstants) {
   EXPECT_EQ(bruteForceRelation(fromIslMap(toIslMap(pieces))), bruteForceRelation(pieces));
 }
 
+// Found by a soak test: isl 0.25's own coalescing adds points to these relations.
+TEST(IslBridgeTest, CoalescingKeepsTheMeaning) {
+  IndexingMap minOfMods;
+  minOfMods.dims = {{{0, 2}, ""}, {{1, 5}, ""}};
+  minOfMods.rangeVars = {{{1, 3}, ""}};
+  minOfMods.runtimeVars = {{{-2, 1}, ""}};
+  minOfMods.results = {Expr::min(Expr::min(Expr::constant(3), rt0) + 1, Expr::max(d1, s0).mod(4))};
+  IndexingMap ceilOfMod;
+  ceilOfMod.dims = {{{1, 1}, ""}};
+  ceilOfMod.rangeVars = {{{-1, 2}, ""}};
+  ceilOfMod.runtimeVars = {{{0, 4}, ""}};
+  ceilOfMod.results = {Expr::max(rt0, s0).mod(4).ceilDiv(2)};
+  for (const IndexingMap& m : {minOfMods, ceilOfMod}) {
+    EXPECT_EQ(bruteForceRelation(fromIslMap(toIslMap(m))), bruteForceRelation(m));
+    EXPECT_EQ(islEqual(parseIsl(printIsl(m)), m), true);
+  }
+}
+
 TEST(IslBridgeTest, ReadsParametersAsRuntimeVariables) {
   IndexingMap m = parseIsl("[n] -> { [i] -> [i + n] : 0 <= i < 4 and 0 <= n <= 2 }");
   ASSERT_EQ(m.runtimeVars.size(), 1u);
