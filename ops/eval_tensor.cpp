@@ -2,6 +2,7 @@
 #include "ops/eval_tensor.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace idxmap::gather_scatter {
@@ -53,8 +54,21 @@ int64_t combineIntegers(UpdateComputation computation, const std::string& type, 
   throw std::invalid_argument("the update computation is not one the evaluator models");
 }
 
+// Round to a binary format with `mantissaBits` stored bits and smallest normal exponent
+// `minExponent`: scaling by a power of two is exact, so one nearbyint (round to nearest even
+// in the default mode) rounds once, subnormals included.
+double roundToFormat(double value, int mantissaBits, int minExponent, double maxFinite) {
+  if (!std::isfinite(value) || value == 0) return value;
+  int exponent = 0;
+  std::frexp(value, &exponent);  // value = f * 2^exponent with |f| in [0.5, 1)
+  double quantum = std::ldexp(1.0, std::max(exponent - 1, minExponent) - mantissaBits);
+  double rounded = std::nearbyint(value / quantum) * quantum;
+  if (std::abs(rounded) > maxFinite) return std::copysign(INFINITY, value);
+  return rounded;
+}
+
 double roundToType(const std::string& type, double value) {
-  return type == "f32" ? static_cast<double>(static_cast<float>(value)) : value;
+  return roundToElementType(type, value);
 }
 
 double combineFloats(UpdateComputation computation, const std::string& type, double current,
@@ -80,6 +94,13 @@ double combineFloats(UpdateComputation computation, const std::string& type, dou
 
 bool isFloatType(const std::string& elementType) {
   return elementType == "bf16" || (!elementType.empty() && elementType[0] == 'f');
+}
+
+double roundToElementType(const std::string& elementType, double value) {
+  if (elementType == "f32") return static_cast<double>(static_cast<float>(value));
+  if (elementType == "f16") return roundToFormat(value, 10, -14, 65504.0);
+  if (elementType == "bf16") return roundToFormat(value, 7, -126, 3.3895313892515355e38);
+  return value;
 }
 
 bool Tensor::isFloat() const { return isFloatType(element_type); }

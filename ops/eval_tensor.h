@@ -1,7 +1,8 @@
 // Dense tensors for the gather/scatter evaluators: row-major values of a static shape, held as
 // 64-bit integers or doubles by element type. Integer results wrap to the element type's
-// width as StableHLO's integer arithmetic does; f32 results round to float. f16/bf16 values
-// are held unrounded (their rounding is not modeled yet).
+// width as StableHLO's integer arithmetic does; float results round to their element type
+// (f16, bf16, f32: round to nearest even, overflow to infinity), as StableHLO rounds after
+// every operation. Other narrow float types (f8*) are held unrounded.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,9 @@ struct Tensor {
 };
 
 bool isFloatType(const std::string& elementType);
+// `value` rounded to the nearest value of the float element type (f16, bf16, f32; others are
+// returned as they are).
+double roundToElementType(const std::string& elementType, double value);
 // A tensor of zeros of the given type.
 Tensor zeros(const std::string& elementType, const std::vector<int64_t>& shape);
 

@@ -19,7 +19,8 @@ inline void flattenInto(const nlohmann::json& value, const std::string& elementT
   if (value.is_array()) {
     for (const nlohmann::json& element : value) flattenInto(element, elementType, tensor);
   } else if (isFloatType(elementType)) {
-    tensor.floats.push_back(value.get<double>());
+    // Printed values of narrow types are approximations of values of the type.
+    tensor.floats.push_back(roundToElementType(elementType, value.get<double>()));
   } else if (value.is_boolean()) {
     tensor.ints.push_back(value.get<bool>() ? 1 : 0);
   } else {

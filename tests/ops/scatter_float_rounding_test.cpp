@@ -1,0 +1,52 @@
+// Float results round to their element type after every update, as StableHLO rounds after
+// every operation: values worked by hand from the formats (bf16: 8 significant bits; f16: 11,
+// subnormals from 2^-24, largest finite 65504).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "ops/map_evaluator.h"
+#include "ops/reference_evaluator.h"
+#include "tests/ops/gather_scatter_test_util.h"
+
+namespace idxmap::gather_scatter {
+namespace {
+
+TEST(FloatRounding, Bf16RoundsToNearestEven) {
+  EXPECT_EQ(roundToElementType("bf16", 1 + std::ldexp(1, -8)), 1.0);  // tie: to even
+  EXPECT_EQ(roundToElementType("bf16", 1 + 3 * std::ldexp(1, -8)), 1 + std::ldexp(1, -6));
+  EXPECT_EQ(roundToElementType("bf16", 1 + std::ldexp(1, -7)), 1 + std::ldexp(1, -7));
+}
+
+TEST(FloatRounding, F16SubnormalsAndOverflow) {
+  EXPECT_EQ(roundToElementType("f16", 65519.0), 65504.0);
+  EXPECT_TRUE(std::isinf(roundToElementType("f16", 65520.0)));    // tie to even: 2^16
+  EXPECT_EQ(roundToElementType("f16", std::ldexp(1, -25)), 0.0);  // tie: to even (0)
+  EXPECT_EQ(roundToElementType("f16", 3 * std::ldexp(1, -26)), std::ldexp(1, -24));
+  EXPECT_EQ(roundToElementType("f16", 1.0 / 3), 1365 * std::ldexp(1, -12));
+}
+
+TEST(FloatRounding, F32AndF64) {
+  EXPECT_EQ(roundToElementType("f32", 0.1), static_cast<double>(0.1f));
+  EXPECT_EQ(roundToElementType("f64", 0.1), 0.1);
+}
+
+// 1 + 2^-8 + 2^-8 is 1 + 2^-7 exactly, a bf16 value; but each step rounds back to 1.
+TEST(FloatRounding, ScatterAddRoundsEachStepInBf16) {
+  ScatterOp op;
+  op.inputs = {{{1}, "bf16"}};
+  op.scatter_indices = {{2, 1}, "i32"};
+  op.updates = {{{2}, "bf16"}};
+  op.dimension_numbers.inserted_window_dims = {0};
+  op.dimension_numbers.scatter_dims_to_operand_dims = {0};
+  op.dimension_numbers.index_vector_dim = 1;
+  ASSERT_TRUE(validateScatter(op).empty()) << testing::describe(validateScatter(op));
+  Tensor input{"bf16", {1}, {}, {1.0}};
+  Tensor indices{"i32", {2, 1}, {0, 0}, {}};
+  Tensor updates{"bf16", {2}, {}, {std::ldexp(1, -8), std::ldexp(1, -8)}};
+  EXPECT_EQ(referenceScatter(op, {input}, indices, {updates})[0].floats, std::vector<double>{1.0});
+  EXPECT_EQ(mapScatter(op, {input}, indices, {updates})[0].floats, std::vector<double>{1.0});
+}
+
+}  // namespace
+}  // namespace idxmap::gather_scatter
