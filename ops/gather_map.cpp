@@ -40,7 +40,7 @@ IndexingMap gatherOutputToOperandMap(const GatherOp& op) {
     operandIndex[d] = operandIndex[d] + Expr::dim(offsetDim);
   }
   map.results = std::move(operandIndex);
-  return map;
+  return markEmptyDomain(std::move(map));
 }
 
 IndexingMap gatherOutputToStartIndicesMap(const GatherOp& op) {

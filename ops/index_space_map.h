@@ -21,6 +21,16 @@ inline IndexingMap domainOver(const std::vector<int64_t>& shape) {
   return map;
 }
 
+// A map with a zero-sized axis, or an empty index vector to walk, has no points; the
+// IndexingMap invariant wants that said as KNOWN EMPTY rather than with an empty range.
+inline IndexingMap markEmptyDomain(IndexingMap map) {
+  auto empty = [](const Variable& v) { return v.range.isEmpty(); };
+  if (std::any_of(map.dims.begin(), map.dims.end(), empty) ||
+      std::any_of(map.rangeVars.begin(), map.rangeVars.end(), empty))
+    map.markKnownEmpty();
+  return map;
+}
+
 // The spec's `d_start - (d_start < index_vector_dim ? 0 : 1)`: the position of indices axis
 // d_start among the batch dims, which skip the index vector axis.
 inline int64_t batchPosition(int64_t indicesAxis, int64_t indexVectorDim) {
@@ -42,7 +52,7 @@ inline IndexingMap indicesMap(const std::vector<int64_t>& domainShape,
       map.results.push_back(
           Expr::dim(static_cast<unsigned>(batchDims[batchPosition(axis, indexVectorDim)])));
   }
-  return map;
+  return markEmptyDomain(std::move(map));
 }
 
 }  // namespace idxmap::gather_scatter

@@ -10,12 +10,6 @@ namespace {
 
 using Index = std::vector<int64_t>;
 
-Index domainShape(const IndexingMap& map) {
-  Index shape;
-  for (const Variable& dim : map.dims) shape.push_back(dim.range.hi - dim.range.lo + 1);
-  return shape;
-}
-
 Index evaluateResults(const IndexingMap& map, const Index& dims, const Index& rangeVars,
                       const Index& runtimeVars) {
   Index point;
@@ -42,7 +36,10 @@ Index readStartIndices(const IndexingMap& indicesMap, const Tensor& indices, con
 Tensor mapGather(const GatherOp& op, const Tensor& operand, const Tensor& startIndices) {
   IndexingMap toOperand = gatherOutputToOperandMap(op);
   IndexingMap toIndices = gatherOutputToStartIndicesMap(op);
-  Index shape = domainShape(toOperand);
+  // The result's shape, not the map's domain: a KNOWN EMPTY map no longer carries it.
+  Index shape =
+      op.result ? op.result->shape
+                : inferGatherResultShape(op.dimension_numbers, startIndices.shape, op.slice_sizes);
   Tensor result = zeros(operand.element_type, shape);
   if (isEmptyShape(shape)) return result;
   Index dims(shape.size(), 0);
@@ -71,7 +68,7 @@ std::vector<Tensor> mapScatter(const ScatterOp& op, const std::vector<Tensor>& i
   IndexingMap toResult = scatterUpdateToResultMap(op);
   IndexingMap toIndices = scatterUpdateToIndicesMap(op);
   std::vector<Tensor> results = inputs;
-  Index shape = domainShape(toResult);
+  const Index& shape = updates[0].shape;
   if (isEmptyShape(shape)) return results;
   Index dims(shape.size(), 0);
   do {

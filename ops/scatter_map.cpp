@@ -3,6 +3,8 @@
 // Scatter does not clamp: an update whose result index falls outside the input is skipped.
 // The map says so exactly: a constraint keeps each coordinate that depends on a start index
 // inside the input, so such update indices have no image.
+#include <algorithm>
+
 #include "ops/gather_scatter.h"
 #include "ops/index_space_map.h"
 
@@ -35,12 +37,13 @@ IndexingMap scatterUpdateToResultMap(const ScatterOp& op) {
     int64_t d = dn.scatter_dims_to_operand_dims[k];
     // Start values outside this range put every window element out of bounds; giving them no
     // image is the same as the constraint below rejecting them.
-    map.runtimeVars.push_back({{1 - windowSize[d], inputShape[d] - 1}, ""});
+    // (A zero-sized window has no points: the range then only needs to stay non-empty.)
+    map.runtimeVars.push_back({{std::min<int64_t>(0, 1 - windowSize[d]), inputShape[d] - 1}, ""});
     resultIndex[d] = resultIndex[d] + Expr::runtimeVar(static_cast<unsigned>(k));
     map.constraints.push_back({resultIndex[d], {0, inputShape[d] - 1}});
   }
   map.results = std::move(resultIndex);
-  return map;
+  return markEmptyDomain(std::move(map));
 }
 
 IndexingMap scatterUpdateToIndicesMap(const ScatterOp& op) {

@@ -5,12 +5,27 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "ops/eval_tensor.h"
 #include "ops/gather_scatter.h"
+
+namespace idxmap::gather_scatter {
+
+// Readable test failures: the type, the shape and the values.
+inline void PrintTo(const Tensor& tensor, std::ostream* out) {
+  *out << tensor.element_type << " [";
+  for (int64_t size : tensor.shape) *out << " " << size;
+  *out << " ] {";
+  for (int64_t v : tensor.ints) *out << " " << v;
+  for (double v : tensor.floats) *out << " " << v;
+  *out << " }";
+}
+
+}  // namespace idxmap::gather_scatter
 
 namespace idxmap::gather_scatter::testing {
 
