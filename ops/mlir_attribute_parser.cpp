@@ -216,6 +216,7 @@ bool MlirAttributeParser::tryParseStructuredFields(Attribute& attribute) {
   cursor_.expect('<', "to open the attribute's fields");
   if (cursor_.accept('>')) return true;
   do {
+    if (cursor_.peek() == '>') break;  // a trailing comma, as StableHLO's tests write
     cursor_.skipSpace();
     size_t at = cursor_.offset();
     if (!cursor_.atBareId()) return false;

@@ -98,7 +98,8 @@ struct Attribute {
     Array,       // `[...]` of anything else
     Dense,       // `dense<...>`
     Dictionary,  // `{a = 1, b}`
-    Structured,  // `#stablehlo.gather<...>`, `#stablehlo.scatter<...>`: fields by name
+    Structured,  // `#stablehlo.gather<...>`, `#stablehlo.scatter<...>`: fields by name;
+                 // a field written twice is kept twice (StableHLO rejects that)
     Type,        // a type used as an attribute (`tensor<2xf32>`, `f32`)
     Opaque,      // anything else (`#stablehlo<comparison_direction LT>`), as written
   };
@@ -192,7 +193,9 @@ struct Function {
 
 struct Module {
   std::string fileName;
-  std::vector<NamedAttribute> attributes;  // `module attributes {...}`
+  // `module attributes {...}`; a bare attribute written at top level (a test snippet such
+  // as `#stablehlo.gather<...>`) comes with an empty name.
+  std::vector<NamedAttribute> attributes;
   std::vector<Function> functions;
   // Operations written outside any function: test snippets are often a bare op.
   std::vector<Operation> operations;

@@ -29,6 +29,12 @@ void MlirParser::parseModuleBody(Module& module, bool insideBraces) {
       parseNestedModule(module);
     } else if (word == "func.func") {
       module.functions.push_back(parseFunction());
+    } else if (c == '#' && !atAliasDefinition()) {
+      // A bare attribute (a test snippet such as `#stablehlo.gather<...>`).
+      cursor_.skipSpace();
+      SourceLocation location = cursor_.location(cursor_.offset());
+      module.attributes.push_back(
+          {"", attributes_.parseAttribute(TypeSuffix::Consume), std::move(location)});
     } else if (c == '#' || c == '!') {
       parseAliasDefinition();
     } else {
@@ -51,6 +57,14 @@ void MlirParser::parseNestedModule(Module& module) {
   parseModuleBody(module, /*insideBraces=*/true);
   cursor_.expect('}', "to close the module body");
   skipLocation();
+}
+
+bool MlirParser::atAliasDefinition() {
+  size_t begin = cursor_.offset();
+  cursor_.suffixId(cursor_.peek(), "an alias name");
+  bool result = cursor_.peek() == '=';
+  cursor_.reset(begin);
+  return result;
 }
 
 // `#alias = attribute` and `!alias = type`: read so that they are checked, then dropped

@@ -23,6 +23,7 @@ class MlirParser {
  private:
   void parseModuleBody(Module& module, bool insideBraces);
   void parseNestedModule(Module& module);
+  bool atAliasDefinition();
   void parseAliasDefinition();
   Function parseFunction();
   BlockArgument parseFunctionArgument();
