@@ -119,8 +119,12 @@ TEST(ScatterRelation, ImageExactlyWhenTheSpecsIndexIsInBounds) {
         for (size_t d = 0; d < index.size(); ++d)
           inside = inside && index[d] >= 0 && index[d] < inputShape[d];
         ASSERT_EQ(map.contains(dims, {}, starts), inside) << trial;
-        if (inside) EXPECT_EQ(evaluate(map, dims, starts), index) << trial;
-        (inside ? inBounds : skipped) += 1;
+        if (inside) {
+          EXPECT_EQ(evaluate(map, dims, starts), index) << trial;
+          ++inBounds;
+        } else {
+          ++skipped;
+        }
       });
     } while (nextIndex(random.resultShape, dims));
   }
