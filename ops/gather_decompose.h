@@ -1,0 +1,22 @@
+// Spec 000, "Compatibility": a gather with batching dims is an old-form gather (no batching
+// dims) whose start indices have an iota concatenated for each batching dim. The batching dims
+// become collapsed slice dims started by those iotas. The decomposition is what
+// `--decompose-batching` offers and what the batching-dims model is proven against.
+#pragma once
+
+#include "ops/eval_tensor.h"
+#include "ops/gather_scatter.h"
+
+namespace idxmap::gather_scatter {
+
+// The old-form op: operand_batching_dims moved into collapsed_slice_dims and appended to
+// start_index_map; the index vector grows by one entry per batching dim (an implicit vector,
+// index_vector_dim = rank, becomes an explicit last axis). Offset dims, slice sizes and the
+// result are unchanged. Requires a valid op.
+GatherOp decomposeBatchingDims(const GatherOp& op);
+
+// The start indices the old-form op reads: the original index vector followed, for batching
+// dim i, by the coordinate of the index along start_indices_batching_dims[i] (an iota).
+Tensor startIndicesWithBatchIotas(const GatherOp& op, const Tensor& startIndices);
+
+}  // namespace idxmap::gather_scatter
