@@ -11,7 +11,7 @@ namespace {
 // Bit width of an integer element type ("i32" -> 32, "ui8" -> 8), 64 when unknown.
 int integerWidth(const std::string& type) {
   size_t digits = type.find_first_of("0123456789");
-  if (digits == std::string::npos) return 64;
+  if (digits == std::string::npos || type.size() - digits > 2) return 64;
   return std::stoi(type.substr(digits));
 }
 

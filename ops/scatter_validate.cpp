@@ -78,24 +78,24 @@ struct TypeInfo {
   int bits;
 };
 
+// The decimal width at `from` that runs to the end of `type` ("i32" from 1), 0 when there is
+// none or it is absurdly long (a malformed type must not throw).
+int widthAt(const std::string& type, size_t from) {
+  size_t end = from;
+  while (end < type.size() && isdigit(static_cast<unsigned char>(type[end]))) ++end;
+  if (end == from || end - from > 4) return 0;
+  return std::stoi(type.substr(from, end - from));
+}
+
 TypeInfo typeInfo(const std::string& type) {
   if (type == "i1") return {'b', 1};
-  auto digits = [&](size_t from) {
-    size_t end = from;
-    while (end < type.size() && isdigit(static_cast<unsigned char>(type[end]))) ++end;
-    return end > from && end == type.size() ? std::stoi(type.substr(from)) : 0;
-  };
-  if (type.rfind("ui", 0) == 0 || type.rfind("si", 0) == 0) return {'i', digits(2)};
-  if (type.rfind("i", 0) == 0) return {'i', digits(1)};
+  if (type.rfind("ui", 0) == 0 || type.rfind("si", 0) == 0) return {'i', widthAt(type, 2)};
+  if (type.rfind("i", 0) == 0) return {'i', widthAt(type, 1)};
   if (type == "bf16") return {'f', 16};
-  if (type.rfind("f", 0) == 0) {
-    int bits = 0;
-    for (size_t i = 1; i < type.size() && isdigit(static_cast<unsigned char>(type[i])); ++i)
-      bits = bits * 10 + (type[i] - '0');
-    return {'f', bits};  // f8E4M3FN and friends: the leading width
-  }
-  if (type.rfind("complex<", 0) == 0)
-    return {'c', 2 * typeInfo(type.substr(8, type.size() - 9)).bits};
+  if (type.rfind("f", 0) == 0) return {'f', widthAt(type, 1)};  // f8E4M3FN: the leading 8
+  const std::string complex = "complex<";
+  if (type.rfind(complex, 0) == 0 && type.size() > complex.size() && type.back() == '>')
+    return {'c', 2 * typeInfo(type.substr(complex.size(), type.size() - complex.size() - 1)).bits};
   return {'?', 0};
 }
 
