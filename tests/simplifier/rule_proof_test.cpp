@@ -246,13 +246,18 @@ class Translator {
     else
       noOverflow_ = noOverflow_ && fits;
   }
+  // Whether a + b and a * b fit in int64, by computing them exactly in wider bit-vectors.
+  // (Z3 4.8.12's Z3_mk_bvmul_no_overflow is wrong for operands of mixed signs: it reports
+  // 5 * -1 as overflowing, which would make such instances pass vacuously.)
+  z3::expr fitsIn64(const z3::expr& wide) {
+    unsigned extra = wide.get_sort().bv_size() - 64;
+    return z3::sext(wide.extract(63, 0), extra) == wide;
+  }
   z3::expr addFits(const z3::expr& a, const z3::expr& b) {
-    return z3::expr(ctx_, Z3_mk_bvadd_no_overflow(ctx_, a, b, true)) &&
-           z3::expr(ctx_, Z3_mk_bvadd_no_underflow(ctx_, a, b));
+    return fitsIn64(z3::sext(a, 1) + z3::sext(b, 1));
   }
   z3::expr mulFits(const z3::expr& a, const z3::expr& b) {
-    return z3::expr(ctx_, Z3_mk_bvmul_no_overflow(ctx_, a, b, true)) &&
-           z3::expr(ctx_, Z3_mk_bvmul_no_underflow(ctx_, a, b));
+    return fitsIn64(z3::sext(a, 64) * z3::sext(b, 64));
   }
   z3::expr add(const z3::expr& a, const z3::expr& b) {
     if (bv_) track(addFits(a, b));
@@ -363,6 +368,12 @@ TEST(RuleProof, RefutesAWrongRule) {
   std::vector<Instance> instances = instancesOf(wrong);
   ASSERT_FALSE(instances.empty());
   EXPECT_EQ(prove(wrong, instances[0], false).rfind("refuted", 0), 0u);
+  // In bit-vectors too, with a negative constant: the overflow guards must not make the
+  // obligation vacuous.
+  Rule wrongNegation = parseRule({"wrong-negation", "x * c0", "x", "c0 < 0"});
+  Instance minusOne;
+  minusOne.constants[0] = -1;
+  EXPECT_EQ(prove(wrongNegation, minusOne, true).rfind("refuted", 0), 0u);
   Rule wrongBound = parseRule({"wrong-mod-bound", "x mod c0", "x", "hi(x) <= c0"});
   for (const Instance& in : instancesOf(wrongBound))
     EXPECT_EQ(prove(wrongBound, in, false).rfind("refuted", 0), 0u) << describe(wrongBound, in);
