@@ -38,6 +38,7 @@ class MlirParser {
   // Pretty forms (ops/mlir_pretty_op.cpp).
   void parsePrettyOp(Operation& op);
   void parsePrettyReturn(Operation& op);
+  void parsePrettyBracket(Operation& op);
   void parsePrettyParenGroup(Operation& op);
   void parsePrettyKeyword(Operation& op);
   void parsePrettyTypes(Operation& op);

@@ -1,5 +1,6 @@
 // Pretty op forms. Every op's custom syntax differs, so this reads the shapes they share
-// rather than each op's grammar: operands `%a, %b` (and `%src[%idx]`), `name = value`
+// rather than each op's grammar: operands `%a, %b` (and `%src[%idx]`), slice ranges
+// `[1:3, 0:8:2]`, `name = value`
 // clauses, `name(value)` clauses (`gather_dims([1, 2])`), bare keywords (`LT`, `across`,
 // `unique`), `<{...}>` / `{...}` attributes, `dense<...>` literals typed by the op's
 // type, `(...)` groups (`reduce(%x init: %y)`), then `:` and the types, then regions
@@ -54,15 +55,8 @@ void MlirParser::parsePrettyOp(Operation& op) {
     } else if (c == '%') {
       if (atStatementStart()) break;
       op.operands.push_back(parseValue());
-    } else if (c == '[' && (cursor_.accept('['), cursor_.peek() == '%')) {
-      do {  // `%source[%indices]` (spec 001)
-        op.operands.push_back(parseValue());
-      } while (cursor_.accept(','));
-      cursor_.expect(']', "after the indices");
     } else if (c == '[') {
-      cursor_.reset(at);
-      op.attributes.push_back(
-          {"", attributes_.parseAttribute(TypeSuffix::Leave), cursor_.location(at)});
+      parsePrettyBracket(op);
     } else if (cursor_.startsWith("<{")) {
       cursor_.accept('<');
       for (NamedAttribute& attribute : attributes_.parseDictionary()) {
@@ -117,6 +111,48 @@ void MlirParser::parsePrettyReturn(Operation& op) {
   do {
     op.operandTypes.push_back(parseType(cursor_));
   } while (cursor_.accept(','));
+}
+
+// `[%indices]` of `%source[%indices]` (spec 001), the ranges of `stablehlo.slice %x [1:3,
+// 0:8:2]` (as its generic attributes), or a positional list.
+void MlirParser::parsePrettyBracket(Operation& op) {
+  cursor_.skipSpace();
+  size_t at = cursor_.offset();
+  SourceLocation location = cursor_.location(at);
+  cursor_.expect('[', "to open a list");
+  if (cursor_.peek() == '%') {
+    do {
+      op.operands.push_back(parseValue());
+    } while (cursor_.accept(','));
+    cursor_.expect(']', "after the indices");
+    return;
+  }
+  bool isSliceRanges = false;
+  if (cursor_.atNumber()) {
+    cursor_.number("a number");
+    isSliceRanges = cursor_.peek() == ':';
+  }
+  cursor_.reset(at);
+  if (!isSliceRanges) {
+    op.attributes.push_back({"", attributes_.parseAttribute(TypeSuffix::Leave), location});
+    return;
+  }
+  cursor_.expect('[', "to open the slice ranges");
+  Attribute starts, limits, strides;
+  for (Attribute* list : {&starts, &limits, &strides}) {
+    list->kind = Attribute::Kind::IntArray;
+    list->location = location;
+  }
+  do {
+    starts.ints.push_back(cursor_.integer("a slice start"));
+    cursor_.expect(':', "between a slice's start and limit");
+    limits.ints.push_back(cursor_.integer("a slice limit"));
+    strides.ints.push_back(cursor_.accept(':') ? cursor_.integer("a slice stride") : 1);
+  } while (cursor_.accept(','));
+  cursor_.expect(']', "to close the slice ranges");
+  op.attributes.push_back({"start_indices", std::move(starts), location});
+  op.attributes.push_back({"limit_indices", std::move(limits), location});
+  op.attributes.push_back({"strides", std::move(strides), location});
 }
 
 // `(%a, %b)` operands, `(%x init: %y)`, `(%iterArg = %init)`, or `(%a: t, %b: t)` block

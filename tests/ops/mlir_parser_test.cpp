@@ -350,6 +350,33 @@ TEST(MlirParser, CarriesUnknownOpsOpaquely) {
   EXPECT_EQ(ops[3].name, "return");
 }
 
+// The index-provenance ops of issue 4 in the pretty forms StableHLO prints.
+TEST(MlirParser, ReadsPrettyDataMovementOps) {
+  Module module = parseMlirModule(R"(
+%s = stablehlo.slice %operand [1:3, 4:8:2] : (tensor<3x8xi64>) -> tensor<2x2xi64>
+%t = stablehlo.transpose %operand, dims = [1, 0] : (tensor<3x8xi64>) -> tensor<8x3xi64>
+%r = stablehlo.reshape %t : (tensor<8x3xi64>) -> tensor<24xi64>
+%c = stablehlo.clamp %lo, %r, %hi : tensor<24xi64>
+%d = stablehlo.dynamic_slice %operand, %i, %j, sizes = [2, 2] : (tensor<3x8xi64>, tensor<i64>, tensor<i64>) -> tensor<2x2xi64>
+%g = stablehlo.get_dimension_size %operand, dim = 1 : (tensor<3x8xi64>) -> tensor<i32>
+%p = stablehlo.pad %operand, %zero, low = [0, 1], high = [2, 0], interior = [1, 1] : (tensor<3x8xi64>, tensor<i64>) -> tensor<7x16xi64>
+)",
+                                  "movement.mlir");
+  const auto& ops = module.operations;
+  ASSERT_EQ(ops.size(), 7u);
+  EXPECT_EQ(ops[0].operands.size(), 1u);
+  EXPECT_EQ(ops[0].attribute("start_indices")->asInts(), (std::vector<int64_t>{1, 4}));
+  EXPECT_EQ(ops[0].attribute("limit_indices")->asInts(), (std::vector<int64_t>{3, 8}));
+  EXPECT_EQ(ops[0].attribute("strides")->asInts(), (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(ops[1].attribute("dims")->asInts(), (std::vector<int64_t>{1, 0}));
+  EXPECT_EQ(typeStrings(ops[2].resultTypes), std::vector<std::string>{"tensor<24xi64>"});
+  EXPECT_EQ(ops[3].operandTypes.size(), 3u);
+  EXPECT_EQ(ops[4].operands.size(), 3u);
+  EXPECT_EQ(ops[4].attribute("sizes")->asInts(), (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(ops[5].attribute("dim")->asInt(), 1);
+  EXPECT_EQ(ops[6].attribute("interior")->asInts(), (std::vector<int64_t>{1, 1}));
+}
+
 // Spec 001 (MLIR tensor.gather / tensor.scatter RFC), every spelling it uses.
 TEST(MlirParser, ReadsSpec001TensorGatherAndScatter) {
   Module module = parseMlirModule(R"(
