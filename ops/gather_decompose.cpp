@@ -4,50 +4,87 @@
 #include <algorithm>
 
 namespace idxmap::gather_scatter {
+namespace {
+
+// The index tensor's type with the index vector grown by `extra` entries (an implicit vector,
+// indexVectorDim = rank, becomes an explicit last axis).
+std::vector<int64_t> grownIndicesShape(std::vector<int64_t> shape, int64_t indexVectorDim,
+                                       int64_t extra) {
+  if (indexVectorDim == static_cast<int64_t>(shape.size()))
+    shape.push_back(1 + extra);
+  else
+    shape[indexVectorDim] += extra;
+  return shape;
+}
+
+// Batching dims become dims started by the new index entries: appended to the start map,
+// merged (sorted) into the collapsed / inserted dims.
+void moveBatchingDims(std::vector<int64_t>& batchingDims, std::vector<int64_t>& startMap,
+                      std::vector<int64_t>& collapsedDims) {
+  startMap.insert(startMap.end(), batchingDims.begin(), batchingDims.end());
+  collapsedDims.insert(collapsedDims.end(), batchingDims.begin(), batchingDims.end());
+  std::sort(collapsedDims.begin(), collapsedDims.end());
+  batchingDims.clear();
+}
+
+// Each index vector followed, for batching dim i, by the index's coordinate along
+// indicesBatchingDims[i].
+Tensor appendBatchIotas(const Tensor& indices, int64_t indexVectorDim,
+                        const std::vector<int64_t>& indicesBatchingDims) {
+  const bool implicitVector = indexVectorDim == static_cast<int64_t>(indices.shape.size());
+  const int64_t originalEntries = implicitVector ? 1 : indices.shape[indexVectorDim];
+  Tensor result = zeros(indices.element_type,
+                        grownIndicesShape(indices.shape, indexVectorDim,
+                                          static_cast<int64_t>(indicesBatchingDims.size())));
+  if (isEmptyShape(result.shape)) return result;
+  std::vector<int64_t> index(result.shape.size(), 0);
+  do {
+    int64_t entry = index[indexVectorDim];  // the vector axis sits at the same place
+    int64_t& value = result.ints[linearPosition(result.shape, index)];
+    if (entry < originalEntries) {
+      std::vector<int64_t> original = index;
+      if (implicitVector) original.pop_back();
+      value = indices.ints[linearPosition(indices.shape, original)];
+    } else {
+      value = index[indicesBatchingDims[entry - originalEntries]];
+    }
+  } while (nextIndex(result.shape, index));
+  return result;
+}
+
+}  // namespace
 
 GatherOp decomposeBatchingDims(const GatherOp& op) {
-  const GatherDimensionNumbers& dn = op.dimension_numbers;
   GatherOp old = op;
-  GatherDimensionNumbers& oldDn = old.dimension_numbers;
-  const auto batching = static_cast<int64_t>(dn.operand_batching_dims.size());
-  std::vector<int64_t>& shape = old.start_indices.shape;
-  if (dn.index_vector_dim == op.start_indices.rank())
-    shape.push_back(1 + batching);  // the implicit one-entry vector made an explicit axis
-  else
-    shape[dn.index_vector_dim] += batching;
-  oldDn.start_index_map.insert(oldDn.start_index_map.end(), dn.operand_batching_dims.begin(),
-                               dn.operand_batching_dims.end());
-  oldDn.collapsed_slice_dims.insert(oldDn.collapsed_slice_dims.end(),
-                                    dn.operand_batching_dims.begin(),
-                                    dn.operand_batching_dims.end());
-  std::sort(oldDn.collapsed_slice_dims.begin(), oldDn.collapsed_slice_dims.end());
-  oldDn.operand_batching_dims.clear();
-  oldDn.start_indices_batching_dims.clear();
+  GatherDimensionNumbers& dn = old.dimension_numbers;
+  old.start_indices.shape =
+      grownIndicesShape(op.start_indices.shape, dn.index_vector_dim,
+                        static_cast<int64_t>(dn.operand_batching_dims.size()));
+  moveBatchingDims(dn.operand_batching_dims, dn.start_index_map, dn.collapsed_slice_dims);
+  dn.start_indices_batching_dims.clear();
   return old;
 }
 
 Tensor startIndicesWithBatchIotas(const GatherOp& op, const Tensor& startIndices) {
-  const GatherDimensionNumbers& dn = op.dimension_numbers;
-  const GatherOp old = decomposeBatchingDims(op);
-  const int64_t vectorAxis = dn.index_vector_dim;  // the same axis in the new tensor
-  const bool implicitVector = vectorAxis == static_cast<int64_t>(startIndices.shape.size());
-  const int64_t originalEntries = implicitVector ? 1 : startIndices.shape[vectorAxis];
-  Tensor result = zeros(startIndices.element_type, old.start_indices.shape);
-  if (isEmptyShape(result.shape)) return result;
-  std::vector<int64_t> index(result.shape.size(), 0);
-  do {
-    int64_t entry = index[vectorAxis];
-    if (entry < originalEntries) {
-      std::vector<int64_t> original = index;
-      if (implicitVector) original.pop_back();
-      result.ints[linearPosition(result.shape, index)] =
-          startIndices.ints[linearPosition(startIndices.shape, original)];
-    } else {
-      int64_t axis = dn.start_indices_batching_dims[entry - originalEntries];
-      result.ints[linearPosition(result.shape, index)] = index[axis];
-    }
-  } while (nextIndex(result.shape, index));
-  return result;
+  return appendBatchIotas(startIndices, op.dimension_numbers.index_vector_dim,
+                          op.dimension_numbers.start_indices_batching_dims);
+}
+
+ScatterOp decomposeBatchingDims(const ScatterOp& op) {
+  ScatterOp old = op;
+  ScatterDimensionNumbers& dn = old.dimension_numbers;
+  old.scatter_indices.shape =
+      grownIndicesShape(op.scatter_indices.shape, dn.index_vector_dim,
+                        static_cast<int64_t>(dn.input_batching_dims.size()));
+  moveBatchingDims(dn.input_batching_dims, dn.scatter_dims_to_operand_dims,
+                   dn.inserted_window_dims);
+  dn.scatter_indices_batching_dims.clear();
+  return old;
+}
+
+Tensor scatterIndicesWithBatchIotas(const ScatterOp& op, const Tensor& scatterIndices) {
+  return appendBatchIotas(scatterIndices, op.dimension_numbers.index_vector_dim,
+                          op.dimension_numbers.scatter_indices_batching_dims);
 }
 
 }  // namespace idxmap::gather_scatter

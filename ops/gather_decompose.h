@@ -1,6 +1,7 @@
-// Spec 000, "Compatibility": a gather with batching dims is an old-form gather (no batching
-// dims) whose start indices have an iota concatenated for each batching dim. The batching dims
-// become collapsed slice dims started by those iotas. The decomposition is what
+// Spec 000, "Compatibility": a gather (scatter) with batching dims is an old-form gather
+// (scatter) without them whose indices have an iota concatenated for each batching dim. The
+// batching dims become collapsed slice (inserted window) dims started by those iotas. The
+// decomposition is what
 // `--decompose-batching` offers and what the batching-dims model is proven against.
 #pragma once
 
@@ -18,5 +19,10 @@ GatherOp decomposeBatchingDims(const GatherOp& op);
 // The start indices the old-form op reads: the original index vector followed, for batching
 // dim i, by the coordinate of the index along start_indices_batching_dims[i] (an iota).
 Tensor startIndicesWithBatchIotas(const GatherOp& op, const Tensor& startIndices);
+
+// The same for scatter: input_batching_dims moved into inserted_window_dims and appended to
+// scatter_dims_to_operand_dims; updates and results unchanged.
+ScatterOp decomposeBatchingDims(const ScatterOp& op);
+Tensor scatterIndicesWithBatchIotas(const ScatterOp& op, const Tensor& scatterIndices);
 
 }  // namespace idxmap::gather_scatter

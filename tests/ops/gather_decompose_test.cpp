@@ -1,5 +1,5 @@
-// Spec 000's "Compatibility" decomposition: the old-form gather over iota-extended indices
-// gives the same result as the gather with batching dims, on the spec's example (whose result
+// Spec 000's "Compatibility" decomposition: the old-form gather (scatter) over iota-extended
+// indices gives the same result as the op with batching dims, on the spec's example (whose result
 // the spec documents) and on random ops.
 #include <gtest/gtest.h>
 
@@ -54,6 +54,44 @@ TEST(GatherDecompose, RandomOpsGiveTheSameResult) {
     Tensor indices = testing::randomIndices(rng, random);
     Tensor extended = startIndicesWithBatchIotas(op, indices);
     EXPECT_EQ(referenceGather(old, operand, extended), referenceGather(op, operand, indices))
+        << trial;
+  }
+  EXPECT_GT(withBatching, 50);
+}
+
+TEST(ScatterDecompose, SpecExampleAttributes) {
+  ScatterOp old = decomposeBatchingDims(testing::specScatterExample());
+  EXPECT_EQ(old.dimension_numbers.inserted_window_dims, (std::vector<int64_t>{0, 1}));
+  EXPECT_TRUE(old.dimension_numbers.input_batching_dims.empty());
+  EXPECT_TRUE(old.dimension_numbers.scatter_indices_batching_dims.empty());
+  EXPECT_EQ(old.dimension_numbers.scatter_dims_to_operand_dims, (std::vector<int64_t>{2, 1, 0}));
+  EXPECT_EQ(old.scatter_indices.shape, (std::vector<int64_t>{2, 2, 3, 3}));
+  EXPECT_TRUE(validateScatter(old).empty()) << testing::describe(validateScatter(old));
+}
+
+// Out-of-bounds indices included: the iota entries are always in bounds, so the old form
+// skips exactly what the batching form skips.
+TEST(ScatterDecompose, RandomOpsGiveTheSameResult) {
+  std::mt19937 rng(12);
+  const UpdateComputation computations[] = {UpdateComputation::kAdd, UpdateComputation::kMul,
+                                            UpdateComputation::kMin, UpdateComputation::kMax,
+                                            UpdateComputation::kReplace};
+  int withBatching = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    testing::RandomOp random = testing::randomOp(rng);
+    ScatterOp op = testing::asScatterOp(random, computations[trial % 5]);
+    withBatching += !op.dimension_numbers.input_batching_dims.empty();
+    ScatterOp old = decomposeBatchingDims(op);
+    std::vector<Violation> violations = validateScatter(old);
+    ASSERT_TRUE(violations.empty()) << trial << "\n" << testing::describe(violations);
+    std::vector<Tensor> inputs = {testing::distinctValues("i64", random.operandShape, 1),
+                                  zeros("f64", random.operandShape)};
+    std::vector<Tensor> updates = {testing::distinctValues("i64", random.resultShape, 100),
+                                   zeros("f64", random.resultShape)};
+    Tensor indices = testing::randomIndices(rng, random);
+    Tensor extended = scatterIndicesWithBatchIotas(op, indices);
+    EXPECT_EQ(referenceScatter(old, inputs, extended, updates),
+              referenceScatter(op, inputs, indices, updates))
         << trial;
   }
   EXPECT_GT(withBatching, 50);
