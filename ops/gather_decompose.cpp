@@ -70,6 +70,29 @@ Tensor startIndicesWithBatchIotas(const GatherOp& op, const Tensor& startIndices
                           op.dimension_numbers.start_indices_batching_dims);
 }
 
+IndexingMap decomposedOutputToOperandMap(const GatherOp& op) {
+  const GatherDimensionNumbers& dn = op.dimension_numbers;
+  IndexingMap map = gatherOutputToOperandMap(decomposeBatchingDims(op));
+  if (map.knownEmpty) return map;
+  const size_t originalEntries = dn.start_index_map.size();
+  std::vector<int64_t> batchDims = gatherBatchDims(dn, static_cast<int64_t>(map.dims.size()));
+  std::vector<Expr> dims, runtimeVars;
+  for (size_t d = 0; d < map.dims.size(); ++d) dims.push_back(Expr::dim(static_cast<unsigned>(d)));
+  for (size_t k = 0; k < originalEntries; ++k)
+    runtimeVars.push_back(Expr::runtimeVar(static_cast<unsigned>(k)));
+  for (size_t i = 0; i < dn.start_indices_batching_dims.size(); ++i) {
+    int64_t dStart = dn.start_indices_batching_dims[i];
+    int64_t batchDim = batchDims[dStart - (dStart < dn.index_vector_dim ? 0 : 1)];
+    Expr iota = Expr::dim(static_cast<unsigned>(batchDim));
+    // The iota value stays in the range its runtime variable had: clamping must not move it.
+    map.constraints.push_back({iota, map.runtimeVars[originalEntries + i].range});
+    runtimeVars.push_back(iota);
+  }
+  for (Expr& result : map.results) result = result.replaceVariables(dims, {}, runtimeVars);
+  map.runtimeVars.resize(originalEntries);
+  return map;
+}
+
 ScatterOp decomposeBatchingDims(const ScatterOp& op) {
   ScatterOp old = op;
   ScatterDimensionNumbers& dn = old.dimension_numbers;

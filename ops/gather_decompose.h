@@ -20,6 +20,12 @@ GatherOp decomposeBatchingDims(const GatherOp& op);
 // dim i, by the coordinate of the index along start_indices_batching_dims[i] (an iota).
 Tensor startIndicesWithBatchIotas(const GatherOp& op, const Tensor& startIndices);
 
+// The old-form op's output->operand map with the iota start indices folded in: their values
+// are known (the batch coordinates of the result), so their runtime variables become those
+// dims and only the original start indices stay runtime variables. By the spec it equals
+// gatherOutputToOperandMap(op); isl can prove that.
+IndexingMap decomposedOutputToOperandMap(const GatherOp& op);
+
 // The same for scatter: input_batching_dims moved into inserted_window_dims and appended to
 // scatter_dims_to_operand_dims; updates and results unchanged.
 ScatterOp decomposeBatchingDims(const ScatterOp& op);

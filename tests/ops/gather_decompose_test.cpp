@@ -3,6 +3,8 @@
 // the spec documents) and on random ops.
 #include <gtest/gtest.h>
 
+#include "core/isl_bridge.h"
+#include "core/text.h"
 #include "ops/gather_decompose.h"
 #include "ops/map_evaluator.h"
 #include "ops/reference_evaluator.h"
@@ -57,6 +59,29 @@ TEST(GatherDecompose, RandomOpsGiveTheSameResult) {
         << trial;
   }
   EXPECT_GT(withBatching, 50);
+}
+
+// With the iotas folded in, the old form's map is the batching form's map: proven by isl on
+// the spec example and on random ops (an exact equality of relations, not a sample).
+TEST(GatherDecompose, FoldedIotaMapEqualsTheBatchingMapByIsl) {
+  GatherOp spec = testing::specGatherExample();
+  EXPECT_EQ(islEqual(decomposedOutputToOperandMap(spec), gatherOutputToOperandMap(spec)),
+            std::optional<bool>(true))
+      << printIndexingMap(decomposedOutputToOperandMap(spec));
+  std::mt19937 rng(13);
+  int proven = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    GatherOp op = testing::asGatherOp(testing::randomOp(rng));
+    if (op.dimension_numbers.operand_batching_dims.empty()) continue;
+    IndexingMap batching = gatherOutputToOperandMap(op);
+    IndexingMap folded = decomposedOutputToOperandMap(op);
+    EXPECT_EQ(islEqual(folded, batching), std::optional<bool>(true))
+        << trial << "\n"
+        << printIndexingMap(folded) << "\n"
+        << printIndexingMap(batching);
+    ++proven;
+  }
+  EXPECT_GT(proven, 15);
 }
 
 TEST(ScatterDecompose, SpecExampleAttributes) {
