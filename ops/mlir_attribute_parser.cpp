@@ -1,5 +1,6 @@
 #include "ops/mlir_attribute_parser.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 
@@ -193,12 +194,16 @@ Attribute MlirAttributeParser::parseHashAttribute() {
     size_t angle = cursor_.offset();
     attribute.kind = Attribute::Kind::Structured;
     attribute.text = name;
+    std::vector<size_t> fieldOffsets;
     if (isDimensionNumbers) {
-      if (!tryParseStructuredFields(attribute)) throw cursor_.expected("'=' after a field name");
+      if (!tryParseStructuredFields(attribute, fieldOffsets)) {
+        throw cursor_.expected("'=' after a field name");
+      }
+      checkDimensionNumbers(attribute, fieldOffsets);
       return attribute;
     }
     try {
-      if (tryParseStructuredFields(attribute)) return attribute;
+      if (tryParseStructuredFields(attribute, fieldOffsets)) return attribute;
     } catch (const ParseError&) {
       // Not `name = value` fields: keep the text below.
     }
@@ -211,8 +216,45 @@ Attribute MlirAttributeParser::parseHashAttribute() {
   return attribute;
 }
 
+// StableHLO's parser rejects these, so the reader does too: a consumer of
+// `#stablehlo.gather<...>` / `#stablehlo.scatter<...>` may rely on each field being known,
+// written once, and an integer list (index_vector_dim: an integer).
+void MlirAttributeParser::checkDimensionNumbers(const Attribute& attribute,
+                                                const std::vector<size_t>& fieldOffsets) {
+  static const std::vector<std::string_view> kGatherFields = {
+      "offset_dims",           "collapsed_slice_dims",
+      "operand_batching_dims", "start_indices_batching_dims",
+      "start_index_map",       "index_vector_dim"};
+  static const std::vector<std::string_view> kScatterFields = {
+      "update_window_dims",           "inserted_window_dims",
+      "input_batching_dims",          "scatter_indices_batching_dims",
+      "scatter_dims_to_operand_dims", "index_vector_dim"};
+  const auto& known = attribute.text == "stablehlo.gather" ? kGatherFields : kScatterFields;
+  for (size_t i = 0; i < attribute.fields.size(); ++i) {
+    const NamedAttribute& field = attribute.fields[i];
+    auto fail = [&](const std::string& message) {
+      return cursor_.error(fieldOffsets.at(i), message + " in #" + attribute.text);
+    };
+    if (std::find(known.begin(), known.end(), field.name) == known.end()) {
+      throw fail("unknown field `" + field.name + "`");
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (attribute.fields[j].name == field.name) {
+        throw fail("duplicated `" + field.name + "` entry");
+      }
+    }
+    bool isIndexVectorDim = field.name == "index_vector_dim";
+    if (isIndexVectorDim ? field.value.kind != Attribute::Kind::Integer
+                         : field.value.kind != Attribute::Kind::IntArray) {
+      throw fail("`" + field.name + "` must be " +
+                 (isIndexVectorDim ? "an integer" : "a list of integers"));
+    }
+  }
+}
+
 // `<name = value, ...>`; false (cursor unspecified) when a field is not `name = value`.
-bool MlirAttributeParser::tryParseStructuredFields(Attribute& attribute) {
+bool MlirAttributeParser::tryParseStructuredFields(Attribute& attribute,
+                                                   std::vector<size_t>& fieldOffsets) {
   cursor_.expect('<', "to open the attribute's fields");
   if (cursor_.accept('>')) return true;
   do {
@@ -221,6 +263,7 @@ bool MlirAttributeParser::tryParseStructuredFields(Attribute& attribute) {
     size_t at = cursor_.offset();
     if (!cursor_.atBareId()) return false;
     std::string fieldName(cursor_.bareId("a field name"));
+    fieldOffsets.push_back(at);
     if (!cursor_.accept('=')) return false;
     attribute.fields.push_back(
         {fieldName, parseAttribute(TypeSuffix::Consume), cursor_.location(at)});

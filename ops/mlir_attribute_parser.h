@@ -55,7 +55,8 @@ class MlirAttributeParser {
   Attribute parseList();
   Attribute parseDenseArray();
   Attribute parseHashAttribute();
-  bool tryParseStructuredFields(Attribute& attribute);
+  bool tryParseStructuredFields(Attribute& attribute, std::vector<size_t>& fieldOffsets);
+  void checkDimensionNumbers(const Attribute& attribute, const std::vector<size_t>& fieldOffsets);
   void parseDenseList(DenseLiteral& literal, size_t level);
   DenseScalar parseDenseScalar();
 

@@ -98,8 +98,9 @@ struct Attribute {
     Array,       // `[...]` of anything else
     Dense,       // `dense<...>`
     Dictionary,  // `{a = 1, b}`
-    Structured,  // `#stablehlo.gather<...>`, `#stablehlo.scatter<...>`: fields by name;
-                 // a field written twice is kept twice (StableHLO rejects that)
+    Structured,  // `#stablehlo.gather<...>`, `#stablehlo.scatter<...>`: fields by name.
+                 // For those two the reader guarantees known names, each at most once,
+                 // integer lists (index_vector_dim: Integer); absent fields are not added
     Type,        // a type used as an attribute (`tensor<2xf32>`, `f32`)
     Opaque,      // anything else (`#stablehlo<comparison_direction LT>`), as written
   };

@@ -477,7 +477,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"func.func @f() {\n  %0 = \"a.b\"() : () -> ()\n", "'}'", 3, 1},
         BadInput{"%0 = \"a.b\"() {s = \"open} : () -> ()", "unterminated string", 1, 19},
         BadInput{"%0 = \"a.b\"(%x) tensor<2xf32>", "':'", 1, 16},
-        BadInput{"%0 = stablehlo.constant dense<1>", "without a type", 1, 25}));
+        BadInput{"%0 = stablehlo.constant dense<1>", "without a type", 1, 25},
+        BadInput{"#stablehlo.scatter<\n  index_vector_dim = 1,\n  index_vector_dim = 1>",
+                 "duplicated `index_vector_dim` entry", 3, 3},
+        BadInput{"#stablehlo.gather<offset_dims = [1], slice_sizes = [1]>",
+                 "unknown field `slice_sizes`", 1, 38},
+        BadInput{"#stablehlo.gather<index_vector_dim = [1]>", "must be an integer", 1, 19},
+        BadInput{"#stablehlo.scatter<update_window_dims = 1>", "a list of integers", 1, 20}));
 
 TEST(MlirParser, DeepNestingIsADiagnosticNotACrash) {
   std::string text = "%0 = \"a.b\"() {k = " + std::string(100000, '[') + "} : () -> ()";
