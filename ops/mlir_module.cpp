@@ -174,6 +174,27 @@ const Operation* Function::returnOp() const {
   return last.name == "func.return" || last.name == "return" ? &last : nullptr;
 }
 
+const Operation* definingOp(const std::vector<Operation>& ops, const Value& value) {
+  for (const Operation& op : ops) {
+    for (const Value& result : op.results) {
+      if (result == value) return &op;
+    }
+  }
+  return nullptr;
+}
+
+const Operation* Function::definingOp(const Value& value) const {
+  if (body.blocks.empty()) return nullptr;
+  return mlir_ir::definingOp(body.blocks.front().operations, value);
+}
+
+const BlockArgument* Function::argument(const Value& value) const {
+  for (const BlockArgument& argument : arguments) {
+    if (argument.value == value) return &argument;
+  }
+  return nullptr;
+}
+
 const Function* Module::function(std::string_view name) const {
   for (const Function& function : functions) {
     if (function.name == name) return &function;

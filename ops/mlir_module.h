@@ -158,6 +158,10 @@ struct Region {
   std::vector<Block> blocks;
 };
 
+// The op among `ops` (not inside their regions) that defines `value`, or nullptr: what
+// index provenance follows from a gather's indices back to constants and iotas.
+const Operation* definingOp(const std::vector<Operation>& ops, const Value& value);
+
 struct Operation {
   std::string name;            // "stablehlo.gather", "func.return", "check.expect_eq_const"
   bool genericForm = false;    // written `"name"(...)` rather than the op's pretty syntax
@@ -190,6 +194,10 @@ struct Function {
 
   // The body's terminator (`func.return` / `return`), or nullptr.
   const Operation* returnOp() const;
+  // The op of the entry block defining `value`, or nullptr (arguments, unknown names).
+  const Operation* definingOp(const Value& value) const;
+  // The argument that is `value`, or nullptr.
+  const BlockArgument* argument(const Value& value) const;
 };
 
 struct Module {

@@ -147,6 +147,11 @@ module @jit_f attributes {mhlo.num_partitions = 1 : i32} {
   const Operation& convert = bodyOps(module)[0];
   EXPECT_EQ(typeStrings(convert.operandTypes), std::vector<std::string>{"tensor<i64>"});
   EXPECT_EQ(typeStrings(convert.resultTypes), std::vector<std::string>{"tensor<i32>"});
+  EXPECT_EQ(main.definingOp(Value{"0", 0, {}}), &convert);
+  EXPECT_EQ(main.definingOp(Value{"0", 1, {}}), nullptr);
+  EXPECT_EQ(main.definingOp(convert.operands.at(0)), nullptr);
+  EXPECT_EQ(main.argument(convert.operands.at(0)), &main.arguments[0]);
+  EXPECT_EQ(main.argument(Value{"0", 0, {}}), nullptr);
   EXPECT_EQ(module.function("declared")->visibility, "private");
   EXPECT_TRUE(module.function("declared")->body.blocks.empty());
   EXPECT_EQ(module.function("declared")->arguments.at(0).value.name, "");
@@ -342,6 +347,8 @@ TEST(MlirParser, CarriesUnknownOpsOpaquely) {
   ASSERT_EQ(ops[1].results.size(), 2u);
   EXPECT_EQ(ops[1].results[1].toString(), "%t#1");
   EXPECT_EQ(ops[1].attribute("kind")->text, "x");
+  EXPECT_EQ(definingOp(ops, Value{"t", 1, {}}), &ops[1]);
+  EXPECT_EQ(definingOp(ops, Value{"t", 2, {}}), nullptr);
   EXPECT_EQ(typeStrings(ops[1].resultTypes), (std::vector<std::string>{"tensor<2xf32>", "f32"}));
   EXPECT_EQ(ops[2].operands.at(0).name, "b");
   EXPECT_EQ(ops[2].keywords, std::vector<std::string>{"body"});
