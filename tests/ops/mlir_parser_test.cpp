@@ -384,6 +384,41 @@ TEST(MlirParser, ReadsPrettyDataMovementOps) {
   EXPECT_EQ(ops[6].attribute("interior")->asInts(), (std::vector<int64_t>{1, 1}));
 }
 
+TEST(MlirParser, ReadsWhileCallAndCaseForms) {
+  Module module =
+      parseMlirModule(R"(func.func @f(%arg0: tensor<i64>, %arg1: tensor<i64>) -> tensor<i64> {
+  %0:2 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %arg1) : tensor<i64>, tensor<i64>
+   cond {
+    %1 = stablehlo.compare  LT, %iterArg, %iterArg_0 : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  } do {
+    %2 = func.call @g(%iterArg) : (tensor<i64>) -> tensor<i64>
+    stablehlo.return %2, %iterArg_0 : tensor<i64>, tensor<i64>
+  }
+  %3 = "stablehlo.case"(%i) ({
+    stablehlo.return %0#0 : tensor<i64>
+  }, {
+    stablehlo.return %0#1 : tensor<i64>
+  }) : (tensor<i32>) -> tensor<i64>
+  return %3 : tensor<i64>
+})",
+                      "control.mlir");
+  const auto& ops = bodyOps(module);
+  ASSERT_EQ(ops.size(), 3u);
+  EXPECT_EQ(ops[0].results.size(), 2u);
+  EXPECT_EQ(ops[0].operands.size(), 2u);
+  EXPECT_EQ(typeStrings(ops[0].resultTypes),
+            (std::vector<std::string>{"tensor<i64>", "tensor<i64>"}));
+  EXPECT_EQ(ops[0].keywords, (std::vector<std::string>{"cond", "do"}));
+  ASSERT_EQ(ops[0].regions.size(), 2u);
+  const Operation& call = ops[0].regions[1].blocks.at(0).operations.at(0);
+  EXPECT_EQ(call.attribute("callee")->text, "g");
+  EXPECT_EQ(call.operands.size(), 1u);
+  EXPECT_EQ(ops[0].regions[1].blocks.at(0).operations.at(1).operandTypes.size(), 2u);
+  EXPECT_EQ(ops[1].regions.size(), 2u);
+  EXPECT_EQ(ops[1].regions[1].blocks.at(0).operations.at(0).operands.at(0).toString(), "%0#1");
+}
+
 // Spec 001 (MLIR tensor.gather / tensor.scatter RFC), every spelling it uses.
 TEST(MlirParser, ReadsSpec001TensorGatherAndScatter) {
   Module module = parseMlirModule(R"(
