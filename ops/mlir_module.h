@@ -74,10 +74,14 @@ struct TensorType {
 // (`dense<"0x0100...">`), flattened row-major. A splat keeps one value, never the
 // expanded tensor, so `dense<0> : tensor<1000000000xi64>` costs nothing.
 struct DenseElements {
-  TensorType type;             // of the attribute (`: tensor<...>`)
-  bool isSplat = false;        // one value stands for every element
-  std::vector<int64_t> ints;   // integer and i1 element types (true = 1)
-  std::vector<double> floats;  // float element types
+  TensorType type;       // of the attribute (`: tensor<...>`)
+  bool isSplat = false;  // one value stands for every element
+  // Integer element types (i1: 0/1). Signless iN come sign-extended (`dense<255> :
+  // tensor<i8>` is -1, as MLIR reads it); uiN keep their bit pattern (a ui64 above 2^63 is
+  // negative here). Other element types (quantized) land here when every value is an
+  // integer, else in `floats`.
+  std::vector<int64_t> ints;
+  std::vector<double> floats;  // float element types (f16/bf16 widened exactly)
 
   // The element at a row-major flat index (splats answer every index).
   int64_t intAt(int64_t flatIndex) const;
@@ -170,8 +174,11 @@ struct Operation {
   std::vector<TensorType> operandTypes;  // empty where the text does not say them
   std::vector<TensorType> resultTypes;
   // From `<{...}>` properties, `{...}` attribute dictionaries and the pretty form's
-  // `name = value` clauses alike, in written order. Pretty constants' and check ops'
-  // `dense<...>` literal is named "value".
+  // `name = value` and `name(value)` clauses alike, in written order. Pretty forms also
+  // give: "value" for a `dense<...>` literal (constants, check ops); "callee" for `@sym`;
+  // "start_indices" / "limit_indices" / "strides" for slice ranges `[1:3, 0:8:2]`; a Unit
+  // "unique" for the keyword `unique` (spec 001); an empty name for a bare positional
+  // value.
   std::vector<NamedAttribute> attributes;
   // Bare words of a pretty form that carry meaning by position (`LT`, `SIGNED` of
   // stablehlo.compare; `across`, `applies`, `stablehlo.add` of stablehlo.reduce).
