@@ -13,7 +13,7 @@
 namespace idxmap::mlir_ir {
 namespace {
 
-using Int128 = __int128;
+__extension__ using Int128 = __int128;  // wide enough for any 64-bit magnitude and sign
 
 // The magnitude of a digit string, or -1 when it exceeds 2^64 (more than any width needs).
 Int128 magnitude(std::string_view digits, int base) {

@@ -159,13 +159,13 @@ std::string Value::toString() const {
   return text;
 }
 
-const Attribute* Operation::attribute(std::string_view name) const {
-  const NamedAttribute* named = namedAttribute(name);
+const Attribute* Operation::attribute(std::string_view attributeName) const {
+  const NamedAttribute* named = namedAttribute(attributeName);
   return named ? &named->value : nullptr;
 }
 
-const NamedAttribute* Operation::namedAttribute(std::string_view name) const {
-  return findNamed(attributes, name);
+const NamedAttribute* Operation::namedAttribute(std::string_view attributeName) const {
+  return findNamed(attributes, attributeName);
 }
 
 const Operation* Function::returnOp() const {
