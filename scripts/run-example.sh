@@ -8,5 +8,5 @@ cd "$(dirname "$0")/.."
 ./scripts/build.sh idxmap_cli
 example=${1:-examples/reshape_roundtrip.map}
 shift || true
-echo "\$ idxmap simplify $example $*"
+echo "\$ idxmap simplify $example${*:+ $*}"
 build/idxmap simplify "$example" "$@"
