@@ -74,7 +74,7 @@ class SumMatcher {
     }
   }
 
-  bool run(Bindings& b) { return assign(0, b); }
+  bool run(Bindings& b) { return mayMatch() && assign(0, b); }
 
  private:
   bool assign(size_t i, Bindings& b) {
@@ -157,6 +157,28 @@ class SumMatcher {
     bool ok = assign(i + 1, next);
     for (size_t j : members) used_[j] = false;
     return ok;
+  }
+
+  // A cheap necessary condition: every structured summand (`(x mod c0) * c1`) needs a term
+  // whose atom has its operator, and the operator of its first operand where that is one
+  // too. Most sums fail it, and skip the term-by-term search.
+  bool mayMatch() const {
+    for (const TermPattern& t : terms_) {
+      const Pattern& atom = *t.atom;
+      if (atom.kind != Pattern::Kind::Op) continue;
+      bool found = false;
+      for (const LinearTerm& term : form_.terms) {
+        if (term.atom.kind() != atom.op) continue;
+        const Pattern& inner = atom.args[0];
+        bool commutative = atom.op == ExprKind::Min || atom.op == ExprKind::Max;
+        if (!commutative && inner.kind == Pattern::Kind::Op && term.atom.lhs().kind() != inner.op)
+          continue;
+        found = true;
+        break;
+      }
+      if (!found) return false;
+    }
+    return true;
   }
 
   bool finish(Bindings& b) {
