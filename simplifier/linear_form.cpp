@@ -112,15 +112,4 @@ int64_t LinearForm::coefficientGcd() const {
   return g;
 }
 
-Expr canonicalize(Expr e) {
-  if (!e.isBinary()) return e;
-  if (e.kind() == ExprKind::Add || e.kind() == ExprKind::Mul) {
-    LinearForm form = LinearForm::of(e);
-    for (LinearTerm& t : form.terms) t.atom = canonicalize(t.atom);
-    // Canonicalizing atoms can make two of them equal: combine again.
-    return LinearForm::of(form.build()).build();
-  }
-  return Expr::binary(e.kind(), canonicalize(e.lhs()), canonicalize(e.rhs()));
-}
-
 }  // namespace idxmap

@@ -35,7 +35,4 @@ struct LinearForm {
 // Total order on expressions that does not depend on pointers (so output is deterministic).
 int compareExprs(Expr a, Expr b);
 
-// Rebuilds `e` with every sum in canonical form, children first.
-Expr canonicalize(Expr e);
-
 }  // namespace idxmap
