@@ -107,17 +107,6 @@ Expr Expr::variable(ExprKind kind, unsigned index) {
   return unique(kind, index, {}, {});
 }
 
-ExprKind Expr::kind() const { return node_->kind; }
-bool Expr::isVariable() const {
-  ExprKind k = kind();
-  return k == ExprKind::Dim || k == ExprKind::RangeVar || k == ExprKind::RuntimeVar;
-}
-bool Expr::isBinary() const { return kind() >= ExprKind::Add; }
-int64_t Expr::constantValue() const { return node_->value; }
-unsigned Expr::variableIndex() const { return static_cast<unsigned>(node_->value); }
-Expr Expr::lhs() const { return node_->lhs; }
-Expr Expr::rhs() const { return node_->rhs; }
-
 Expr Expr::operator+(Expr o) const {
   if (isConstant() && o.isConstant())
     return constant(checkedAdd(constantValue(), o.constantValue()));

@@ -122,6 +122,18 @@ struct ExprNode {
   size_t hash;
 };
 
+// The accessors are inline: the simplifier calls them millions of times a second.
+inline ExprKind Expr::kind() const { return node_->kind; }
+inline bool Expr::isVariable() const {
+  ExprKind k = kind();
+  return k == ExprKind::Dim || k == ExprKind::RangeVar || k == ExprKind::RuntimeVar;
+}
+inline bool Expr::isBinary() const { return kind() >= ExprKind::Add; }
+inline int64_t Expr::constantValue() const { return node_->value; }
+inline unsigned Expr::variableIndex() const { return static_cast<unsigned>(node_->value); }
+inline Expr Expr::lhs() const { return node_->lhs; }
+inline Expr Expr::rhs() const { return node_->rhs; }
+
 struct ExprHash {
   size_t operator()(Expr e) const { return e.hash(); }
 };
