@@ -1,5 +1,7 @@
 #include "core/text_source.h"
 
+#include <cctype>
+
 #include <algorithm>
 
 namespace idxmap {
@@ -66,6 +68,16 @@ std::string_view SourceText::lineAt(size_t offset) const {
 ParseError SourceText::error(size_t offset, const std::string& message) const {
   offset = std::min(offset, text_.size());
   return ParseError(location(offset), message, std::string(lineAt(offset)));
+}
+
+std::string SourceText::describeTokenAt(size_t offset) const {
+  if (offset >= text_.size()) return "end of input";
+  size_t end = offset;
+  while (end < text_.size() && end - offset < 20 &&
+         !std::isspace(static_cast<unsigned char>(text_[end])))
+    ++end;
+  if (end == offset) end = offset + 1;
+  return "'" + std::string(text_.substr(offset, end - offset)) + "'";
 }
 
 }  // namespace idxmap

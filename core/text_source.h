@@ -20,6 +20,9 @@ class SourceText {
   // The line holding `offset`, without its line break.
   std::string_view lineAt(size_t offset) const;
   ParseError error(size_t offset, const std::string& message) const;
+  // What stands at `offset`, for "expected X, found Y": the next word (at most 20
+  // characters) in quotes, or "end of input".
+  std::string describeTokenAt(size_t offset) const;
 
  private:
   std::string_view text_;

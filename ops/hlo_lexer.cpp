@@ -157,14 +157,8 @@ std::string_view HloCursor::balancedParens(std::string_view what) {
 
 ParseError HloCursor::expected(std::string_view what) {
   skipSpace();
-  std::string found = "end of input";
-  if (offset_ < text_.size()) {
-    size_t end = offset_;
-    while (end < text_.size() && end - offset_ < 20 && !isSpace(text_[end])) ++end;
-    if (end == offset_) end = offset_ + 1;
-    found = "'" + std::string(text_.substr(offset_, end - offset_)) + "'";
-  }
-  return error(offset_, "expected " + std::string(what) + ", found " + found);
+  return error(offset_,
+               "expected " + std::string(what) + ", found " + source_.describeTokenAt(offset_));
 }
 
 }  // namespace idxmap::hlo
