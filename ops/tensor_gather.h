@@ -21,9 +21,6 @@
 
 namespace idxmap::gather_scatter {
 
-// A `?` size in the shapes of the non-StableHLO forms.
-inline constexpr int64_t kDynamicSize = -1;
-
 struct TensorGatherOp {
   TensorType source;
   TensorType indices;  // element type `index` or a signless integer
