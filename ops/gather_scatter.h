@@ -14,12 +14,22 @@
 
 namespace idxmap::gather_scatter {
 
-// A static tensor type: its shape and its element type as StableHLO spells it
-// ("i64", "ui8", "i1", "f32", "bf16", ...).
+// A dimension written `?` (spec 002): its size is known only at run time.
+inline constexpr int64_t kDynamicDim = -1;
+
+// A tensor type: its shape (kDynamicDim where `?`), its element type as StableHLO spells it
+// ("i64", "ui8", "i1", "f32", "bf16", ...) and, for bounded dynamism, one bound per dim
+// (kDynamicDim where none) or none at all. The evaluators need static shapes.
 struct TensorType {
   std::vector<int64_t> shape;
   std::string element_type;
+  std::vector<int64_t> bounds = {};
   int64_t rank() const { return static_cast<int64_t>(shape.size()); }
+  bool isStatic() const {
+    for (int64_t size : shape)
+      if (size == kDynamicDim) return false;
+    return true;
+  }
 };
 
 struct GatherDimensionNumbers {
