@@ -1,5 +1,6 @@
 #include "ops/gather_lowering.h"
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -101,6 +102,10 @@ Tensor prefixSlice(const Tensor& operand, const Index& prefix) {
 
 namespace {
 
+// Slice size 1 along an indexed or batching dim, 0 when the dim is empty (StableHLO's C21
+// bounds a slice size by its dim; an empty dim leaves no element to read anyway).
+int64_t unitSlice(int64_t dimSize) { return std::min<int64_t>(1, dimSize); }
+
 Index range(int64_t from, int64_t to) {
   Index values;
   for (int64_t v = from; v < to; ++v) values.push_back(v);
@@ -127,7 +132,7 @@ LoweredGather lowerElementsGather(const std::string& opName, const TensorType& o
   for (int64_t d = 0; d < rank; ++d)
     if (d != axis) dn.operand_batching_dims.push_back(d);
   dn.start_indices_batching_dims = dn.operand_batching_dims;
-  g.slice_sizes = Index(rank, 1);
+  for (int64_t size : prefix) g.slice_sizes.push_back(unitSlice(size));
   g.result = TensorType{indices.shape, operand.element_type};
   lowered.index_bounds = {operand.shape[axis]};
   return lowered;
@@ -148,8 +153,8 @@ LoweredGather lowerAxisGather(const std::string& opName, const TensorType& opera
   dn.operand_batching_dims = range(0, batchDims);
   dn.start_indices_batching_dims = range(0, batchDims);
   g.slice_sizes = operand.shape;
-  g.slice_sizes[axis] = 1;
-  for (int64_t d = 0; d < batchDims; ++d) g.slice_sizes[d] = 1;
+  g.slice_sizes[axis] = unitSlice(operand.shape[axis]);
+  for (int64_t d = 0; d < batchDims; ++d) g.slice_sizes[d] = unitSlice(operand.shape[d]);
   // The operand dims between the batch dims and the axis stay in place; those after the axis
   // follow the indices' own dims.
   dn.offset_dims = range(batchDims, axis);
@@ -180,7 +185,8 @@ LoweredGather lowerNdGather(const std::string& opName, const TensorType& operand
   dn.operand_batching_dims = range(0, batchDims);
   dn.start_indices_batching_dims = range(0, batchDims);
   g.slice_sizes = operand.shape;
-  for (int64_t d = 0; d < batchDims + coordinates; ++d) g.slice_sizes[d] = 1;
+  for (int64_t d = 0; d < batchDims + coordinates; ++d)
+    g.slice_sizes[d] = unitSlice(operand.shape[d]);
   const int64_t tailRank = rank - batchDims - coordinates;
   dn.offset_dims = range(indicesRank - 1, indicesRank - 1 + tailRank);
   TensorType result{Index(indices.shape.begin(), indices.shape.end() - 1), operand.element_type};

@@ -84,9 +84,15 @@ void requireValid(const std::string& opName, const std::vector<Violation>& viola
     throw Error(opName + ": cannot lower an invalid op: " + violations[0].message);
 }
 
-Index sliceSizesFor(const TensorType& full, const Index& indexedDims) {
+// Slice size 1 along each indexed dim. An empty indexed dim has no in-bounds coordinate, and
+// StableHLO's slice size could not be the unit dim of a rank-preserving result: refused.
+Index sliceSizesFor(const std::string& opName, const TensorType& full, const Index& indexedDims) {
   Index sizes = full.shape;
-  for (int64_t dim : indexedDims) sizes[dim] = 1;
+  for (int64_t dim : indexedDims) {
+    if (full.shape[dim] == 0)
+      throw Error(opName + ": cannot lower a gather along the empty dim " + std::to_string(dim));
+    sizes[dim] = 1;
+  }
   return sizes;
 }
 
@@ -189,7 +195,7 @@ LoweredGather lowerTensorGather(const TensorGatherOp& op) {
   g.dimension_numbers.start_index_map = op.gather_dims;
   if (reduced) g.dimension_numbers.collapsed_slice_dims = op.gather_dims;
   g.dimension_numbers.offset_dims = iota(batchRank, result.rank());
-  g.slice_sizes = sliceSizesFor(op.source, op.gather_dims);
+  g.slice_sizes = sliceSizesFor(name, op.source, op.gather_dims);
   g.result = result;
   lowered.index_bounds = boundsFor(op.source, op.gather_dims);
   lowered.require_unique_indices = op.unique;
@@ -200,6 +206,7 @@ LoweredScatter lowerTensorScatter(const TensorScatterOp& op) {
   const std::string name = "tensor.scatter";
   requireValid(name, validateTensorScatter(op));
   requireStatic(name, {op.source, op.dest, op.indices});
+  sliceSizesFor(name, op.dest, op.scatter_dims);  // the same refusal of empty indexed dims
   const int64_t batchRank = op.indices.rank() - 1;
   LoweredScatter lowered;
   lowered.op_name = name;
