@@ -5,7 +5,6 @@
 #include "ops/tcp_gather.h"
 
 #include <algorithm>
-#include <stdexcept>
 
 #include "ops/tensor_gather.h"
 

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cctype>
 #include <numeric>
-#include <stdexcept>
 
 namespace idxmap::gather_scatter {
 namespace {

@@ -87,6 +87,9 @@ TEST(FrameworkGatherDocs, TfGatherBatchDims) {
   Tensor indices = tensorFrom("i64", {2, 2}, "[[2, 4], [0, 1]]");
   expectLoweringGives(lowerTfGather({params.type(), indices.type(), 1, 1}), params, indices,
                       tensorFrom("i64", {2, 2}, "[[2, 4], [10, 11]]"), "tf.gather batch_dims=1");
+  // Negative batch_dims and axis count from the end: -1 and -1 are 1 and 1 here.
+  expectLoweringGives(lowerTfGather({params.type(), indices.type(), -1, -1}), params, indices,
+                      tensorFrom("i64", {2, 2}, "[[2, 4], [10, 11]]"), "tf.gather -1, -1");
 }
 
 // --- Documented rules --------------------------------------------------------------------------
