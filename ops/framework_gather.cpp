@@ -21,8 +21,7 @@ void requireRank(const std::string& opName, const char* what, const TensorType& 
 }
 
 void requireStatic(const std::string& opName, const TensorType& type) {
-  for (int64_t size : type.shape)
-    if (size < 0) fail(opName, "lowering needs static shapes");
+  if (!type.isStatic()) fail(opName, "lowering needs static shapes");
 }
 
 void requireIndexType(const std::string& opName, const TensorType& indices, bool allowI32) {

@@ -21,10 +21,6 @@
 
 namespace idxmap::gather_scatter {
 
-// A `?` size in the shapes of the non-StableHLO forms (tensor.gather and TCP validate types
-// with dynamic sizes; lowering and evaluation need static ones).
-inline constexpr int64_t kDynamicSize = -1;
-
 // An index value the op has no result for (out of bounds, or a duplicate under `unique`).
 class IndexValueError : public Error {
  public:

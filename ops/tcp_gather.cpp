@@ -41,7 +41,7 @@ void requireLowerable(const std::string& opName, const std::vector<Violation>& v
   if (!violations.empty())
     throw Error(opName + ": cannot lower an invalid op: " + violations[0].message);
   for (const TensorType& type : types)
-    if (std::any_of(type.shape.begin(), type.shape.end(), [](int64_t s) { return s < 0; }))
+    if (!type.isStatic())
       throw Error(opName + ": lowering needs static shapes, not " + mlirTypeString(type));
 }
 
@@ -79,7 +79,7 @@ std::vector<Violation> validateTcpGather(const TcpGatherOp& op) {
   } else {
     for (int64_t d = 0; d < rank; ++d) {
       int64_t inputSize = op.input.shape[d], indicesSize = op.indices.shape[d];
-      if (d == op.dim || inputSize == kDynamicSize || inputSize == indicesSize) continue;
+      if (d == op.dim || inputSize == kDynamicDim || inputSize == indicesSize) continue;
       violations.push_back({"indices-shape", "indices",
                             name + ": indices tensor does not match expected shape: dim " + str(d) +
                                 " of the indices is " + str(indicesSize) + " but the input's is " +

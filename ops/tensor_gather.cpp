@@ -23,10 +23,6 @@ bool sameType(const TensorType& a, const TensorType& b) {
   return a.shape == b.shape && a.element_type == b.element_type;
 }
 
-bool isStatic(const TensorType& type) {
-  return std::none_of(type.shape.begin(), type.shape.end(), [](int64_t s) { return s < 0; });
-}
-
 Index iota(int64_t from, int64_t to) {
   Index values(static_cast<size_t>(std::max<int64_t>(0, to - from)));
   std::iota(values.begin(), values.end(), from);
@@ -74,7 +70,7 @@ std::string mismatch(const TensorType& expected, const TensorType& reduced, cons
 
 void requireStatic(const std::string& opName, const std::vector<TensorType>& types) {
   for (const TensorType& type : types)
-    if (!isStatic(type))
+    if (!type.isStatic())
       throw Error(opName + ": lowering needs static shapes, not " + mlirTypeString(type));
 }
 

@@ -15,7 +15,7 @@ using namespace testing;
 using mlir_ir::Module;
 using mlir_ir::parseMlirModule;
 
-constexpr int64_t Q = kDynamicSize;
+constexpr int64_t Q = kDynamicDim;
 
 TEST(GatherFormsImport, Spec001Spellings) {
   Module module = parseMlirModule(R"(

@@ -18,7 +18,7 @@ namespace {
 
 using namespace testing;
 
-constexpr int64_t Q = kDynamicSize;
+constexpr int64_t Q = kDynamicDim;
 
 TensorGatherOp gather(TensorType source, TensorType indices, Index dims,
                       std::optional<TensorType> result, bool unique = false) {
