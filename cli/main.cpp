@@ -10,6 +10,7 @@
 #include "cli/exit_code.h"
 #include "cli/input.h"
 #include "cli/output.h"
+#include "cli/run_command.h"
 #include "cli/simplify_command.h"
 #include "core/checked.h"
 #include "core/text.h"
@@ -32,6 +33,7 @@ Examples:
   idxmap simplify examples/reshape_roundtrip.map
   idxmap simplify --check --json examples/spec004.map
   idxmap compose examples/compose/*.map
+  idxmap run --engine maps examples/spec_example.mlir
   idxmap simplify --help)");
 
   CommonOptions simplifyOptions;
@@ -40,6 +42,8 @@ Examples:
   CLI::App* compose = addComposeCommand(app, composeOptions);
   AnalyzeOptions analyzeOptions;
   CLI::App* analyze = addAnalyzeCommand(app, analyzeOptions);
+  RunOptions runOptions;
+  CLI::App* runCommand = addRunCommand(app, runOptions);
 
   try {
     app.parse(argc, argv);
@@ -51,6 +55,7 @@ Examples:
   if (simplify->parsed()) return runSimplify(simplifyOptions, std::cout, std::cerr);
   if (compose->parsed()) return runCompose(composeOptions, std::cout, std::cerr);
   if (analyze->parsed()) return runAnalyze(analyzeOptions, std::cout, std::cerr);
+  if (runCommand->parsed()) return runRun(runOptions, std::cout, std::cerr);
   return kInvalidInput;  // unreachable: require_subcommand(1) rejects everything else
 }
 

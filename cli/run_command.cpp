@@ -1,0 +1,133 @@
+#include "cli/run_command.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/input.h"
+#include "cli/output.h"
+#include "ops/mlir_interpreter.h"
+
+namespace idxmap::cli {
+namespace {
+
+struct Source {
+  std::string name;  // as diagnostics write it
+  std::string text;
+};
+
+Source readSource(const std::string& input) {
+  std::ostringstream text;
+  if (input == "-") {
+    text << std::cin.rdbuf();
+    if (std::cin.bad())
+      throw InputError("<stdin>: error: cannot read: " + std::string(std::strerror(errno)));
+    return {"<stdin>", text.str()};
+  }
+  std::error_code ignored;
+  if (std::filesystem::is_directory(input, ignored))
+    throw InputError(input + ": error: cannot read: is a directory");
+  std::ifstream file(input, std::ios::binary);
+  if (!file) throw InputError(input + ": error: cannot read: " + std::strerror(errno));
+  text << file.rdbuf();
+  if (file.bad()) throw InputError(input + ": error: cannot read: " + std::strerror(errno));
+  return {input, text.str()};
+}
+
+std::string sourceLine(const std::string& text, int lineNumber) {
+  std::istringstream lines(text);
+  std::string line;
+  for (int i = 0; i < lineNumber && std::getline(lines, line); ++i) {
+  }
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return line;
+}
+
+std::string plural(size_t count, const char* noun) {
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+std::string locationText(const SourceLocation& location) {
+  return location.file + ":" + std::to_string(location.line) + ":" +
+         std::to_string(location.column);
+}
+
+}  // namespace
+
+CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
+  CLI::App* command =
+      app.add_subcommand("run", "Evaluate a StableHLO MLIR file and execute its check.* ops");
+  command->add_option("input", options.input, "StableHLO MLIR text; - or none reads stdin")
+      ->type_name("FILE|-");
+  command
+      ->add_option("--engine", options.engine,
+                   "How gather, dynamic_gather and scatter are computed: reference (the spec's "
+                   "formulas, default) or maps (walking their indexing maps); every other op "
+                   "is computed the same way by both")
+      ->type_name("reference|maps")
+      ->check(CLI::IsMember({"reference", "maps"}));
+  command->add_flag("--json", options.json,
+                    "Print {\"checks\", \"passed\", \"failed\": [{location, op, message}]}");
+  command->footer(R"(Runs func.func @main, or every function without arguments when there is no
+@main. Each failed check prints `file:line:col: OP failed: element [i, j] is X, expected Y`;
+a summary follows (`2 checks passed`, `1 of 3 checks failed`).
+Checks: check.expect_eq_const and check.expect_eq (exact), check.expect_almost_eq_const and
+check.expect_almost_eq (|actual - expected| <= tolerance, default 1e-4), check.expect_close
+(ULP distance within [min_ulp_difference, max_ulp_difference], default [0, 1]), also as
+stablehlo.custom_call @check.*.
+Exit status: 0 every check passed, 1 a check failed, 2 invalid input (malformed MLIR, an
+unsupported op, a declared type the computed value does not have).
+
+Examples:
+  idxmap run examples/spec_example.mlir
+      2 checks passed
+  idxmap run --engine maps examples/spec_example.mlir
+  idxmap run --json - < test.mlir)");
+  return command;
+}
+
+ExitCode runRun(const RunOptions& options, std::ostream& out, std::ostream& diagnostics) {
+  Source source = readSource(options.input);
+  mlir_ir::Module module = mlir_ir::parseMlirModule(source.text, source.name);
+  mlir_interpreter::Engine engine = options.engine == "maps" ? mlir_interpreter::Engine::kMaps
+                                                             : mlir_interpreter::Engine::kReference;
+  mlir_interpreter::Interpreter interpreter(module, engine);
+  try {
+    for (const mlir_ir::Function* function : mlir_interpreter::entryFunctions(module))
+      interpreter.call(*function, {});
+  } catch (const mlir_interpreter::InterpretError& error) {
+    // The caret under the op, as the reader's own diagnostics show it.
+    throw ParseError(error.location(), error.message(),
+                     sourceLine(source.text, error.location().line));
+  }
+
+  const std::vector<mlir_interpreter::CheckOutcome>& checks = interpreter.checks();
+  size_t failed = 0;
+  nlohmann::ordered_json failures = nlohmann::ordered_json::array();
+  for (const mlir_interpreter::CheckOutcome& check : checks) {
+    if (!check.failure) continue;
+    ++failed;
+    if (options.json)
+      failures.push_back({{"location", locationText(check.location)},
+                          {"op", check.op},
+                          {"message", *check.failure}});
+    else
+      out << locationText(check.location) << ": " << check.op << " failed: " << *check.failure
+          << '\n';
+  }
+  if (options.json) {
+    writeJson(
+        out, {{"checks", checks.size()}, {"passed", checks.size() - failed}, {"failed", failures}});
+  } else if (failed == 0) {
+    out << plural(checks.size(), "check") << " passed\n";
+  } else {
+    out << failed << " of " << plural(checks.size(), "check") << " failed\n";
+  }
+  if (checks.empty()) diagnostics << source.name << ": note: no check ops ran\n";
+  return failed == 0 ? kSuccess : kRefuted;
+}
+
+}  // namespace idxmap::cli

@@ -1,0 +1,23 @@
+// `idxmap run`: evaluates a StableHLO MLIR file (ops/mlir_interpreter.h) and executes its
+// check.* ops.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <ostream>
+#include <string>
+
+#include "cli/exit_code.h"
+
+namespace idxmap::cli {
+
+struct RunOptions {
+  std::string input = "-";           // an MLIR file; "-" reads stdin
+  std::string engine = "reference";  // or "maps": how gather / scatter are computed
+  bool json = false;
+};
+
+CLI::App* addRunCommand(CLI::App& app, RunOptions& options);
+// Exit 0 when every check passes (or there are none), 1 when one fails, 2 on bad input.
+ExitCode runRun(const RunOptions& options, std::ostream& out, std::ostream& diagnostics);
+
+}  // namespace idxmap::cli
