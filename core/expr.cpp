@@ -2,11 +2,10 @@
 
 #include <array>
 #include <atomic>
-#include <boost/container_hash/hash.hpp>
 #include <deque>
 #include <mutex>
 #include <thread>
-#include <unordered_set>
+#include <vector>
 
 namespace idxmap {
 namespace {
@@ -14,36 +13,26 @@ namespace {
 struct NodeKey {
   ExprKind kind;
   int64_t value;
-  const ExprNode* lhs;
-  const ExprNode* rhs;
+  Expr lhs, rhs;
+
+  bool matches(const ExprNode& n) const {
+    return kind == n.kind && value == n.value && lhs == n.lhs && rhs == n.rhs;
+  }
 };
 
+// Nodes are allocated close together, so pointer bits are mixed well (a multiply and the
+// high half) before the table masks them.
 size_t hashKey(const NodeKey& k) {
-  size_t h = static_cast<size_t>(k.kind);
-  boost::hash_combine(h, k.value);
-  boost::hash_combine(h, k.lhs);
-  boost::hash_combine(h, k.rhs);
-  return h;
+  auto mix = [](uint64_t h, uint64_t v) {
+    __uint128_t m = static_cast<__uint128_t>(h ^ v) * 0x9E3779B97F4A7C15ull;
+    return static_cast<uint64_t>(m) ^ static_cast<uint64_t>(m >> 64);
+  };
+  uint64_t h = static_cast<uint64_t>(k.kind) + 1;
+  h = mix(h, static_cast<uint64_t>(k.value));
+  h = mix(h, reinterpret_cast<uintptr_t>(k.lhs.node()));
+  h = mix(h, reinterpret_cast<uintptr_t>(k.rhs.node()));
+  return static_cast<size_t>(h);
 }
-
-struct NodeHash {
-  using is_transparent = void;
-  size_t operator()(const ExprNode* n) const { return n->hash; }
-  size_t operator()(const NodeKey& k) const { return hashKey(k); }
-};
-
-struct NodeEq {
-  using is_transparent = void;
-  static NodeKey key(const ExprNode* n) {
-    return {n->kind, n->value, n->lhs.node(), n->rhs.node()};
-  }
-  static bool same(const NodeKey& a, const NodeKey& b) {
-    return a.kind == b.kind && a.value == b.value && a.lhs == b.lhs && a.rhs == b.rhs;
-  }
-  bool operator()(const ExprNode* a, const ExprNode* b) const { return a == b; }
-  bool operator()(const NodeKey& a, const ExprNode* b) const { return same(a, key(b)); }
-  bool operator()(const ExprNode* a, const NodeKey& b) const { return same(key(a), b); }
-};
 
 // Guards the table. A test-and-test-and-set spinlock: lookups are short and nearly always
 // uncontended, and a pthread mutex's lock/unlock pair cost a fifth of simplification time.
@@ -59,11 +48,52 @@ class SpinLock {
   std::atomic<bool> locked_{false};
 };
 
-// The uniquing table. Nodes are never freed, so handles stay valid for the process.
-struct Uniquer {
+// The uniquing table: open addressing with linear probing over (hash, node) slots, so a
+// lookup touches one array and dereferences only a node whose full hash matches
+// (std::unordered_set's buckets, prime modulus and chains were a tenth of simplification
+// time). Nodes are never freed, so handles stay valid for the process.
+class Uniquer {
+ public:
   SpinLock mutex;
-  std::deque<ExprNode> storage;
-  std::unordered_set<const ExprNode*, NodeHash, NodeEq> table;
+
+  // `hash` is hashKey(key), computed by the caller outside the lock.
+  const ExprNode* findOrInsert(const NodeKey& key, size_t hash) {
+    if ((count_ + 1) * 2 > slots_.size()) grow();
+    size_t mask = slots_.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      Slot& slot = slots_[i];
+      if (slot.node == nullptr) {
+        ExprNode& node =
+            storage_.emplace_back(ExprNode{key.kind, key.value, key.lhs, key.rhs, hash});
+        slot = {hash, &node};
+        ++count_;
+        return &node;
+      }
+      if (slot.hash == hash && key.matches(*slot.node)) return slot.node;
+    }
+  }
+
+ private:
+  struct Slot {
+    size_t hash = 0;
+    const ExprNode* node = nullptr;
+  };
+
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
+    size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (s.node == nullptr) continue;
+      size_t i = s.hash & mask;
+      while (slots_[i].node != nullptr) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+  }
+
+  std::deque<ExprNode> storage_;
+  std::vector<Slot> slots_;
+  size_t count_ = 0;
 };
 
 Uniquer& uniquer() {
@@ -74,14 +104,11 @@ Uniquer& uniquer() {
 }  // namespace
 
 Expr Expr::unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs) {
-  NodeKey key{kind, value, lhs.node_, rhs.node_};
+  NodeKey key{kind, value, lhs, rhs};
+  size_t hash = hashKey(key);
   Uniquer& u = uniquer();
   std::lock_guard<SpinLock> lock(u.mutex);
-  auto it = u.table.find(key);
-  if (it != u.table.end()) return Expr(*it);
-  ExprNode& node = u.storage.emplace_back(ExprNode{kind, value, lhs, rhs, hashKey(key)});
-  u.table.insert(&node);
-  return Expr(&node);
+  return Expr(u.findOrInsert(key, hash));
 }
 
 Expr Expr::constant(int64_t value) {

@@ -52,8 +52,14 @@ Expr Rewriter::simplify(Expr e) {
 Expr Rewriter::rebuildFromSimplifiedChildren(Expr e, int depth) {
   if (e.kind() == ExprKind::Add || e.kind() == ExprKind::Mul) {
     LinearForm form = LinearForm::of(e);
-    for (LinearTerm& t : form.terms) t.atom = rewrite(t.atom, depth + 1);
-    return LinearForm::of(form.build()).build();
+    bool atomsKept = true;
+    for (LinearTerm& t : form.terms) {
+      Expr atom = rewrite(t.atom, depth + 1);
+      atomsKept = atomsKept && atom == t.atom;
+      t.atom = atom;
+    }
+    // Rewritten atoms may be sums or constants, or equal one another: linearize again.
+    return atomsKept ? form.build() : LinearForm::of(form.build()).build();
   }
   return Expr::binary(e.kind(), rewrite(e.lhs(), depth + 1), rewrite(e.rhs(), depth + 1));
 }
