@@ -55,6 +55,12 @@ struct Pattern {
   int64_t value = 0;
   std::vector<Pattern> args;
   bool constantOnly = false;  // no x, y, z inside: folds to a number when the rule fires
+  // A Sum's summands by role (indices into args), set by the parser: those that match terms,
+  // structured ones first so that a bare `x * c` sees x already bound; the constant; the
+  // bare x, y or z that matches the rest (-1: none).
+  std::vector<int> termSummands;
+  int constantSummand = -1;
+  int restSummand = -1;
 };
 
 enum class Comparison { Eq, Ne, Lt, Le, Gt, Ge };
@@ -64,6 +70,10 @@ struct Condition {
   Kind kind = Kind::Compare;
   Comparison comparison = Comparison::Eq;
   Pattern lhs, rhs;  // for NoDiv: lhs is the Any it names
+  // A comparison of constants the left-hand side binds (no x, y, z, lo, hi): the matcher
+  // checks it as soon as its last constant is bound, so most candidates fail early.
+  bool onConstants = false;
+  unsigned constantMask = 0;  // bit i: mentions ci
 };
 
 struct Rule {

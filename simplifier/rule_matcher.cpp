@@ -14,37 +14,103 @@ class Continuation {
  public:
   template <typename F>
   Continuation(const F& f)  // NOLINT: implicit, so lambdas pass directly
-      : object_(&f),
-        call_([](const void* o, Bindings& b) { return (*static_cast<const F*>(o))(b); }) {}
-  bool operator()(Bindings& b) const { return call_(object_, b); }
+      : object_(&f), call_([](const void* o) { return (*static_cast<const F*>(o))(); }) {}
+  bool operator()() const { return call_(object_); }
 
  private:
   const void* object_;
-  bool (*call_)(const void*, Bindings&);
+  bool (*call_)(const void*);
 };
 
 // Thrown while instantiating when a template cannot be built (an unbounded lo/hi).
 struct NotApplicable {};
 
-bool bindConstant(const Pattern& p, int64_t value, Bindings& b) {
-  if (p.kind == Pattern::Kind::Literal) return p.value == value;
-  if (p.kind != Pattern::Kind::Constant) return false;
-  if (b.hasConstant[p.index]) return b.constants[p.index] == value;
-  b.hasConstant[p.index] = true;
-  b.constants[p.index] = value;
-  return true;
-}
+int64_t fold(const Pattern& p, const Bindings& b, RangeEvaluator& ranges);
+Expr instantiate(const Pattern& p, const Bindings& b, RangeEvaluator& ranges);
+bool holds(const Condition& c, const Bindings& b, RangeEvaluator& ranges);
 
-bool isUnboundAny(const Pattern& p, const Bindings& b) {
-  return p.kind == Pattern::Kind::Any && b.exprs[p.index].isNull();
-}
+// The rules for one node are tried one after another on the same operand, so the linear
+// form of the last sum matched is kept. A sum match nested in another one (a continuation
+// matching a second sum) reads it but must not refill it.
+struct SumFormCache {
+  Expr expr;
+  LinearForm form;
+  int readers = 0;
+};
 
-bool isUnboundConstant(const Pattern& p, const Bindings& b) {
-  return p.kind == Pattern::Kind::Constant && !b.hasConstant[p.index];
-}
+// Matches one rule by backtracking over one set of bindings: each step binds, calls its
+// continuation, and unbinds when that fails. (Copying the bindings at every step, and
+// building continuations that take them, was most of the cost of a failed match.)
+class Matcher {
+ public:
+  Matcher(const Rule& rule, RangeEvaluator& ranges) : rule_(rule), ranges_(ranges) {}
 
-bool match(const Pattern& p, Expr e, Bindings b, const Continuation& k);
-bool constantConditionsHold(const Bindings& b);
+  Expr apply(Expr e) {
+    Expr result;
+    match(rule_.lhs, e, [&] {
+      try {
+        for (const Condition& c : rule_.when)
+          if (!c.onConstants && !holds(c, b_, ranges_)) return false;
+        result = instantiate(rule_.rhs, b_, ranges_);
+        return true;
+      } catch (const NotApplicable&) {
+        return false;
+      } catch (const Error&) {  // overflow, division by zero in a folded constant
+        return false;
+      }
+    });
+    return result;
+  }
+
+  bool match(const Pattern& p, Expr e, const Continuation& k);
+
+  // Binds the constant pattern `p` (a ci or a literal) to `value`, then continues.
+  bool withConstant(const Pattern& p, int64_t value, const Continuation& k) {
+    if (p.kind == Pattern::Kind::Literal) return p.value == value && k();
+    if (p.kind != Pattern::Kind::Constant) return false;
+    unsigned bit = 1u << p.index;
+    if (b_.boundConstants & bit) return b_.constants[p.index] == value && k();
+    b_.constants[p.index] = value;
+    b_.boundConstants |= bit;
+    bool ok = constantConditionsHold(bit) && k();
+    if (!ok) b_.boundConstants &= ~bit;
+    return ok;
+  }
+
+  // Binds the expression variable `p` (x, y or z) to `e`, then continues.
+  bool withExpr(const Pattern& p, Expr e, const Continuation& k) {
+    Expr& slot = b_.exprs[p.index];
+    if (!slot.isNull()) return slot == e && k();
+    slot = e;
+    bool ok = k();
+    if (!ok) slot = Expr();
+    return ok;
+  }
+
+  const Bindings& bindings() const { return b_; }
+
+ private:
+  // The conditions on constants alone that binding `bit` completes: a candidate that fails
+  // one fails whatever else matches.
+  bool constantConditionsHold(unsigned bit) {
+    for (const Condition& c : rule_.when) {
+      if (!c.onConstants || !(c.constantMask & bit) || (c.constantMask & ~b_.boundConstants) != 0)
+        continue;
+      try {
+        if (!holds(c, b_, ranges_)) return false;
+      } catch (const NotApplicable&) {
+        return false;
+      } catch (const Error&) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  const Rule& rule_;
+  RangeEvaluator& ranges_;
+  Bindings b_;
+};
 
 // A summand of a sum pattern that must match terms: `atom * coefficient` or just `atom`.
 struct TermPattern {
@@ -54,60 +120,63 @@ struct TermPattern {
 
 class SumMatcher {
  public:
-  SumMatcher(const Pattern& sum, const LinearForm& form, const Continuation& k)
-      : form_(form), used_(form_.terms.size(), false), k_(k) {
-    // Structured summands first, so that a bare `x * c` sees x already bound. (Two passes
-    // rather than std::stable_partition, which allocates a buffer on every match.)
-    for (bool bareVariable : {false, true}) {
-      for (const Pattern& s : sum.args) {
-        if (s.kind == Pattern::Kind::Any) {
-          rest_ = &s;
-        } else if (s.kind == Pattern::Kind::Constant || s.kind == Pattern::Kind::Literal) {
-          constant_ = &s;
-        } else {
-          bool product = s.kind == Pattern::Kind::Op && s.op == ExprKind::Mul;
-          TermPattern term =
-              product ? TermPattern{&s.args[0], &s.args[1]} : TermPattern{&s, nullptr};
-          if ((term.atom->kind == Pattern::Kind::Any) == bareVariable) terms_.push_back(term);
-        }
-      }
-    }
-  }
+  SumMatcher(Matcher& m, const Pattern& sum, const LinearForm& form, const Continuation& k)
+      : m_(m), sum_(sum), form_(form), used_(form_.terms.size(), false), k_(k) {}
 
-  bool run(Bindings& b) { return mayMatch() && assign(0, b); }
+  bool run() { return mayMatch() && assign(0); }
 
  private:
-  bool assign(size_t i, Bindings& b) {
-    if (i == terms_.size()) return finish(b);
-    const TermPattern& t = terms_[i];
+  // The summand that matches terms i-th, as `atom * coefficient` or `atom`.
+  TermPattern termPattern(size_t i) const {
+    const Pattern& s = sum_.args[sum_.termSummands[i]];
+    if (s.kind == Pattern::Kind::Op && s.op == ExprKind::Mul) return {&s.args[0], &s.args[1]};
+    return {&s, nullptr};
+  }
+
+  bool assign(size_t i) {
+    if (i == sum_.termSummands.size()) return finish();
+    TermPattern t = termPattern(i);
     for (size_t j = 0; j < form_.terms.size(); ++j) {
       if (used_[j]) continue;
-      Bindings next = b;
       const LinearTerm& term = form_.terms[j];
-      if (t.coefficient ? !bindConstant(*t.coefficient, term.coefficient, next)
-                        : term.coefficient != 1)
-        continue;
-      used_[j] = true;
-      bool ok = match(*t.atom, term.atom, next, [&](Bindings& bb) { return assign(i + 1, bb); });
-      used_[j] = false;
-      if (ok) return true;
+      auto matchAtom = [&] {
+        used_[j] = true;
+        bool ok = m_.match(*t.atom, term.atom, [&] { return assign(i + 1); });
+        used_[j] = false;
+        return ok;
+      };
+      if (t.coefficient ? m_.withConstant(*t.coefficient, term.coefficient, matchAtom)
+                        : term.coefficient == 1 && matchAtom())
+        return true;
     }
-    return t.coefficient && assignScaled(i, t, b);
+    return t.coefficient && assignScaled(i, t);
+  }
+
+  // Continues with the terms `members` used up by one summand.
+  template <typename Members>
+  bool assignUsing(const Members& members, size_t i) {
+    for (size_t j : members) used_[j] = true;
+    bool ok = assign(i);
+    for (size_t j : members) used_[j] = false;
+    return ok;
   }
 
   // `x * c` against several terms at once: either x is bound (find its terms scaled by one
   // factor) or both are free (group the terms sharing a factor).
-  bool assignScaled(size_t i, const TermPattern& t, Bindings& b) {
+  bool assignScaled(size_t i, TermPattern t) {
     if (t.atom->kind != Pattern::Kind::Any) return false;
-    if (!isUnboundAny(*t.atom, b)) return assignBoundScaled(i, t, b);
-    if (!isUnboundConstant(*t.coefficient, b)) return false;
+    const Bindings& b = m_.bindings();
+    if (!b.exprs[t.atom->index].isNull()) return assignBoundScaled(i, t);
+    if (t.coefficient->kind != Pattern::Kind::Constant ||
+        (b.boundConstants & (1u << t.coefficient->index)))
+      return false;
     boost::container::small_vector<int64_t, 16> factors;
     for (size_t j = 0; j < form_.terms.size(); ++j) {
       if (used_[j]) continue;
       int64_t coefficient = form_.terms[j].coefficient;
       factors.push_back(coefficient < 0 ? -coefficient : coefficient);
       for (int c = 0; c < 4; ++c)
-        if (b.hasConstant[c] && b.constants[c] > 0)
+        if ((b.boundConstants & (1u << c)) && b.constants[c] > 0)
           factors.push_back(std::gcd(coefficient, b.constants[c]));
     }
     std::sort(factors.begin(), factors.end());
@@ -123,20 +192,16 @@ class SumMatcher {
       }
       // A lone term scaled by exactly its coefficient was already tried as a single term.
       if (members.empty() || (members.size() == 1 && group.terms[0].coefficient == 1)) continue;
-      Bindings next = b;
-      next.exprs[t.atom->index] = group.build();
-      next.hasConstant[t.coefficient->index] = true;
-      next.constants[t.coefficient->index] = g;
-      for (size_t j : members) used_[j] = true;
-      bool ok = assign(i + 1, next);
-      for (size_t j : members) used_[j] = false;
-      if (ok) return true;
+      if (m_.withConstant(*t.coefficient, g, [&] {
+            return m_.withExpr(*t.atom, group.build(), [&] { return assignUsing(members, i + 1); });
+          }))
+        return true;
     }
     return false;
   }
 
-  bool assignBoundScaled(size_t i, const TermPattern& t, Bindings& b) {
-    LinearForm bound = LinearForm::of(b.exprs[t.atom->index]);
+  bool assignBoundScaled(size_t i, TermPattern t) {
+    LinearForm bound = LinearForm::of(m_.bindings().exprs[t.atom->index]);
     if (bound.terms.empty() || bound.constant != 0) return false;
     boost::container::small_vector<size_t, 8> members;
     int64_t factor = 0;
@@ -151,20 +216,15 @@ class SumMatcher {
       factor = f;
       members.push_back(j);
     }
-    Bindings next = b;
-    if (!bindConstant(*t.coefficient, factor, next)) return false;
-    for (size_t j : members) used_[j] = true;
-    bool ok = assign(i + 1, next);
-    for (size_t j : members) used_[j] = false;
-    return ok;
+    return m_.withConstant(*t.coefficient, factor, [&] { return assignUsing(members, i + 1); });
   }
 
   // A cheap necessary condition: every structured summand (`(x mod c0) * c1`) needs a term
   // whose atom has its operator, and the operator of its first operand where that is one
   // too. Most sums fail it, and skip the term-by-term search.
   bool mayMatch() const {
-    for (const TermPattern& t : terms_) {
-      const Pattern& atom = *t.atom;
+    for (size_t i = 0; i < sum_.termSummands.size(); ++i) {
+      const Pattern& atom = *termPattern(i).atom;
       if (atom.kind != Pattern::Kind::Op) continue;
       bool found = false;
       for (const LinearTerm& term : form_.terms) {
@@ -181,64 +241,70 @@ class SumMatcher {
     return true;
   }
 
-  bool finish(Bindings& b) {
-    Bindings next = b;
-    int64_t constant = form_.constant;
-    if (constant_) {
-      if (!bindConstant(*constant_, constant, next)) return false;
-      constant = 0;
-    }
-    // Most candidates fail a condition on constants alone: reject them before building
-    // the rest of the sum.
-    if (!constantConditionsHold(next)) return false;
+  bool finish() {
+    if (sum_.constantSummand >= 0)
+      return m_.withConstant(sum_.args[sum_.constantSummand], form_.constant,
+                             [&] { return matchRest(0); });
+    return matchRest(form_.constant);
+  }
+
+  // The terms no summand used, and `constant`, are what the bare x, y or z matches.
+  bool matchRest(int64_t constant) {
     LinearForm rest;
     rest.constant = constant;
     for (size_t j = 0; j < form_.terms.size(); ++j)
       if (!used_[j]) rest.terms.push_back(form_.terms[j]);
-    if (!rest_) return rest.terms.empty() && rest.constant == 0 && k_(next);
-    return match(*rest_, rest.build(), next, k_);
+    if (sum_.restSummand < 0) return rest.terms.empty() && rest.constant == 0 && k_();
+    return m_.match(sum_.args[sum_.restSummand], rest.build(), k_);
   }
 
-  LinearForm form_;
+  Matcher& m_;
+  const Pattern& sum_;
+  const LinearForm& form_;
   boost::container::small_vector<bool, 8> used_;
   const Continuation& k_;
-  boost::container::small_vector<TermPattern, 4> terms_;
-  const Pattern* constant_ = nullptr;
-  const Pattern* rest_ = nullptr;
 };
 
-bool match(const Pattern& p, Expr e, Bindings b, const Continuation& k) {
+bool Matcher::match(const Pattern& p, Expr e, const Continuation& k) {
   switch (p.kind) {
-    case Pattern::Kind::Any: {
-      Expr& slot = b.exprs[p.index];
-      if (!slot.isNull()) return slot == e && k(b);
-      slot = e;
-      return k(b);
-    }
+    case Pattern::Kind::Any:
+      return withExpr(p, e, k);
     case Pattern::Kind::Constant:
     case Pattern::Kind::Literal:
-      return e.isConstant() && bindConstant(p, e.constantValue(), b) && k(b);
+      return e.isConstant() && withConstant(p, e.constantValue(), k);
     case Pattern::Kind::Sum: {
-      // The rules for one node are tried one after another on the same operand: keep its
-      // linear form.
-      thread_local Expr lastExpr;
-      thread_local LinearForm lastForm;
-      if (!(lastExpr == e)) {
+      thread_local SumFormCache cache;
+      if (cache.expr == e) {
+        ++cache.readers;
+      } else if (cache.readers == 0) {
         try {
-          lastForm = LinearForm::of(e);
+          cache.form = LinearForm::of(e);
+        } catch (const OverflowError&) {
+          cache.expr = Expr();
+          return false;
+        }
+        cache.expr = e;
+        ++cache.readers;
+      } else {
+        LinearForm form;
+        try {
+          form = LinearForm::of(e);
         } catch (const OverflowError&) {
           return false;
         }
-        lastExpr = e;
+        return SumMatcher(*this, p, form, k).run();
       }
-      return SumMatcher(p, lastForm, k).run(b);
+      struct Release {
+        int& readers;
+        ~Release() { --readers; }
+      } release{cache.readers};
+      return SumMatcher(*this, p, cache.form, k).run();
     }
     case Pattern::Kind::Op: {
       if (e.kind() != p.op) return false;
       auto inOrder = [&](Expr first, Expr second) {
         // Constant operands sit on the right: matching them first binds c* early.
-        return match(p.args[1], second, b,
-                     [&](Bindings& bb) { return match(p.args[0], first, bb, k); });
+        return match(p.args[1], second, [&] { return match(p.args[0], first, k); });
       };
       bool commutative = p.op == ExprKind::Min || p.op == ExprKind::Max;
       return inOrder(e.lhs(), e.rhs()) || (commutative && inOrder(e.rhs(), e.lhs()));
@@ -347,54 +413,10 @@ bool holds(const Condition& c, const Bindings& b, RangeEvaluator& ranges) {
   return false;
 }
 
-bool usesOnly(const Pattern& p, const Bindings& b) {
-  if (p.kind == Pattern::Kind::Constant) return b.hasConstant[p.index];
-  if (p.kind == Pattern::Kind::Literal) return true;
-  if (p.kind != Pattern::Kind::Op && p.kind != Pattern::Kind::Sum && p.kind != Pattern::Kind::Gcd)
-    return false;
-  for (const Pattern& a : p.args)
-    if (!usesOnly(a, b)) return false;
-  return true;
-}
-
-// The conditions that mention only bound constants; the others wait for the full match.
-bool constantConditionsHold(const Bindings& b) {
-  if (!b.rule) return true;
-  for (const Condition& c : b.rule->when) {
-    if (c.kind != Condition::Kind::Compare || !usesOnly(c.lhs, b) || !usesOnly(c.rhs, b)) continue;
-    try {
-      // usesOnly() excludes lo/hi, so no range is ever asked of this evaluator.
-      static const IndexingMap kNoMap;
-      thread_local RangeEvaluator noRanges(kNoMap, RangeEvaluator::Use::VariableRangesOnly);
-      if (!holds(c, b, noRanges)) return false;
-    } catch (const NotApplicable&) {
-      return false;
-    } catch (const Error&) {
-      return false;
-    }
-  }
-  return true;
-}
-
 }  // namespace
 
 Expr applyRule(const Rule& rule, Expr e, RangeEvaluator& ranges) {
-  Expr result;
-  Bindings start;
-  start.rule = &rule;
-  match(rule.lhs, e, start, [&](Bindings& b) {
-    try {
-      for (const Condition& c : rule.when)
-        if (!holds(c, b, ranges)) return false;
-      result = instantiate(rule.rhs, b, ranges);
-      return true;
-    } catch (const NotApplicable&) {
-      return false;
-    } catch (const Error&) {  // overflow, division by zero in a folded constant
-      return false;
-    }
-  });
-  return result;
+  return Matcher(rule, ranges).apply(e);
 }
 
 }  // namespace idxmap

@@ -9,10 +9,9 @@
 namespace idxmap {
 
 struct Bindings {
-  const Rule* rule = nullptr;  // whose constant-only conditions may be checked early
-  std::array<Expr, 3> exprs;   // x, y, z
+  std::array<Expr, 3> exprs;  // x, y, z; null while unbound
   std::array<int64_t, 4> constants{};
-  std::array<bool, 4> hasConstant{};
+  unsigned boundConstants = 0;  // bit i: ci is bound
 };
 
 // The rewritten expression when `rule` matches `e` at its root and its condition holds;

@@ -221,6 +221,36 @@ bool markConstantOnly(Pattern& p) {
   return constantOnly;
 }
 
+// Sorts a Sum's summands by the role they play in matching (Pattern::termSummands).
+void markSummandRoles(Pattern& p) {
+  for (Pattern& a : p.args) markSummandRoles(a);
+  if (p.kind != Pattern::Kind::Sum) return;
+  for (bool bareVariable : {false, true}) {
+    for (int i = 0; i < static_cast<int>(p.args.size()); ++i) {
+      const Pattern& s = p.args[i];
+      if (s.kind == Pattern::Kind::Any) {
+        p.restSummand = i;
+      } else if (s.kind == Pattern::Kind::Constant || s.kind == Pattern::Kind::Literal) {
+        p.constantSummand = i;
+      } else {
+        bool product = s.kind == Pattern::Kind::Op && s.op == ExprKind::Mul;
+        const Pattern& atom = product ? s.args[0] : s;
+        if ((atom.kind == Pattern::Kind::Any) == bareVariable) p.termSummands.push_back(i);
+      }
+    }
+  }
+}
+
+// The constants `p` mentions (bit i for ci), and whether it mentions anything else that is
+// only known at match time (x, y, z, lo, hi).
+unsigned constantsOf(const Pattern& p, bool& onlyConstants) {
+  unsigned mask = p.kind == Pattern::Kind::Constant ? 1u << p.index : 0u;
+  if (p.kind == Pattern::Kind::Any || p.kind == Pattern::Kind::Low || p.kind == Pattern::Kind::High)
+    onlyConstants = false;
+  for (const Pattern& a : p.args) mask |= constantsOf(a, onlyConstants);
+  return mask;
+}
+
 }  // namespace
 
 Rule parseRule(const RuleSpec& spec) {
@@ -231,9 +261,16 @@ Rule parseRule(const RuleSpec& spec) {
   rule.when = RuleParser(spec.when, spec.name).parseConditions();
   markConstantOnly(rule.lhs);
   markConstantOnly(rule.rhs);
+  markSummandRoles(rule.lhs);
+  bool lhsOnlyConstants = true;
+  unsigned bound = constantsOf(rule.lhs, lhsOnlyConstants);
   for (Condition& c : rule.when) {
     markConstantOnly(c.lhs);
     markConstantOnly(c.rhs);
+    if (c.kind != Condition::Kind::Compare) continue;
+    bool onlyConstants = true;
+    c.constantMask = constantsOf(c.lhs, onlyConstants) | constantsOf(c.rhs, onlyConstants);
+    c.onConstants = onlyConstants && c.constantMask != 0 && (c.constantMask & ~bound) == 0;
   }
   switch (rule.lhs.kind) {
     case Pattern::Kind::Any:
