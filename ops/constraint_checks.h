@@ -108,10 +108,79 @@ inline std::optional<std::string> collapsedSizeMessage(const std::vector<int64_t
   return std::nullopt;
 }
 
-// The number of start indices per index vector (C3 / C19's right-hand side); requires
-// 0 <= indexVectorDim <= rank.
-inline int64_t indexVectorSize(const TensorType& indices, int64_t indexVectorDim) {
-  return indexVectorDim < indices.rank() ? indices.shape[indexVectorDim] : 1;
+// Dims as spec 002 sees them. A dim written `?` holds any size up to its bound (none: any
+// size at all); two dims are compatible when some run time can give them the same size, and
+// only incompatible sizes break a constraint that says "=" or "<=".
+struct DimRange {
+  int64_t lo = 0;
+  std::optional<int64_t> hi;  // none: unbounded
+};
+
+// The sizes dim `axis` of `type` can have; requires 0 <= axis < rank. Malformed bounds (a
+// list of the wrong length, negative values) count as absent.
+inline DimRange dimRange(const TensorType& type, int64_t axis) {
+  int64_t size = type.shape[axis];
+  if (size != kDynamicDim) return {size, size};
+  if (type.bounds.size() == type.shape.size() && type.bounds[axis] >= 0)
+    return {0, type.bounds[axis]};
+  return {0, std::nullopt};
+}
+
+inline bool rangesMeet(const DimRange& a, const DimRange& b) {
+  return (!a.hi || b.lo <= *a.hi) && (!b.hi || a.lo <= *b.hi);
+}
+
+// Whether dim `a` of `x` and dim `b` of `y` can have the same size at run time.
+inline bool compatibleDims(const TensorType& x, int64_t a, const TensorType& y, int64_t b) {
+  return rangesMeet(dimRange(x, a), dimRange(y, b));
+}
+
+// Whether dim `axis` of `type` can have size `size` at run time.
+inline bool admitsSize(const TensorType& type, int64_t axis, int64_t size) {
+  return rangesMeet(dimRange(type, axis), {size, size});
+}
+
+// The largest size dim `axis` can have: its static size or its bound; none when unbounded.
+inline std::optional<int64_t> dimUpperBound(const TensorType& type, int64_t axis) {
+  return dimRange(type, axis).hi;
+}
+
+// `[2, ?, 8]`: a shape with its dynamic dims written as MLIR writes them.
+inline std::string shapeText(const std::vector<int64_t>& shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text +=
+        (i ? ", " : "") + (shape[i] == kDynamicDim ? std::string("?") : std::to_string(shape[i]));
+  return text + "]";
+}
+
+// `5`, `?` or `? (bound 8)`: dim `axis` of `type` for a message.
+inline std::string dimText(const TensorType& type, int64_t axis) {
+  if (type.shape[axis] != kDynamicDim) return std::to_string(type.shape[axis]);
+  std::optional<int64_t> bound = dimUpperBound(type, axis);
+  return bound ? "? (bound " + std::to_string(*bound) + ")" : "?";
+}
+
+// Same rank and every dim compatible (spec 002's compatible shapes); the message names the
+// first difference.
+inline std::optional<std::string> shapeIncompatibility(const TensorType& a, const TensorType& b) {
+  if (a.rank() != b.rank())
+    return "rank " + std::to_string(a.rank()) + " differs from rank " + std::to_string(b.rank());
+  for (int64_t axis = 0; axis < a.rank(); ++axis)
+    if (!compatibleDims(a, axis, b, axis))
+      return "dim " + std::to_string(axis) + " is " + dimText(a, axis) + " here and " +
+             dimText(b, axis) + " there";
+  return std::nullopt;
+}
+
+// The number of start indices per index vector (C3 / C19's right-hand side), as a dim that
+// may be dynamic: the index vector dim itself, or a size-1 dim when it is rank(indices).
+// Requires 0 <= indexVectorDim <= rank.
+inline TensorType indexVectorDimType(const TensorType& indices, int64_t indexVectorDim) {
+  if (indexVectorDim == indices.rank()) return TensorType{{1}, indices.element_type};
+  TensorType dim{{indices.shape[indexVectorDim]}, indices.element_type};
+  if (indices.bounds.size() == indices.shape.size()) dim.bounds = {indices.bounds[indexVectorDim]};
+  return dim;
 }
 
 inline bool isIntegerType(const std::string& type) {
@@ -119,6 +188,41 @@ inline bool isIntegerType(const std::string& type) {
   if (type == "i1") return false;
   return type.size() > 1 &&
          (type[0] == 'i' || type.rfind("ui", 0) == 0 || type.rfind("si", 0) == 0);
+}
+
+// A quantized element type `!quant.uniform<storage[<min:max>]:expressed[:axis], scale...>`,
+// split into what the spec's is_promotable and the per-tensor rule (I1) look at.
+struct QuantizedType {
+  std::string storage;    // "i8"
+  std::string expressed;  // "f32"
+  bool perAxis = false;   // `:axis, {scales}`: one scale per slice of a dimension
+};
+
+inline std::optional<QuantizedType> quantizedType(const std::string& type) {
+  const std::string prefix = "!quant.uniform<";
+  if (type.rfind(prefix, 0) != 0) return std::nullopt;
+  size_t at = prefix.size();
+  size_t storageEnd = type.find_first_of(":<", at);
+  if (storageEnd == std::string::npos) return std::nullopt;
+  QuantizedType quantized;
+  quantized.storage = type.substr(at, storageEnd - at);
+  if (type[storageEnd] == '<') storageEnd = type.find('>', storageEnd);  // `i8<-127:127>`
+  if (storageEnd == std::string::npos || storageEnd + 1 >= type.size()) return std::nullopt;
+  size_t expressedAt = type[storageEnd] == ':' ? storageEnd + 1 : storageEnd + 2;
+  size_t expressedEnd = type.find_first_of(":,>", expressedAt);
+  if (expressedEnd == std::string::npos) return std::nullopt;
+  quantized.expressed = type.substr(expressedAt, expressedEnd - expressedAt);
+  quantized.perAxis = type[expressedEnd] == ':';
+  return quantized;
+}
+
+// I1 of gather, dynamic_gather and scatter: a tensor or a PER-TENSOR quantized tensor.
+inline std::optional<std::string> perTensorMessage(const TensorType& type,
+                                                   const std::string& name) {
+  std::optional<QuantizedType> quantized = quantizedType(type.element_type);
+  if (!quantized || !quantized->perAxis) return std::nullopt;
+  return name + " has the per-axis quantized element type " + type.element_type +
+         "; only per-tensor quantization is allowed";
 }
 
 }  // namespace idxmap::gather_scatter

@@ -1,5 +1,6 @@
 // stablehlo.dynamic_gather's constraints C1-C14: gather's without batching dims, labels
-// renumbered, checked on the slice-size values the op carries.
+// renumbered, checked on the slice-size values the op carries, or without them when they are
+// not known.
 #include "ops/constraint_checks.h"
 #include "ops/gather_checks.h"
 
@@ -10,14 +11,43 @@ using Check = ConstraintCheck<DynamicGatherOp>;
 using Message = std::optional<std::string>;
 using GatherMessage = Message (*)(const GatherOp&);
 
+// The op seen as a gather. Unknown slice sizes become `?` sizes, one per operand dim: C13
+// then infers `?` offset dims, as StableHLO does, and the size-count check (C11) reads the
+// slice_sizes type instead.
+GatherOp checkedAsGather(const DynamicGatherOp& op) {
+  GatherOp gather = asGather(op);
+  if (!op.slice_sizes_known) gather.slice_sizes.assign(op.operand.shape.size(), kDynamicDim);
+  return gather;
+}
+
 // A gather message function applied to the dynamic_gather seen as a gather.
 std::function<Message(const DynamicGatherOp&)> viaGather(GatherMessage message) {
-  return [message](const DynamicGatherOp& op) { return message(asGather(op)); };
+  return [message](const DynamicGatherOp& op) { return message(checkedAsGather(op)); };
+}
+
+// The same, for a check that reads the slice-size values: skipped when they are unknown.
+std::function<Message(const DynamicGatherOp&)> viaGatherWithSizes(GatherMessage message) {
+  return [message](const DynamicGatherOp& op) -> Message {
+    if (!op.slice_sizes_known) return std::nullopt;
+    return message(asGather(op));
+  };
+}
+
+Message sliceSizesCount(const DynamicGatherOp& op) {
+  int64_t rank = op.operand.rank();
+  if (op.slice_sizes_type.rank() == 1 && !admitsSize(op.slice_sizes_type, 0, rank))
+    return "size(slice_sizes) = " + dimText(op.slice_sizes_type, 0) +
+           " but rank(operand) = " + std::to_string(rank);
+  if (op.slice_sizes_known && static_cast<int64_t>(op.slice_sizes.size()) != rank)
+    return "slice_sizes has " + std::to_string(op.slice_sizes.size()) +
+           " values but rank(operand) = " + std::to_string(rank);
+  return std::nullopt;
 }
 
 const std::vector<Check>& dynamicGatherChecks() {
   using namespace gather_checks;
   static const std::vector<Check> table = {
+      {"I1", "operand", viaGather(operandPerTensor)},
       {"I2", "start_indices", viaGather(startIndicesInteger)},
       {"I3", "slice_sizes",
        [](const DynamicGatherOp& op) -> Message {
@@ -29,12 +59,11 @@ const std::vector<Check>& dynamicGatherChecks() {
        [](const DynamicGatherOp& op) -> Message {
          const GatherDimensionNumbers& d = op.dimension_numbers;
          auto sum = static_cast<int64_t>(d.offset_dims.size() + d.collapsed_slice_dims.size());
-         if (sum == op.operand.rank() && d.operand_batching_dims.empty() &&
-             d.start_indices_batching_dims.empty())
-           return std::nullopt;
+         bool batching = !d.operand_batching_dims.empty() || !d.start_indices_batching_dims.empty();
+         if (sum == op.operand.rank() && !batching) return std::nullopt;
          return "rank(operand) = " + std::to_string(op.operand.rank()) +
                 " but size(offset_dims) + size(collapsed_slice_dims) = " + std::to_string(sum) +
-                (d.operand_batching_dims.empty() ? "" : " (dynamic_gather has no batching dims)");
+                (batching ? " (dynamic_gather has no batching dims)" : "");
        }},
       {"C2", "index_vector_dim", viaGather(indexVectorDimInRange)},
       {"C3", "start_index_map", viaGather(startIndexMapSize)},
@@ -48,7 +77,7 @@ const std::vector<Check>& dynamicGatherChecks() {
          return sortedMessage(dims, "collapsed_slice_dims");
        }},
       {"C7", "collapsed_slice_dims", viaGather(collapsedInRange)},
-      {"C8", "slice_sizes", viaGather(collapsedSizes)},
+      {"C8", "slice_sizes", viaGatherWithSizes(collapsedSizes)},
       {"C9", "start_index_map",
        [](const DynamicGatherOp& op) -> Message {
          if (std::optional<int64_t> twice = firstDuplicate(op.dimension_numbers.start_index_map))
@@ -56,18 +85,8 @@ const std::vector<Check>& dynamicGatherChecks() {
          return std::nullopt;
        }},
       {"C10", "start_index_map", viaGather(startIndexMapInRange)},
-      {"C11", "slice_sizes",
-       [](const DynamicGatherOp& op) -> Message {
-         int64_t count = op.slice_sizes_type.rank() == 1
-                             ? op.slice_sizes_type.shape[0]
-                             : static_cast<int64_t>(op.slice_sizes.size());
-         if (count == op.operand.rank() &&
-             static_cast<int64_t>(op.slice_sizes.size()) == op.operand.rank())
-           return std::nullopt;
-         return "size(slice_sizes) = " + std::to_string(count) +
-                " but rank(operand) = " + std::to_string(op.operand.rank());
-       }},
-      {"C12", "slice_sizes", viaGather(sliceSizesInRange)},
+      {"C11", "slice_sizes", sliceSizesCount},
+      {"C12", "slice_sizes", viaGatherWithSizes(sliceSizesInRange)},
       {"C13", "result", viaGather(resultShape)},
       {"C14", "result", viaGather(resultElementType)},
   };

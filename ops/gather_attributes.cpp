@@ -1,5 +1,5 @@
 // Derived attributes of gather and scatter: the spec's batch_dims / update_scatter_dims and
-// C22's result shape.
+// C22's result shape; the update computation's signature types.
 #include <algorithm>
 #include <stdexcept>
 
@@ -59,6 +59,16 @@ std::vector<int64_t> inferGatherResultShape(const GatherDimensionNumbers& dims,
       throw std::invalid_argument("offset_dims are outside the result's rank");
   }
   return shape;
+}
+
+ComputationType ComputationType::notScalarTensor(std::string text) {
+  ComputationType type("");
+  type.other = text.empty() ? "<unknown type>" : std::move(text);
+  return type;
+}
+
+std::string ComputationType::toString() const {
+  return isScalarTensor() ? "tensor<" + element_type + ">" : other;
 }
 
 GatherOp asGather(const DynamicGatherOp& op) {

@@ -22,6 +22,7 @@ std::optional<std::string> sliceSizesCount(const GatherOp& op);         // C20
 std::optional<std::string> sliceSizesInRange(const GatherOp& op);       // C21
 std::optional<std::string> resultShape(const GatherOp& op);             // C22
 std::optional<std::string> resultElementType(const GatherOp& op);       // C23
+std::optional<std::string> operandPerTensor(const GatherOp& op);        // I1's type
 std::optional<std::string> startIndicesInteger(const GatherOp& op);     // I2's type
 
 }  // namespace idxmap::gather_scatter::gather_checks

@@ -58,6 +58,9 @@ struct DynamicGatherOp {
   TensorType slice_sizes_type;               // the type of the slice_sizes operand
   GatherDimensionNumbers dimension_numbers;  // batching dims must stay empty
   std::vector<int64_t> slice_sizes;
+  // False when the values are not known (the operand is not a constant): the checks that need
+  // them are skipped and C13 infers `?` for the offset dims, as StableHLO does.
+  bool slice_sizes_known = true;
   bool indices_are_sorted = false;
   std::optional<TensorType> result;
 };
@@ -75,6 +78,25 @@ struct ScatterDimensionNumbers {
 // (current result, update), or kOther when the region is anything else.
 enum class UpdateComputation { kAdd, kMul, kMin, kMax, kReplace, kOther };
 
+// A type in the update computation's signature. C23 wants every one to be `tensor<E>`, a 0-d
+// tensor; the element type E is what the constructor from a string means. Any other type
+// (`f32`, `tuple<...>`, `tensor<2xf32>`) is made with notScalarTensor and keeps its text, so
+// that it can never pass for an element type.
+struct ComputationType {
+  std::string element_type;  // E of `tensor<E>`; empty when the type is something else
+  std::string other;         // the type as MLIR writes it when it is not a 0-d tensor
+
+  ComputationType(std::string elementType) : element_type(std::move(elementType)) {}
+  ComputationType(const char* elementType) : element_type(elementType) {}
+  static ComputationType notScalarTensor(std::string text);
+  bool isScalarTensor() const { return other.empty(); }
+  std::string toString() const;  // `tensor<f32>`, or the other type's text
+  bool operator==(const ComputationType& o) const {
+    return element_type == o.element_type && other == o.other;
+  }
+  bool operator!=(const ComputationType& o) const { return !(*this == o); }
+};
+
 struct ScatterOp {
   std::vector<TensorType> inputs;
   TensorType scatter_indices;
@@ -83,15 +105,20 @@ struct ScatterOp {
   bool indices_are_sorted = false;
   bool unique_indices = false;
   UpdateComputation update_computation = UpdateComputation::kAdd;
-  // Element types of the update computation's block arguments (2N) and returned values (N),
-  // checked by C23 and C25; empty means "not known" and skips those checks.
-  std::vector<std::string> computation_argument_types;
-  std::vector<std::string> computation_result_types;
+  // The types of the update computation's block arguments (2N) and returned values (N),
+  // checked by C23 and C25; both empty means "not known" and skips those checks.
+  std::vector<ComputationType> computation_argument_types;
+  std::vector<ComputationType> computation_result_types;
   std::vector<TensorType> results;  // declared result types; empty skips C24, C25
 };
 
-// One broken constraint: the spec's label ("C6"), the attribute or operand it concerns, and a
+// One broken constraint: the spec's label ("C6"; "I1"... for an input's type), the attribute
+// or operand it concerns (a dimension-numbers field such as "collapsed_slice_dims", an op
+// attribute such as "slice_sizes", an operand, "result(s)" or "update_computation"), and a
 // message in the form `stablehlo.gather (C6): ...`.
+//
+// Sizes are compared as spec 002 compares types: a dynamic dim (`?`) is compatible with any
+// size its bound allows, so only a size no run time could give is a violation.
 struct Violation {
   std::string label;
   std::string attribute;
@@ -111,7 +138,9 @@ std::vector<int64_t> scatterUpdateScatterDims(const ScatterDimensionNumbers& dim
                                               int64_t updateRank);
 
 // C22's formula: the result shape of a gather. Requires C1-C3 and C20 to hold (the ranks the
-// formula combines must add up); throws std::invalid_argument otherwise.
+// formula combines must add up); throws std::invalid_argument otherwise. A kDynamicDim in
+// the start indices' shape or among the slice sizes (a dynamic_gather's unknown ones) gives a
+// kDynamicDim in the result.
 std::vector<int64_t> inferGatherResultShape(const GatherDimensionNumbers& dims,
                                             const std::vector<int64_t>& startIndicesShape,
                                             const std::vector<int64_t>& sliceSizes);

@@ -13,6 +13,7 @@ const GatherDimensionNumbers& dn(const GatherOp& op) { return op.dimension_numbe
 
 const std::vector<Check>& gatherChecks() {
   static const std::vector<Check> table = {
+      {"I1", "operand", operandPerTensor},
       {"I2", "start_indices", startIndicesInteger},
       {"C1", "offset_dims", rankAddsUp},
       {"C2", "index_vector_dim", indexVectorDimInRange},
@@ -75,10 +76,10 @@ const std::vector<Check>& gatherChecks() {
          for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
            if (a[i] < 0 || a[i] >= op.operand.rank() || b[i] < 0 || b[i] >= op.start_indices.rank())
              continue;  // C11 / C14
-           if (op.operand.shape[a[i]] != op.start_indices.shape[b[i]])
-             return "dim(operand, " + std::to_string(a[i]) +
-                    ") = " + std::to_string(op.operand.shape[a[i]]) + " but dim(start_indices, " +
-                    std::to_string(b[i]) + ") = " + std::to_string(op.start_indices.shape[b[i]]);
+           if (!compatibleDims(op.operand, a[i], op.start_indices, b[i]))
+             return "dim(operand, " + std::to_string(a[i]) + ") = " + dimText(op.operand, a[i]) +
+                    " but dim(start_indices, " + std::to_string(b[i]) +
+                    ") = " + dimText(op.start_indices, b[i]);
          }
          return std::nullopt;
        }},

@@ -22,53 +22,59 @@ bool indexVectorDimValid(const ScatterOp& op) {
   return dn(op).index_vector_dim >= 0 && dn(op).index_vector_dim <= op.scatter_indices.rank();
 }
 
+// same(shape(types...)), compatibly: dynamic dims may take the sizes the others have.
 Message sameShapes(const std::vector<TensorType>& types, const char* name) {
   for (size_t i = 1; i < types.size(); ++i)
-    if (types[i].shape != types[0].shape)
+    if (std::optional<std::string> why = shapeIncompatibility(types[i], types[0]))
       return std::string("shape(") + name + "[" + str(static_cast<int64_t>(i)) +
-             "]) = " + listText(types[i].shape) + " differs from shape(" + name +
-             "[0]) = " + listText(types[0].shape);
+             "]) = " + shapeText(types[i].shape) + " is incompatible with shape(" + name +
+             "[0]) = " + shapeText(types[0].shape) + ": " + *why;
   return std::nullopt;
 }
 
 // C4: updates[0] is the scatter dims of scatter_indices combined with window sizes no larger
-// than the matching (not inserted, not batching) dims of inputs[0].
+// than the matching (not inserted, not batching) dims of inputs[0]. With dynamic dims: a
+// scatter dim must be compatible with its scatter_indices dim, and a static window size must
+// not exceed the input dim's size or bound.
 Message updateShape(const ScatterOp& op) {
   const TensorType input = firstInput(op);
   const TensorType update = firstUpdate(op);
   if (op.inputs.empty() || op.updates.empty() || !indexVectorDimValid(op) ||
       !allInRange(dn(op).update_window_dims, update.rank()) ||
       firstDuplicate(dn(op).update_window_dims))
-    return std::nullopt;  // C5, C22, C7, C8
-  std::vector<int64_t> scatterSizes;
+    return std::nullopt;             // C5, C22, C7, C8
+  std::vector<int64_t> scatterAxes;  // of scatter_indices
   for (int64_t axis = 0; axis < op.scatter_indices.rank(); ++axis)
-    if (axis != dn(op).index_vector_dim) scatterSizes.push_back(op.scatter_indices.shape[axis]);
-  std::vector<int64_t> windowBounds;
+    if (axis != dn(op).index_vector_dim) scatterAxes.push_back(axis);
+  std::vector<int64_t> windowAxes;  // of inputs[0]
   for (int64_t axis = 0; axis < input.rank(); ++axis)
     if (!listContains(dn(op).inserted_window_dims, axis) &&
         !listContains(dn(op).input_batching_dims, axis))
-      windowBounds.push_back(input.shape[axis]);
+      windowAxes.push_back(axis);
   auto windowCount = static_cast<int64_t>(dn(op).update_window_dims.size());
-  if (update.rank() != static_cast<int64_t>(scatterSizes.size()) + windowCount)
+  if (update.rank() != static_cast<int64_t>(scatterAxes.size()) + windowCount)
     return "rank(updates[0]) = " + str(update.rank()) + " but scatter_indices give " +
-           str(static_cast<int64_t>(scatterSizes.size())) +
-           " scatter dims and update_window_dims " + str(windowCount) + " window dims";
+           str(static_cast<int64_t>(scatterAxes.size())) + " scatter dims and update_window_dims " +
+           str(windowCount) + " window dims";
   std::vector<int64_t> scatterDims = scatterUpdateScatterDims(dn(op), update.rank());
   for (size_t i = 0; i < scatterDims.size(); ++i)
-    if (update.shape[scatterDims[i]] != scatterSizes[i])
-      return "dim(updates[0], " + str(scatterDims[i]) + ") = " + str(update.shape[scatterDims[i]]) +
-             " but the matching scatter_indices dimension has size " + str(scatterSizes[i]);
-  for (size_t j = 0; j < dn(op).update_window_dims.size() && j < windowBounds.size(); ++j) {
+    if (!compatibleDims(update, scatterDims[i], op.scatter_indices, scatterAxes[i]))
+      return "dim(updates[0], " + str(scatterDims[i]) + ") = " + dimText(update, scatterDims[i]) +
+             " but the matching dim(scatter_indices, " + str(scatterAxes[i]) +
+             ") = " + dimText(op.scatter_indices, scatterAxes[i]);
+  for (size_t j = 0; j < dn(op).update_window_dims.size() && j < windowAxes.size(); ++j) {
     int64_t axis = dn(op).update_window_dims[j];
-    if (update.shape[axis] > windowBounds[j])
+    std::optional<int64_t> upper = dimUpperBound(input, windowAxes[j]);
+    if (update.shape[axis] != kDynamicDim && upper && update.shape[axis] > *upper)
       return "dim(updates[0], " + str(axis) + ") = " + str(update.shape[axis]) +
-             " exceeds the matching inputs[0] window dimension of size " + str(windowBounds[j]);
+             " exceeds the matching dim(inputs[0], " + str(windowAxes[j]) +
+             ") = " + dimText(input, windowAxes[j]);
   }
   return std::nullopt;
 }
 
 // The update computation's element types E0..EN-1 (its first N arguments), when known.
-std::vector<std::string> computationTypes(const ScatterOp& op) {
+std::vector<ComputationType> computationTypes(const ScatterOp& op) {
   size_t n = op.computation_argument_types.size() / 2;
   return {op.computation_argument_types.begin(), op.computation_argument_types.begin() + n};
 }
@@ -99,11 +105,25 @@ TypeInfo typeInfo(const std::string& type) {
   return {'?', 0};
 }
 
-// The spec's is_promotable for non-quantized types: same kind of type and no narrowing.
+// The spec's is_promotable: same kind of type and no narrowing. Quantized types promote
+// their storage types and must agree on the expressed type.
 bool isPromotable(const std::string& from, const std::string& to) {
   if (from == to) return true;
+  std::optional<QuantizedType> qFrom = quantizedType(from), qTo = quantizedType(to);
+  if (qFrom || qTo)
+    return qFrom && qTo && qFrom->expressed == qTo->expressed &&
+           isPromotable(qFrom->storage, qTo->storage);
   TypeInfo a = typeInfo(from), b = typeInfo(to);
   return a.category != '?' && a.category == b.category && a.bits <= b.bits;
+}
+
+// Every type of the signature must be a 0-d tensor `tensor<E>`.
+Message scalarTensorMessage(const std::vector<ComputationType>& types, const char* what) {
+  for (size_t i = 0; i < types.size(); ++i)
+    if (!types[i].isScalarTensor())
+      return std::string("update_computation ") + what + " " + str(static_cast<int64_t>(i)) +
+             " has type " + types[i].toString() + ", not a 0-d tensor tensor<E>";
+  return std::nullopt;
 }
 
 Message computationSignature(const ScatterOp& op) {
@@ -111,13 +131,16 @@ Message computationSignature(const ScatterOp& op) {
     return std::nullopt;  // not known
   size_t n = op.inputs.size();
   const auto& args = op.computation_argument_types;
+  if (Message message = scalarTensorMessage(args, "argument")) return message;
+  if (Message message = scalarTensorMessage(op.computation_result_types, "result")) return message;
   if (args.size() != 2 * n)
     return "update_computation has " + str(static_cast<int64_t>(args.size())) +
            " arguments, expected 2 * " + str(static_cast<int64_t>(n));
   for (size_t i = 0; i < n; ++i)
     if (args[i] != args[n + i])
       return "update_computation arguments " + str(static_cast<int64_t>(i)) + " and " +
-             str(static_cast<int64_t>(n + i)) + " have types " + args[i] + " and " + args[n + i];
+             str(static_cast<int64_t>(n + i)) + " have types " + args[i].toString() + " and " +
+             args[n + i].toString();
   if (op.computation_result_types.size() != n)
     return "update_computation returns " +
            str(static_cast<int64_t>(op.computation_result_types.size())) + " values, expected " +
@@ -125,10 +148,10 @@ Message computationSignature(const ScatterOp& op) {
   for (size_t i = 0; i < n; ++i) {
     if (op.computation_result_types[i] != args[i])
       return "update_computation result " + str(static_cast<int64_t>(i)) + " has type " +
-             op.computation_result_types[i] + ", its arguments " + args[i];
-    if (!isPromotable(op.inputs[i].element_type, args[i]))
+             op.computation_result_types[i].toString() + ", its arguments " + args[i].toString();
+    if (!isPromotable(op.inputs[i].element_type, args[i].element_type))
       return "element type " + op.inputs[i].element_type + " of inputs[" +
-             str(static_cast<int64_t>(i)) + "] is not promotable to " + args[i];
+             str(static_cast<int64_t>(i)) + "] is not promotable to " + args[i].element_type;
   }
   return std::nullopt;
 }
@@ -233,21 +256,21 @@ const std::vector<Check>& scatterChecks() {
          for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
            if (a[i] < 0 || a[i] >= input.rank() || b[i] < 0 || b[i] >= op.scatter_indices.rank())
              continue;  // C13 / C15
-           if (input.shape[a[i]] != op.scatter_indices.shape[b[i]])
-             return "dim(inputs[0], " + str(a[i]) + ") = " + str(input.shape[a[i]]) +
+           if (!compatibleDims(input, a[i], op.scatter_indices, b[i]))
+             return "dim(inputs[0], " + str(a[i]) + ") = " + dimText(input, a[i]) +
                     " but dim(scatter_indices, " + str(b[i]) +
-                    ") = " + str(op.scatter_indices.shape[b[i]]);
+                    ") = " + dimText(op.scatter_indices, b[i]);
          }
          return std::nullopt;
        }},
       {"C19", "scatter_dims_to_operand_dims",
        [](const ScatterOp& op) -> Message {
          if (!indexVectorDimValid(op)) return std::nullopt;  // C22
-         int64_t expected = indexVectorSize(op.scatter_indices, dn(op).index_vector_dim);
+         TensorType vector = indexVectorDimType(op.scatter_indices, dn(op).index_vector_dim);
          auto size = static_cast<int64_t>(dn(op).scatter_dims_to_operand_dims.size());
-         if (size == expected) return std::nullopt;
+         if (admitsSize(vector, 0, size)) return std::nullopt;
          return "size(scatter_dims_to_operand_dims) = " + str(size) + " but the index vector has " +
-                str(expected) + " entries";
+                dimText(vector, 0) + " entries";
        }},
       {"C20", "scatter_dims_to_operand_dims",
        [](const ScatterOp& op) {
@@ -275,22 +298,46 @@ const std::vector<Check>& scatterChecks() {
            return "there are " + str(static_cast<int64_t>(op.results.size())) + " results for " +
                   str(static_cast<int64_t>(op.inputs.size())) + " inputs";
          for (size_t i = 0; i < op.results.size(); ++i)
-           if (op.results[i].shape != op.inputs[i].shape)
+           if (std::optional<std::string> why = shapeIncompatibility(op.results[i], op.inputs[i]))
              return "shape(results[" + str(static_cast<int64_t>(i)) +
-                    "]) = " + listText(op.results[i].shape) + " but shape(inputs[" +
-                    str(static_cast<int64_t>(i)) + "]) = " + listText(op.inputs[i].shape);
+                    "]) = " + shapeText(op.results[i].shape) +
+                    " is incompatible with shape(inputs[" + str(static_cast<int64_t>(i)) +
+                    "]) = " + shapeText(op.inputs[i].shape) + ": " + *why;
          return std::nullopt;
        }},
       {"C25", "results",
        [](const ScatterOp& op) -> Message {
-         std::vector<std::string> types = computationTypes(op);
+         std::vector<ComputationType> types = computationTypes(op);
          for (size_t i = 0; i < op.results.size() && i < types.size(); ++i)
-           if (op.results[i].element_type != types[i])
+           if (types[i].isScalarTensor() && op.results[i].element_type != types[i].element_type)
              return "element_type(results[" + str(static_cast<int64_t>(i)) +
                     "]) = " + op.results[i].element_type + " but the update computation's E" +
-                    str(static_cast<int64_t>(i)) + " = " + types[i];
+                    str(static_cast<int64_t>(i)) + " = " + types[i].element_type;
          return std::nullopt;
        }},
+  };
+  return table;
+}
+
+// I1 and I3: tensors or per-tensor quantized tensors.
+Message perTensorTypes(const std::vector<TensorType>& types, const char* name) {
+  for (size_t i = 0; i < types.size(); ++i)
+    if (Message message = perTensorMessage(
+            types[i], std::string(name) + "[" + str(static_cast<int64_t>(i)) + "]"))
+      return message;
+  return std::nullopt;
+}
+
+const std::vector<Check>& inputChecks() {
+  static const std::vector<Check> table = {
+      {"I1", "inputs", [](const ScatterOp& op) { return perTensorTypes(op.inputs, "inputs"); }},
+      {"I2", "scatter_indices",
+       [](const ScatterOp& op) -> Message {
+         if (isIntegerType(op.scatter_indices.element_type)) return std::nullopt;
+         return "scatter_indices have element type " + op.scatter_indices.element_type +
+                ", not an integer type";
+       }},
+      {"I3", "updates", [](const ScatterOp& op) { return perTensorTypes(op.updates, "updates"); }},
   };
   return table;
 }
@@ -298,12 +345,9 @@ const std::vector<Check>& scatterChecks() {
 }  // namespace
 
 std::vector<Violation> validateScatter(const ScatterOp& op) {
-  std::vector<Violation> violations = runChecks("stablehlo.scatter", scatterChecks(), op);
-  if (!isIntegerType(op.scatter_indices.element_type))
-    violations.insert(violations.begin(),
-                      {"I2", "scatter_indices",
-                       "stablehlo.scatter (I2): scatter_indices have element type " +
-                           op.scatter_indices.element_type + ", not an integer type"});
+  std::vector<Violation> violations = runChecks("stablehlo.scatter", inputChecks(), op);
+  std::vector<Violation> constraints = runChecks("stablehlo.scatter", scatterChecks(), op);
+  violations.insert(violations.end(), constraints.begin(), constraints.end());
   return violations;
 }
 

@@ -121,11 +121,12 @@ ScatterDimensionNumbers scatterDimensionNumbers(const Operation& op) {
   return numbers;
 }
 
-// The element type of a 0-d tensor; any other type as MLIR writes it, so that C23 (which
-// wants `tensor<E>`) sees it differ from every element type.
-std::string computationType(const mlir_ir::TensorType& type) {
-  if (type.isTensor && !type.isOpaque() && type.rank() == 0) return type.elementType.toString();
-  return type.toString();
+// `tensor<E>` as its element type E; any other type (a scalar `f32`, a `tuple<...>`, a ranked
+// tensor) kept whole, so that C23 rejects it.
+gather_scatter::ComputationType computationType(const mlir_ir::TensorType& type) {
+  if (type.isTensor && !type.isOpaque() && type.rank() == 0)
+    return gather_scatter::ComputationType(type.elementType.toString());
+  return gather_scatter::ComputationType::notScalarTensor(type.toString());
 }
 
 // The binary ops an update computation may consist of, by the model's name for them.
@@ -256,6 +257,7 @@ gather_scatter::DynamicGatherOp importDynamicGather(
   gather.slice_sizes_type = operands[2];
   gather.dimension_numbers = gatherDimensionNumbers(op);
   gather.slice_sizes = sliceSizes.value_or(std::vector<int64_t>{});
+  gather.slice_sizes_known = sliceSizes.has_value();
   gather.indices_are_sorted = flag(op, "indices_are_sorted");
   gather.result = resultTypes(op, 1)[0];
   return gather;

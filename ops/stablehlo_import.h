@@ -39,15 +39,16 @@ gather_scatter::TensorType importTensorType(const mlir_ir::TensorType& type,
 gather_scatter::GatherOp importGather(const mlir_ir::Operation& op);
 
 // `stablehlo.dynamic_gather`: three operands. The slice sizes are the values of the third
-// operand; pass them when known (a constant), else they stay empty and so do the checks
-// that need them.
+// operand; pass them when known (a constant), else slice_sizes_known is false and the checks
+// that need them are skipped.
 gather_scatter::DynamicGatherOp importDynamicGather(
     const mlir_ir::Operation& op, const std::optional<std::vector<int64_t>>& sliceSizes);
 
 // `stablehlo.scatter`: N inputs, the indices and N updates (2N + 1 operands), N results, and
 // the update computation: a single-block region whose body is recognized as add, multiply,
 // min, max (of the current value and the update, either order) or replace (returns the
-// update); anything else is kOther.
+// update); anything else is kOther. Its signature is recorded for C23: each `tensor<E>` as E,
+// any other type whole (ComputationType::notScalarTensor).
 gather_scatter::ScatterOp importScatter(const mlir_ir::Operation& op);
 
 }  // namespace idxmap::stablehlo_import

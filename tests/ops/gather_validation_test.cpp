@@ -152,6 +152,92 @@ TEST(GatherValidation, WildlyWrongAttributesAreReportedNotFatal) {
   EXPECT_FALSE(validateGather(op).empty());
 }
 
+// Spec 002: a `?` dim holds any size up to its bound. "tensor<?x5xf32> with bound 3 is
+// compatible with tensor<2x5xf32> but not with tensor<7x5xf32>": only sizes no run time could
+// give break a constraint.
+TensorType dynamicLike(const TensorType& type, std::vector<int64_t> bounds = {}) {
+  TensorType dynamic = type;
+  dynamic.shape.assign(type.shape.size(), kDynamicDim);
+  dynamic.bounds = std::move(bounds);
+  return dynamic;
+}
+
+TEST(GatherValidation, UnboundedDynamicDimsAreCompatibleWithEverySize) {
+  GatherOp op = specGatherExample();
+  op.operand = dynamicLike(op.operand);
+  op.start_indices = dynamicLike(op.start_indices);
+  op.result = dynamicLike(*op.result);
+  EXPECT_TRUE(validateGather(op).empty()) << describe(validateGather(op));
+  // Static and dynamic mixed: the static sizes still have to agree with the formula.
+  GatherOp mixed = specGatherExample();
+  mixed.start_indices.shape = {2, kDynamicDim, 3, 2};
+  EXPECT_TRUE(validateGather(mixed).empty()) << describe(validateGather(mixed));
+  mixed.result->shape = {2, 2, 4, 2, 2};  // dim 2 comes from start_indices dim 2, which is 3
+  EXPECT_EQ(labelsOf(validateGather(mixed)), std::set<std::string>{"C22"});
+}
+
+TEST(GatherValidation, BoundsLimitWhatADynamicDimIsCompatibleWith) {
+  // C21: slice_sizes[3] = 2 needs dim(operand, 3) >= 2 at run time.
+  GatherOp op = specGatherExample();
+  op.operand.shape[3] = kDynamicDim;
+  op.operand.bounds = {kDynamicDim, kDynamicDim, kDynamicDim, 2};
+  EXPECT_TRUE(validateGather(op).empty()) << describe(validateGather(op));
+  op.operand.bounds[3] = 1;
+  EXPECT_EQ(labelsOf(validateGather(op)), std::set<std::string>{"C21"});
+
+  // C17: dim(operand, 0) = dim(start_indices, 1) = 2, with the operand's dim `?`.
+  GatherOp batch = specGatherExample();
+  batch.operand.shape[0] = kDynamicDim;
+  batch.operand.bounds = {2, kDynamicDim, kDynamicDim, kDynamicDim};
+  EXPECT_TRUE(validateGather(batch).empty()) << describe(validateGather(batch));
+  batch.operand.bounds[0] = 1;
+  EXPECT_EQ(labelsOf(validateGather(batch)), std::set<std::string>{"C17"});
+
+  // C3: two start indices need an index vector dim that can be 2.
+  GatherOp vector = specGatherExample();
+  vector.start_indices.shape[3] = kDynamicDim;
+  vector.start_indices.bounds = {kDynamicDim, kDynamicDim, kDynamicDim, 4};
+  EXPECT_TRUE(validateGather(vector).empty()) << describe(validateGather(vector));
+  vector.start_indices.bounds[3] = 1;
+  EXPECT_EQ(labelsOf(validateGather(vector)), std::set<std::string>{"C3"});
+
+  // C22: the result's batch dim may be `?` only within its bound of the inferred size 2.
+  GatherOp result = specGatherExample();
+  result.result->shape[0] = kDynamicDim;
+  result.result->bounds = {8, kDynamicDim, kDynamicDim, kDynamicDim, kDynamicDim};
+  EXPECT_TRUE(validateGather(result).empty()) << describe(validateGather(result));
+  result.result->bounds[0] = 1;
+  EXPECT_EQ(labelsOf(validateGather(result)), std::set<std::string>{"C22"});
+}
+
+// StableHLO's gather_c22 test: all dims dynamic, the declared result of rank 1 where the
+// formula gives rank 7. That is C22's violation alone: C5 bounds offset_dims by the rank the
+// formula implies, not by the declared one.
+TEST(GatherValidation, DeclaredResultOfTheWrongRankIsC22) {
+  GatherOp op;
+  op.operand = {std::vector<int64_t>(8, kDynamicDim), "i32"};
+  op.start_indices = {std::vector<int64_t>(3, kDynamicDim), "i32"};
+  op.dimension_numbers.offset_dims = {0, 2, 3, 4, 5};
+  op.dimension_numbers.collapsed_slice_dims = {0, 1, 3};
+  op.dimension_numbers.start_index_map = {0, 1};
+  op.dimension_numbers.index_vector_dim = 2;
+  op.slice_sizes = {1, 1, 8, 1, 7, 1, 6, 1};
+  op.result = TensorType{{3}, "i32"};
+  std::vector<Violation> violations = validateGather(op);
+  EXPECT_EQ(labelsOf(violations), std::set<std::string>{"C22"}) << describe(violations);
+  op.result = TensorType{{8, kDynamicDim, 7, 1, 6, 1, kDynamicDim}, "i32"};
+  EXPECT_TRUE(validateGather(op).empty()) << describe(validateGather(op));
+}
+
+// I1: the operand may be quantized per tensor, not per axis.
+TEST(GatherValidation, PerAxisQuantizedOperandIsI1) {
+  GatherOp op = specGatherExample();
+  op.operand.element_type = op.result->element_type = "!quant.uniform<i8:f32, 1.0:17>";
+  EXPECT_TRUE(validateGather(op).empty()) << describe(validateGather(op));
+  op.operand.element_type = op.result->element_type = "!quant.uniform<i8:f32:0, {0.1:-30}>";
+  EXPECT_EQ(labelsOf(validateGather(op)), std::set<std::string>{"I1"});
+}
+
 DynamicGatherOp specDynamicGatherExample() {
   DynamicGatherOp op;
   op.operand = {{3, 4, 2}, "i64"};
@@ -238,6 +324,25 @@ TEST(DynamicGatherValidation, EachBreakIsReportedWithItsLabel) {
       EXPECT_EQ(v.message.rfind("stablehlo.dynamic_gather (", 0), 0u) << v.message;
   }
   for (int i = 1; i <= 14; ++i) EXPECT_TRUE(covered.count("C" + std::to_string(i))) << i;
+}
+
+// Slice sizes that are not a constant: their checks are skipped and C13 infers `?` offset dims,
+// so only the rank and the batch dims can be wrong (StableHLO's dynamic_gather_c22 tests).
+TEST(DynamicGatherValidation, UnknownSliceSizesInferDynamicOffsetDims) {
+  DynamicGatherOp op = specDynamicGatherExample();
+  op.slice_sizes_known = false;
+  op.slice_sizes = {};
+  op.result->shape = {2, 3, 7, 9};  // offsets are `?`: any size
+  EXPECT_TRUE(validateDynamicGather(op).empty()) << describe(validateDynamicGather(op));
+  op.result->shape = {2, 4, 7, 9};  // but dim 1 is start_indices' dim 1, which is 3
+  EXPECT_EQ(labelsOf(validateDynamicGather(op)), std::set<std::string>{"C13"});
+  op.result->shape = {3};
+  EXPECT_EQ(labelsOf(validateDynamicGather(op)), std::set<std::string>{"C13"});
+  op.result->shape = {2, 3, 7, 9};
+  op.slice_sizes_type.shape = {kDynamicDim};  // its count unknown too: still fine
+  EXPECT_TRUE(validateDynamicGather(op).empty()) << describe(validateDynamicGather(op));
+  op.slice_sizes_type.shape = {2};
+  EXPECT_EQ(labelsOf(validateDynamicGather(op)), std::set<std::string>{"C11"});
 }
 
 }  // namespace

@@ -51,10 +51,7 @@ const std::vector<ScatterBreak>& scatterBreaks() {
        [](ScatterOp& op) {
          op.updates[0].shape = {2, 3, 3, 2, 2};
        }},
-      {"C4",
-       [](ScatterOp& op) {
-         op.updates[0].shape = {2, 2, 3, 2, 2, 1};
-       }},
+      {"C4", [](ScatterOp& op) { op.updates[0].shape = {2, 2, 3, 2, 2, 1}; }},
       {"C5", [](ScatterOp& op) { op.updates.clear(); }},
       {"C5", [](ScatterOp& op) { op.inputs.clear(); }},
       {"C6", [](ScatterOp& op) { op.updates[0].element_type = "i32"; }},
@@ -158,6 +155,97 @@ TEST(ScatterValidation, WildlyWrongAttributesAreReportedNotFatal) {
   op.dimension_numbers.index_vector_dim = 12;
   op.updates[0].shape = {};
   EXPECT_FALSE(validateScatter(op).empty());
+}
+
+// Spec 002's compatibility: `?` takes any size within its bound. StableHLO's
+// valid_scatter_dimensions_with_dynamic_index_vector_dim: all dynamic is valid.
+TEST(ScatterValidation, UnboundedDynamicDimsAreCompatibleWithEverySize) {
+  ScatterOp op = specScatterExample();
+  auto dynamicLike = [](TensorType& type) { type.shape.assign(type.shape.size(), kDynamicDim); };
+  dynamicLike(op.inputs[0]);
+  dynamicLike(op.scatter_indices);
+  dynamicLike(op.updates[0]);
+  dynamicLike(op.results[0]);
+  EXPECT_TRUE(validateScatter(op).empty()) << describe(validateScatter(op));
+}
+
+TEST(ScatterValidation, BoundsLimitWhatADynamicDimIsCompatibleWith) {
+  // C4: the update window dim 4 has size 2, so dim(inputs[0], 3) must be able to reach 2.
+  ScatterOp window = specScatterExample();
+  window.inputs[0].shape[3] = window.results[0].shape[3] = kDynamicDim;
+  window.inputs[0].bounds = window.results[0].bounds = {kDynamicDim, kDynamicDim, kDynamicDim, 2};
+  EXPECT_TRUE(validateScatter(window).empty()) << describe(validateScatter(window));
+  window.inputs[0].bounds[3] = window.results[0].bounds[3] = 1;
+  EXPECT_EQ(labelsOf(validateScatter(window)), std::set<std::string>{"C4"});
+
+  // C19: two scatter_dims_to_operand_dims need an index vector dim that can be 2.
+  ScatterOp vector = specScatterExample();
+  vector.scatter_indices.shape[3] = kDynamicDim;
+  vector.scatter_indices.bounds = {kDynamicDim, kDynamicDim, kDynamicDim, 1};
+  EXPECT_EQ(labelsOf(validateScatter(vector)), std::set<std::string>{"C19"});
+
+  // C18 and C24, with spec 002's own example: `?` bounded by 3 is not 7.
+  ScatterOp batch = specScatterExample();
+  batch.inputs[0].shape = {7, 3, 4, 2};
+  batch.results[0].shape = {kDynamicDim, 3, 4, 2};
+  batch.results[0].bounds = {3, kDynamicDim, kDynamicDim, kDynamicDim};
+  batch.scatter_indices.shape[1] = kDynamicDim;
+  batch.scatter_indices.bounds = {kDynamicDim, 3, kDynamicDim, kDynamicDim};
+  EXPECT_EQ(labelsOf(validateScatter(batch)), (std::set<std::string>{"C18", "C24"}))
+      << describe(validateScatter(batch));
+}
+
+// is_promotable on quantized types (the spec's definition): the expressed types must agree and
+// the storage type may widen. I1/I3: inputs and updates are quantized per tensor, not per axis.
+TEST(ScatterValidation, QuantizedTypes) {
+  const std::string i8 = "!quant.uniform<i8:f32, 2.000000e+00:15>";
+  ScatterOp op = specScatterExample();
+  op.inputs[0].element_type = op.updates[0].element_type = i8;
+  op.results[0].element_type = "!quant.uniform<i32:f32, 2.000000e+00:15>";
+  op.computation_argument_types = {op.results[0].element_type, op.results[0].element_type};
+  op.computation_result_types = {op.results[0].element_type};
+  EXPECT_TRUE(validateScatter(op).empty()) << describe(validateScatter(op));
+
+  ScatterOp otherExpressed = op;  // StableHLO's scatter_c23 test: f32 vs f64
+  otherExpressed.results[0].element_type = "!quant.uniform<i32:f64, 2.000000e+00:15>";
+  otherExpressed.computation_argument_types = {otherExpressed.results[0].element_type,
+                                               otherExpressed.results[0].element_type};
+  otherExpressed.computation_result_types = {otherExpressed.results[0].element_type};
+  EXPECT_EQ(labelsOf(validateScatter(otherExpressed)), std::set<std::string>{"C23"});
+
+  ScatterOp narrowing = op;
+  narrowing.inputs[0].element_type = narrowing.updates[0].element_type =
+      "!quant.uniform<i16<-100:100>:f32, 2.0>";
+  narrowing.results[0].element_type = i8;
+  narrowing.computation_argument_types = {i8, i8};
+  narrowing.computation_result_types = {i8};
+  EXPECT_EQ(labelsOf(validateScatter(narrowing)), std::set<std::string>{"C23"});
+
+  ScatterOp perAxis = specScatterExample();
+  perAxis.inputs[0].element_type = perAxis.updates[0].element_type =
+      perAxis.results[0].element_type = "!quant.uniform<i8:f32:0, {0.1:-30}>";
+  perAxis.computation_argument_types = {perAxis.inputs[0].element_type,
+                                        perAxis.inputs[0].element_type};
+  perAxis.computation_result_types = {perAxis.inputs[0].element_type};
+  EXPECT_EQ(labelsOf(validateScatter(perAxis)), (std::set<std::string>{"I1", "I3"}));
+}
+
+// C23 wants `tensor<E>` everywhere in the signature: a scalar f32 is not one, even where its
+// element type would do.
+TEST(ScatterValidation, ComputationTypesMustBeZeroDimTensors) {
+  ScatterOp op = specScatterExample();
+  op.inputs[0].element_type = op.updates[0].element_type = op.results[0].element_type = "f32";
+  op.computation_argument_types = {"f32", "f32"};
+  op.computation_result_types = {"f32"};
+  EXPECT_TRUE(validateScatter(op).empty()) << describe(validateScatter(op));
+  op.computation_argument_types = {ComputationType::notScalarTensor("f32"),
+                                   ComputationType::notScalarTensor("f32")};
+  op.computation_result_types = {ComputationType::notScalarTensor("f32")};
+  EXPECT_EQ(labelsOf(validateScatter(op)), std::set<std::string>{"C23"});
+  op.computation_argument_types = {"f32", "f32"};
+  op.computation_result_types = {
+      ComputationType::notScalarTensor("tuple<tensor<f32>, tensor<f32>>")};
+  EXPECT_EQ(labelsOf(validateScatter(op)), std::set<std::string>{"C23"});
 }
 
 }  // namespace

@@ -9,6 +9,12 @@ namespace {
 
 using gather_scatter::UpdateComputation;
 
+std::vector<std::string> labels(const std::vector<gather_scatter::Violation>& violations) {
+  std::vector<std::string> result;
+  for (const gather_scatter::Violation& violation : violations) result.push_back(violation.label);
+  return result;
+}
+
 const mlir_ir::Operation& onlyOp(const mlir_ir::Module& module) {
   EXPECT_EQ(module.operations.size(), 1u);
   return module.operations.at(0);
@@ -113,8 +119,10 @@ TEST(StablehloImport, RecognizesUpdateComputations) {
   for (const Case& c : cases) {
     gather_scatter::ScatterOp op = scatterWithBody(c.body);
     EXPECT_EQ(op.update_computation, c.expected) << c.body;
-    EXPECT_EQ(op.computation_argument_types, (std::vector<std::string>{"f32", "f32"}));
-    EXPECT_EQ(op.computation_result_types, std::vector<std::string>{"f32"}) << c.body;
+    EXPECT_EQ(op.computation_argument_types,
+              (std::vector<gather_scatter::ComputationType>{"f32", "f32"}));
+    EXPECT_EQ(op.computation_result_types, std::vector<gather_scatter::ComputationType>{"f32"})
+        << c.body;
   }
   gather_scatter::ScatterOp add = scatterWithBody(
       "%s = stablehlo.add %a, %b : tensor<f32>\n stablehlo.return %s : tensor<f32>");
@@ -149,8 +157,50 @@ TEST(StablehloImport, NonTensorRegionResultsNeverLookLikeElementTypes) {
       "tuple<tensor<f32>, tensor<f32>>\n"
       "\"stablehlo.return\"(%t) : (tuple<tensor<f32>, tensor<f32>>) -> ()");
   ASSERT_EQ(op.computation_result_types.size(), 1u);
-  EXPECT_NE(op.computation_result_types[0], "f32");
-  EXPECT_FALSE(gather_scatter::validateScatter(op).empty());
+  EXPECT_FALSE(op.computation_result_types[0].isScalarTensor());
+  EXPECT_EQ(op.computation_result_types[0].toString(), "tuple<tensor<f32>, tensor<f32>>");
+  EXPECT_EQ(labels(gather_scatter::validateScatter(op)), std::vector<std::string>{"C23"});
+}
+
+// StableHLO's scatter_c23 tests: a region over scalar `f32` (not `tensor<f32>`) is rejected,
+// although its element type is the input's.
+TEST(StablehloImport, ScalarRegionTypesAreNotZeroDimTensors) {
+  mlir_ir::Module module = mlir_ir::parseMlirModule(R"(
+  %r = "stablehlo.scatter"(%input, %indices, %updates) ({
+  ^bb0(%a: f32, %b: f32):
+    %s = "llvm.add"(%a, %b) : (f32, f32) -> f32
+    "stablehlo.return"(%s) : (f32) -> ()
+  }) {
+    scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1],
+      inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>
+  } : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>)");
+  gather_scatter::ScatterOp op = importScatter(onlyOp(module));
+  ASSERT_EQ(op.computation_argument_types.size(), 2u);
+  EXPECT_FALSE(op.computation_argument_types[0].isScalarTensor());
+  EXPECT_EQ(op.computation_argument_types[0].toString(), "f32");
+  ASSERT_EQ(op.computation_result_types.size(), 1u);
+  EXPECT_EQ(op.computation_result_types[0].toString(), "f32");
+  std::vector<gather_scatter::Violation> violations = gather_scatter::validateScatter(op);
+  EXPECT_EQ(labels(violations), std::vector<std::string>{"C23"});
+  EXPECT_NE(violations.at(0).message.find("has type f32, not a 0-d tensor"), std::string::npos)
+      << violations.at(0).message;
+}
+
+TEST(StablehloImport, DynamicGatherWithoutKnownSliceSizesSkipsTheirChecks) {
+  mlir_ir::Module module = mlir_ir::parseMlirModule(R"(
+  %res = "stablehlo.dynamic_gather"(%operand, %start_indices, %slice_sizes) {
+    dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0, 1], index_vector_dim = 2,
+                                          offset_dims = [2], start_index_map = [0, 1]>
+  } : (tensor<2x4x9xi32>, tensor<1x5x2xi32>, tensor<3xi32>) -> tensor<1x5x?xi32>)");
+  gather_scatter::DynamicGatherOp unknown = importDynamicGather(onlyOp(module), std::nullopt);
+  EXPECT_FALSE(unknown.slice_sizes_known);
+  EXPECT_TRUE(gather_scatter::validateDynamicGather(unknown).empty());
+  // Known sizes too large for the operand break C12 (0 <= slice_sizes <= shape(operand)).
+  gather_scatter::DynamicGatherOp tooLarge =
+      importDynamicGather(onlyOp(module), std::vector<int64_t>{1, 1, 10});
+  EXPECT_TRUE(tooLarge.slice_sizes_known);
+  EXPECT_EQ(labels(gather_scatter::validateDynamicGather(tooLarge)),
+            std::vector<std::string>{"C12"});
 }
 
 void expectImportError(const std::string& text, const std::string& fragment, int line) {
