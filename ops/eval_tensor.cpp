@@ -17,43 +17,6 @@ int integerWidth(const std::string& type) {
 
 bool isUnsigned(const std::string& type) { return type.rfind("ui", 0) == 0; }
 
-// Two's-complement wrap of an exact result to the element type's width.
-int64_t wrapInteger(const std::string& type, int64_t value) {
-  int width = integerWidth(type);
-  if (width >= 64) return value;
-  uint64_t mask = (uint64_t{1} << width) - 1;
-  uint64_t bits = static_cast<uint64_t>(value) & mask;
-  if (isUnsigned(type)) return static_cast<int64_t>(bits);
-  uint64_t sign = uint64_t{1} << (width - 1);
-  return static_cast<int64_t>((bits ^ sign)) - static_cast<int64_t>(sign);
-}
-
-int64_t combineIntegers(UpdateComputation computation, const std::string& type, int64_t current,
-                        int64_t update) {
-  bool boolean = type == "i1";  // StableHLO's add/mul on booleans are or/and
-  switch (computation) {
-    case UpdateComputation::kAdd:
-      if (boolean) return (current | update) & 1;
-      return wrapInteger(type, static_cast<int64_t>(static_cast<uint64_t>(current) +
-                                                    static_cast<uint64_t>(update)));
-    case UpdateComputation::kMul:
-      if (boolean) return current & update & 1;
-      return wrapInteger(type, static_cast<int64_t>(static_cast<uint64_t>(current) *
-                                                    static_cast<uint64_t>(update)));
-    case UpdateComputation::kMin:
-      return isUnsigned(type) ? static_cast<int64_t>(std::min<uint64_t>(current, update))
-                              : std::min(current, update);
-    case UpdateComputation::kMax:
-      return isUnsigned(type) ? static_cast<int64_t>(std::max<uint64_t>(current, update))
-                              : std::max(current, update);
-    case UpdateComputation::kReplace:
-      return update;
-    case UpdateComputation::kOther:
-      break;
-  }
-  throw std::invalid_argument("the update computation is not one the evaluator models");
-}
-
 // Round to a binary format with `mantissaBits` stored bits and smallest normal exponent
 // `minExponent`: scaling by a power of two is exact, so one nearbyint (round to nearest even
 // in the default mode) rounds once, subnormals included.
@@ -67,17 +30,71 @@ double roundToFormat(double value, int mantissaBits, int minExponent, double max
   return rounded;
 }
 
-double roundToType(const std::string& type, double value) {
-  return roundToElementType(type, value);
+[[noreturn]] void throwUnmodeled() {
+  throw std::invalid_argument("the update computation is not one the evaluator models");
 }
 
-double combineFloats(UpdateComputation computation, const std::string& type, double current,
-                     double update) {
-  switch (computation) {
+}  // namespace
+
+ElementCombiner::ElementCombiner(UpdateComputation computation, const std::string& elementType)
+    : computation_(computation),
+      boolean_(elementType == "i1"),
+      unsigned_(isUnsigned(elementType)),
+      width_(integerWidth(elementType)),
+      rounding_(elementType == "f32"    ? Rounding::kF32
+                : elementType == "f16"  ? Rounding::kF16
+                : elementType == "bf16" ? Rounding::kBF16
+                                        : Rounding::kNone) {}
+
+int64_t ElementCombiner::combine(int64_t current, int64_t update) const {
+  // Two's-complement wrap of an exact (mod 2^64) result to the element type's width.
+  auto wrap = [this](uint64_t value) {
+    if (width_ >= 64) return static_cast<int64_t>(value);
+    uint64_t bits = value & ((uint64_t{1} << width_) - 1);
+    if (unsigned_) return static_cast<int64_t>(bits);
+    uint64_t sign = uint64_t{1} << (width_ - 1);
+    return static_cast<int64_t>((bits ^ sign)) - static_cast<int64_t>(sign);
+  };
+  switch (computation_) {
     case UpdateComputation::kAdd:
-      return roundToType(type, current + update);
+      if (boolean_) return (current | update) & 1;  // StableHLO's add on booleans is or
+      return wrap(static_cast<uint64_t>(current) + static_cast<uint64_t>(update));
     case UpdateComputation::kMul:
-      return roundToType(type, current * update);
+      if (boolean_) return current & update & 1;  // and mul is and
+      return wrap(static_cast<uint64_t>(current) * static_cast<uint64_t>(update));
+    case UpdateComputation::kMin:
+      return unsigned_ ? static_cast<int64_t>(std::min<uint64_t>(current, update))
+                       : std::min(current, update);
+    case UpdateComputation::kMax:
+      return unsigned_ ? static_cast<int64_t>(std::max<uint64_t>(current, update))
+                       : std::max(current, update);
+    case UpdateComputation::kReplace:
+      return update;
+    case UpdateComputation::kOther:
+      break;
+  }
+  throwUnmodeled();
+}
+
+double ElementCombiner::combine(double current, double update) const {
+  auto round = [this](double value) {
+    switch (rounding_) {
+      case Rounding::kF32:
+        return static_cast<double>(static_cast<float>(value));
+      case Rounding::kF16:
+        return roundToFormat(value, 10, -14, 65504.0);
+      case Rounding::kBF16:
+        return roundToFormat(value, 7, -126, 3.3895313892515355e38);
+      case Rounding::kNone:
+        break;
+    }
+    return value;
+  };
+  switch (computation_) {
+    case UpdateComputation::kAdd:
+      return round(current + update);
+    case UpdateComputation::kMul:
+      return round(current * update);
     case UpdateComputation::kMin:
       return std::min(current, update);
     case UpdateComputation::kMax:
@@ -87,10 +104,66 @@ double combineFloats(UpdateComputation computation, const std::string& type, dou
     case UpdateComputation::kOther:
       break;
   }
-  throw std::invalid_argument("the update computation is not one the evaluator models");
+  throwUnmodeled();
+}
+
+namespace {
+
+// The loop of combineRun with the operation fixed, so that the compiler can vectorize it.
+template <class T, class Operation>
+void combineEach(T* current, int64_t stride, const T* updates, int64_t count, Operation op) {
+  if (stride == 1) {
+    for (int64_t t = 0; t < count; ++t) current[t] = op(current[t], updates[t]);
+  } else {
+    for (int64_t t = 0; t < count; ++t) current[t * stride] = op(current[t * stride], updates[t]);
+  }
 }
 
 }  // namespace
+
+void ElementCombiner::combineRun(int64_t* current, int64_t stride, const int64_t* updates,
+                                 int64_t count) const {
+  combineEach(current, stride, updates, count,
+              [this](int64_t a, int64_t b) { return combine(a, b); });
+}
+
+void ElementCombiner::combineRun(double* current, int64_t stride, const double* updates,
+                                 int64_t count) const {
+  // The common cases get a loop each, computing exactly what combine() computes for them;
+  // the rest (f16, bf16, kOther) go through combine() element by element.
+  auto toF32 = [](double value) { return static_cast<double>(static_cast<float>(value)); };
+  const bool f32 = rounding_ == Rounding::kF32, exact = rounding_ == Rounding::kNone;
+  switch (computation_) {
+    case UpdateComputation::kAdd:
+      if (f32)
+        return combineEach(current, stride, updates, count,
+                           [&](double a, double b) { return toF32(a + b); });
+      if (exact)
+        return combineEach(current, stride, updates, count,
+                           [](double a, double b) { return a + b; });
+      break;
+    case UpdateComputation::kMul:
+      if (f32)
+        return combineEach(current, stride, updates, count,
+                           [&](double a, double b) { return toF32(a * b); });
+      if (exact)
+        return combineEach(current, stride, updates, count,
+                           [](double a, double b) { return a * b; });
+      break;
+    case UpdateComputation::kMin:
+      return combineEach(current, stride, updates, count,
+                         [](double a, double b) { return std::min(a, b); });
+    case UpdateComputation::kMax:
+      return combineEach(current, stride, updates, count,
+                         [](double a, double b) { return std::max(a, b); });
+    case UpdateComputation::kReplace:
+      return combineEach(current, stride, updates, count, [](double, double b) { return b; });
+    case UpdateComputation::kOther:
+      break;
+  }
+  combineEach(current, stride, updates, count,
+              [this](double a, double b) { return combine(a, b); });
+}
 
 bool isFloatType(const std::string& elementType) {
   return elementType == "bf16" || (!elementType.empty() && elementType[0] == 'f');
@@ -148,14 +221,13 @@ void applyUpdate(UpdateComputation computation, std::vector<Tensor>& results,
                  int64_t updatePosition) {
   for (size_t i = 0; i < results.size(); ++i) {
     Tensor& result = results[i];
+    ElementCombiner combiner(computation, result.element_type);
     if (result.isFloat()) {
       double update = updates[i].valueAt(updatePosition);
-      result.floats[resultPosition] =
-          combineFloats(computation, result.element_type, result.floats[resultPosition], update);
+      result.floats[resultPosition] = combiner.combine(result.floats[resultPosition], update);
     } else {
       int64_t update = updates[i].intAt(updatePosition);
-      result.ints[resultPosition] =
-          combineIntegers(computation, result.element_type, result.ints[resultPosition], update);
+      result.ints[resultPosition] = combiner.combine(result.ints[resultPosition], update);
     }
   }
 }

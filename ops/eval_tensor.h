@@ -42,6 +42,31 @@ bool nextIndex(const std::vector<int64_t>& shape, std::vector<int64_t>& index);
 // Whether `shape` has no elements (then there is no first index).
 bool isEmptyShape(const std::vector<int64_t>& shape);
 
+// One update computation on one element type, with the type's name parsed once: a loop over
+// many elements then compares no strings per element. applyUpdate is built on it, so every
+// evaluator shares one definition of the element arithmetic.
+class ElementCombiner {
+ public:
+  ElementCombiner(UpdateComputation computation, const std::string& elementType);
+  // computation(current, update) as the element type computes it (integer or boolean types
+  // take the int64 overload, float types the double one). Throws std::invalid_argument for
+  // kOther: only here, so an op whose updates are all skipped does not throw.
+  int64_t combine(int64_t current, int64_t update) const;
+  double combine(double current, double update) const;
+  // current[t * stride] = combine(current[t * stride], updates[t]) for t in [0, count), in
+  // order: one call per run of elements, whose loop the compiler specializes.
+  void combineRun(int64_t* current, int64_t stride, const int64_t* updates, int64_t count) const;
+  void combineRun(double* current, int64_t stride, const double* updates, int64_t count) const;
+
+ private:
+  enum class Rounding : uint8_t { kNone, kF32, kF16, kBF16 };
+  UpdateComputation computation_;
+  bool boolean_;   // i1: add and mul are or and and
+  bool unsigned_;  // ui*: min and max compare unsigned
+  int width_;      // integer bits; results wrap to it
+  Rounding rounding_;
+};
+
 // results[i][resultPosition] = computation(results[i][resultPosition], updates[i][updatePosition])
 // for every i: one step of scatter's exec. Throws std::invalid_argument for kOther.
 void applyUpdate(UpdateComputation computation, std::vector<Tensor>& results,
