@@ -104,9 +104,15 @@ std::vector<Tensor> Interpreter::evaluate(const mlir_ir::Operation& op,
 
 std::vector<Tensor> Interpreter::runBlock(const mlir_ir::Block& block,
                                           const std::vector<Tensor>& arguments) {
-  if (arguments.size() != block.arguments.size())
+  return runBlock(block, block.arguments, arguments);
+}
+
+std::vector<Tensor> Interpreter::runBlock(const mlir_ir::Block& block,
+                                          const std::vector<mlir_ir::BlockArgument>& parameters,
+                                          const std::vector<Tensor>& arguments) {
+  if (arguments.size() != parameters.size())
     throw InterpretError(block.operations.empty() ? SourceLocation{} : block.operations[0].location,
-                         "the block takes " + std::to_string(block.arguments.size()) +
+                         "the block takes " + std::to_string(parameters.size()) +
                              " argument(s), given " + std::to_string(arguments.size()));
   scopes_.emplace_back();
   struct PopScope {
@@ -114,7 +120,7 @@ std::vector<Tensor> Interpreter::runBlock(const mlir_ir::Block& block,
     ~PopScope() { scopes.pop_back(); }
   } pop{scopes_};
   for (size_t i = 0; i < arguments.size(); ++i) {
-    const mlir_ir::BlockArgument& argument = block.arguments[i];
+    const mlir_ir::BlockArgument& argument = parameters[i];
     if (!fitsType(arguments[i], argument.type))
       throw InterpretError(argument.value.location, "argument " + argument.value.toString() +
                                                         " is declared " + argument.type.toString() +
@@ -161,7 +167,10 @@ std::vector<Tensor> Interpreter::call(const mlir_ir::Function& function,
       --self.callDepth_;
     }
   } restore{*this, outer};
-  std::vector<Tensor> results = runBlock(function.body.blocks[0], arguments);
+  // The entry block's arguments are the function's, written in its signature.
+  const mlir_ir::Block& body = function.body.blocks[0];
+  std::vector<Tensor> results =
+      runBlock(body, body.arguments.empty() ? function.arguments : body.arguments, arguments);
   if (!function.resultTypes.empty() && results.size() == function.resultTypes.size())
     for (size_t i = 0; i < results.size(); ++i)
       if (!fitsType(results[i], function.resultTypes[i]))

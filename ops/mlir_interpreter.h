@@ -73,6 +73,9 @@ class Interpreter {
 
  private:
   using Scope = std::unordered_map<std::string, Tensor>;
+  std::vector<Tensor> runBlock(const mlir_ir::Block& block,
+                               const std::vector<mlir_ir::BlockArgument>& parameters,
+                               const std::vector<Tensor>& arguments);
   const Tensor& lookup(const mlir_ir::Value& value) const;
 
   const mlir_ir::Module& module_;

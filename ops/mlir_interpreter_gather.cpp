@@ -40,6 +40,14 @@ void expectValid(const OpContext& ctx, const std::vector<Violation>& violations)
   throw InterpretError(ctx.op.location, text);
 }
 
+// The evaluators allocate the whole result: refuse one past the interpreter's limit first.
+void expectResultWithinLimit(const OpContext& ctx, const gather_scatter::GatherOp& op,
+                             const Tensor& indices) {
+  checkedElementCount(ctx, op.result ? op.result->shape
+                                     : gather_scatter::inferGatherResultShape(
+                                           op.dimension_numbers, indices.shape, op.slice_sizes));
+}
+
 void expectIntegerIndices(const OpContext& ctx, const Tensor& indices) {
   if (indices.isFloat() || isBooleanType(indices.element_type))
     fail(ctx, "indices must be integers, found " + describeType(indices));
@@ -54,6 +62,7 @@ std::vector<Tensor> gather(const OpContext& ctx) {
   op.start_indices = typeOf(indices);
   op.result = staticOrNone(op.result);
   expectValid(ctx, gather_scatter::validateGather(op));
+  expectResultWithinLimit(ctx, op, indices);
   if (ctx.interpreter.engine() == Engine::kMaps)
     return {gather_scatter::mapGather(op, operand, indices)};
   return {gather_scatter::referenceGather(op, operand, indices)};
@@ -72,6 +81,7 @@ std::vector<Tensor> dynamicGather(const OpContext& ctx) {
   op.slice_sizes_type = typeOf(ctx.operands[2]);
   op.result = staticOrNone(op.result);
   expectValid(ctx, gather_scatter::validateDynamicGather(op));
+  expectResultWithinLimit(ctx, gather_scatter::asGather(op), indices);
   if (ctx.interpreter.engine() == Engine::kMaps)
     return {gather_scatter::mapGather(gather_scatter::asGather(op), operand, indices)};
   return {gather_scatter::referenceDynamicGather(op, operand, indices)};

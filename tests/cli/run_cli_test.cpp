@@ -1,0 +1,103 @@
+// `idxmap run`, run as a user runs it: the spec example under both engines, failing checks,
+// stdin, JSON, and exit 2 with a located diagnostic for programs it cannot run.
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_runner.h"
+
+namespace idxmap::cli_test {
+namespace {
+
+// Two checks: the first holds ([1, 2] + [2, 2] = [3, 4]); the second compares
+// [[1, 2], [3, 4]] with [[1, 2], [4, 4]]: element [1, 0] is 3, not 4.
+constexpr const char* kOneFailing = R"(func.func @main() {
+  %a = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+  %b = stablehlo.constant dense<2> : tensor<2xi64>
+  %c = stablehlo.add %a, %b : tensor<2xi64>
+  check.expect_eq_const %c, dense<[3, 4]> : tensor<2xi64>
+  %m = stablehlo.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi64>
+  check.expect_eq_const %m, dense<[[1, 2], [4, 4]]> : tensor<2x2xi64>
+  func.return
+}
+)";
+
+TEST(RunCli, SpecExamplePassesUnderBothEngines) {
+  for (const char* engine : {"reference", "maps"}) {
+    CliResult result = runIdxmap({"run", "--engine", engine, examplePath("spec_example.mlir")});
+    EXPECT_EQ(result.exitCode, 0) << engine << ": " << result.out << result.err;
+    EXPECT_EQ(result.out, "3 checks passed\n") << engine;
+    EXPECT_EQ(result.err, "");
+  }
+}
+
+TEST(RunCli, DefaultEngineIsReference) {
+  CliResult result = runIdxmap({"run", examplePath("spec_example.mlir")});
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(result.out, "3 checks passed\n");
+}
+
+TEST(RunCli, FailingCheckPrintsItsLocationAndExitsOne) {
+  std::filesystem::path dir = makeScratchDir();
+  writeTextFile(dir / "t.mlir", kOneFailing);
+  CliResult result = runIdxmap({"run", (dir / "t.mlir").string()});
+  EXPECT_EQ(result.exitCode, 1);
+  EXPECT_EQ(result.out, (dir / "t.mlir").string() +
+                            ":7:3: check.expect_eq_const failed: element [1, 0] is 3, expected 4\n"
+                            "1 of 2 checks failed\n");
+}
+
+TEST(RunCli, ReadsStdinAndPrintsJson) {
+  CliResult result = runIdxmap({"run", "--json", "-"}, kOneFailing);
+  EXPECT_EQ(result.exitCode, 1) << result.err;
+  nlohmann::json report = nlohmann::json::parse(result.out);
+  EXPECT_EQ(report["checks"], 2);
+  EXPECT_EQ(report["passed"], 1);
+  ASSERT_EQ(report["failed"].size(), 1u);
+  EXPECT_EQ(report["failed"][0]["location"], "<stdin>:7:3");
+  EXPECT_EQ(report["failed"][0]["op"], "check.expect_eq_const");
+  EXPECT_EQ(report["failed"][0]["message"], "element [1, 0] is 3, expected 4");
+}
+
+TEST(RunCli, BadInputExitsTwoWithALocatedDiagnostic) {
+  // An op the interpreter does not have.
+  CliResult unsupported = runIdxmap({"run", "-"}, R"(func.func @main() {
+  %a = stablehlo.constant dense<1.0> : tensor<f32>
+  %b = stablehlo.cosine %a : tensor<f32>
+  func.return
+}
+)");
+  EXPECT_EQ(unsupported.exitCode, 2);
+  EXPECT_NE(unsupported.err.find("<stdin>:3:8: error: unsupported op 'stablehlo.cosine'"),
+            std::string::npos)
+      << unsupported.err;
+  EXPECT_NE(unsupported.err.find("  %b = stablehlo.cosine %a : tensor<f32>\n       ^"),
+            std::string::npos)
+      << unsupported.err;
+  // A declared type the value does not have.
+  CliResult mismatch = runIdxmap({"run", "-"}, R"(func.func @main() {
+  %a = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+  %b = "stablehlo.add"(%a, %a) : (tensor<2xi32>, tensor<2xi32>) -> tensor<3xi32>
+  func.return
+}
+)");
+  EXPECT_EQ(mismatch.exitCode, 2);
+  EXPECT_NE(mismatch.err.find("<stdin>:3:8: error: "), std::string::npos) << mismatch.err;
+  // Malformed text.
+  CliResult malformed = runIdxmap({"run", "-"}, "func.func @main( {\n");
+  EXPECT_EQ(malformed.exitCode, 2);
+  EXPECT_NE(malformed.err.find("<stdin>:1:"), std::string::npos) << malformed.err;
+  // Nothing to run, a missing file, an unknown engine.
+  EXPECT_EQ(runIdxmap({"run", "-"}, "func.func @f(%x: tensor<i1>) { func.return }\n").exitCode, 2);
+  EXPECT_EQ(runIdxmap({"run", "/nonexistent/x.mlir"}).exitCode, 2);
+  EXPECT_EQ(runIdxmap({"run", "--engine", "jit", examplePath("spec_example.mlir")}).exitCode, 2);
+}
+
+TEST(RunCli, HelpShowsExamples) {
+  CliResult result = runIdxmap({"run", "--help"});
+  EXPECT_EQ(result.exitCode, 0);
+  EXPECT_NE(result.out.find("idxmap run --engine maps examples/spec_example.mlir"),
+            std::string::npos);
+  EXPECT_NE(result.out.find("--engine"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace idxmap::cli_test
