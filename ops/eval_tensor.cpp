@@ -38,13 +38,22 @@ double roundToFormat(double value, int mantissaBits, int minExponent, double max
 
 ElementCombiner::ElementCombiner(UpdateComputation computation, const std::string& elementType)
     : computation_(computation),
-      boolean_(elementType == "i1"),
-      unsigned_(isUnsigned(elementType)),
-      width_(integerWidth(elementType)),
-      rounding_(elementType == "f32"    ? Rounding::kF32
+      boolean_(false),
+      unsigned_(false),
+      width_(64),
+      rounding_(Rounding::kNone) {
+  // Only what the type's kind needs: the reference evaluator builds one per element.
+  if (isFloatType(elementType)) {
+    rounding_ = elementType == "f32"    ? Rounding::kF32
                 : elementType == "f16"  ? Rounding::kF16
                 : elementType == "bf16" ? Rounding::kBF16
-                                        : Rounding::kNone) {}
+                                        : Rounding::kNone;
+  } else {
+    boolean_ = elementType == "i1";
+    unsigned_ = isUnsigned(elementType);
+    width_ = integerWidth(elementType);
+  }
+}
 
 int64_t ElementCombiner::combine(int64_t current, int64_t update) const {
   // Two's-complement wrap of an exact (mod 2^64) result to the element type's width.
