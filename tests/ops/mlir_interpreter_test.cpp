@@ -5,8 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
+#include <fstream>
 #include <limits>
+#include <random>
+#include <sstream>
 
 #include "ops/check_ops.h"
 #include "ops/mlir_interpreter_convert.h"
@@ -473,6 +477,50 @@ TEST(MlirInterpreter, BadProgramsGetLocatedDiagnostics) {
 })");
   EXPECT_EQ(undefined.location().line, 2);
   EXPECT_NE(undefined.message().find("%nowhere"), std::string::npos);
+}
+
+// What one engine makes of a program: its check outcomes, or the diagnostic that stopped it.
+std::string outcomeOf(const std::string& text, Engine engine) {
+  std::string outcome;
+  try {
+    mlir_ir::Module module = mlir_ir::parseMlirModule(text, "mutated.mlir");
+    Interpreter interpreter(module, engine);
+    for (const mlir_ir::Function* function : entryFunctions(module))
+      interpreter.call(*function, {});
+    for (const CheckOutcome& check : interpreter.checks())
+      outcome += check.failure.value_or("passed") + "\n";
+  } catch (const Error& error) {  // ParseError, InterpretError: a diagnostic, not a crash
+    outcome = std::string("error: ") + error.what();
+  }
+  return outcome;
+}
+
+// The spec example with digits changed at random (seeded): indices out of bounds, shapes that
+// no longer match, wrong expectations. Whatever the change, both engines give the same
+// outcome, and a program they cannot run is a diagnostic.
+TEST(MlirInterpreter, EnginesAgreeOnMutatedSpecExamples) {
+  std::ifstream file(std::string(IDXMAP_SOURCE_DIR) + "/examples/spec_example.mlir");
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string original = text.str();
+  ASSERT_FALSE(original.empty());
+  std::mt19937 random(20261122);
+  int failedChecks = 0, diagnostics = 0;
+  for (int round = 0; round < 150; ++round) {
+    std::string mutated = original;
+    for (int k = 0; k < 2; ++k) {
+      size_t at = std::uniform_int_distribution<size_t>(0, mutated.size() - 1)(random);
+      if (std::isdigit(static_cast<unsigned char>(mutated[at])))
+        mutated[at] = static_cast<char>('0' + std::uniform_int_distribution<int>(0, 9)(random));
+    }
+    std::string reference = outcomeOf(mutated, Engine::kReference);
+    EXPECT_EQ(reference, outcomeOf(mutated, Engine::kMaps)) << mutated;
+    failedChecks += reference.find("expected") != std::string::npos;
+    diagnostics += reference.rfind("error: ", 0) == 0;
+  }
+  // The mutations reach both kinds of outcome, so the agreement is not only on passes.
+  EXPECT_GT(failedChecks, 0);
+  EXPECT_GT(diagnostics, 0);
 }
 
 TEST(MlirInterpreter, EntryFunctionsAreMainOrEveryFunctionWithoutArguments) {
