@@ -2,6 +2,7 @@
 // turn a program whose declared types disagree with its values into a diagnostic.
 #include "ops/mlir_interpreter.h"
 
+#include <new>
 #include <unordered_map>
 
 #include "ops/mlir_interpreter_ops.h"
@@ -90,7 +91,17 @@ std::vector<Tensor> Interpreter::evaluate(const mlir_ir::Operation& op,
                                               describeType(operands[i]) + ", but the op says " +
                                               op.operandTypes[i].toString());
   }
-  std::vector<Tensor> results = evaluator(OpContext{op, operands, *this});
+  std::vector<Tensor> results;
+  try {
+    results = evaluator(OpContext{op, operands, *this});
+  } catch (const InterpretError&) {
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& error) {
+    // A library error without a location (an overflow in a size, say) is about this op.
+    throw InterpretError(op.location, op.name + ": " + error.what());
+  }
   if (op.resultTypes.size() == results.size()) {
     for (size_t i = 0; i < results.size(); ++i)
       if (!fitsType(results[i], op.resultTypes[i]))

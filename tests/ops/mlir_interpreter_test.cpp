@@ -471,6 +471,16 @@ TEST(MlirInterpreter, BadProgramsGetLocatedDiagnostics) {
   EXPECT_NE(invalidGather.message().find("stablehlo.gather (C"), std::string::npos)
       << invalidGather.message();
 
+  // Padding whose size overflows int64: the library's OverflowError, located at the op.
+  InterpretError overflow = errorOf(R"(func.func @main() {
+  %a = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+  %p = stablehlo.constant dense<0> : tensor<i64>
+  %b = stablehlo.pad %a, %p, low = [9223372036854775807], high = [1], interior = [0] : (tensor<2xi64>, tensor<i64>) -> tensor<4xi64>
+  func.return
+})");
+  EXPECT_EQ(overflow.location().line, 4);
+  EXPECT_NE(overflow.message().find("overflow"), std::string::npos) << overflow.message();
+
   InterpretError undefined = errorOf(R"(func.func @main() {
   %b = stablehlo.add %nowhere, %nowhere : tensor<f32>
   func.return
