@@ -12,6 +12,7 @@
 #include "cli/output.h"
 #include "cli/run_command.h"
 #include "cli/simplify_command.h"
+#include "cli/verify_command.h"
 #include "core/checked.h"
 #include "core/text.h"
 
@@ -33,7 +34,9 @@ Examples:
   idxmap simplify examples/reshape_roundtrip.map
   idxmap simplify --check --json examples/spec004.map
   idxmap compose examples/compose/*.map
+  idxmap verify examples/bad_gather.mlir
   idxmap run --engine maps examples/spec_example.mlir
+  idxmap analyze --decompose-batching examples/gather.mlir
   idxmap simplify --help)");
 
   CommonOptions simplifyOptions;
@@ -42,6 +45,8 @@ Examples:
   CLI::App* compose = addComposeCommand(app, composeOptions);
   AnalyzeOptions analyzeOptions;
   CLI::App* analyze = addAnalyzeCommand(app, analyzeOptions);
+  VerifyOptions verifyOptions;
+  CLI::App* verify = addVerifyCommand(app, verifyOptions);
   RunOptions runOptions;
   CLI::App* runCommand = addRunCommand(app, runOptions);
 
@@ -55,6 +60,7 @@ Examples:
   if (simplify->parsed()) return runSimplify(simplifyOptions, std::cout, std::cerr);
   if (compose->parsed()) return runCompose(composeOptions, std::cout, std::cerr);
   if (analyze->parsed()) return runAnalyze(analyzeOptions, std::cout, std::cerr);
+  if (verify->parsed()) return runVerify(verifyOptions, std::cout, std::cerr);
   if (runCommand->parsed()) return runRun(runOptions, std::cout, std::cerr);
   return kInvalidInput;  // unreachable: require_subcommand(1) rejects everything else
 }

@@ -104,6 +104,7 @@ std::optional<std::string> collapsedInRange(const GatherOp& op) {
 }
 
 std::optional<std::string> collapsedSizes(const GatherOp& op) {
+  if (sliceSizesCount(op)) return std::nullopt;  // slice_sizes[d] is not operand dim d's: C20
   return collapsedSizeMessage(op.slice_sizes, op.dimension_numbers.collapsed_slice_dims,
                               "collapsed_slice_dims");
 }
@@ -120,6 +121,7 @@ std::optional<std::string> sliceSizesCount(const GatherOp& op) {
 }
 
 std::optional<std::string> sliceSizesInRange(const GatherOp& op) {
+  if (sliceSizesCount(op)) return std::nullopt;  // slice_sizes[d] is not operand dim d's: C20
   for (size_t i = 0; i < op.slice_sizes.size() && i < op.operand.shape.size(); ++i) {
     auto axis = static_cast<int64_t>(i);
     // A dynamic operand dim bounds the slice size by its bound, when it has one (spec 002).

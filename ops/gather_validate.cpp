@@ -38,7 +38,8 @@ const std::vector<Check>& gatherChecks() {
                              op.operand.rank(), "rank(operand)");
        }},
       {"C12", "slice_sizes",
-       [](const GatherOp& op) {
+       [](const GatherOp& op) -> Message {
+         if (sliceSizesCount(op)) return std::nullopt;  // C20
          return collapsedSizeMessage(op.slice_sizes, dn(op).operand_batching_dims,
                                      "operand_batching_dims");
        }},

@@ -39,10 +39,16 @@ Message sameShapes(const std::vector<TensorType>& types, const char* name) {
 Message updateShape(const ScatterOp& op) {
   const TensorType input = firstInput(op);
   const TensorType update = firstUpdate(op);
+  const ScatterDimensionNumbers& d = dn(op);
+  // Which input dims are window dims needs C2 and C9-C13; which update dims, C7 and C8.
   if (op.inputs.empty() || op.updates.empty() || !indexVectorDimValid(op) ||
-      !allInRange(dn(op).update_window_dims, update.rank()) ||
-      firstDuplicate(dn(op).update_window_dims))
-    return std::nullopt;             // C5, C22, C7, C8
+      !allInRange(d.update_window_dims, update.rank()) || firstDuplicate(d.update_window_dims) ||
+      uniquenessMessage(d.inserted_window_dims, "", d.input_batching_dims, "") ||
+      !allInRange(d.inserted_window_dims, input.rank()) ||
+      !allInRange(d.input_batching_dims, input.rank()) ||
+      d.update_window_dims.size() + d.inserted_window_dims.size() + d.input_batching_dims.size() !=
+          static_cast<size_t>(input.rank()))
+    return std::nullopt;             // C5, C22, C7, C8, C9, C11, C13, C2
   std::vector<int64_t> scatterAxes;  // of scatter_indices
   for (int64_t axis = 0; axis < op.scatter_indices.rank(); ++axis)
     if (axis != dn(op).index_vector_dim) scatterAxes.push_back(axis);

@@ -1,0 +1,151 @@
+#include "cli/verify_command.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string_view>
+
+#include "cli/input.h"
+#include "cli/output.h"
+#include "ops/hlo.h"
+#include "ops/hlo_verifier.h"
+#include "ops/mlir_verifier.h"
+#include "ops/op_model.h"
+
+namespace idxmap::cli {
+namespace {
+
+struct Source {
+  std::string name;  // as diagnostics write it
+  std::string text;
+};
+
+Source readSource(const std::string& input) {
+  bool isStdin = input == "-";
+  std::string name = isStdin ? "<stdin>" : input;
+  std::error_code ignored;
+  if (!isStdin && std::filesystem::is_directory(input, ignored))
+    throw InputError(name + ": error: cannot read: is a directory");
+  std::ifstream file;
+  if (!isStdin) {
+    file.open(input, std::ios::binary);
+    if (!file) throw InputError(name + ": error: cannot read: " + std::strerror(errno));
+  }
+  std::istream& in = isStdin ? std::cin : file;
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError(name + ": error: cannot read: " + std::strerror(errno));
+  return {name, text.str()};
+}
+
+bool endsWith(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+// HLO when the file says so by its name or its first word (`HloModule`); MLIR otherwise, so
+// that text in neither form gets the MLIR reader's diagnostic.
+bool isHlo(const Source& source) {
+  if (endsWith(source.name, ".hlo")) return true;
+  if (endsWith(source.name, ".mlir")) return false;
+  std::string_view text = source.text;
+  size_t at = 0;
+  while (at < text.size()) {
+    at = text.find_first_not_of(" \t\r\n", at);
+    if (at == std::string_view::npos) return false;
+    if (text.substr(at, 2) != "//") break;
+    at = text.find('\n', at);  // a comment line
+  }
+  return at < text.size() && text.substr(at, 9) == "HloModule";
+}
+
+nlohmann::ordered_json findingJson(const verification::Finding& finding) {
+  nlohmann::ordered_json attribute = nullptr;
+  if (!finding.attribute.empty()) {
+    attribute = {{"name", finding.attribute}, {"line", nullptr}, {"column", nullptr}};
+    if (finding.attributeLocation) {
+      attribute["line"] = finding.attributeLocation->line;
+      attribute["column"] = finding.attributeLocation->column;
+    }
+  }
+  return {{"file", finding.location.file},
+          {"line", finding.location.line},
+          {"column", finding.location.column},
+          {"op", finding.op},
+          {"label", finding.label.empty() ? nlohmann::ordered_json(nullptr)
+                                          : nlohmann::ordered_json(finding.label)},
+          {"message", finding.message},
+          {"attribute", attribute}};
+}
+
+std::string summary(const std::string& name, const verification::Report& report) {
+  if (report.checkedOps == 0) return name + ": no op to verify (none has a model)";
+  std::string ops = std::to_string(report.checkedOps) + " op" + (report.checkedOps == 1 ? "" : "s");
+  if (report.invalidOps == 0) return name + ": " + ops + " verified, all valid";
+  std::string count = std::to_string(report.findings.size());
+  return name + ": " + ops + " verified, " + std::to_string(report.invalidOps) + " invalid (" +
+         count + " violation" + (report.findings.size() == 1 ? "" : "s") + ")";
+}
+
+std::string opList(const std::vector<std::string>& names) {
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i) text += (i ? ", " : "") + names[i];
+  return text;
+}
+
+}  // namespace
+
+CLI::App* addVerifyCommand(CLI::App& app, VerifyOptions& options) {
+  CLI::App* command = app.add_subcommand(
+      "verify", "Check every op's constraints and types in a StableHLO MLIR or HLO file");
+  command->add_option("input", options.input, "MLIR or HLO text; - or none reads stdin")
+      ->type_name("FILE|-");
+  command->add_flag("--json", options.json,
+                    "Print a JSON array of {file, line, column, op, label, message, attribute} "
+                    "records, one per violation, on stdout");
+  std::vector<std::string> hloOpcodes;
+  for (std::string_view opcode : modeledOpcodes()) hloOpcodes.emplace_back(opcode);
+  command->footer(
+      "HLO when the file ends in .hlo or starts with `HloModule`, MLIR otherwise.\n\n"
+      "Checked MLIR ops (every constraint of the StableHLO spec, by its label; dynamic dims\n"
+      "are compatible with any size their bound allows):\n  " +
+      opList(verification::checkedMlirOps()) +
+      "\nChecked HLO opcodes (attributes against operand shapes, declared shape against the\n"
+      "inferred one):\n  " +
+      opList(hloOpcodes) +
+      "\nOther ops are not checked.\n\n"
+      "Prints each violation on stderr as `file:line:col: error: op (label): message`, located\n"
+      "at the op (--json: the attribute's value too), then a summary line. Exit status 0 when\n"
+      "every checked op is valid, 2 when one is not or the text is malformed.\n\n"
+      "Examples:\n"
+      "  idxmap verify examples/bad_gather.mlir\n"
+      "      examples/bad_gather.mlir:3:8: error: stablehlo.gather (C6): dimension 1 is in both\n"
+      "      collapsed_slice_dims and operand_batching_dims\n"
+      "      examples/bad_gather.mlir: 1 op verified, 1 invalid (1 violation)\n"
+      "  idxmap verify --json model.hlo\n"
+      "  stablehlo-opt in.mlir | idxmap verify -");
+  return command;
+}
+
+ExitCode runVerify(const VerifyOptions& options, std::ostream& out, std::ostream& diagnostics) {
+  Source source = readSource(options.input);
+  verification::Report report =
+      isHlo(source)
+          ? verification::verifyHloModule(hlo::parseHloModule(source.text, source.name))
+          : verification::verifyMlirModule(mlir_ir::parseMlirModule(source.text, source.name));
+  if (options.json) {
+    nlohmann::ordered_json records = nlohmann::ordered_json::array();
+    for (const verification::Finding& finding : report.findings)
+      records.push_back(findingJson(finding));
+    writeJson(out, records);
+  } else {
+    for (const verification::Finding& finding : report.findings)
+      diagnostics << formatDiagnostic(finding.location, "error", finding.message) << '\n';
+  }
+  diagnostics << summary(source.name, report) << '\n';
+  return report.findings.empty() ? kSuccess : kInvalidInput;
+}
+
+}  // namespace idxmap::cli

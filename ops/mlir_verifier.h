@@ -1,0 +1,23 @@
+// Verifies a StableHLO MLIR module: every stablehlo.gather, stablehlo.dynamic_gather and
+// stablehlo.scatter — bare, in functions, or nested in regions — is read into its model and
+// checked against every constraint of the spec (ops/gather_scatter.h). Ops without a model
+// are not checked.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ops/mlir_module.h"
+#include "ops/verification_report.h"
+
+namespace idxmap::verification {
+
+// Findings at each op's location. A dynamic_gather's slice sizes are read from the
+// `stablehlo.constant` that defines its third operand when there is one; otherwise the checks
+// that need their values are skipped.
+Report verifyMlirModule(const mlir_ir::Module& module);
+
+// The op names verifyMlirModule checks, for --help and tests.
+std::vector<std::string> checkedMlirOps();
+
+}  // namespace idxmap::verification

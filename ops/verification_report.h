@@ -1,0 +1,31 @@
+// What `idxmap verify` finds in a module, whatever its text form: one Finding per broken rule
+// of one op, located in the text.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/text.h"
+
+namespace idxmap::verification {
+
+struct Finding {
+  SourceLocation location;  // the op's: its name in MLIR, where the model points in HLO
+  std::string op;           // "stablehlo.gather", "transpose"
+  // The spec's label ("C6", "I1"); empty where the rule has none (HLO models) or the op's
+  // model could not be built at all (a missing attribute, an operand that is not a tensor).
+  std::string label;
+  std::string message;    // "stablehlo.gather (C6): dimension 1 is in both ..."
+  std::string attribute;  // the attribute or operand the rule concerns; empty when unknown
+  std::optional<SourceLocation> attributeLocation;  // where its value is written
+};
+
+struct Report {
+  std::vector<Finding> findings;  // in the order the ops are written
+  int64_t checkedOps = 0;         // ops with a model; the others are not checked
+  int64_t invalidOps = 0;         // checked ops with at least one finding
+};
+
+}  // namespace idxmap::verification

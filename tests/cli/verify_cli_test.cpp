@@ -1,0 +1,258 @@
+// `idxmap verify`, run as a user runs it: the issue's example, every violation printed at its
+// op, MLIR and HLO, stdin, --json, malformed text.
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_runner.h"
+
+namespace idxmap::cli_test {
+namespace {
+
+// The lines of `text`, without their newlines.
+std::vector<std::string> linesOf(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// `line:col` of the n-th (0-based) occurrence of `token` in `text`, found by search: where a
+// diagnostic about the op spelled `token` must point.
+std::string positionOf(const std::string& text, const std::string& token, int n = 0) {
+  size_t at = text.find(token);
+  for (int i = 0; i < n; ++i) at = text.find(token, at + 1);
+  if (at == std::string::npos) return "not found";
+  size_t lineStart = text.rfind('\n', at);
+  lineStart = lineStart == std::string::npos ? 0 : lineStart + 1;
+  int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
+  return std::to_string(line) + ":" + std::to_string(at - lineStart + 1);
+}
+
+// A valid gather with batching dims (StableHLO's ops_stablehlo.mlir `gather`), a
+// dynamic_gather whose slice sizes are a constant, and a scatter-add.
+constexpr const char* kValid = R"(func.func @main(%operand: tensor<3x2x4x9xi32>,
+                 %start_indices: tensor<1x3x5x2xi32>, %indices: tensor<1x5x2xi32>,
+                 %input: tensor<200x100x300xf32>, %scatter_indices: tensor<10x2xi32>,
+                 %updates: tensor<10x300xf32>) -> tensor<1x3x5x8xi32> {
+  %gathered = "stablehlo.gather"(%operand, %start_indices) {
+    dimension_numbers = #stablehlo.gather<offset_dims = [3], collapsed_slice_dims = [1, 2],
+      operand_batching_dims = [0], start_indices_batching_dims = [1], start_index_map = [1, 2],
+      index_vector_dim = 3>,
+    slice_sizes = array<i64: 1, 1, 1, 8>
+  } : (tensor<3x2x4x9xi32>, tensor<1x3x5x2xi32>) -> tensor<1x3x5x8xi32>
+  %sizes = stablehlo.constant dense<[1, 1, 1, 8]> : tensor<4xi64>
+  %dynamic = "stablehlo.dynamic_gather"(%operand, %indices, %sizes) {
+    dimension_numbers = #stablehlo.gather<offset_dims = [2], collapsed_slice_dims = [0, 1, 2],
+      start_index_map = [0, 1], index_vector_dim = 2>
+  } : (tensor<3x2x4x9xi32>, tensor<1x5x2xi32>, tensor<4xi64>) -> tensor<1x5x8xi32>
+  %scattered = "stablehlo.scatter"(%input, %scatter_indices, %updates) ({
+  ^bb0(%lhs: tensor<f32>, %rhs: tensor<f32>):
+    %sum = stablehlo.add %lhs, %rhs : tensor<f32>
+    "stablehlo.return"(%sum) : (tensor<f32>) -> ()
+  }) {
+    scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1],
+      inserted_window_dims = [0, 1], scatter_dims_to_operand_dims = [0, 1], index_vector_dim = 1>
+  } : (tensor<200x100x300xf32>, tensor<10x2xi32>, tensor<10x300xf32>) -> tensor<200x100x300xf32>
+  func.return %gathered : tensor<1x3x5x8xi32>
+}
+)";
+
+TEST(VerifyCli, IssueExample) {
+  std::string path = examplePath("bad_gather.mlir");
+  CliResult result = runIdxmap({"verify", path});
+  EXPECT_EQ(result.exitCode, 2);
+  EXPECT_EQ(result.out, "");
+  std::vector<std::string> lines = linesOf(result.err);
+  ASSERT_EQ(lines.size(), 2u) << result.err;
+  EXPECT_EQ(lines[0], path +
+                          ":3:8: error: stablehlo.gather (C6): dimension 1 is in both "
+                          "collapsed_slice_dims and operand_batching_dims");
+  EXPECT_EQ(lines[1], path + ": 1 op verified, 1 invalid (1 violation)");
+}
+
+TEST(VerifyCli, ValidFileExitsZero) {
+  std::filesystem::path dir = makeScratchDir();
+  writeTextFile(dir / "valid.mlir", kValid);
+  CliResult result = runIdxmap({"verify", (dir / "valid.mlir").string()});
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err, (dir / "valid.mlir").string() + ": 3 ops verified, all valid\n");
+}
+
+// Ops without a model (stablehlo.add here) are not checked, and not errors.
+TEST(VerifyCli, OpsWithoutAModelAreSkipped) {
+  CliResult result = runIdxmap({"verify"}, R"(func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.add %a, %a : tensor<2xf32>
+  func.return %0 : tensor<2xf32>
+})");
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(result.err, "<stdin>: no op to verify (none has a model)\n");
+}
+
+// Three ops break four constraints between them: every violation is printed, in text order,
+// at its op; the valid op in between is not mentioned.
+TEST(VerifyCli, EveryViolationIsPrinted) {
+  const std::string text =
+      R"(func.func @main(%operand: tensor<2x4x9xi32>, %indices: tensor<1x5x2xi32>,
+                 %input: tensor<200x100x300xf32>, %scatter_indices: tensor<10x2xi32>,
+                 %updates: tensor<10x300xf32>) -> tensor<1x5x8xi32> {
+  %0 = "stablehlo.gather"(%operand, %indices) {
+    dimension_numbers = #stablehlo.gather<offset_dims = [2], collapsed_slice_dims = [1, 0],
+      start_index_map = [0, 1], index_vector_dim = 2>,
+    slice_sizes = array<i64: 1, 1, 8>
+  } : (tensor<2x4x9xi32>, tensor<1x5x2xi32>) -> tensor<1x5x8xf32>
+  %1 = "stablehlo.gather"(%operand, %indices) {
+    dimension_numbers = #stablehlo.gather<offset_dims = [2], collapsed_slice_dims = [0, 1],
+      start_index_map = [0, 1], index_vector_dim = 2>,
+    slice_sizes = array<i64: 1, 1, 8>
+  } : (tensor<2x4x9xi32>, tensor<1x5x2xi32>) -> tensor<1x5x8xi32>
+  %2 = "stablehlo.scatter"(%input, %scatter_indices, %updates) ({
+  ^bb0(%lhs: tensor<f32>, %rhs: tensor<f32>):
+    "stablehlo.return"(%rhs) : (tensor<f32>) -> ()
+  }) {
+    scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1],
+      inserted_window_dims = [0, 1], scatter_dims_to_operand_dims = [0, 1], index_vector_dim = -1>
+  } : (tensor<200x100x300xf32>, tensor<10x2xi32>, tensor<10x300xf32>) -> tensor<200x100x300xf32>
+  func.return %1 : tensor<1x5x8xi32>
+}
+)";
+  std::filesystem::path dir = makeScratchDir();
+  std::string path = (dir / "several.mlir").string();
+  writeTextFile(path, text);
+  CliResult result = runIdxmap({"verify", path});
+  EXPECT_EQ(result.exitCode, 2);
+  std::vector<std::string> lines = linesOf(result.err);
+  ASSERT_EQ(lines.size(), 4u) << result.err;
+  std::string gather = path + ":" + positionOf(text, "\"stablehlo.gather\"", 0) + ": error: ";
+  std::string scatter = path + ":" + positionOf(text, "\"stablehlo.scatter\"") + ": error: ";
+  EXPECT_EQ(lines[0].rfind(gather + "stablehlo.gather (C7): collapsed_slice_dims [1, 0]", 0), 0u)
+      << lines[0];
+  EXPECT_EQ(lines[1].rfind(gather + "stablehlo.gather (C23): element_type(result) = f32", 0), 0u)
+      << lines[1];
+  EXPECT_EQ(lines[2].rfind(scatter + "stablehlo.scatter (C22): index_vector_dim -1", 0), 0u)
+      << lines[2];
+  EXPECT_EQ(lines[3], path + ": 3 ops verified, 2 invalid (3 violations)");
+}
+
+// The dynamic_gather's slice sizes come from the constant: 8 does not fit the `?` dim whose
+// bound is 2 (C12), and spec 002 makes the bounded dim fit 1.
+TEST(VerifyCli, DynamicGatherSliceSizesFromAConstantAgainstBounds) {
+  auto text = [](int sliceSize) {
+    return R"(func.func @main(%operand: tensor<2x4x?xi32, #stablehlo.bounds<?, ?, 2>>,
+                 %indices: tensor<1x5x2xi32>) -> tensor<1x5x?xi32> {
+  %sizes = stablehlo.constant dense<[1, 1, )" +
+           std::to_string(sliceSize) + R"(]> : tensor<3xi64>
+  %0 = "stablehlo.dynamic_gather"(%operand, %indices, %sizes) {
+    dimension_numbers = #stablehlo.gather<offset_dims = [2], collapsed_slice_dims = [0, 1],
+      start_index_map = [0, 1], index_vector_dim = 2>
+  } : (tensor<2x4x?xi32, #stablehlo.bounds<?, ?, 2>>, tensor<1x5x2xi32>, tensor<3xi64>)
+    -> tensor<1x5x?xi32>
+  func.return %0 : tensor<1x5x?xi32>
+}
+)";
+  };
+  CliResult bad = runIdxmap({"verify", "-"}, text(8));
+  EXPECT_EQ(bad.exitCode, 2);
+  EXPECT_EQ(linesOf(bad.err).at(0).rfind("<stdin>:" + positionOf(text(8), "\"stablehlo.dynamic") +
+                                             ": error: stablehlo.dynamic_gather (C12): "
+                                             "slice_sizes[2] = 8 is outside [0, 2]",
+                                         0),
+            0u)
+      << bad.err;
+  CliResult good = runIdxmap({"verify", "-"}, text(1));
+  EXPECT_EQ(good.exitCode, 0) << good.err;
+}
+
+TEST(VerifyCli, HloInstructionsThroughTheirModels) {
+  const std::string text = R"(HloModule m
+ENTRY e {
+  p0 = f32[2,3] parameter(0)
+  t = f32[3,2] transpose(p0), dimensions={1,1}
+  ROOT b = f32[2,4] broadcast(p0), dimensions={0,1}
+}
+)";
+  std::filesystem::path dir = makeScratchDir();
+  std::string path = (dir / "module.txt").string();  // HLO by its first word, not its name
+  writeTextFile(path, text);
+  CliResult result = runIdxmap({"verify", path});
+  EXPECT_EQ(result.exitCode, 2);
+  std::vector<std::string> lines = linesOf(result.err);
+  ASSERT_EQ(lines.size(), 3u) << result.err;
+  EXPECT_EQ(lines[0].rfind(path + ":" + positionOf(text, "{1,1}") + ": error: transpose: ", 0), 0u)
+      << lines[0];
+  EXPECT_NE(lines[0].find("not a permutation"), std::string::npos) << lines[0];
+  EXPECT_EQ(lines[1].rfind(path + ":" + positionOf(text, "b = f32") + ": error: broadcast: ", 0),
+            0u)
+      << lines[1];
+  EXPECT_EQ(lines[2], path + ": 3 ops verified, 2 invalid (2 violations)");
+
+  CliResult valid = runIdxmap({"verify", examplePath("softmax.hlo")});
+  EXPECT_EQ(valid.exitCode, 0) << valid.err;
+  EXPECT_NE(valid.err.find("all valid"), std::string::npos) << valid.err;
+}
+
+TEST(VerifyCli, MalformedTextIsAParseDiagnostic) {
+  CliResult mlir = runIdxmap({"verify"}, "func.func @f(%a: tensor<2xf32> -> tensor<2xf32> {\n");
+  EXPECT_EQ(mlir.exitCode, 2);
+  EXPECT_EQ(mlir.out, "");
+  EXPECT_EQ(mlir.err.rfind("<stdin>:1:32: error: ", 0), 0u) << mlir.err;
+  EXPECT_NE(mlir.err.find("\n                               ^"), std::string::npos) << mlir.err;
+
+  // StableHLO's attribute_gather test: a field written twice is the reader's error, there.
+  const std::string duplicated = R"(%0 = "stablehlo.gather"(%a, %b) {
+  dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0], offset_dims = [1],
+    collapsed_slice_dims = [0]>, slice_sizes = array<i64: 1, 2>
+} : (tensor<3x2xf32>, tensor<4x1xi32>) -> tensor<4x2xf32>
+)";
+  CliResult twice = runIdxmap({"verify", "-"}, duplicated);
+  EXPECT_EQ(twice.exitCode, 2);
+  EXPECT_EQ(twice.err.rfind("<stdin>:" + positionOf(duplicated, "collapsed_slice_dims", 1) +
+                                ": error: duplicated `collapsed_slice_dims` entry",
+                            0),
+            0u)
+      << twice.err;
+
+  CliResult hlo = runIdxmap({"verify"}, "HloModule m\nENTRY e {\n  p0 = f32[2 parameter(0)\n}\n");
+  EXPECT_EQ(hlo.exitCode, 2);
+  EXPECT_EQ(hlo.err.rfind("<stdin>:3:", 0), 0u) << hlo.err;
+
+  CliResult missing = runIdxmap({"verify", "/nonexistent/x.mlir"});
+  EXPECT_EQ(missing.exitCode, 2);
+  EXPECT_EQ(missing.err.rfind("/nonexistent/x.mlir: error: cannot read", 0), 0u) << missing.err;
+}
+
+// The same findings as the text form, as records; the attribute's own location comes along.
+TEST(VerifyCli, JsonRecords) {
+  std::string text = readTextFile(examplePath("bad_gather.mlir"));
+  CliResult result = runIdxmap({"verify", "--json"}, text);
+  EXPECT_EQ(result.exitCode, 2);
+  nlohmann::json records = nlohmann::json::parse(result.out);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0]["file"], "<stdin>");
+  EXPECT_EQ(records[0]["line"], 3);
+  EXPECT_EQ(records[0]["column"], 8);
+  EXPECT_EQ(records[0]["op"], "stablehlo.gather");
+  EXPECT_EQ(records[0]["label"], "C6");
+  EXPECT_EQ(records[0]["message"],
+            "stablehlo.gather (C6): dimension 1 is in both collapsed_slice_dims and "
+            "operand_batching_dims");
+  EXPECT_EQ(records[0]["attribute"]["name"], "collapsed_slice_dims");
+  std::string at = positionOf(text, "[1, 2]");
+  EXPECT_EQ(std::to_string(records[0]["attribute"]["line"].get<int>()) + ":" +
+                std::to_string(records[0]["attribute"]["column"].get<int>()),
+            at);
+
+  CliResult valid = runIdxmap({"verify", "--json", "-"}, kValid);
+  EXPECT_EQ(valid.exitCode, 0) << valid.err;
+  EXPECT_EQ(nlohmann::json::parse(valid.out), nlohmann::json::array());
+}
+
+TEST(VerifyCli, HelpNamesTheCheckedOps) {
+  CliResult result = runIdxmap({"verify", "--help"});
+  EXPECT_EQ(result.exitCode, 0);
+  for (const char* op : {"stablehlo.gather", "stablehlo.dynamic_gather", "stablehlo.scatter",
+                         "transpose", "idxmap verify examples/bad_gather.mlir"})
+    EXPECT_NE(result.out.find(op), std::string::npos) << op;
+}
+
+}  // namespace
+}  // namespace idxmap::cli_test
