@@ -91,6 +91,17 @@ TEST(RunCli, BadInputExitsTwoWithALocatedDiagnostic) {
   EXPECT_EQ(runIdxmap({"run", "--engine", "jit", examplePath("spec_example.mlir")}).exitCode, 2);
 }
 
+TEST(RunCli, AProgramWithoutChecksPassesWithANote) {
+  CliResult result = runIdxmap({"run", "-"}, R"(func.func @main() {
+  %a = stablehlo.iota dim = 0 : tensor<4xi32>
+  func.return
+}
+)");
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(result.out, "0 checks passed\n");
+  EXPECT_EQ(result.err, "<stdin>: note: no check ops ran\n");
+}
+
 TEST(RunCli, HelpShowsExamples) {
   CliResult result = runIdxmap({"run", "--help"});
   EXPECT_EQ(result.exitCode, 0);
