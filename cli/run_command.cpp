@@ -83,7 +83,7 @@ unsupported op, a declared type the computed value does not have).
 
 Examples:
   idxmap run examples/spec_example.mlir
-      2 checks passed
+      3 checks passed
   idxmap run --engine maps examples/spec_example.mlir
   idxmap run --json - < test.mlir)");
   return command;
