@@ -89,9 +89,18 @@ std::string summary(const std::string& name, const verification::Report& report)
          count + " violation" + (report.findings.size() == 1 ? "" : "s") + ")";
 }
 
+// The names, comma separated, in lines of at most 90 columns indented by two.
 std::string opList(const std::vector<std::string>& names) {
-  std::string text;
-  for (size_t i = 0; i < names.size(); ++i) text += (i ? ", " : "") + names[i];
+  std::string text = " ";
+  size_t lineStart = 0;
+  for (size_t i = 0; i < names.size(); ++i) {
+    std::string item = " " + names[i] + (i + 1 < names.size() ? "," : "");
+    if (text.size() - lineStart + item.size() > 90) {
+      text += "\n ";
+      lineStart = text.size() - 1;
+    }
+    text += item;
+  }
   return text;
 }
 
@@ -109,11 +118,12 @@ CLI::App* addVerifyCommand(CLI::App& app, VerifyOptions& options) {
   for (std::string_view opcode : modeledOpcodes()) hloOpcodes.emplace_back(opcode);
   command->footer(
       "HLO when the file ends in .hlo or starts with `HloModule`, MLIR otherwise.\n\n"
-      "Checked MLIR ops (every constraint of the StableHLO spec, by its label; dynamic dims\n"
-      "are compatible with any size their bound allows):\n  " +
+      "Checked MLIR ops (stablehlo.* by every constraint of the spec, with its label;\n"
+      "tensor.* and tcp.* by their own rules; a dynamic dim is compatible with any size its\n"
+      "bound allows):\n" +
       opList(verification::checkedMlirOps()) +
       "\nChecked HLO opcodes (attributes against operand shapes, declared shape against the\n"
-      "inferred one):\n  " +
+      "inferred one):\n" +
       opList(hloOpcodes) +
       "\nOther ops are not checked.\n\n"
       "Prints each violation on stderr as `file:line:col: error: op (label): message`, located\n"

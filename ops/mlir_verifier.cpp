@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 
+#include "ops/gather_forms_import.h"
 #include "ops/gather_scatter.h"
 #include "ops/stablehlo_import.h"
 
@@ -56,7 +57,7 @@ std::optional<std::vector<int64_t>> constantInts(const Scopes& scopes,
 std::optional<SourceLocation> attributeLocation(const Operation& op, const std::string& dimsName,
                                                 const std::map<std::string, size_t>& operands,
                                                 const std::string& name) {
-  if (const Attribute* dims = op.attribute(dimsName)) {
+  if (const Attribute* dims = dimsName.empty() ? nullptr : op.attribute(dimsName)) {
     if (const Attribute* field = dims->field(name)) return field->location;
   }
   if (const Attribute* attribute = op.attribute(name)) return attribute->location;
@@ -67,7 +68,7 @@ std::optional<SourceLocation> attributeLocation(const Operation& op, const std::
 }
 
 struct CheckedOp {
-  const char* dimensionNumbers;  // the op's dimension-numbers attribute
+  std::string dimensionNumbers;  // the op's dimension-numbers attribute, if it has one
   std::function<std::vector<Violation>(const Operation&, const Scopes&)> validate;
   // The operand each operand-valued Violation::attribute names.
   std::function<std::map<std::string, size_t>(const Operation&)> operandIndices;
@@ -105,6 +106,40 @@ const std::map<std::string, CheckedOp, std::less<>>& checkedOps() {
           return std::map<std::string, size_t>{
               {"inputs", 0}, {"scatter_indices", inputs}, {"updates", inputs + 1}};
         }}},
+      // Spec 001's and spec 003's forms, by their own rules (ops/tensor_gather.h,
+      // ops/tcp_gather.h); their labels name the rule rather than a spec number.
+      {"tensor.gather",
+       {"",
+        [](const Operation& op, const Scopes&) {
+          return gather_scatter::validateTensorGather(gather_scatter::importTensorGather(op));
+        },
+        [](const Operation&) {
+          return std::map<std::string, size_t>{{"source", 0}, {"indices", 1}};
+        }}},
+      {"tensor.scatter",
+       {"",
+        [](const Operation& op, const Scopes&) {
+          return gather_scatter::validateTensorScatter(gather_scatter::importTensorScatter(op));
+        },
+        [](const Operation&) {
+          return std::map<std::string, size_t>{{"source", 0}, {"dest", 1}, {"indices", 2}};
+        }}},
+      {"tcp.gather",
+       {"",
+        [](const Operation& op, const Scopes&) {
+          return gather_scatter::validateTcpGather(gather_scatter::importTcpGather(op));
+        },
+        [](const Operation&) {
+          return std::map<std::string, size_t>{{"input", 0}, {"indices", 1}};
+        }}},
+      {"tcp.gather_nd",
+       {"",
+        [](const Operation& op, const Scopes&) {
+          return gather_scatter::validateTcpGatherNd(gather_scatter::importTcpGatherNd(op));
+        },
+        [](const Operation&) {
+          return std::map<std::string, size_t>{{"input", 0}, {"indices", 1}};
+        }}},
   };
   return table;
 }
@@ -140,6 +175,10 @@ class Walker {
     try {
       violations = checked.validate(op, scopes_);
     } catch (const stablehlo_import::ImportError& error) {
+      report_.findings.push_back({error.location(), op.name, "", error.message(), "", {}});
+      ++report_.invalidOps;
+      return;
+    } catch (const ParseError& error) {  // the importers of the other gather forms
       report_.findings.push_back({error.location(), op.name, "", error.message(), "", {}});
       ++report_.invalidOps;
       return;

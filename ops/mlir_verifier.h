@@ -1,7 +1,8 @@
 // Verifies a StableHLO MLIR module: every stablehlo.gather, stablehlo.dynamic_gather and
 // stablehlo.scatter — bare, in functions, or nested in regions — is read into its model and
-// checked against every constraint of the spec (ops/gather_scatter.h). Ops without a model
-// are not checked.
+// checked against every constraint of the spec (ops/gather_scatter.h); tensor.gather /
+// tensor.scatter (spec 001) and tcp.gather / tcp.gather_nd (spec 003) by their own rules.
+// Ops without a model are not checked.
 #pragma once
 
 #include <string>

@@ -162,6 +162,24 @@ TEST(VerifyCli, DynamicGatherSliceSizesFromAConstantAgainstBounds) {
   EXPECT_EQ(good.exitCode, 0) << good.err;
 }
 
+// Spec 001's and spec 003's ops by their own rules: MLIR's tensor.scatter requires `unique`.
+TEST(VerifyCli, TensorAndTcpGathers) {
+  const std::string text = R"(%0 = tensor.gather %source[%idx] gather_dims([1, 2]) unique :
+  (tensor<4x5x6xf32>, tensor<7x2xindex>) -> tensor<7x4x1x1xf32>
+%1 = tensor.scatter %src into %dest[%idx] scatter_dims([1]) :
+  (tensor<7x4x1xf32>, tensor<4x5xf32>, tensor<7x1xindex>) -> tensor<4x5xf32>
+%2 = tcp.gather %input, %indices { dim = 1 } : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+%3 = tcp.gather_nd %input, %indices : (tensor<5x7x3xf32>, tensor<4x2xi64>) -> tensor<4x3xf32>
+)";
+  CliResult result = runIdxmap({"verify", "-"}, text);
+  EXPECT_EQ(result.exitCode, 2);
+  std::vector<std::string> lines = linesOf(result.err);
+  ASSERT_EQ(lines.size(), 2u) << result.err;
+  EXPECT_EQ(lines[0], "<stdin>:" + positionOf(text, "tensor.scatter") +
+                          ": error: tensor.scatter: requires 'unique' attribute to be set");
+  EXPECT_EQ(lines[1], "<stdin>: 4 ops verified, 1 invalid (1 violation)");
+}
+
 TEST(VerifyCli, HloInstructionsThroughTheirModels) {
   const std::string text = R"(HloModule m
 ENTRY e {
