@@ -180,6 +180,31 @@ TEST(VerifyCli, TensorAndTcpGathers) {
   EXPECT_EQ(lines[1], "<stdin>: 4 ops verified, 1 invalid (1 violation)");
 }
 
+// Ops in regions are checked too, and a constant defined around the region is found.
+TEST(VerifyCli, OpsInRegionsSeeConstantsOfTheEnclosingBlock) {
+  const std::string text =
+      R"(func.func @main(%operand: tensor<2x4x9xi32>, %indices: tensor<1x5x2xi32>) -> () {
+  %sizes = stablehlo.constant dense<[1, 1, 10]> : tensor<3xi64>
+  "test.wrapper"() ({
+  ^bb0:
+    %0 = "stablehlo.dynamic_gather"(%operand, %indices, %sizes) {
+      dimension_numbers = #stablehlo.gather<offset_dims = [2], collapsed_slice_dims = [0, 1],
+        start_index_map = [0, 1], index_vector_dim = 2>
+    } : (tensor<2x4x9xi32>, tensor<1x5x2xi32>, tensor<3xi64>) -> tensor<1x5x10xi32>
+    "test.yield"() : () -> ()
+  }) : () -> ()
+  func.return
+}
+)";
+  CliResult result = runIdxmap({"verify"}, text);
+  EXPECT_EQ(result.exitCode, 2);
+  std::vector<std::string> lines = linesOf(result.err);
+  ASSERT_EQ(lines.size(), 2u) << result.err;
+  EXPECT_EQ(lines[0], "<stdin>:" + positionOf(text, "\"stablehlo.dynamic_gather\"") +
+                          ": error: stablehlo.dynamic_gather (C12): slice_sizes[2] = 10 is outside "
+                          "[0, 9] (dim(operand, 2) = 9)");
+}
+
 TEST(VerifyCli, HloInstructionsThroughTheirModels) {
   const std::string text = R"(HloModule m
 ENTRY e {
