@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace idxmap::gather_scatter {
@@ -105,15 +106,27 @@ double ElementCombiner::combine(double current, double update) const {
     case UpdateComputation::kMul:
       return round(current * update);
     case UpdateComputation::kMin:
-      return std::min(current, update);
+      return ieeeMinimum(current, update);
     case UpdateComputation::kMax:
-      return std::max(current, update);
+      return ieeeMaximum(current, update);
     case UpdateComputation::kReplace:
       return update;
     case UpdateComputation::kOther:
       break;
   }
   throwUnmodeled();
+}
+
+double ieeeMinimum(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<double>::quiet_NaN();
+  if (a == b) return std::signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+
+double ieeeMaximum(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<double>::quiet_NaN();
+  if (a == b) return std::signbit(a) ? b : a;
+  return a > b ? a : b;
 }
 
 namespace {
@@ -160,11 +173,9 @@ void ElementCombiner::combineRun(double* current, int64_t stride, const double* 
                            [](double a, double b) { return a * b; });
       break;
     case UpdateComputation::kMin:
-      return combineEach(current, stride, updates, count,
-                         [](double a, double b) { return std::min(a, b); });
+      return combineEach(current, stride, updates, count, ieeeMinimum);
     case UpdateComputation::kMax:
-      return combineEach(current, stride, updates, count,
-                         [](double a, double b) { return std::max(a, b); });
+      return combineEach(current, stride, updates, count, ieeeMaximum);
     case UpdateComputation::kReplace:
       return combineEach(current, stride, updates, count, [](double, double b) { return b; });
     case UpdateComputation::kOther:

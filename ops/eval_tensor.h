@@ -32,6 +32,10 @@ bool isFloatType(const std::string& elementType);
 // `value` rounded to the nearest value of the float element type (f16, bf16, f32; others are
 // returned as they are).
 double roundToElementType(const std::string& elementType, double value);
+// IEEE-754 minimum / maximum, as StableHLO specifies them for floats: a NaN operand gives NaN,
+// and -0 is below +0 (std::min and std::max do neither).
+double ieeeMinimum(double a, double b);
+double ieeeMaximum(double a, double b);
 // A tensor of zeros of the given type.
 Tensor zeros(const std::string& elementType, const std::vector<int64_t>& shape);
 

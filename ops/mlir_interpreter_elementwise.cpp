@@ -14,6 +14,8 @@
 namespace idxmap::mlir_interpreter {
 namespace {
 
+using gather_scatter::ieeeMaximum;
+using gather_scatter::ieeeMinimum;
 using gather_scatter::roundToElementType;
 
 // One element function per representation; a missing one means the op does not take that
@@ -55,20 +57,6 @@ std::vector<Tensor> binary(const OpContext& ctx, const ElementFunctions& f) {
 // Arithmetic mod 2^64, wrapped afterwards: no signed overflow in C++.
 int64_t wrapping(int64_t a, int64_t b, uint64_t (*op)(uint64_t, uint64_t)) {
   return static_cast<int64_t>(op(static_cast<uint64_t>(a), static_cast<uint64_t>(b)));
-}
-
-// IEEE-754 minimum / maximum, as StableHLO specifies them: a NaN operand gives NaN, and -0
-// is below +0.
-double ieeeMinimum(double a, double b) {
-  if (std::isnan(a) || std::isnan(b)) return NAN;
-  if (a == b) return std::signbit(a) ? a : b;
-  return a < b ? a : b;
-}
-
-double ieeeMaximum(double a, double b) {
-  if (std::isnan(a) || std::isnan(b)) return NAN;
-  if (a == b) return std::signbit(a) ? b : a;
-  return a > b ? a : b;
 }
 
 ElementFunctions minimumFunctions() {

@@ -48,5 +48,45 @@ TEST(FloatRounding, ScatterAddRoundsEachStepInBf16) {
   EXPECT_EQ(mapScatter(op, {input}, indices, {updates})[0].floats, std::vector<double>{1.0});
 }
 
+// StableHLO's minimum / maximum are IEEE-754's: a NaN on either side wins, and -0 < +0.
+// std::min / std::max get both wrong (their answer depends on the operand order).
+TEST(FloatRounding, ScatterMinMaxPropagateNanAndOrderZeros) {
+  struct Case {
+    UpdateComputation computation;
+    double input, update, expected;
+  };
+  const double nan = std::nan("");
+  const Case cases[] = {
+      {UpdateComputation::kMin, 1.0, nan, nan},   {UpdateComputation::kMin, nan, 1.0, nan},
+      {UpdateComputation::kMax, 1.0, nan, nan},   {UpdateComputation::kMax, nan, 1.0, nan},
+      {UpdateComputation::kMin, 0.0, -0.0, -0.0}, {UpdateComputation::kMin, -0.0, 0.0, -0.0},
+      {UpdateComputation::kMax, -0.0, 0.0, 0.0},  {UpdateComputation::kMax, 0.0, -0.0, 0.0},
+  };
+  for (const Case& c : cases) {
+    ScatterOp op;
+    op.inputs = {{{1}, "f32"}};
+    op.scatter_indices = {{1, 1}, "i32"};
+    op.updates = {{{1}, "f32"}};
+    op.update_computation = c.computation;
+    op.dimension_numbers.inserted_window_dims = {0};
+    op.dimension_numbers.scatter_dims_to_operand_dims = {0};
+    op.dimension_numbers.index_vector_dim = 1;
+    ASSERT_TRUE(validateScatter(op).empty());
+    Tensor input{"f32", {1}, {}, {c.input}};
+    Tensor indices{"i32", {1, 1}, {0}, {}};
+    Tensor updates{"f32", {1}, {}, {c.update}};
+    for (const Tensor& result : {referenceScatter(op, {input}, indices, {updates})[0],
+                                 mapScatter(op, {input}, indices, {updates})[0]}) {
+      double actual = result.floats.at(0);
+      if (std::isnan(c.expected)) {
+        EXPECT_TRUE(std::isnan(actual)) << c.input << " " << c.update;
+      } else {
+        EXPECT_EQ(actual, c.expected);
+        EXPECT_EQ(std::signbit(actual), std::signbit(c.expected)) << c.input << " " << c.update;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace idxmap::gather_scatter
