@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "cli/analyze_mlir.h"
 #include "cli/input.h"
 #include "cli/output.h"
 #include "ops/hlo.h"
@@ -115,8 +116,11 @@ CLI::App* addAnalyzeCommand(CLI::App& app, AnalyzeOptions& options) {
   CLI::App* command =
       app.add_subcommand("analyze",
                          "XLA's indexing analysis of an HLO module: maps between an instruction's "
-                         "result and its operands");
-  command->add_option("input", options.input, "HLO module text; - or none reads stdin")
+                         "result and its operands; for StableHLO MLIR, the maps of every gather "
+                         "and scatter");
+  command
+      ->add_option("input", options.input,
+                   "HLO module text, or MLIR (a .mlir name or MLIR text); - or none reads stdin")
       ->type_name("FILE|-");
   command
       ->add_option("--direction", options.direction,
@@ -135,7 +139,17 @@ CLI::App* addAnalyzeCommand(CLI::App& app, AnalyzeOptions& options) {
       ->type_name("K");
   command->add_flag("--json", options.json,
                     "Print a JSON array of {operand, maps, unknown} records (in-to-out adds "
-                    "the input)");
+                    "the input); MLIR: {location, op, function, indices, maps}");
+  command
+      ->add_option("--format", options.format,
+                   "MLIR: syntax of the printed maps (default xla; a map of several pieces is "
+                   "always printed as isl)")
+      ->type_name("xla|isl")
+      ->check(CLI::IsMember({"xla", "isl"}));
+  command->add_flag("--decompose-batching", options.decomposeBatching,
+                    "MLIR: print each gather/scatter with batching dims as the equivalent "
+                    "old-form op (iotas concatenated to the indices) and prove them equal; "
+                    "exit 3 when a proof is not found");
   command->footer(R"(Prints XLA's layout, one `operand id = K <map>` per map and `operand id = K
 unknown indexing` where an op has no model; a note on stderr names the opcode. A fusion
 gets the maps of its fused computation, composed and deduplicated by meaning.
@@ -148,12 +162,30 @@ Examples:
       d1 in [0, 19],
       d2 in [0, 29]
   idxmap analyze bc.hlo --direction in-to-out --operand 0 --json
-  idxmap analyze fusion.hlo --instruction transpose_p0)");
+  idxmap analyze fusion.hlo --instruction transpose_p0
+
+For MLIR, each stablehlo.gather / dynamic_gather / scatter prints its location, where its
+index values come from, and its maps (gather: result -> operand, result -> start_indices;
+scatter: updates -> result, updates -> scatter_indices). Runtime variables rt_k stand for
+entry k of the index vector; when the indices are constants or iotas (also through
+concatenate, broadcast_in_dim, reshape, transpose, clamp, add, subtract, multiply by a
+constant, convert), their values are folded in (gather clamps them as the op does).
+Invalid ops print `file:line:col: error: stablehlo.gather (C6): ...` and exit 2.
+
+  idxmap analyze examples/gather.mlir
+  idxmap analyze --format isl --json examples/gather.mlir
+  idxmap analyze --decompose-batching examples/gather.mlir
+      (the old-form op as MLIR, then `// proven equal to the original (isl)`))");
   return command;
 }
 
 ExitCode runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& diagnostics) {
   Source source = readSource(options.input);
+  if (looksLikeMlir(source.name, source.text))
+    return runAnalyzeMlir(options, source.name, source.text, out, diagnostics);
+  if (options.decomposeBatching || options.format != "xla")
+    throw InputError(source.name +
+                     ": error: --decompose-batching and --format apply to MLIR input only");
   hlo::Module module = hlo::parseHloModule(source.text, source.name);
   const hlo::Instruction& instruction = selectInstruction(module, options, source.name);
   bool inToOut = options.direction == "in-to-out";

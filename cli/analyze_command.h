@@ -1,4 +1,5 @@
-// `idxmap analyze`: XLA's indexing analysis of one instruction of an HLO module.
+// `idxmap analyze`: XLA's indexing analysis of one instruction of an HLO module, or the
+// gather / scatter maps of a StableHLO MLIR module (cli/analyze_mlir.h).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -11,11 +12,13 @@
 namespace idxmap::cli {
 
 struct AnalyzeOptions {
-  std::string input = "-";              // an HLO file; "-" reads stdin
+  std::string input = "-";              // an HLO or MLIR file; "-" reads stdin
   std::string direction = "out-to-in";  // or "in-to-out"
   std::string instruction;              // empty: the ENTRY computation's root
   std::optional<int> operand;           // out-to-in: only this operand; in-to-out: this input
   bool json = false;
+  std::string format = "xla";      // MLIR: the maps' syntax, "xla" or "isl"
+  bool decomposeBatching = false;  // MLIR: print batching-dims ops in the old form, proven
 };
 
 CLI::App* addAnalyzeCommand(CLI::App& app, AnalyzeOptions& options);

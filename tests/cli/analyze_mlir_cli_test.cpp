@@ -1,0 +1,208 @@
+// `idxmap analyze FILE.mlir`, run as a user runs it: the maps of examples/gather.mlir checked
+// against the reference evaluator (folded constant / iota indices) and against the op's own
+// map (runtime indices), --json, --decompose-batching read back and re-proven, and errors.
+#include <isl/map.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/isl_bridge.h"
+#include "ops/index_provenance.h"
+#include "ops/mlir_module.h"
+#include "ops/stablehlo_import.h"
+#include "tests/cli/cli_runner.h"
+#include "tests/ops/index_provenance_oracle.h"
+
+namespace idxmap::cli_test {
+namespace {
+
+using gather_scatter::GatherOp;
+using gather_scatter::Tensor;
+
+// The text after `label` up to the next line that starts a new section or op.
+std::string section(const std::string& out, const std::string& header, const std::string& label) {
+  size_t at = out.find(header);
+  if (at == std::string::npos) return "";
+  at = out.find("\n" + label, at);
+  if (at == std::string::npos) return "";
+  at += label.size() + 1;
+  size_t end = out.size();
+  for (const char* next : {"\nresult -> ", "\nupdates -> ", "\n\n"}) {
+    size_t found = out.find(next, at);
+    if (found != std::string::npos && found < end) end = found;
+  }
+  return out.substr(at, end - at);
+}
+
+const mlir_ir::Function& function(const mlir_ir::Module& module, const std::string& name) {
+  const mlir_ir::Function* f = module.function(name);
+  if (!f) throw std::runtime_error("no @" + name);
+  return *f;
+}
+
+const mlir_ir::Operation& opIn(const mlir_ir::Function& f, const std::string& name) {
+  for (const mlir_ir::Operation& op : f.body.blocks.at(0).operations)
+    if (op.name == name) return op;
+  throw std::runtime_error("no " + name);
+}
+
+struct Example {
+  mlir_ir::Module module =
+      mlir_ir::parseMlirModule(readTextFile(examplePath("gather.mlir")), "gather.mlir");
+  GatherOp gather(const std::string& name) const {
+    return stablehlo_import::importGather(opIn(function(module, name), "stablehlo.gather"));
+  }
+  // The real index values of the function's gather, evaluated op by op.
+  Tensor indices(const std::string& name) const {
+    const mlir_ir::Function& f = function(module, name);
+    return provenance_testing::evaluateIndices(f.body.blocks[0].operations,
+                                               opIn(f, "stablehlo.gather").operands[1]);
+  }
+};
+
+isl::map readIsl(const std::string& text) {
+  return isl::manage(isl_map_read_from_str(islContext().get(), text.c_str()));
+}
+
+TEST(AnalyzeMlirCli, ConstantIndicesAreFoldedExactly) {
+  CliResult result = runIdxmap({"analyze", examplePath("gather.mlir")});
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(result.out.find("gather.mlir:8:11: stablehlo.gather in @constant_rows\nindices: "
+                            "constant\n"),
+            std::string::npos)
+      << result.out;
+  // Four rows from four pieces: isl's text, evaluated at every point against the reference.
+  std::string map = section(result.out, "@constant_rows", "result -> operand: ");
+  ASSERT_FALSE(map.empty()) << result.out;
+  Example example;
+  EXPECT_TRUE(provenance_testing::foldedGatherMatchesReference(
+      example.gather("constant_rows"), readIsl(map), example.indices("constant_rows")));
+}
+
+TEST(AnalyzeMlirCli, IotaIndicesGiveAnAffineXlaMap) {
+  CliResult result = runIdxmap({"analyze", examplePath("gather.mlir")});
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  std::string map = section(result.out, "@even_rows", "result -> operand: ");
+  IndexingMap printed = parseIndexingMap(map);
+  // Result row d0 is operand row 2 * d0 (the even rows), read off the example's ops.
+  EXPECT_TRUE(sameMeaning(printed, parseIndexingMap("(d0, d1) -> (d0 * 2, d1), domain: "
+                                                    "d0 in [0, 3], d1 in [0, 2]")))
+      << map;
+  Example example;
+  EXPECT_TRUE(provenance_testing::foldedGatherMatchesReference(
+      example.gather("even_rows"), toIslMap(printed), example.indices("even_rows")));
+}
+
+TEST(AnalyzeMlirCli, ArgumentIndicesStayRuntimeVariables) {
+  CliResult result = runIdxmap({"analyze", examplePath("gather.mlir")});
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  Example example;
+  GatherOp gather = example.gather("batching_gather");
+  IndexingMap operandMap =
+      parseIndexingMap(section(result.out, "@batching_gather", "result -> operand: "));
+  EXPECT_EQ(operandMap.runtimeVars.size(), 2u);
+  EXPECT_TRUE(sameMeaning(operandMap, gather_scatter::gatherOutputToOperandMap(gather)));
+  IndexingMap indicesMap =
+      parseIndexingMap(section(result.out, "@batching_gather", "result -> start_indices: "));
+  EXPECT_TRUE(sameMeaning(indicesMap, gather_scatter::gatherOutputToStartIndicesMap(gather)));
+  EXPECT_NE(section(result.out, "@batching_scatter", "updates -> result: ").find("rt1"),
+            std::string::npos)
+      << result.out;
+}
+
+TEST(AnalyzeMlirCli, JsonAndIslFormat) {
+  CliResult result =
+      runIdxmap({"analyze", "--json", "--format", "isl", examplePath("gather.mlir")});
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  nlohmann::json records = nlohmann::json::parse(result.out);
+  ASSERT_EQ(records.size(), 4u);
+  EXPECT_EQ(records[0]["op"], "stablehlo.gather");
+  EXPECT_EQ(records[0]["function"], "constant_rows");
+  EXPECT_EQ(records[3]["op"], "stablehlo.scatter");
+  EXPECT_EQ(records[3]["maps"][0]["from"], "updates");
+  EXPECT_EQ(records[3]["maps"][1]["to"], "scatter_indices");
+  EXPECT_EQ(records[1]["maps"][0]["folded"], true);
+  EXPECT_EQ(records[2]["maps"][0]["folded"], false);
+  Example example;
+  for (const auto& record : records)
+    for (const auto& map : record["maps"]) EXPECT_EQ(map["format"], "isl");
+  EXPECT_TRUE(provenance_testing::foldedGatherMatchesReference(
+      example.gather("even_rows"), readIsl(records[1]["maps"][0]["map"].get<std::string>()),
+      example.indices("even_rows")));
+}
+
+// Each printed function reads back, imports as a valid old-form op, and its iotas fold into
+// the original op's map (re-proven here with isl).
+TEST(AnalyzeMlirCli, DecomposeBatchingReadsBackAndIsProven) {
+  CliResult result = runIdxmap({"analyze", "--decompose-batching", examplePath("gather.mlir")});
+  ASSERT_EQ(result.exitCode, 0) << result.err << result.out;
+  Example example;
+  std::vector<std::string> functions = {"batching_gather", "batching_scatter"};
+  for (const std::string& name : functions) {
+    size_t begin = result.out.find("func.func @" + name);
+    size_t verdict = result.out.find("// proven equal to the original (isl)", begin);
+    ASSERT_NE(begin, std::string::npos) << result.out;
+    ASSERT_NE(verdict, std::string::npos) << result.out;
+    mlir_ir::Module module =
+        mlir_ir::parseMlirModule(result.out.substr(begin, verdict - begin), "decomposed.mlir");
+    const mlir_ir::Function& f = module.functions.at(0);
+    const auto& scope = f.body.blocks.at(0).operations;
+    if (name == "batching_gather") {
+      const mlir_ir::Operation& op = opIn(f, "stablehlo.gather");
+      GatherOp old = stablehlo_import::importGather(op);
+      EXPECT_TRUE(gather_scatter::validateGather(old).empty());
+      EXPECT_TRUE(old.dimension_numbers.operand_batching_dims.empty());
+      index_provenance::FoldedMap folded = index_provenance::foldGatherIndices(
+          old, index_provenance::indexValues(scope, op.operands[1], op.operandTypes[1]));
+      ASSERT_TRUE(folded.map);
+      EXPECT_EQ(islEqual(*folded.map, gather_scatter::gatherOutputToOperandMap(
+                                          example.gather("batching_gather"))),
+                std::optional<bool>(true));
+    } else {
+      const mlir_ir::Operation& op = opIn(f, "stablehlo.scatter");
+      gather_scatter::ScatterOp old = stablehlo_import::importScatter(op);
+      EXPECT_TRUE(gather_scatter::validateScatter(old).empty());
+      index_provenance::FoldedMap folded = index_provenance::foldScatterIndices(
+          old, index_provenance::indexValues(scope, op.operands[1], op.operandTypes[1]));
+      ASSERT_TRUE(folded.map);
+      gather_scatter::ScatterOp original = stablehlo_import::importScatter(
+          opIn(function(example.module, name), "stablehlo.scatter"));
+      EXPECT_EQ(islEqual(*folded.map, gather_scatter::scatterUpdateToResultMap(original)),
+                std::optional<bool>(true));
+    }
+  }
+}
+
+TEST(AnalyzeMlirCli, InvalidOpsAreExit2WithTheConstraintLabel) {
+  CliResult result = runIdxmap(
+      {"analyze", "-"},
+      R"(func.func @bad(%operand: tensor<2x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {
+  %0 = "stablehlo.gather"(%operand, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>} : (tensor<2x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+})");
+  EXPECT_EQ(result.exitCode, 2);
+  EXPECT_EQ(result.out, "");
+  EXPECT_NE(result.err.find("<stdin>:2:8: error: stablehlo.gather (C"), std::string::npos)
+      << result.err;
+
+  CliResult malformed =
+      runIdxmap({"analyze", "-"}, "func.func @f() {\n  %0 = stablehlo.iota dim = : \n}");
+  EXPECT_EQ(malformed.exitCode, 2);
+  EXPECT_NE(malformed.err.find("<stdin>:2:"), std::string::npos) << malformed.err;
+
+  std::filesystem::path dir = makeScratchDir();
+  writeTextFile(dir / "g.hlo", "HloModule m\nENTRY e {\n  ROOT p = f32[2] parameter(0)\n}\n");
+  CliResult hlo = runIdxmap({"analyze", "--decompose-batching", (dir / "g.hlo").string()});
+  EXPECT_EQ(hlo.exitCode, 2);
+  EXPECT_NE(hlo.err.find("MLIR input only"), std::string::npos) << hlo.err;
+}
+
+TEST(AnalyzeMlirCli, HelpShowsTheMlirExamples) {
+  CliResult result = runIdxmap({"analyze", "--help"});
+  EXPECT_EQ(result.exitCode, 0);
+  EXPECT_NE(result.out.find("idxmap analyze --decompose-batching examples/gather.mlir"),
+            std::string::npos)
+      << result.out;
+}
+
+}  // namespace
+}  // namespace idxmap::cli_test
