@@ -168,5 +168,36 @@ TEST(VerifierConformance, StablehloVerifierCases) {
   EXPECT_GE(total, 68);  // every record checked, none skipped
 }
 
+// Bad input is a diagnostic, never a crash or a huge allocation: every record's text cut short
+// at many points, and with each number in turn made absurdly large, either fails to read
+// (ParseError) or verifies.
+TEST(VerifierConformance, DamagedTextsAreDiagnosticsNotCrashes) {
+  if (!std::ifstream(kDir + "verifier_cases.jsonl").good()) GTEST_SKIP() << "no conformance data";
+  int read = 0, rejected = 0;
+  auto attempt = [&](const std::string& text) {
+    try {
+      verifyMlirModule(mlir_ir::parseMlirModule(text, "damaged.mlir"));
+      ++read;
+    } catch (const ParseError&) {
+      ++rejected;
+    }
+  };
+  for (const json& record : readRecords("verifier_cases.jsonl")) {
+    std::string text = record.at("test_mlir");
+    for (size_t cut = 0; cut < text.size(); cut += 13) attempt(text.substr(0, cut));
+    for (size_t at = text.find_first_of("0123456789"); at != std::string::npos;
+         at = text.find_first_of("0123456789", text.find_first_not_of("0123456789", at))) {
+      size_t end = text.find_first_not_of("0123456789", at);
+      attempt(text.substr(0, at) + "987654321987654321" +
+              (end == std::string::npos ? "" : text.substr(end)));
+      if (end == std::string::npos) break;
+    }
+  }
+  std::cout << "damaged texts: " << read << " read and verified, " << rejected
+            << " rejected by the reader\n";
+  EXPECT_GT(read, 0);
+  EXPECT_GT(rejected, 0);
+}
+
 }  // namespace
 }  // namespace idxmap::verification
