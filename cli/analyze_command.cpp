@@ -164,7 +164,8 @@ Examples:
   idxmap analyze bc.hlo --direction in-to-out --operand 0 --json
   idxmap analyze fusion.hlo --instruction transpose_p0
 
-For MLIR, each stablehlo.gather / dynamic_gather / scatter prints its location, where its
+For MLIR, each stablehlo.gather / dynamic_gather / scatter (and tensor.gather / scatter,
+tcp.gather / gather_nd, through their StableHLO lowering) prints its location, where its
 index values come from, and its maps (gather: result -> operand, result -> start_indices;
 scatter: updates -> result, updates -> scatter_indices). Runtime variables rt_k stand for
 entry k of the index vector; when the indices are constants or iotas (also through

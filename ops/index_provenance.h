@@ -66,7 +66,11 @@ struct FoldedMap {
 
 // Gather: rt_k becomes clamp(value of entry k, 0, dim(operand) - slice_size), as the op clamps.
 // An entry is folded when its value is known at every index point the op reads.
-FoldedMap foldGatherIndices(const gather_scatter::GatherOp& op, const IndexValues& values);
+// With clampIndices = false (tensor.gather, tcp.gather lowered to StableHLO: an out-of-bounds
+// index is undefined behavior there, not clamped) a value outside the op's range of start
+// indices reads nothing: such result points have no image.
+FoldedMap foldGatherIndices(const gather_scatter::GatherOp& op, const IndexValues& values,
+                            bool clampIndices = true);
 // Scatter: rt_k becomes the raw value (no clamp); the map's constraints skip the
 // out-of-bounds updates, as the op does.
 FoldedMap foldScatterIndices(const gather_scatter::ScatterOp& op, const IndexValues& values);

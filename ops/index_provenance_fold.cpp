@@ -122,11 +122,16 @@ bool FoldedMap::anyFolded() const {
   return std::any_of(folded.begin(), folded.end(), [](bool f) { return f; });
 }
 
-FoldedMap foldGatherIndices(const gather_scatter::GatherOp& op, const IndexValues& values) {
+FoldedMap foldGatherIndices(const gather_scatter::GatherOp& op, const IndexValues& values,
+                            bool clampIndices) {
   const gather_scatter::GatherDimensionNumbers& dn = op.dimension_numbers;
-  std::vector<std::optional<int64_t>> clampTop;
-  for (int64_t d : dn.start_index_map) clampTop.push_back(op.operand.shape[d] - op.slice_sizes[d]);
+  std::vector<std::optional<int64_t>> clampTop(dn.start_index_map.size());
+  for (size_t k = 0; clampIndices && k < clampTop.size(); ++k) {
+    int64_t d = dn.start_index_map[k];
+    clampTop[k] = op.operand.shape[d] - op.slice_sizes[d];
+  }
   IndexingMap opMap = gather_scatter::gatherOutputToOperandMap(op);
+  if (values.shape != op.start_indices.shape) return unfolded(opMap);  // not this op's indices
   try {
     return fold(opMap, gather_scatter::gatherOutputToStartIndicesMap(op), dn.index_vector_dim,
                 op.start_indices.rank(), clampTop, values);
@@ -139,6 +144,7 @@ FoldedMap foldScatterIndices(const gather_scatter::ScatterOp& op, const IndexVal
   const gather_scatter::ScatterDimensionNumbers& dn = op.dimension_numbers;
   std::vector<std::optional<int64_t>> clampTop(dn.scatter_dims_to_operand_dims.size());
   IndexingMap opMap = gather_scatter::scatterUpdateToResultMap(op);
+  if (values.shape != op.scatter_indices.shape) return unfolded(opMap);
   try {
     return fold(opMap, gather_scatter::scatterUpdateToIndicesMap(op), dn.index_vector_dim,
                 op.scatter_indices.rank(), clampTop, values);

@@ -1,6 +1,7 @@
 #include "ops/mlir_gather_analysis.h"
 
 #include "core/isl_bridge.h"
+#include "ops/gather_forms_import.h"
 #include "ops/index_provenance.h"
 #include "ops/stablehlo_import.h"
 #include "simplifier/simplify.h"
@@ -36,16 +37,19 @@ std::string describe(const IndexValues& values, const FoldedMap& folded) {
   return values.provenance;
 }
 
+// A valid op with a `?` dim has no map to print; that is not an error.
+constexpr const char* kDynamic = "no maps: the op has dynamic shapes";
+
 void analyzeGather(const std::vector<Operation>& scope, const Operation& op, const GatherOp& gather,
-                   AnalyzedOp& out) {
+                   AnalyzedOp& out, bool clampIndices = true) {
   out.violations = gather_scatter::validateGather(gather);
   if (!out.violations.empty()) return;
   if (!gather.operand.isStatic() || !gather.start_indices.isStatic()) {
-    out.importError = op.name + ": analysis needs static shapes";
+    out.indices = kDynamic;
     return;
   }
   IndexValues values = indicesValues(scope, op, 1);
-  FoldedMap folded = index_provenance::foldGatherIndices(gather, values);
+  FoldedMap folded = index_provenance::foldGatherIndices(gather, values, clampIndices);
   out.indices = describe(values, folded);
   out.maps.push_back(foldedMap("result", "operand", folded));
   out.maps.push_back(
@@ -53,22 +57,68 @@ void analyzeGather(const std::vector<Operation>& scope, const Operation& op, con
 }
 
 void analyzeScatter(const std::vector<Operation>& scope, const Operation& op,
-                    const ScatterOp& scatter, AnalyzedOp& out) {
+                    const ScatterOp& scatter, AnalyzedOp& out, size_t indicesOperand) {
   out.violations = gather_scatter::validateScatter(scatter);
   if (!out.violations.empty()) return;
   bool isStatic = scatter.scatter_indices.isStatic();
   for (const auto& type : scatter.inputs) isStatic = isStatic && type.isStatic();
   for (const auto& type : scatter.updates) isStatic = isStatic && type.isStatic();
   if (!isStatic) {
-    out.importError = op.name + ": analysis needs static shapes";
+    out.indices = kDynamic;
     return;
   }
-  IndexValues values = indicesValues(scope, op, scatter.inputs.size());
+  IndexValues values = indicesValues(scope, op, indicesOperand);
   FoldedMap folded = index_provenance::foldScatterIndices(scatter, values);
   out.indices = describe(values, folded);
   out.maps.push_back(foldedMap("updates", "result", folded));
   out.maps.push_back(
       plainMap("updates", "scatter_indices", gather_scatter::scatterUpdateToIndicesMap(scatter)));
+}
+
+// tensor.gather / tensor.scatter (spec 001), tcp.gather / tcp.gather_nd (spec 003): their rules,
+// then the maps of their StableHLO lowering, indices not clamped (out of bounds is undefined
+// behavior there).
+void analyzeOtherForm(const std::vector<Operation>& scope, const Operation& op, AnalyzedOp& out) {
+  using namespace gather_scatter;
+  auto staticTypes = [](std::initializer_list<const TensorType*> types) {
+    for (const TensorType* type : types)
+      if (!type->isStatic()) return false;
+    return true;
+  };
+  if (op.name == "tensor.scatter") {
+    TensorScatterOp scatter = importTensorScatter(op);
+    out.violations = validateTensorScatter(scatter);
+    if (!out.violations.empty()) return;
+    if (!staticTypes({&scatter.source, &scatter.dest, &scatter.indices})) {
+      out.indices = kDynamic;
+      return;
+    }
+    analyzeScatter(scope, op, lowerTensorScatter(scatter).op, out, 2);
+    return;
+  }
+  std::optional<LoweredGather> lowered;
+  if (op.name == "tensor.gather") {
+    TensorGatherOp gather = importTensorGather(op);
+    out.violations = validateTensorGather(gather);
+    if (out.violations.empty() && staticTypes({&gather.source, &gather.indices}))
+      lowered = lowerTensorGather(gather);
+  } else if (op.name == "tcp.gather") {
+    TcpGatherOp gather = importTcpGather(op);
+    out.violations = validateTcpGather(gather);
+    if (out.violations.empty() && staticTypes({&gather.input, &gather.indices}))
+      lowered = lowerTcpGather(gather);
+  } else {
+    TcpGatherNdOp gather = importTcpGatherNd(op);
+    out.violations = validateTcpGatherNd(gather);
+    if (out.violations.empty() && staticTypes({&gather.input, &gather.indices}))
+      lowered = lowerTcpGatherNd(gather);
+  }
+  if (!out.violations.empty()) return;
+  if (!lowered) {
+    out.indices = kDynamic;
+    return;
+  }
+  analyzeGather(scope, op, lowered->op, out, /*clampIndices=*/false);
 }
 
 AnalyzedOp analyzeOp(const std::vector<Operation>& scope, const Operation& op,
@@ -85,10 +135,16 @@ AnalyzedOp analyzeOp(const std::vector<Operation>& scope, const Operation& op,
         out.importError = op.name + ": the slice sizes are not a constant; no map";
       else if (out.violations.empty())
         analyzeGather(scope, op, gather_scatter::asGather(dynamic), out);
+    } else if (op.name == "stablehlo.scatter") {
+      ScatterOp scatter = stablehlo_import::importScatter(op);
+      analyzeScatter(scope, op, scatter, out, scatter.inputs.size());
     } else {
-      analyzeScatter(scope, op, stablehlo_import::importScatter(op), out);
+      analyzeOtherForm(scope, op, out);
     }
   } catch (const stablehlo_import::ImportError& error) {
+    out.location = error.location();
+    out.importError = error.message();
+  } catch (const ParseError& error) {  // the importers of the other forms
     out.location = error.location();
     out.importError = error.message();
   }
@@ -99,7 +155,8 @@ AnalyzedOp analyzeOp(const std::vector<Operation>& scope, const Operation& op,
 
 bool isGatherOrScatter(const std::string& name) {
   return name == "stablehlo.gather" || name == "stablehlo.dynamic_gather" ||
-         name == "stablehlo.scatter";
+         name == "stablehlo.scatter" || name == "tensor.gather" || name == "tensor.scatter" ||
+         name == "tcp.gather" || name == "tcp.gather_nd";
 }
 
 std::optional<std::vector<int64_t>> constantSliceSizes(const std::vector<Operation>& scope,

@@ -2,6 +2,8 @@
 // output->operand map with the index values folded in where index provenance knows them
 // (ops/index_provenance.h), and the output->indices map. What `idxmap analyze FILE.mlir`
 // prints. Ops are taken from each function's entry block and from the module's bare ops.
+// tensor.gather / tensor.scatter (spec 001) and tcp.gather / tcp.gather_nd (spec 003) are
+// analyzed through their StableHLO lowering (ops/gather_lowering.h), indices not clamped.
 #pragma once
 
 #include <optional>

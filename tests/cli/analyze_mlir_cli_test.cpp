@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/isl_bridge.h"
+#include "ops/gather_forms_import.h"
 #include "ops/index_provenance.h"
 #include "ops/mlir_module.h"
 #include "ops/stablehlo_import.h"
@@ -194,6 +195,34 @@ TEST(AnalyzeMlirCli, InvalidOpsAreExit2WithTheConstraintLabel) {
   CliResult hlo = runIdxmap({"analyze", "--decompose-batching", (dir / "g.hlo").string()});
   EXPECT_EQ(hlo.exitCode, 2);
   EXPECT_NE(hlo.err.find("MLIR input only"), std::string::npos) << hlo.err;
+}
+
+// tensor.gather (spec 001) and tcp.gather (spec 003) through their StableHLO lowering, with
+// constant indices folded: checked against the reference evaluator on the lowered op.
+TEST(AnalyzeMlirCli, TensorAndTcpGathersFoldTheirConstantIndices) {
+  const std::string text =
+      R"(func.func @forms(%source: tensor<4x5xf32>, %input: tensor<3x4xf32>) -> tensor<3x2xf32> {
+  %idx = stablehlo.constant dense<[[1], [3], [0]]> : tensor<3x1xindex>
+  %0 = tensor.gather %source[%idx] gather_dims([0]) : (tensor<4x5xf32>, tensor<3x1xindex>) -> tensor<3x1x5xf32>
+  %i = stablehlo.constant dense<[[0, 3], [2, 2], [1, 0]]> : tensor<3x2xi64>
+  %2 = tcp.gather %input, %i { dim = 1 } : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+  func.return %2 : tensor<3x2xf32>
+})";
+  CliResult result = runIdxmap({"analyze", "-"}, text);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  mlir_ir::Module module = mlir_ir::parseMlirModule(text, "forms.mlir");
+  const mlir_ir::Function& f = function(module, "forms");
+  const auto& scope = f.body.blocks[0].operations;
+  gather_scatter::LoweredGather tensorGather = gather_scatter::lowerTensorGather(
+      gather_scatter::importTensorGather(opIn(f, "tensor.gather")));
+  EXPECT_TRUE(provenance_testing::foldedGatherMatchesReference(
+      tensorGather.op, readIsl(section(result.out, "tensor.gather", "result -> operand: ")),
+      provenance_testing::evaluateIndices(scope, opIn(f, "tensor.gather").operands[1])));
+  gather_scatter::LoweredGather tcpGather =
+      gather_scatter::lowerTcpGather(gather_scatter::importTcpGather(opIn(f, "tcp.gather")));
+  EXPECT_TRUE(provenance_testing::foldedGatherMatchesReference(
+      tcpGather.op, readIsl(section(result.out, "tcp.gather", "result -> operand: ")),
+      provenance_testing::evaluateIndices(scope, opIn(f, "tcp.gather").operands[1])));
 }
 
 TEST(AnalyzeMlirCli, HelpShowsTheMlirExamples) {
