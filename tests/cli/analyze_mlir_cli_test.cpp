@@ -225,6 +225,51 @@ TEST(AnalyzeMlirCli, TensorAndTcpGathersFoldTheirConstantIndices) {
       provenance_testing::evaluateIndices(scope, opIn(f, "tcp.gather").operands[1])));
 }
 
+// Gather clamps its start indices: iota + 5 into a 6-row operand always starts at row 5.
+// Sizes in the billions cost nothing: the values are affine, never enumerated.
+TEST(AnalyzeMlirCli, ClampedAndHugeIndicesStayAffine) {
+  auto program = [](const std::string& rows, const std::string& count) {
+    return "func.func @h(%operand: tensor<" + rows + "x3xf32>) -> tensor<" + count +
+           "x3xf32> {\n  %i = stablehlo.iota dim = 0 : tensor<" + count +
+           "x1xi64>\n  %c = stablehlo.constant dense<5> : tensor<" + count +
+           "x1xi64>\n  %s = stablehlo.add %i, %c : tensor<" + count +
+           "x1xi64>\n  %rows = \"stablehlo.gather\"(%operand, %s) {dimension_numbers = "
+           "#stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = "
+           "[0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>} : (tensor<" +
+           rows + "x3xf32>, tensor<" + count + "x1xi64>) -> tensor<" + count +
+           "x3xf32>\n  func.return %rows : tensor<" + count + "x3xf32>\n}\n";
+  };
+  CliResult clamped = runIdxmap({"analyze", "-"}, program("6", "4"));
+  ASSERT_EQ(clamped.exitCode, 0) << clamped.err;
+  IndexingMap map = parseIndexingMap(section(clamped.out, "@h", "result -> operand: "));
+  EXPECT_TRUE(sameMeaning(
+      map, parseIndexingMap("(d0, d1) -> (5, d1), domain: d0 in [0, 3], d1 in [0, 2]")));
+  mlir_ir::Module module = mlir_ir::parseMlirModule(program("6", "4"), "h.mlir");
+  const mlir_ir::Function& f = function(module, "h");
+  EXPECT_TRUE(provenance_testing::foldedGatherMatchesReference(
+      stablehlo_import::importGather(opIn(f, "stablehlo.gather")), toIslMap(map),
+      provenance_testing::evaluateIndices(f.body.blocks[0].operations,
+                                          opIn(f, "stablehlo.gather").operands[1])));
+
+  CliResult huge = runIdxmap({"analyze", "-"}, program("4000000000", "3000000000"));
+  ASSERT_EQ(huge.exitCode, 0) << huge.err;
+  EXPECT_TRUE(sameMeaning(parseIndexingMap(section(huge.out, "@h", "result -> operand: ")),
+                          parseIndexingMap("(d0, d1) -> (d0 + 5, d1), domain: "
+                                           "d0 in [0, 2999999999], d1 in [0, 2]")))
+      << huge.out;
+}
+
+TEST(AnalyzeMlirCli, DynamicShapesGiveANoteNotAnError) {
+  CliResult result =
+      runIdxmap({"analyze", "-"},
+                R"(func.func @d(%operand: tensor<?x3xf32>, %i: tensor<4x1xi64>) -> tensor<4x3xf32> {
+  %rows = "stablehlo.gather"(%operand, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>} : (tensor<?x3xf32>, tensor<4x1xi64>) -> tensor<4x3xf32>
+  func.return %rows : tensor<4x3xf32>
+})");
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(result.out.find("no maps: the op has dynamic shapes"), std::string::npos) << result.out;
+}
+
 TEST(AnalyzeMlirCli, HelpShowsTheMlirExamples) {
   CliResult result = runIdxmap({"analyze", "--help"});
   EXPECT_EQ(result.exitCode, 0);
