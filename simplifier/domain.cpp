@@ -161,6 +161,11 @@ bool anyEmptyRange(const IndexingMap& map) {
 
 void simplifyDomain(IndexingMap& map) {
   if (map.knownEmpty) return;
+  // Without constraints a round changes nothing: only the ranges can say "empty".
+  if (map.constraints.empty()) {
+    if (anyEmptyRange(map)) map.markKnownEmpty();
+    return;
+  }
   for (int round = 0; round < kMaxRounds; ++round) {
     if (anyEmptyRange(map)) return map.markKnownEmpty();
     IndexingMap before = map;

@@ -18,13 +18,15 @@ RangeEvaluator::RangeEvaluator(const IndexingMap& map, Use use) : map_(map) {
 
 Interval RangeEvaluator::range(Expr e) {
   if (e.isConstant()) return Interval::point(e.constantValue());
-  if (const Interval* cached = rangeCache_.find(e)) return *cached;
+  if (const Facts* cached = cache_.find(e); cached && cached->hasRange) return cached->range;
   Interval r = computeRange(e);
   if (const Interval* known = constrainedRanges_.find(e)) r = r.intersect(*known);
   // A contradiction (e.g. x mod 2 = 0 and x mod 2 = 1) means no value: the empty range.
   Congruence c = congruence(e);
   r = c.isContradiction() ? Interval{} : c.tighten(r);
-  rangeCache_.insert(e, r);
+  Facts& facts = cache_.insert(e, Facts{});  // congruence(e) left its entry there
+  facts.range = r;
+  facts.hasRange = true;
   return r;
 }
 
@@ -58,10 +60,13 @@ Interval RangeEvaluator::computeRange(Expr e) {
 }
 
 Congruence RangeEvaluator::congruence(Expr e) {
-  if (const Congruence* cached = congruenceCache_.find(e)) return *cached;
+  if (const Facts* cached = cache_.find(e); cached && cached->hasCongruence)
+    return cached->congruence;
   Congruence c = computeCongruence(e);
   if (const Congruence* known = constrainedCongruences_.find(e)) c = c.intersect(*known);
-  congruenceCache_.insert(e, c);
+  Facts& facts = cache_.insert(e, Facts{});
+  facts.congruence = c;
+  facts.hasCongruence = true;
   return c;
 }
 

@@ -28,8 +28,15 @@ class RangeEvaluator {
   // Facts from constraints, keyed by the constrained expression.
   ExprMap<Interval> constrainedRanges_;
   ExprMap<Congruence> constrainedCongruences_;
-  ExprMap<Interval> rangeCache_;
-  ExprMap<Congruence> congruenceCache_;
+  // Both facts about one expression in one slot: range() needs the congruence of every
+  // expression it bounds, so separate tables paid two lookups and two inserts.
+  struct Facts {
+    Interval range;
+    Congruence congruence;
+    bool hasRange = false;
+    bool hasCongruence = false;
+  };
+  ExprMap<Facts> cache_;
 };
 
 }  // namespace idxmap

@@ -63,6 +63,7 @@ class Matcher {
   }
 
   bool match(const Pattern& p, Expr e, const Continuation& k);
+  bool matchSum(const Pattern& p, Expr e, const Continuation& k);
 
   // Binds the constant pattern `p` (a ci or a literal) to `value`, then continues.
   bool withConstant(const Pattern& p, int64_t value, const Continuation& k) {
@@ -265,6 +266,36 @@ class SumMatcher {
   const Continuation& k_;
 };
 
+// Out of line: match() stays small, and cheap to enter, for the patterns that are not sums.
+bool Matcher::matchSum(const Pattern& p, Expr e, const Continuation& k) {
+  thread_local SumFormCache cache;
+  if (cache.expr == e) {
+    ++cache.readers;
+  } else if (cache.readers == 0) {
+    try {
+      cache.form = LinearForm::of(e);
+    } catch (const OverflowError&) {
+      cache.expr = Expr();
+      return false;
+    }
+    cache.expr = e;
+    ++cache.readers;
+  } else {
+    LinearForm form;
+    try {
+      form = LinearForm::of(e);
+    } catch (const OverflowError&) {
+      return false;
+    }
+    return SumMatcher(*this, p, form, k).run();
+  }
+  struct Release {
+    int& readers;
+    ~Release() { --readers; }
+  } release{cache.readers};
+  return SumMatcher(*this, p, cache.form, k).run();
+}
+
 bool Matcher::match(const Pattern& p, Expr e, const Continuation& k) {
   switch (p.kind) {
     case Pattern::Kind::Any:
@@ -272,34 +303,8 @@ bool Matcher::match(const Pattern& p, Expr e, const Continuation& k) {
     case Pattern::Kind::Constant:
     case Pattern::Kind::Literal:
       return e.isConstant() && withConstant(p, e.constantValue(), k);
-    case Pattern::Kind::Sum: {
-      thread_local SumFormCache cache;
-      if (cache.expr == e) {
-        ++cache.readers;
-      } else if (cache.readers == 0) {
-        try {
-          cache.form = LinearForm::of(e);
-        } catch (const OverflowError&) {
-          cache.expr = Expr();
-          return false;
-        }
-        cache.expr = e;
-        ++cache.readers;
-      } else {
-        LinearForm form;
-        try {
-          form = LinearForm::of(e);
-        } catch (const OverflowError&) {
-          return false;
-        }
-        return SumMatcher(*this, p, form, k).run();
-      }
-      struct Release {
-        int& readers;
-        ~Release() { --readers; }
-      } release{cache.readers};
-      return SumMatcher(*this, p, cache.form, k).run();
-    }
+    case Pattern::Kind::Sum:
+      return matchSum(p, e, k);
     case Pattern::Kind::Op: {
       if (e.kind() != p.op) return false;
       auto inOrder = [&](Expr first, Expr second) {
@@ -314,14 +319,19 @@ bool Matcher::match(const Pattern& p, Expr e, const Continuation& k) {
   }
 }
 
+int64_t foldCompound(const Pattern& p, const Bindings& b, RangeEvaluator& ranges);
+
 // The number a constant-only pattern folds to, with the IR's semantics (floor division,
-// normalized negative divisors) and checked arithmetic.
+// normalized negative divisors) and checked arithmetic. Most patterns folded are a bound
+// constant or a literal: those skip the call to the general case.
 int64_t fold(const Pattern& p, const Bindings& b, RangeEvaluator& ranges) {
+  if (p.kind == Pattern::Kind::Constant) return b.constants[p.index];
+  if (p.kind == Pattern::Kind::Literal) return p.value;
+  return foldCompound(p, b, ranges);
+}
+
+int64_t foldCompound(const Pattern& p, const Bindings& b, RangeEvaluator& ranges) {
   switch (p.kind) {
-    case Pattern::Kind::Constant:
-      return b.constants[p.index];
-    case Pattern::Kind::Literal:
-      return p.value;
     case Pattern::Kind::Low:
     case Pattern::Kind::High: {
       Interval r = ranges.range(b.exprs[p.args[0].index]);
