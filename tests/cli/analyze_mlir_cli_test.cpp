@@ -270,6 +270,25 @@ TEST(AnalyzeMlirCli, DynamicShapesGiveANoteNotAnError) {
   EXPECT_NE(result.out.find("no maps: the op has dynamic shapes"), std::string::npos) << result.out;
 }
 
+// A scatter whose update computation idxmap cannot write back (a subtraction) has no
+// decomposition to prove: the verdict says why and the exit status is 3.
+TEST(AnalyzeMlirCli, DecomposeBatchingWithoutAProofIsExit3) {
+  CliResult result = runIdxmap(
+      {"analyze", "--decompose-batching", "-"},
+      R"(func.func @s(%input: tensor<2x3x4x2xi64>, %scatter_indices: tensor<2x2x3x2xi64>, %update: tensor<2x2x3x2x2xi64>) -> tensor<2x3x4x2xi64> {
+  %result = "stablehlo.scatter"(%input, %scatter_indices, %update) ({
+  ^bb0(%current: tensor<i64>, %new: tensor<i64>):
+    %d = stablehlo.subtract %current, %new : tensor<i64>
+    stablehlo.return %d : tensor<i64>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [3, 4], inserted_window_dims = [1], input_batching_dims = [0], scatter_indices_batching_dims = [1], scatter_dims_to_operand_dims = [2, 1], index_vector_dim = 3>, indices_are_sorted = false, unique_indices = false} : (tensor<2x3x4x2xi64>, tensor<2x2x3x2xi64>, tensor<2x2x3x2x2xi64>) -> tensor<2x3x4x2xi64>
+  func.return %result : tensor<2x3x4x2xi64>
+})");
+  EXPECT_EQ(result.exitCode, 3) << result.err;
+  EXPECT_NE(result.out.find("// equality unknown: the update computation"), std::string::npos)
+      << result.out;
+  EXPECT_EQ(result.out.find("// proven equal"), std::string::npos) << result.out;
+}
+
 TEST(AnalyzeMlirCli, HelpShowsTheMlirExamples) {
   CliResult result = runIdxmap({"analyze", "--help"});
   EXPECT_EQ(result.exitCode, 0);
