@@ -217,20 +217,29 @@ class Tracer {
                      "constant of more than " + std::to_string(kMaxConstantElements) + " elements");
     if (static_cast<int64_t>(dense.ints.size()) != count)
       return unknown(shape, "constant whose value count differs from its type");
-    std::vector<std::string> points;
+    std::vector<isl::map> points;
     std::vector<int64_t> index(shape.size(), 0);
     for (int64_t position = 0; position < count; ++position) {
       std::vector<std::string> coordinates;
       for (int64_t c : index) coordinates.push_back(std::to_string(c));
-      points.push_back("[" + join(coordinates, ", ") + "] -> [" +
-                       std::to_string(dense.intAt(position)) + "]");
+      points.push_back(readMap("{ [" + join(coordinates, ", ") + "] -> [" +
+                               std::to_string(dense.intAt(position)) + "] }"));
       for (size_t axis = shape.size(); axis-- > 0;) {
         if (++index[axis] < shape[axis]) break;
         index[axis] = 0;
       }
     }
     if (points.empty()) return {shape, unknown(shape, "").known, "constant", true};
-    return {shape, readMap("{ " + join(points, "; ") + " }"), "constant", true};
+    return {shape, disjointUnion(points, 0, points.size()), "constant", true};
+  }
+
+  // The points are distinct, so their union is disjoint. Parsing one union of n points, or
+  // adding them one by one, costs isl quadratic time; halves joined pairwise do not.
+  static isl::map disjointUnion(const std::vector<isl::map>& maps, size_t begin, size_t end) {
+    if (end - begin == 1) return maps[begin];
+    size_t middle = begin + (end - begin) / 2;
+    return own(isl_map_union_disjoint(disjointUnion(maps, begin, middle).release(),
+                                      disjointUnion(maps, middle, end).release()));
   }
 
   IndexValues iota(const Operation& op, const std::vector<int64_t>& shape) {
