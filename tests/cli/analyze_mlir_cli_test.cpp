@@ -227,6 +227,25 @@ TEST(AnalyzeMlirCli, TensorAndTcpGathersFoldTheirConstantIndices) {
 
 // Gather clamps its start indices: iota + 5 into a 6-row operand always starts at row 5.
 // Sizes in the billions cost nothing: the values are affine, never enumerated.
+TEST(AnalyzeMlirCli, TensorScatterFoldsItsConstantIndices) {
+  const std::string text =
+      R"(func.func @ts(%src: tensor<3x4x1xf32>, %dest: tensor<4x5xf32>) -> tensor<4x5xf32> {
+  %idx = stablehlo.constant dense<[[4], [0], [2]]> : tensor<3x1xindex>
+  %0 = tensor.scatter %src into %dest[%idx] scatter_dims([1]) unique : (tensor<3x4x1xf32>, tensor<4x5xf32>, tensor<3x1xindex>) -> tensor<4x5xf32>
+  func.return %0 : tensor<4x5xf32>
+})";
+  CliResult result = runIdxmap({"analyze", "-"}, text);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  mlir_ir::Module module = mlir_ir::parseMlirModule(text, "ts.mlir");
+  const mlir_ir::Function& f = function(module, "ts");
+  const mlir_ir::Operation& op = opIn(f, "tensor.scatter");
+  gather_scatter::LoweredScatter lowered =
+      gather_scatter::lowerTensorScatter(gather_scatter::importTensorScatter(op));
+  EXPECT_TRUE(provenance_testing::foldedScatterMatchesReference(
+      lowered.op, readIsl(section(result.out, "tensor.scatter", "updates -> result: ")),
+      provenance_testing::evaluateIndices(f.body.blocks[0].operations, op.operands[2])));
+}
+
 TEST(AnalyzeMlirCli, ClampedAndHugeIndicesStayAffine) {
   auto program = [](const std::string& rows, const std::string& count) {
     return "func.func @h(%operand: tensor<" + rows + "x3xf32>) -> tensor<" + count +
