@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
-# Installs missing dependencies, builds the idxmap CLI and simplifies a bundled example
-# (default: the reshape round trip of spec 004, which simplifies to the identity).
-#   ./scripts/run-example.sh [FILE] [idxmap simplify options...]
+# Installs missing dependencies, builds the idxmap CLI and runs it on the bundled examples:
+# the reshape round trip of spec 004 (simplifies to the identity), then spec 000's gather
+# and scatter examples evaluated with their checks, and the maps of examples/gather.mlir.
+#   ./scripts/run-example.sh [FILE] [idxmap simplify options...]   (only simplify FILE)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ./scripts/build.sh idxmap_cli
-example=${1:-examples/reshape_roundtrip.map}
-shift || true
-echo "\$ idxmap simplify $example${*:+ $*}"
-build/idxmap simplify "$example" "$@"
+show() {
+  echo "\$ idxmap $*"
+  build/idxmap "$@"
+}
+if [[ $# -gt 0 ]]; then
+  show simplify "$@"
+  exit
+fi
+show simplify examples/reshape_roundtrip.map
+echo
+show run --engine maps examples/spec_example.mlir
+echo
+show analyze examples/gather.mlir

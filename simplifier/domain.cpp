@@ -246,7 +246,7 @@ void removeUnusedRangeVariables(IndexingMap& map) {
     changed = false;
     for (const Constraint& c : map.constraints) {
       if (!tiedToMap(c.expr)) continue;
-      size_t before = std::count(used.begin(), used.end(), true);
+      auto before = std::count(used.begin(), used.end(), true);
       markUses(c.expr);
       changed = changed || std::count(used.begin(), used.end(), true) != before;
     }
