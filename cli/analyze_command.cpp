@@ -1,12 +1,6 @@
 #include "cli/analyze_command.h"
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
 #include <set>
-#include <sstream>
 #include <vector>
 
 #include "cli/analyze_mlir.h"
@@ -17,41 +11,6 @@
 
 namespace idxmap::cli {
 namespace {
-
-struct Source {
-  std::string name;  // as diagnostics write it
-  std::string text;
-};
-
-Source readSource(const std::string& input) {
-  if (input == "-") {
-    std::ostringstream text;
-    text << std::cin.rdbuf();
-    if (std::cin.bad())
-      throw InputError("<stdin>: error: cannot read: " + std::string(std::strerror(errno)));
-    return {"<stdin>", text.str()};
-  }
-  std::error_code ignored;
-  if (std::filesystem::is_directory(input, ignored))
-    throw InputError(input + ": error: cannot read: is a directory");
-  std::ifstream file(input, std::ios::binary);
-  if (!file) throw InputError(input + ": error: cannot read: " + std::strerror(errno));
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (file.bad()) throw InputError(input + ": error: cannot read: " + std::strerror(errno));
-  return {input, text.str()};
-}
-
-// The op models locate their diagnostics but do not hold the text; the line and caret are
-// added here, where the text is.
-ParseError withSourceLine(const ParseError& error, const std::string& text) {
-  std::istringstream lines(text);
-  std::string line;
-  for (int i = 0; i < error.location().line && std::getline(lines, line); ++i) {
-  }
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  return ParseError(error.location(), error.message(), line);
-}
 
 // --instruction NAME in the ENTRY computation first, then in the others in text order
 // (names are unique per computation only).
@@ -182,8 +141,7 @@ Invalid ops print `file:line:col: error: stablehlo.gather (C6): ...` and exit 2.
 
 ExitCode runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& diagnostics) {
   Source source = readSource(options.input);
-  if (looksLikeMlir(source.name, source.text))
-    return runAnalyzeMlir(options, source.name, source.text, out, diagnostics);
+  if (isMlir(source)) return runAnalyzeMlir(options, source.name, source.text, out, diagnostics);
   if (options.decomposeBatching || options.format != "xla")
     throw InputError(source.name +
                      ": error: --decompose-batching and --format apply to MLIR input only");
@@ -214,7 +172,8 @@ ExitCode runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostre
                    source.name);
     }
   } catch (const ParseError& error) {
-    throw withSourceLine(error, source.text);
+    // The op models locate their diagnostics but do not hold the text.
+    throw ParseError(error.location(), error.message(), sourceLine(source, error.location().line));
   }
   noteUnknowns(instruction, results, diagnostics);
 

@@ -1,6 +1,5 @@
 #include "cli/analyze_mlir.h"
 
-#include <cctype>
 #include <nlohmann/json.hpp>
 
 #include "cli/input.h"
@@ -111,25 +110,6 @@ ExitCode printDecompositions(const std::vector<DecomposedOp>& ops, const Analyze
 }
 
 }  // namespace
-
-bool looksLikeMlir(const std::string& name, std::string_view text) {
-  if (name.size() > 5 && name.substr(name.size() - 5) == ".mlir") return true;
-  size_t at = 0;
-  while (at < text.size()) {  // skip blank space and `//` comments
-    if (std::isspace(static_cast<unsigned char>(text[at]))) {
-      ++at;
-    } else if (text.substr(at, 2) == "//") {
-      size_t end = text.find('\n', at);
-      at = end == std::string_view::npos ? text.size() : end;
-    } else {
-      break;
-    }
-  }
-  std::string_view rest = text.substr(at);
-  for (std::string_view start : {"module", "func.func", "%", "\"", "#", "stablehlo."})
-    if (rest.substr(0, start.size()) == start) return true;
-  return false;
-}
 
 ExitCode runAnalyzeMlir(const AnalyzeOptions& options, const std::string& name,
                         const std::string& text, std::ostream& out, std::ostream& diagnostics) {

@@ -12,10 +12,6 @@
 
 namespace idxmap::cli {
 
-// Whether the input is MLIR: a `.mlir` name, or text that starts as MLIR does (a module,
-// a function, an SSA value or a quoted op name) rather than `HloModule`.
-bool looksLikeMlir(const std::string& name, std::string_view text);
-
 ExitCode runAnalyzeMlir(const AnalyzeOptions& options, const std::string& name,
                         const std::string& text, std::ostream& out, std::ostream& diagnostics);
 

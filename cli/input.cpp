@@ -1,5 +1,6 @@
 #include "cli/input.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -7,6 +8,7 @@
 #include <iostream>
 #include <iterator>
 #include <sstream>
+#include <string_view>
 
 namespace idxmap::cli {
 namespace {
@@ -30,15 +32,52 @@ std::string readFile(const std::string& path) {
 
 }  // namespace
 
+Source readSource(const std::string& input) {
+  if (input == "-") return {"<stdin>", readStream(std::cin, "<stdin>")};
+  return {input, readFile(input)};
+}
+
+bool isMlir(const Source& source) {
+  auto endsWith = [&](std::string_view suffix) {
+    return source.name.size() >= suffix.size() &&
+           source.name.compare(source.name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (endsWith(".mlir")) return true;
+  if (endsWith(".hlo")) return false;
+  std::string_view text = source.text;
+  size_t at = 0;
+  while (at < text.size()) {  // skip blank space and `//` comments
+    if (std::isspace(static_cast<unsigned char>(text[at]))) {
+      ++at;
+    } else if (text.substr(at, 2) == "//") {
+      size_t end = text.find('\n', at);
+      at = end == std::string_view::npos ? text.size() : end;
+    } else {
+      break;
+    }
+  }
+  std::string_view rest = text.substr(at);
+  for (std::string_view start : {"module", "func.func", "%", "\"", "#", "stablehlo."})
+    if (rest.substr(0, start.size()) == start) return true;
+  return false;
+}
+
+std::string sourceLine(const Source& source, int lineNumber) {
+  std::istringstream lines(source.text);
+  std::string line;
+  for (int i = 0; i < lineNumber && std::getline(lines, line); ++i) {
+  }
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return line;
+}
+
 std::vector<ParsedMap> readMaps(const std::vector<std::string>& inputs) {
   std::vector<std::string> names = inputs;
   if (names.empty()) names.push_back("-");
   std::vector<ParsedMap> maps;
   for (const std::string& name : names) {
-    bool isStdin = name == "-";
-    std::string text = isStdin ? readStream(std::cin, "<stdin>") : readFile(name);
-    for (ParsedMap& map : parseMaps(text, isStdin ? "<stdin>" : name))
-      maps.push_back(std::move(map));
+    Source source = readSource(name);
+    for (ParsedMap& map : parseMaps(source.text, source.name)) maps.push_back(std::move(map));
   }
   return maps;
 }

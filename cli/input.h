@@ -17,6 +17,24 @@ class InputError : public Error {
   using Error::Error;
 };
 
+// One input's whole text and the name diagnostics give it ("<stdin>" for "-").
+struct Source {
+  std::string name;
+  std::string text;
+};
+
+// Reads a file, or stdin for "-". Throws InputError.
+Source readSource(const std::string& input);
+
+// StableHLO MLIR rather than HLO: by the name's extension (.mlir / .hlo) when it has one,
+// else by how the text starts after blank space and `//` comments (`module`, `func.func`,
+// `%`, `"`, `#`, `stablehlo.`).
+bool isMlir(const Source& source);
+
+// Line `lineNumber` (1-based) of the text without its line break, for a diagnostic's caret
+// where the reporting code has the location but not the text.
+std::string sourceLine(const Source& source, int lineNumber);
+
 // Every map of every input, in order. Throws InputError or the parser's ParseError.
 std::vector<ParsedMap> readMaps(const std::vector<std::string>& inputs);
 

@@ -1,11 +1,5 @@
 #include "cli/run_command.h"
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <sstream>
 
 #include "cli/input.h"
 #include "cli/output.h"
@@ -13,38 +7,6 @@
 
 namespace idxmap::cli {
 namespace {
-
-struct Source {
-  std::string name;  // as diagnostics write it
-  std::string text;
-};
-
-Source readSource(const std::string& input) {
-  std::ostringstream text;
-  if (input == "-") {
-    text << std::cin.rdbuf();
-    if (std::cin.bad())
-      throw InputError("<stdin>: error: cannot read: " + std::string(std::strerror(errno)));
-    return {"<stdin>", text.str()};
-  }
-  std::error_code ignored;
-  if (std::filesystem::is_directory(input, ignored))
-    throw InputError(input + ": error: cannot read: is a directory");
-  std::ifstream file(input, std::ios::binary);
-  if (!file) throw InputError(input + ": error: cannot read: " + std::strerror(errno));
-  text << file.rdbuf();
-  if (file.bad()) throw InputError(input + ": error: cannot read: " + std::strerror(errno));
-  return {input, text.str()};
-}
-
-std::string sourceLine(const std::string& text, int lineNumber) {
-  std::istringstream lines(text);
-  std::string line;
-  for (int i = 0; i < lineNumber && std::getline(lines, line); ++i) {
-  }
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  return line;
-}
 
 std::string plural(size_t count, const char* noun) {
   return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
@@ -100,8 +62,7 @@ ExitCode runRun(const RunOptions& options, std::ostream& out, std::ostream& diag
       interpreter.call(*function, {});
   } catch (const mlir_interpreter::InterpretError& error) {
     // The caret under the op, as the reader's own diagnostics show it.
-    throw ParseError(error.location(), error.message(),
-                     sourceLine(source.text, error.location().line));
+    throw ParseError(error.location(), error.message(), sourceLine(source, error.location().line));
   }
 
   const std::vector<mlir_interpreter::CheckOutcome>& checks = interpreter.checks();

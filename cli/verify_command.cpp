@@ -1,11 +1,5 @@
 #include "cli/verify_command.h"
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <sstream>
 #include <string_view>
 
 #include "cli/input.h"
@@ -17,49 +11,6 @@
 
 namespace idxmap::cli {
 namespace {
-
-struct Source {
-  std::string name;  // as diagnostics write it
-  std::string text;
-};
-
-Source readSource(const std::string& input) {
-  bool isStdin = input == "-";
-  std::string name = isStdin ? "<stdin>" : input;
-  std::error_code ignored;
-  if (!isStdin && std::filesystem::is_directory(input, ignored))
-    throw InputError(name + ": error: cannot read: is a directory");
-  std::ifstream file;
-  if (!isStdin) {
-    file.open(input, std::ios::binary);
-    if (!file) throw InputError(name + ": error: cannot read: " + std::strerror(errno));
-  }
-  std::istream& in = isStdin ? std::cin : file;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw InputError(name + ": error: cannot read: " + std::strerror(errno));
-  return {name, text.str()};
-}
-
-bool endsWith(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
-// HLO when the file says so by its name or its first word (`HloModule`); MLIR otherwise, so
-// that text in neither form gets the MLIR reader's diagnostic.
-bool isHlo(const Source& source) {
-  if (endsWith(source.name, ".hlo")) return true;
-  if (endsWith(source.name, ".mlir")) return false;
-  std::string_view text = source.text;
-  size_t at = 0;
-  while (at < text.size()) {
-    at = text.find_first_not_of(" \t\r\n", at);
-    if (at == std::string_view::npos) return false;
-    if (text.substr(at, 2) != "//") break;
-    at = text.find('\n', at);  // a comment line
-  }
-  return at < text.size() && text.substr(at, 9) == "HloModule";
-}
 
 nlohmann::ordered_json findingJson(const verification::Finding& finding) {
   nlohmann::ordered_json attribute = nullptr;
@@ -117,7 +68,8 @@ CLI::App* addVerifyCommand(CLI::App& app, VerifyOptions& options) {
   std::vector<std::string> hloOpcodes;
   for (std::string_view opcode : modeledOpcodes()) hloOpcodes.emplace_back(opcode);
   command->footer(
-      "HLO when the file ends in .hlo or starts with `HloModule`, MLIR otherwise.\n\n"
+      "MLIR when the file ends in .mlir or its text starts as MLIR does (`module`, `func.func`,\n"
+      "`%`, a quoted op name, `#`, `stablehlo.`); HLO otherwise.\n\n"
       "Checked MLIR ops (stablehlo.* by every constraint of the spec, with its label;\n"
       "tensor.* and tcp.* by their own rules; a dynamic dim is compatible with any size its\n"
       "bound allows):\n" +
@@ -142,9 +94,9 @@ CLI::App* addVerifyCommand(CLI::App& app, VerifyOptions& options) {
 ExitCode runVerify(const VerifyOptions& options, std::ostream& out, std::ostream& diagnostics) {
   Source source = readSource(options.input);
   verification::Report report =
-      isHlo(source)
-          ? verification::verifyHloModule(hlo::parseHloModule(source.text, source.name))
-          : verification::verifyMlirModule(mlir_ir::parseMlirModule(source.text, source.name));
+      isMlir(source)
+          ? verification::verifyMlirModule(mlir_ir::parseMlirModule(source.text, source.name))
+          : verification::verifyHloModule(hlo::parseHloModule(source.text, source.name));
   if (options.json) {
     nlohmann::ordered_json records = nlohmann::ordered_json::array();
     for (const verification::Finding& finding : report.findings)
