@@ -61,21 +61,6 @@ void gatherByPoints(const IndexingMap& toOperand, const IndexingMap& toIndices,
   } while (nextIndex(shape, dims));
 }
 
-void scatterByPoints(const ScatterOp& op, const IndexingMap& toResult, const IndexingMap& toIndices,
-                     const Tensor& scatterIndices, const std::vector<Tensor>& updates,
-                     std::vector<Tensor>& results) {
-  const Index& shape = updates[0].shape;
-  Index dims(shape.size(), 0);
-  do {
-    Index runtimeVars =
-        readStartIndices(toIndices, scatterIndices, dims, toResult.runtimeVars.size());
-    if (!toResult.contains(dims, {}, runtimeVars)) continue;  // out of bounds: skipped
-    Index resultIndex = evaluateResults(toResult, dims, {}, runtimeVars);
-    applyUpdate(op.update_computation, results, linearPosition(results[0].shape, resultIndex),
-                updates, linearPosition(updates[0].shape, dims));
-  } while (nextIndex(shape, dims));
-}
-
 // Whether `tensor` has the shape `shape` and holds exactly its element count of values
 // (as ints or as floats by its own element type): then positions below the count are safe.
 bool holds(const Tensor& tensor, const std::vector<int64_t>& shape) {
@@ -109,6 +94,22 @@ void scatterRuns(const AffineWalk& walk, const int64_t* indices, const ElementCo
 }
 
 }  // namespace
+
+void forEachMapScatterTarget(const ScatterOp& op, const Tensor& scatterIndices,
+                             const Index& updateShape, const Index& inputShape,
+                             const std::function<void(int64_t, int64_t)>& visit) {
+  if (isEmptyShape(updateShape)) return;
+  IndexingMap toResult = scatterUpdateToResultMap(op);
+  IndexingMap toIndices = scatterUpdateToIndicesMap(op);
+  Index dims(updateShape.size(), 0);
+  do {
+    Index runtimeVars =
+        readStartIndices(toIndices, scatterIndices, dims, toResult.runtimeVars.size());
+    if (!toResult.contains(dims, {}, runtimeVars)) continue;  // out of bounds: skipped
+    Index resultIndex = evaluateResults(toResult, dims, {}, runtimeVars);
+    visit(linearPosition(updateShape, dims), linearPosition(inputShape, resultIndex));
+  } while (nextIndex(updateShape, dims));
+}
 
 Tensor mapGather(const GatherOp& op, const Tensor& operand, const Tensor& startIndices) {
   IndexingMap toOperand = gatherOutputToOperandMap(op);
@@ -151,7 +152,11 @@ std::vector<Tensor> mapScatter(const ScatterOp& op, const std::vector<Tensor>& i
   if (regular)
     walk = planWalk(toResult, inputs[0].shape, toIndices, scatterIndices.shape, shape, false);
   if (!walk) {
-    scatterByPoints(op, toResult, toIndices, scatterIndices, updates, results);
+    forEachMapScatterTarget(op, scatterIndices, shape, inputs[0].shape,
+                            [&](int64_t updatePosition, int64_t resultPosition) {
+                              applyUpdate(op.update_computation, results, resultPosition, updates,
+                                          updatePosition);
+                            });
     return results;
   }
   // Each result depends only on its own updates, so the results can be walked one at a time.

@@ -5,6 +5,8 @@
 // Agreement with the reference evaluator is the evidence that the maps are right.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "ops/eval_tensor.h"
@@ -13,6 +15,15 @@
 namespace idxmap::gather_scatter {
 
 Tensor mapGather(const GatherOp& op, const Tensor& operand, const Tensor& startIndices);
+
+// Where scatter's updates go by its maps, point by point: visit(updatePosition,
+// resultPosition) for every update index, in row-major order of `updateShape`, that lies in
+// the domain of scatterUpdateToResultMap once the indices set its runtime variables
+// (positions row-major in updateShape / inputShape). Points outside the domain are skipped.
+void forEachMapScatterTarget(const ScatterOp& op, const Tensor& scatterIndices,
+                             const std::vector<int64_t>& updateShape,
+                             const std::vector<int64_t>& inputShape,
+                             const std::function<void(int64_t, int64_t)>& visit);
 
 std::vector<Tensor> mapScatter(const ScatterOp& op, const std::vector<Tensor>& inputs,
                                const Tensor& scatterIndices, const std::vector<Tensor>& updates);

@@ -107,14 +107,11 @@ Tensor referenceDynamicGather(const DynamicGatherOp& op, const Tensor& operand,
   return referenceGather(asGather(op), operand, startIndices);
 }
 
-std::vector<Tensor> referenceScatter(const ScatterOp& op, const std::vector<Tensor>& inputs,
-                                     const Tensor& scatterIndices,
-                                     const std::vector<Tensor>& updates) {
+void forEachReferenceScatterTarget(const ScatterOp& op, const Tensor& scatterIndices,
+                                   const Index& updateShape, const Index& inputShape,
+                                   const std::function<void(int64_t, int64_t)>& visit) {
   const ScatterDimensionNumbers& dn = op.dimension_numbers;
-  std::vector<Tensor> results = inputs;
-  const Index& updateShape = updates[0].shape;
-  const Index& inputShape = inputs[0].shape;
-  if (isEmptyShape(updateShape)) return results;
+  if (isEmptyShape(updateShape)) return;
   Index updateScatterDims = axesNotIn(dn.update_window_dims, updateShape.size());
   Index updateIndex(updateShape.size(), 0);
   do {
@@ -136,9 +133,19 @@ std::vector<Tensor> referenceScatter(const ScatterOp& op, const std::vector<Tens
       inBounds = inBounds && resultIndex[d] >= 0 && resultIndex[d] < inputShape[d];
     }
     if (inBounds)
-      applyUpdate(op.update_computation, results, linearPosition(inputShape, resultIndex), updates,
-                  linearPosition(updateShape, updateIndex));
+      visit(linearPosition(updateShape, updateIndex), linearPosition(inputShape, resultIndex));
   } while (nextIndex(updateShape, updateIndex));
+}
+
+std::vector<Tensor> referenceScatter(const ScatterOp& op, const std::vector<Tensor>& inputs,
+                                     const Tensor& scatterIndices,
+                                     const std::vector<Tensor>& updates) {
+  std::vector<Tensor> results = inputs;
+  forEachReferenceScatterTarget(op, scatterIndices, updates[0].shape, inputs[0].shape,
+                                [&](int64_t updatePosition, int64_t resultPosition) {
+                                  applyUpdate(op.update_computation, results, resultPosition,
+                                              updates, updatePosition);
+                                });
   return results;
 }
 

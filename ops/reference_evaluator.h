@@ -3,6 +3,8 @@
 // valid (validate first); tensors must match the op's types.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "ops/eval_tensor.h"
@@ -19,6 +21,14 @@ Tensor referenceDynamicGather(const DynamicGatherOp& op, const Tensor& operand,
 
 // Updates applied in row-major order of updates[0]; an update whose result index is out of
 // bounds is skipped.
+// Where scatter's updates go: visit(updatePosition, resultPosition) for every update index in
+// row-major order of `updateShape` whose result index is inside `inputShape` (positions are
+// row-major). The out-of-bounds ones are skipped, as the spec says.
+void forEachReferenceScatterTarget(const ScatterOp& op, const Tensor& scatterIndices,
+                                   const std::vector<int64_t>& updateShape,
+                                   const std::vector<int64_t>& inputShape,
+                                   const std::function<void(int64_t, int64_t)>& visit);
+
 std::vector<Tensor> referenceScatter(const ScatterOp& op, const std::vector<Tensor>& inputs,
                                      const Tensor& scatterIndices,
                                      const std::vector<Tensor>& updates);
