@@ -208,6 +208,15 @@ double Tensor::valueAt(int64_t position) const {
   return isFloat() ? floats.at(position) : static_cast<double>(ints.at(position));
 }
 
+Tensor scalarAt(const Tensor& tensor, int64_t position) {
+  Tensor scalar{tensor.element_type, {}, {}, {}};
+  if (tensor.isFloat())
+    scalar.floats.push_back(tensor.floats.at(position));
+  else
+    scalar.ints.push_back(tensor.ints.at(position));
+  return scalar;
+}
+
 Tensor zeros(const std::string& elementType, const std::vector<int64_t>& shape) {
   Tensor tensor{elementType, shape, {}, {}};
   if (tensor.isFloat())

@@ -36,6 +36,8 @@ double roundToElementType(const std::string& elementType, double value);
 // and -0 is below +0 (std::min and std::max do neither).
 double ieeeMinimum(double a, double b);
 double ieeeMaximum(double a, double b);
+// The 0-d tensor holding element `position` of `tensor`.
+Tensor scalarAt(const Tensor& tensor, int64_t position);
 // A tensor of zeros of the given type.
 Tensor zeros(const std::string& elementType, const std::vector<int64_t>& shape);
 

@@ -83,8 +83,7 @@ inline void copyElement(const Tensor& from, int64_t position, Tensor& into, int6
   else
     into.ints[to] = from.ints[position];
 }
-// The 0-d tensor holding element `position` of `tensor`.
-Tensor scalarAt(const Tensor& tensor, int64_t position);
+using gather_scatter::scalarAt;
 // The single value of a 0-d (or one-element) integer tensor, as index arithmetic reads it.
 int64_t scalarIndex(const OpContext& ctx, const Tensor& tensor, const std::string& what);
 // The values of a 1-d integer tensor of `length` elements.

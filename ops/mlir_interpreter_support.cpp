@@ -143,15 +143,6 @@ Tensor makeTensor(const OpContext& ctx, const std::string& elementType,
   return tensor;
 }
 
-Tensor scalarAt(const Tensor& tensor, int64_t position) {
-  Tensor scalar{tensor.element_type, {}, {}, {}};
-  if (tensor.isFloat())
-    scalar.floats.push_back(tensor.floats.at(position));
-  else
-    scalar.ints.push_back(tensor.ints.at(position));
-  return scalar;
-}
-
 int64_t scalarIndex(const OpContext& ctx, const Tensor& tensor, const std::string& what) {
   if (tensor.isFloat() || tensor.ints.size() != 1)
     fail(ctx, what + " must be a 0-d integer tensor, found " + describeType(tensor));

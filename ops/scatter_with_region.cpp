@@ -10,23 +10,14 @@
 namespace idxmap::gather_scatter {
 namespace {
 
-Tensor scalarOf(const Tensor& tensor, int64_t position) {
-  Tensor scalar{tensor.element_type, {}, {}, {}};
-  if (tensor.isFloat())
-    scalar.floats.push_back(tensor.floats.at(position));
-  else
-    scalar.ints.push_back(tensor.ints.at(position));
-  return scalar;
-}
-
 // results[i][resultPosition] = combine(current values, update values)[i] for one update.
 void applyRegion(std::vector<Tensor>& results, int64_t resultPosition,
                  const std::vector<Tensor>& updates, int64_t updatePosition,
                  const RegionCombine& combine) {
   std::vector<Tensor> currents, values;
   for (size_t i = 0; i < results.size(); ++i) {
-    currents.push_back(scalarOf(results[i], resultPosition));
-    values.push_back(scalarOf(updates[i], updatePosition));
+    currents.push_back(scalarAt(results[i], resultPosition));
+    values.push_back(scalarAt(updates[i], updatePosition));
   }
   std::vector<Tensor> combined = combine(currents, values);
   if (combined.size() != results.size())
