@@ -52,7 +52,7 @@ inline std::filesystem::path makeScratchDir() {
 }
 
 inline std::string examplePath(const std::string& name) {
-  return std::string(IDXMAP_SOURCE_DIR) + "/examples/" + name;
+  return (std::filesystem::path(IDXMAP_SOURCE_DIR) / "examples" / name).string();
 }
 
 // Runs `idxmap args...` with `stdinText` on stdin (empty when not given: never a terminal, so
