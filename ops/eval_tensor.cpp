@@ -208,6 +208,13 @@ double Tensor::valueAt(int64_t position) const {
   return isFloat() ? floats.at(position) : static_cast<double>(ints.at(position));
 }
 
+void copyElement(const Tensor& from, int64_t position, Tensor& into, int64_t to) {
+  if (into.isFloat())
+    into.floats.at(to) = from.floats.at(position);
+  else
+    into.ints.at(to) = from.ints.at(position);
+}
+
 Tensor scalarAt(const Tensor& tensor, int64_t position) {
   Tensor scalar{tensor.element_type, {}, {}, {}};
   if (tensor.isFloat())

@@ -36,6 +36,9 @@ double roundToElementType(const std::string& elementType, double value);
 // and -0 is below +0 (std::min and std::max do neither).
 double ieeeMinimum(double a, double b);
 double ieeeMaximum(double a, double b);
+// into[to] = from[position]; both tensors hold the same kind of values (ints or floats).
+// Checked: a position past either tensor's values throws std::out_of_range.
+void copyElement(const Tensor& from, int64_t position, Tensor& into, int64_t to);
 // The 0-d tensor holding element `position` of `tensor`.
 Tensor scalarAt(const Tensor& tensor, int64_t position);
 // A tensor of zeros of the given type.

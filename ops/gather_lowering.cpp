@@ -90,12 +90,8 @@ Tensor prefixSlice(const Tensor& operand, const Index& prefix) {
   if (isEmptyShape(prefix)) return sliced;
   Index position(prefix.size(), 0);
   do {
-    int64_t from = linearPosition(operand.shape, position);
-    int64_t to = linearPosition(prefix, position);
-    if (sliced.isFloat())
-      sliced.floats[to] = operand.floats.at(from);
-    else
-      sliced.ints[to] = operand.ints.at(from);
+    copyElement(operand, linearPosition(operand.shape, position), sliced,
+                linearPosition(prefix, position));
   } while (nextIndex(prefix, position));
   return sliced;
 }

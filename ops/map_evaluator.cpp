@@ -52,12 +52,8 @@ void gatherByPoints(const IndexingMap& toOperand, const IndexingMap& toIndices,
     if (!toOperand.contains(dims, {}, runtimeVars))
       throw std::logic_error("a gather map excludes a result element");
     Index operandIndex = evaluateResults(toOperand, dims, {}, runtimeVars);
-    int64_t from = linearPosition(operand.shape, operandIndex);
-    int64_t to = linearPosition(shape, dims);
-    if (result.isFloat())
-      result.floats[to] = operand.floats.at(from);
-    else
-      result.ints[to] = operand.ints.at(from);
+    copyElement(operand, linearPosition(operand.shape, operandIndex), result,
+                linearPosition(shape, dims));
   } while (nextIndex(shape, dims));
 }
 

@@ -77,12 +77,7 @@ Tensor makeTensor(const OpContext& ctx, const std::string& elementType,
                   const std::vector<int64_t>& shape);
 int64_t checkedElementCount(const OpContext& ctx, const std::vector<int64_t>& shape);
 // Element `position` of `from` copied to position `to` of `into` (same element type).
-inline void copyElement(const Tensor& from, int64_t position, Tensor& into, int64_t to) {
-  if (into.isFloat())
-    into.floats[to] = from.floats[position];
-  else
-    into.ints[to] = from.ints[position];
-}
+using gather_scatter::copyElement;
 using gather_scatter::scalarAt;
 // The single value of a 0-d (or one-element) integer tensor, as index arithmetic reads it.
 int64_t scalarIndex(const OpContext& ctx, const Tensor& tensor, const std::string& what);

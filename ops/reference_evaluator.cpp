@@ -61,13 +61,6 @@ Index fullBatchingIndex(const Index& batchIndex, const Index& operandBatchingDim
   return full;
 }
 
-void copyElement(const Tensor& from, int64_t fromPosition, Tensor& to, int64_t toPosition) {
-  if (to.isFloat())
-    to.floats[toPosition] = from.floats[fromPosition];
-  else
-    to.ints[toPosition] = from.ints[fromPosition];
-}
-
 }  // namespace
 
 Tensor referenceGather(const GatherOp& op, const Tensor& operand, const Tensor& startIndices) {
