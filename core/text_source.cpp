@@ -80,4 +80,17 @@ std::string SourceText::describeTokenAt(size_t offset) const {
   return "'" + std::string(text_.substr(offset, end - offset)) + "'";
 }
 
+size_t SourceText::endOfString(size_t begin) const {
+  for (size_t i = begin + 1; i < text_.size(); ++i) {
+    if (text_[i] == '\\') {
+      ++i;
+    } else if (text_[i] == '"') {
+      return i + 1;
+    } else if (text_[i] == '\n') {
+      break;
+    }
+  }
+  throw error(begin, "unterminated string");
+}
+
 }  // namespace idxmap

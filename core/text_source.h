@@ -23,6 +23,9 @@ class SourceText {
   // What stands at `offset`, for "expected X, found Y": the next word (at most 20
   // characters) in quotes, or "end of input".
   std::string describeTokenAt(size_t offset) const;
+  // The offset just past the double-quoted string starting at `begin` (backslash escapes
+  // skipped); a string left open at the end of its line is an error there.
+  size_t endOfString(size_t begin) const;
 
  private:
   std::string_view text_;

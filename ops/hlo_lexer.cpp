@@ -87,19 +87,6 @@ int64_t HloCursor::integer(std::string_view what) {
   return value;
 }
 
-size_t HloCursor::skipString(size_t begin) const {
-  for (size_t i = begin + 1; i < text_.size(); ++i) {
-    if (text_[i] == '\\') {
-      ++i;
-    } else if (text_[i] == '"') {
-      return i + 1;
-    } else if (text_[i] == '\n') {
-      break;
-    }
-  }
-  throw error(begin, "unterminated string");
-}
-
 std::string_view HloCursor::attributeValue(std::string_view attributeName) {
   skipSpace();
   size_t begin = offset_;
@@ -109,7 +96,7 @@ std::string_view HloCursor::attributeValue(std::string_view attributeName) {
     char c = text_[i];
     if (open.empty() && (c == ',' || isSpace(c))) break;
     if (c == '"') {
-      i = skipString(i);
+      i = source_.endOfString(i);
       continue;
     }
     if (c == '(' || c == '[' || c == '{') {
@@ -141,7 +128,7 @@ std::string_view HloCursor::balancedParens(std::string_view what) {
   while (i < text_.size()) {
     char c = text_[i];
     if (c == '"') {
-      i = skipString(i);
+      i = source_.endOfString(i);
       continue;
     }
     if (c == '(') ++depth;

@@ -65,7 +65,6 @@ class HloCursor {
 
  private:
   // The offset just past the string literal starting at `begin` (a '"').
-  size_t skipString(size_t begin) const;
 
   const SourceText& source_;
   std::string_view text_;

@@ -108,22 +108,9 @@ std::string MlirCursor::suffixId(char sigil, std::string_view what) {
   return id;
 }
 
-size_t MlirCursor::skipString(size_t begin) const {
-  for (size_t i = begin + 1; i < text_.size(); ++i) {
-    if (text_[i] == '\\') {
-      ++i;
-    } else if (text_[i] == '"') {
-      return i + 1;
-    } else if (text_[i] == '\n') {
-      break;
-    }
-  }
-  throw error(begin, "unterminated string");
-}
-
 std::string MlirCursor::stringLiteral(std::string_view what) {
   if (peek() != '"') throw expected(what);
-  size_t begin = offset_, end = skipString(begin);
+  size_t begin = offset_, end = source_.endOfString(begin);
   std::string value;
   for (size_t i = begin + 1; i + 1 < end; ++i) {
     char c = text_[i];
@@ -216,7 +203,7 @@ std::string_view MlirCursor::balanced(std::string_view what) {
   for (size_t i = begin; i < text_.size();) {
     char c = text_[i];
     if (c == '"') {
-      i = skipString(i);
+      i = source_.endOfString(i);
       continue;
     }
     if (c == '-' && i + 1 < text_.size() && text_[i + 1] == '>') {

@@ -78,8 +78,6 @@ class MlirCursor {
   ParseError expected(std::string_view what);
 
  private:
-  size_t skipString(size_t begin) const;  // the offset past the string starting at begin
-
   const SourceText& source_;
   std::string_view text_;
   size_t offset_ = 0;
