@@ -41,6 +41,10 @@ namespace {
 // The object isl reads from `text`, as a map: a set or several spaces are errors; a
 // parameter-only set is the map with neither dimensions nor results.
 isl::map readIslObject(std::string_view text) {
+  // isl reads `a^b` as a power and computes it with GMP, which aborts the process when the
+  // result cannot be allocated (`2^99999999999`). Indexing maps never need powers.
+  if (text.find('^') != std::string_view::npos)
+    throw Error("invalid isl map: powers (`^`) are not supported");
   isl_ctx* ctx = islContext().get();
   std::string source(text);
   // isl 0.25's isl_stream_free frees only the first token a failed parse pushed back:
