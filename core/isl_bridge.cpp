@@ -2,6 +2,8 @@
 // operation budget (core/isl_context.cpp).
 #include "core/isl_bridge.h"
 
+#include <cctype>
+
 #include <isl/map.h>
 #include <isl/obj.h>
 #include <isl/set.h>
@@ -38,6 +40,27 @@ std::string printIsl(const IndexingMap& map) {
 
 namespace {
 
+// Whether the first `{` opens with `key:` or a quoted string: isl then reads a schedule (YAML),
+// and isl 0.25's schedule reader crashes on malformed ones (`{domain:1] -> ...`). No map
+// starts that way: after `{` come a tuple (`[`, `A[`), `:` or `}`.
+bool opensWithKey(std::string_view text) {
+  size_t at = text.find('{');
+  if (at == std::string_view::npos) return false;
+  auto skipSpace = [&] {
+    while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+  };
+  ++at;
+  skipSpace();
+  if (at < text.size() && text[at] == '"') return true;
+  size_t word = at;
+  while (at < text.size() &&
+         (std::isalnum(static_cast<unsigned char>(text[at])) || text[at] == '_'))
+    ++at;
+  if (at == word) return false;
+  skipSpace();
+  return at < text.size() && text[at] == ':';
+}
+
 // The object isl reads from `text`, as a map: a set or several spaces are errors; a
 // parameter-only set is the map with neither dimensions nor results.
 isl::map readIslObject(std::string_view text) {
@@ -45,6 +68,8 @@ isl::map readIslObject(std::string_view text) {
   // result cannot be allocated (`2^99999999999`). Indexing maps never need powers.
   if (text.find('^') != std::string_view::npos)
     throw Error("invalid isl map: powers (`^`) are not supported");
+  if (opensWithKey(text))
+    throw Error("invalid isl map: expected a relation `{ [...] -> [...] : ... }`");
   isl_ctx* ctx = islContext().get();
   std::string source(text);
   // isl 0.25's isl_stream_free frees only the first token a failed parse pushed back:

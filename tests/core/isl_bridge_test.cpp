@@ -200,6 +200,12 @@ TEST(IslBridgeTest, RejectsWhatIsNotARepresentableMap) {
             "invalid isl map: powers (`^`) are not supported");
   EXPECT_EQ(message("{ [i] -> [2^3 * i] : 0 <= i < 2 }"),
             "invalid isl map: powers (`^`) are not supported");
+  // Also found by the fuzzer: a `{key: ...}` opening makes isl read a schedule, and isl's
+  // schedule reader crashes on malformed ones.
+  EXPECT_EQ(message("{domain:1] -> [floor(d0 / 2), d1 mod 3] :807= 4 }"),
+            "invalid isl map: expected a relation `{ [...] -> [...] : ... }`");
+  EXPECT_EQ(message("{ \"domain\": \"{ [i] }\" }"),
+            "invalid isl map: expected a relation `{ [...] -> [...] : ... }`");
   EXPECT_EQ(message("{ [i] -> [i] : 0 <= i < 2 } x"),
             "invalid isl map: unexpected text after the map");
   EXPECT_EQ(message("{ [i] -> [i mod 0] : 0 <= i < 3 }"),
