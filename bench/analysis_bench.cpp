@@ -1,4 +1,4 @@
-// The indexing analysis (ops/indexing_analysis.h) on generated HLO: a long fused chain
+// The indexing analysis (ops/hlo/analysis/indexing.h) on generated HLO: a long fused chain
 // (transpose / exponential / add of the fusion parameter, so every node keeps two distinct
 // maps and every step deduplicates), and single ops and fusions of rank 1-10. XLA's symbolic
 // tile analysis hangs past rank ~8 (openxla/xla#41173); here rank 10 must stay under a second.
@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/text.h"
-#include "ops/hlo.h"
-#include "ops/indexing_analysis.h"
+#include "ops/hlo/analysis/indexing.h"
+#include "ops/hlo/module.h"
 
 namespace idxmap::bench {
 namespace {

@@ -1,6 +1,6 @@
 // The two gather/scatter evaluators on large tensors: the map-driven one (mapGather /
-// mapScatter, ops/map_evaluator.h) and the spec-formula oracle (referenceGather /
-// referenceScatter, ops/reference_evaluator.h), on row gathers (whole rows of a 2-D table),
+// mapScatter, ops/eval/map_evaluator.h) and the spec-formula oracle (referenceGather /
+// referenceScatter, ops/eval/reference_evaluator.h), on row gathers (whole rows of a 2-D table),
 // element gathers (1-element slices of a 1-D table), batched gathers (StableHLO batching
 // dims) and scatter-add with duplicate indices, at 1M, 4M and 16M moved elements.
 //
@@ -27,8 +27,8 @@
 #include <string>
 #include <vector>
 
-#include "ops/map_evaluator.h"
-#include "ops/reference_evaluator.h"
+#include "ops/eval/map_evaluator.h"
+#include "ops/eval/reference_evaluator.h"
 
 namespace idxmap::gather_scatter::bench {
 namespace {

@@ -6,8 +6,8 @@
 #include "cli/analyze_mlir.h"
 #include "cli/input.h"
 #include "cli/output.h"
-#include "ops/hlo.h"
-#include "ops/indexing_analysis.h"
+#include "ops/hlo/analysis/indexing.h"
+#include "ops/hlo/module.h"
 
 namespace idxmap::cli {
 namespace {

@@ -4,8 +4,8 @@
 
 #include "cli/input.h"
 #include "cli/output.h"
-#include "ops/mlir_gather_analysis.h"
-#include "ops/mlir_module.h"
+#include "ops/gather_analysis/gather_maps.h"
+#include "ops/mlir/module.h"
 
 namespace idxmap::cli {
 namespace {

@@ -1,6 +1,6 @@
 // `idxmap analyze FILE.mlir`: the gather / scatter maps of a StableHLO MLIR module, with known
 // index values folded in, and `--decompose-batching`. Formatting only; the analysis is
-// ops/mlir_gather_analysis.h.
+// ops/gather_analysis/gather_maps.h.
 #pragma once
 
 #include <ostream>

@@ -1,9 +1,8 @@
 #include "cli/run_command.h"
 
-
 #include "cli/input.h"
 #include "cli/output.h"
-#include "ops/mlir_interpreter.h"
+#include "ops/interp/interpreter.h"
 
 namespace idxmap::cli {
 namespace {

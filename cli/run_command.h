@@ -1,4 +1,4 @@
-// `idxmap run`: evaluates a StableHLO MLIR file (ops/mlir_interpreter.h) and executes its
+// `idxmap run`: evaluates a StableHLO MLIR file (ops/interp/interpreter.h) and executes its
 // check.* ops.
 #pragma once
 

@@ -4,10 +4,10 @@
 
 #include "cli/input.h"
 #include "cli/output.h"
-#include "ops/hlo.h"
-#include "ops/hlo_verifier.h"
-#include "ops/mlir_verifier.h"
-#include "ops/op_model.h"
+#include "ops/hlo/models/model.h"
+#include "ops/hlo/module.h"
+#include "ops/validate/hlo.h"
+#include "ops/validate/mlir.h"
 
 namespace idxmap::cli {
 namespace {

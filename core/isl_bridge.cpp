@@ -15,24 +15,23 @@
 
 namespace idxmap {
 
-using isl_internal::IslError;
-using isl_internal::IslNames;
-using isl_internal::own;
+using isl_bridge::IslError;
+using isl_bridge::IslNames;
+using isl_bridge::own;
 
 isl::map toIslMap(const IndexingMap& map) {
-  return isl_internal::withIslBudget(
-      [&] { return isl_internal::buildIslMap(map, IslNames::Printed); });
+  return isl_bridge::withIslBudget([&] { return isl_bridge::buildIslMap(map, IslNames::Printed); });
 }
 
 std::string printIsl(const IndexingMap& map) {
   isl::map relation = toIslMap(map);
   try {
-    relation = isl_internal::withIslBudget([&] { return isl_internal::coalesce(relation); });
+    relation = isl_bridge::withIslBudget([&] { return isl_bridge::coalesce(relation); });
   } catch (const IslError&) {
     // Too costly to tidy up; the uncoalesced relation means the same.
   }
   char* text = isl_map_to_str(relation.get());
-  if (!text) isl_internal::throwLastIslError();
+  if (!text) isl_bridge::throwLastIslError();
   std::string out = text;
   free(text);
   return out;
@@ -80,9 +79,9 @@ isl::map readIslObject(std::string_view text) {
   };
   std::unique_ptr<isl_stream, decltype(freeStream)> stream(isl_stream_new_str(ctx, source.c_str()),
                                                            freeStream);
-  if (!stream) isl_internal::throwLastIslError();
+  if (!stream) isl_bridge::throwLastIslError();
   isl_obj obj = isl_stream_read_obj(stream.get());
-  if (!obj.v) isl_internal::throwLastIslError();
+  if (!obj.v) isl_bridge::throwLastIslError();
   auto release = [&] { obj.type->free(obj.v); };
   if (!isl_stream_is_empty(stream.get())) {
     release();
@@ -112,8 +111,7 @@ isl::map readIslObject(std::string_view text) {
 
 IndexingMap parseIsl(std::string_view text) {
   try {
-    return isl_internal::withIslBudget(
-        [&] { return isl_internal::importIslMap(readIslObject(text)); });
+    return isl_bridge::withIslBudget([&] { return isl_bridge::importIslMap(readIslObject(text)); });
   } catch (const IslError& e) {
     std::string message = e.what();
     if (message.rfind("isl: ", 0) == 0) message.erase(0, 5);
@@ -137,7 +135,7 @@ bool sameArity(const IndexingMap& a, const IndexingMap& b) {
 template <class F>
 std::optional<bool> ask(F&& question) {
   try {
-    return isl_internal::withIslBudget(question);
+    return isl_bridge::withIslBudget(question);
   } catch (const IslError&) {
     return std::nullopt;
   }
@@ -148,16 +146,16 @@ std::optional<bool> ask(F&& question) {
 std::optional<bool> islEqual(const IndexingMap& a, const IndexingMap& b) {
   if (!sameArity(a, b)) return false;  // relations of different signatures
   return ask([&] {
-    isl::map first = isl_internal::buildIslMap(a, IslNames::Positional);
-    isl::map second = isl_internal::buildIslMap(b, IslNames::Positional);
-    return isl_internal::checked(isl_map_is_equal(first.get(), second.get())) != 0;
+    isl::map first = isl_bridge::buildIslMap(a, IslNames::Positional);
+    isl::map second = isl_bridge::buildIslMap(b, IslNames::Positional);
+    return isl_bridge::checked(isl_map_is_equal(first.get(), second.get())) != 0;
   });
 }
 
 std::optional<bool> islIsEmpty(const IndexingMap& map) {
   return ask([&] {
-    isl::map relation = isl_internal::buildIslMap(map, IslNames::Positional);
-    return isl_internal::checked(isl_map_is_empty(relation.get())) != 0;
+    isl::map relation = isl_bridge::buildIslMap(map, IslNames::Positional);
+    return isl_bridge::checked(isl_map_is_empty(relation.get())) != 0;
   });
 }
 
@@ -167,20 +165,20 @@ isl::map islCompose(const IndexingMap& first, const IndexingMap& second) {
                 " results but the second has " + std::to_string(second.dims.size()) +
                 " dimensions");
   // idxmap::compose orders runtime variables {second's, first's}; so do the names.
-  return isl_internal::withIslBudget([&] {
+  return isl_bridge::withIslBudget([&] {
     isl::map inner =
-        isl_internal::buildIslMap(first, IslNames::Positional, second.runtimeVars.size());
-    isl::map outer = isl_internal::buildIslMap(second, IslNames::Positional);
+        isl_bridge::buildIslMap(first, IslNames::Positional, second.runtimeVars.size());
+    isl::map outer = isl_bridge::buildIslMap(second, IslNames::Positional);
     return own(isl_map_apply_range(inner.release(), outer.release()));
   });
 }
 
 std::optional<IndexingMap> simplifyWithIsl(const IndexingMap& map) {
   try {
-    return isl_internal::withIslBudget([&]() -> std::optional<IndexingMap> {
-      isl::map relation = isl_internal::buildIslMap(map, IslNames::Printed);
-      relation = isl_internal::coalesce(relation);
-      std::optional<IndexingMap> simplified = isl_internal::importSingleValued(relation);
+    return isl_bridge::withIslBudget([&]() -> std::optional<IndexingMap> {
+      isl::map relation = isl_bridge::buildIslMap(map, IslNames::Printed);
+      relation = isl_bridge::coalesce(relation);
+      std::optional<IndexingMap> simplified = isl_bridge::importSingleValued(relation);
       if (!simplified) return std::nullopt;
       // isl spells names its own way; give back the input's.
       for (unsigned i = 0; i < map.dims.size(); ++i) simplified->dims[i].name = map.dims[i].name;

@@ -9,9 +9,9 @@
 #include <isl/map.h>
 #include <isl/set.h>
 
-#include "core/isl_internal.h"
+#include "core/isl_bridge.h"
 
-namespace idxmap::isl_internal {
+namespace idxmap::isl_bridge {
 
 isl::map coalesce(const isl::map& map) {
   isl::map merged = own(isl_map_coalesce(map.copy()));
@@ -33,4 +33,4 @@ isl::pw_multi_aff coalesce(const isl::pw_multi_aff& function) {
   return checked(isl_pw_multi_aff_is_equal(merged.get(), function.get())) ? merged : function;
 }
 
-}  // namespace idxmap::isl_internal
+}  // namespace idxmap::isl_bridge

@@ -11,7 +11,6 @@
 #include <thread>
 
 #include "core/isl_bridge.h"
-#include "core/isl_internal.h"
 
 namespace idxmap {
 namespace {
@@ -106,7 +105,7 @@ isl::ctx islContext() {
 void setIslLimits(const IslLimits& newLimits) { limits = newLimits; }
 IslLimits islLimits() { return limits; }
 
-namespace isl_internal {
+namespace isl_bridge {
 
 IslQuestionScope::IslQuestionScope() : outermost_(questionDepth++ == 0) {
   if (!outermost_) return;
@@ -149,5 +148,5 @@ isl::val toIslVal(int64_t value) {
   return own(isl_val_int_from_si(islContext().get(), static_cast<long>(value)));
 }
 
-}  // namespace isl_internal
+}  // namespace isl_bridge
 }  // namespace idxmap

@@ -17,9 +17,8 @@
 #include <unordered_map>
 
 #include "core/isl_bridge.h"
-#include "core/isl_internal.h"
 
-namespace idxmap::isl_internal {
+namespace idxmap::isl_bridge {
 namespace {
 
 // Words isl's parser reserves: a parameter named like one would not read back.
@@ -202,4 +201,4 @@ isl::map buildIslMap(const IndexingMap& map, IslNames names, unsigned runtimeVar
   return IslMapBuilder(map, names, runtimeVarOffset).build();
 }
 
-}  // namespace idxmap::isl_internal
+}  // namespace idxmap::isl_bridge

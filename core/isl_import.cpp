@@ -22,7 +22,7 @@
 #include "core/isl_bridge.h"
 #include "core/isl_internal.h"
 
-namespace idxmap::isl_internal {
+namespace idxmap::isl_bridge {
 namespace {
 
 // sum(atom * coefficient) + constant, with distinct atoms (variables, divisions, modulos).
@@ -476,12 +476,12 @@ IndexingMap importIslMap(const isl::map& map) {
   return importRelation(coalesced);
 }
 
-}  // namespace idxmap::isl_internal
+}  // namespace idxmap::isl_bridge
 
 namespace idxmap {
 
 IndexingMap fromIslMap(const isl::map& map) {
-  return isl_internal::withIslBudget([&] { return isl_internal::importIslMap(map); });
+  return isl_bridge::withIslBudget([&] { return isl_bridge::importIslMap(map); });
 }
 
 }  // namespace idxmap

@@ -8,9 +8,9 @@
 #include <exception>
 #include <string_view>
 
-#include "ops/gather_scatter.h"
-#include "ops/mlir_module.h"
-#include "ops/stablehlo_import.h"
+#include "ops/import/stablehlo.h"
+#include "ops/mlir/module.h"
+#include "ops/stablehlo/gather_scatter.h"
 
 namespace {
 

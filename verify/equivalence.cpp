@@ -7,7 +7,6 @@
 #include <isl/set.h>
 
 #include "core/isl_bridge.h"
-#include "core/isl_internal.h"
 #include "verify/equivalence_z3.h"
 #include "verify/point_difference.h"
 
@@ -29,7 +28,7 @@ ProofResult refuted(std::string method, Counterexample counterexample) {
 
 // isl's answer; nullopt when isl gives up.
 std::optional<ProofResult> checkWithIsl(const IndexingMap& a, const IndexingMap& b) {
-  using namespace isl_internal;
+  using namespace isl_bridge;
   std::optional<Counterexample> witness;
   try {
     bool equal = withIslBudget([&] {

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "core/isl_bridge.h"
-#include "core/isl_internal.h"
 
 namespace idxmap {
 namespace {
@@ -58,13 +57,13 @@ std::optional<Outputs> enumerateOutputs(const IndexingMap& map, std::span<const 
 // The map's outputs at the point as an isl set.
 isl::set islOutputs(const IndexingMap& map, std::span<const int64_t> dims,
                     std::span<const int64_t> runtimeVars) {
-  using isl_internal::own;
+  using isl_bridge::own;
   isl_map* relation = toIslMap(map).release();
   for (size_t i = 0; i < runtimeVars.size(); ++i)
-    relation = isl_map_fix_val(relation, isl_dim_param, i,
-                               isl_internal::toIslVal(runtimeVars[i]).release());
+    relation =
+        isl_map_fix_val(relation, isl_dim_param, i, isl_bridge::toIslVal(runtimeVars[i]).release());
   for (size_t i = 0; i < dims.size(); ++i)
-    relation = isl_map_fix_val(relation, isl_dim_in, i, isl_internal::toIslVal(dims[i]).release());
+    relation = isl_map_fix_val(relation, isl_dim_in, i, isl_bridge::toIslVal(dims[i]).release());
   return own(isl_map_range(relation));
 }
 
@@ -75,15 +74,15 @@ Outputs listPoints(const isl::set& set, size_t limit) {
     size_t limit;
     int dims;
     std::exception_ptr failure;
-  } collector{{}, limit, isl_internal::checked(isl_set_dim(set.get(), isl_dim_set)), nullptr};
+  } collector{{}, limit, isl_bridge::checked(isl_set_dim(set.get(), isl_dim_set)), nullptr};
   auto collect = [](isl_point* point, void* user) {
     auto* c = static_cast<Collector*>(user);
     isl::point p = isl::manage(point);
     try {  // no exception may cross isl's C frames
       std::vector<int64_t> coordinates;
       for (int i = 0; i < c->dims; ++i)
-        coordinates.push_back(isl_internal::toInt64(
-            isl_internal::own(isl_point_get_coordinate_val(p.get(), isl_dim_set, i))));
+        coordinates.push_back(isl_bridge::toInt64(
+            isl_bridge::own(isl_point_get_coordinate_val(p.get(), isl_dim_set, i))));
       c->points.insert(std::move(coordinates));
     } catch (...) {
       c->failure = std::current_exception();
@@ -93,7 +92,7 @@ Outputs listPoints(const isl::set& set, size_t limit) {
   };
   isl_stat status = isl_set_foreach_point(set.get(), collect, &collector);
   if (collector.failure) std::rethrow_exception(collector.failure);
-  if (status < 0 && collector.points.size() <= limit) isl_internal::throwLastIslError();
+  if (status < 0 && collector.points.size() <= limit) isl_bridge::throwLastIslError();
   isl_ctx_reset_error(islContext().get());  // the early stop is no error
   return collector.points;
 }
@@ -119,7 +118,7 @@ std::string describe(const Outputs& outputs, bool partial) {
 }
 
 std::string describeIsl(const isl::set& outputs) {
-  if (isl_internal::checked(isl_set_is_bounded(outputs.get())) == 0)
+  if (isl_bridge::checked(isl_set_is_bounded(outputs.get())) == 0)
     return "gives infinitely many outputs";
   Outputs listed = listPoints(outputs, kListedOutputs);
   return describe(listed, listed.size() > kListedOutputs);
@@ -152,10 +151,10 @@ PointDifference comparePoint(const IndexingMap& first, const IndexingMap& second
             where + "first " + describe(*a, false) + ", second " + describe(*b, false)};
   }
   try {
-    return isl_internal::withIslBudget([&]() -> PointDifference {
+    return isl_bridge::withIslBudget([&]() -> PointDifference {
       isl::set x = islOutputs(first, dims, runtimeVars);
       isl::set y = islOutputs(second, dims, runtimeVars);
-      if (isl_internal::checked(isl_set_is_equal(x.get(), y.get())))
+      if (isl_bridge::checked(isl_set_is_equal(x.get(), y.get())))
         return {PointDifference::Same, ""};
       return {PointDifference::Different,
               where + "first " + describeIsl(x) + ", second " + describeIsl(y)};

@@ -1,7 +1,7 @@
 // `idxmap analyze`, run as a user runs it: XLA's layout, JSON, unknown ops, diagnostics.
 #include <nlohmann/json.hpp>
 
-#include "ops/op_model.h"
+#include "ops/hlo/models/model.h"
 #include "tests/cli/cli_runner.h"
 
 namespace idxmap::cli_test {

@@ -6,12 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include "core/isl_bridge.h"
-#include "ops/gather_forms_import.h"
-#include "ops/index_provenance.h"
-#include "ops/mlir_module.h"
-#include "ops/stablehlo_import.h"
+#include "ops/import/forms.h"
+#include "ops/import/stablehlo.h"
+#include "ops/mlir/module.h"
+#include "ops/provenance/index_values.h"
 #include "tests/cli/cli_runner.h"
-#include "tests/ops/index_provenance_oracle.h"
+#include "tests/ops/provenance/oracle.h"
 
 namespace idxmap::cli_test {
 namespace {

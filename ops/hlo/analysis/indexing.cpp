@@ -1,0 +1,55 @@
+// Dispatch: fusion walks its fused computation (ops/hlo/analysis/fusion.cpp); every other opcode
+// goes to its model; an opcode without one reads "unknown indexing", so that one unmodeled op never
+// stops the analysis of the rest of a module.
+#include "ops/hlo/analysis/indexing.h"
+
+#include "ops/hlo/analysis/fusion.h"
+#include "ops/hlo/models/common.h"
+
+namespace idxmap {
+namespace {
+
+InstructionIndexing unknownIndexing(size_t entries) {
+  InstructionIndexing indexing;
+  indexing.entries.assign(entries, OperandIndexing{{}, /*unknown=*/true});
+  return indexing;
+}
+
+}  // namespace
+
+InstructionIndexing computeOutputToInputIndexing(const hlo::Instruction& instruction,
+                                                 int outputId) {
+  if (instruction.opcode == "fusion") return fusionOutputToInput(instruction, outputId);
+  const OpModel* model = findOpModel(instruction.opcode);
+  if (!model) return unknownIndexing(instruction.operands.size());
+  return model->outputToInput(instruction, outputId);
+}
+
+InstructionIndexing computeInputToOutputIndexing(const hlo::Instruction& instruction, int inputId) {
+  if (instruction.opcode == "fusion") return fusionInputToOutput(instruction, inputId);
+  const OpModel* model = findOpModel(instruction.opcode);
+  if (!model) return unknownIndexing(static_cast<size_t>(ops::resultCount(instruction)));
+  return model->inputToOutput(instruction, inputId);
+}
+
+std::string printEntryIndexing(const OperandIndexing& entry, const std::string& label, size_t id) {
+  std::string prefix = label + " id = " + std::to_string(id), text;
+  auto add = [&text](const std::string& block) {
+    text += (text.empty() ? "" : "\n") + block + "\n";
+  };
+  // An entry with no maps is an operand the result does not read; XLA prints the bare
+  // header for it.
+  if (entry.maps.empty() && !entry.unknown) add(prefix);
+  for (const IndexingMap& map : entry.maps) add(prefix + " " + printIndexingMap(map));
+  if (entry.unknown) add(prefix + " unknown indexing");
+  return text;
+}
+
+std::string printIndexing(const InstructionIndexing& indexing, const std::string& label) {
+  std::string text;
+  for (size_t k = 0; k < indexing.entries.size(); ++k)
+    text += (k ? "\n" : "") + printEntryIndexing(indexing.entries[k], label, k);
+  return text;
+}
+
+}  // namespace idxmap

@@ -1,0 +1,25 @@
+// XLA's HLO indexing analysis over the op models, including fusion: the indexing of a fused
+// computation from its root to each parameter, composed along the graph and simplified.
+#pragma once
+
+#include <string>
+
+#include "ops/hlo/models/model.h"
+
+namespace idxmap {
+
+// ComputeOutputToInputIndexing: for result `outputId`, the maps to each operand. An opcode
+// without a model gives unknown indexing for every operand.
+InstructionIndexing computeOutputToInputIndexing(const hlo::Instruction& instruction,
+                                                 int outputId = 0);
+// ComputeInputToOutputIndexing: from operand `inputId` to each result.
+InstructionIndexing computeInputToOutputIndexing(const hlo::Instruction& instruction, int inputId);
+
+// XLA's layout: "operand id = K <map>" per map ("unknown indexing" where there is none),
+// so the output can be diffed against XLA's; `label` is "operand" or "result".
+std::string printIndexing(const InstructionIndexing& indexing, const std::string& label);
+// One entry of it: "<label> id = <id> <map>" per map, blank-line separated, with a final
+// newline.
+std::string printEntryIndexing(const OperandIndexing& entry, const std::string& label, size_t id);
+
+}  // namespace idxmap

@@ -1,0 +1,97 @@
+// bitcast-convert(x): x's bits read as another element type. Between types of one width it is
+// elementwise. To a narrower type, each element becomes a new minor-most dimension of
+// width-ratio elements (f32[4] -> u8[4, 4]); to a wider type, the operand's minor-most
+// dimension (of that ratio) is folded into one element (u8[4, 4] -> f32[4]).
+#include <map>
+
+#include "ops/hlo/models/common.h"
+#include "ops/hlo/models/families.h"
+#include "ops/hlo/shape_compat.h"
+
+namespace idxmap::ops {
+namespace {
+
+// Bits per element, rules as data.
+int64_t bitWidth(const Instruction& instruction, const std::string& type) {
+  static const std::map<std::string, int64_t, std::less<>> widths = {{"pred", 8},
+                                                                     {"s2", 2},
+                                                                     {"u2", 2},
+                                                                     {"s4", 4},
+                                                                     {"u4", 4},
+                                                                     {"s8", 8},
+                                                                     {"u8", 8},
+                                                                     {"f8e5m2", 8},
+                                                                     {"f8e4m3fn", 8},
+                                                                     {"f8e4m3", 8},
+                                                                     {"f8e4m3b11fnuz", 8},
+                                                                     {"f8e5m2fnuz", 8},
+                                                                     {"f8e4m3fnuz", 8},
+                                                                     {"f8e3m4", 8},
+                                                                     {"s16", 16},
+                                                                     {"u16", 16},
+                                                                     {"f16", 16},
+                                                                     {"bf16", 16},
+                                                                     {"s32", 32},
+                                                                     {"u32", 32},
+                                                                     {"f32", 32},
+                                                                     {"s64", 64},
+                                                                     {"u64", 64},
+                                                                     {"f64", 64},
+                                                                     {"c64", 64},
+                                                                     {"c128", 128}};
+  auto it = widths.find(type);
+  if (it == widths.end()) hlo::failAtOpcode(instruction, "unknown element type " + type);
+  return it->second;
+}
+
+class BitcastConvertModel : public OpModelBase {
+ public:
+  Shape inferShape(const Instruction& instruction) const override {
+    expectOperandCount(instruction, 1);
+    const Shape& operand = arrayOperand(instruction, 0);
+    const Shape& declared = instruction.shape;
+    if (declared.isTuple) failAtInstruction(instruction, "result must be an array");
+    int64_t from = bitWidth(instruction, operand.elementType);
+    int64_t to = bitWidth(instruction, declared.elementType);
+    Shape shape = operand;
+    shape.layout.reset();
+    shape.elementType = declared.elementType;
+    if (from > to) {
+      shape.dims.push_back(from / to);
+      shape.dynamic.resize(shape.dims.size() - 1, false);
+      shape.dynamic.push_back(false);
+    } else if (from < to) {
+      if (operand.rank() == 0 || operand.dims.back() != to / from ||
+          hlo::isDynamicDim(operand, operand.dims.size() - 1))
+        hlo::failAtOpcode(instruction,
+                          "operand " + operand.toString() + " needs a minor-most dimension of " +
+                              std::to_string(to / from) + " to make " + declared.elementType);
+      shape.dims.pop_back();
+      shape.dynamic.resize(shape.dims.size(), false);
+    }
+    return shape;
+  }
+
+ protected:
+  MapSets mapsToOperands(const Instruction& instruction, int) const override {
+    IndexingMap map = domainOf(instruction.shape);
+    map.results = dimExprs(map);
+    size_t operandRank = instruction.operands[0]->shape.dims.size();
+    if (map.results.size() > operandRank) {
+      map.results.pop_back();  // the new minor dim indexes bits within one operand element
+    } else if (map.results.size() < operandRank) {
+      int64_t ratio = instruction.operands[0]->shape.dims.back();
+      map.results.push_back(addRangeVar(map, {0, ratio - 1}));
+    }
+    return {{map}};
+  }
+};
+
+}  // namespace
+
+const OpModel& bitcastConvertModel() {
+  static const BitcastConvertModel model;
+  return model;
+}
+
+}  // namespace idxmap::ops

@@ -1,0 +1,87 @@
+// What every op model shares: the base class that turns per-op map builders into the
+// OpModel interface (validation first, simplified maps, unknown indexing where a map cannot
+// be expressed), and the pieces the builders are made of.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/indexing_map.h"
+#include "ops/hlo/attributes.h"
+#include "ops/hlo/models/model.h"
+#include "ops/hlo/module.h"
+
+namespace idxmap::ops {
+
+using hlo::Instruction;
+using hlo::Shape;
+
+// Thrown by a builder when the op's indexing has no exact map (an unbounded `?` dimension, a
+// bitcast that changes the element width): the model answers "unknown indexing".
+class Inexpressible : public Error {
+ public:
+  using Error::Error;
+};
+
+// One entry per operand (output->input) or per result (input->output), each a set of maps
+// whose union is the relation.
+using MapSets = std::vector<std::vector<IndexingMap>>;
+
+class OpModelBase : public OpModel {
+ public:
+  // inferShape, then the declared shape must be compatible with it (spec 002).
+  void validate(const Instruction& instruction) const override;
+  // Validate, build, simplify; KNOWN EMPTY pieces of an entry are dropped unless all are.
+  InstructionIndexing outputToInput(const Instruction& instruction, int outputId) const final;
+  InstructionIndexing inputToOutput(const Instruction& instruction, int inputId) const final;
+
+ protected:
+  // For result `outputId`, the maps to every operand.
+  virtual MapSets mapsToOperands(const Instruction& instruction, int outputId) const = 0;
+  // For operand `inputId`, the maps to every result. By default the exact inverse of
+  // mapsToOperands (through isl), which is right for every op; models override it where a
+  // direct construction reads better.
+  virtual MapSets mapsToResults(const Instruction& instruction, int inputId) const;
+};
+
+// The array shape of result `outputId` (a tuple's element, or the shape itself).
+const Shape& resultShape(const Instruction& instruction, int outputId);
+int resultCount(const Instruction& instruction);
+
+// A map with no results whose dims range over `shape`. A bounded dim `<=N` adds a runtime
+// variable rt in [0, N], its run-time size, and the constraint rt - d in [1, N]: the index lies
+// below the size (spec 002). An unbounded `?` dim throws Inexpressible.
+IndexingMap domainOf(const Shape& shape);
+// `domain` with these results.
+IndexingMap withResults(IndexingMap domain, std::vector<Expr> results);
+// Adds a range variable / runtime variable and returns it as an expression.
+Expr addRangeVar(IndexingMap& map, Interval range);
+Expr addRuntimeVar(IndexingMap& map, Interval range);
+void addConstraint(IndexingMap& map, Expr expr, Interval range);
+// The dims of `map` as expressions, d0 .. dn-1.
+std::vector<Expr> dimExprs(const IndexingMap& map);
+// The map from `shape`'s indices to a rank-0 operand: (d...) -> ().
+IndexingMap toScalar(const Shape& shape);
+// From a rank-0 operand to every index of `shape`: ()[s...] -> (s...).
+IndexingMap fromScalar(const Shape& shape);
+// A map from `shape`'s indices that reads nothing of a rank-`operandRank` operand (KNOWN EMPTY).
+IndexingMap readsNothing(const Shape& shape, size_t operandRank);
+// The relation read backwards (isl), simplified.
+IndexingMap invert(const IndexingMap& map);
+
+// Diagnostics.
+[[noreturn]] void failAtInstruction(const Instruction& instruction, const std::string& message);
+void expectOperandCount(const Instruction& instruction, size_t count);
+void expectOperandCountAtLeast(const Instruction& instruction, size_t count);
+const Shape& arrayOperand(const Instruction& instruction, size_t index);
+void expectScalarOperand(const Instruction& instruction, size_t index);
+// `dims` must be distinct dimensions of a rank-`rank` array ("dimensions={0,0}: dimension 0
+// repeated").
+void expectDistinctDims(const hlo::Attribute& attribute, std::string_view name,
+                        const std::vector<int64_t>& dims, int64_t rank);
+std::string dimsText(const std::vector<int64_t>& values);  // "{1,0}"
+
+// An array shape of this element type and these static dims.
+Shape arrayShape(const std::string& elementType, std::vector<int64_t> dims);
+
+}  // namespace idxmap::ops

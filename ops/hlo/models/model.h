@@ -1,0 +1,46 @@
+// Op models: one per HLO opcode, behind one interface. Each validates its attributes
+// against the operand shapes (a diagnostic names the attribute and what is wrong), infers
+// the result shape, and builds output->operand and operand->output maps (simplified).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "core/indexing_map.h"
+#include "ops/hlo/module.h"
+
+namespace idxmap {
+
+// The indexing of one operand (or one result): a set of distinct maps, or unknown.
+struct OperandIndexing {
+  std::vector<IndexingMap> maps;
+  bool unknown = false;  // no model, or the model cannot express it: "unknown indexing"
+};
+
+// Output->input: one entry per operand. Input->output: one entry per result (a
+// non-tuple instruction has one result).
+struct InstructionIndexing {
+  std::vector<OperandIndexing> entries;
+};
+
+class OpModel {
+ public:
+  virtual ~OpModel() = default;
+  // Throws ParseError located at the offending attribute (or the opcode) when the
+  // instruction breaks the op's rules, e.g. "transpose: dimensions={1,1} is not a
+  // permutation of [0, 2)".
+  virtual void validate(const hlo::Instruction& instruction) const = 0;
+  virtual hlo::Shape inferShape(const hlo::Instruction& instruction) const = 0;
+  virtual InstructionIndexing outputToInput(const hlo::Instruction& instruction,
+                                            int outputId) const = 0;
+  virtual InstructionIndexing inputToOutput(const hlo::Instruction& instruction,
+                                            int inputId) const = 0;
+};
+
+// The model for an opcode, or nullptr when there is none.
+const OpModel* findOpModel(std::string_view opcode);
+
+// Every opcode with a model (for --help and tests).
+std::vector<std::string_view> modeledOpcodes();
+
+}  // namespace idxmap

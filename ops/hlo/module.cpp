@@ -1,0 +1,69 @@
+#include "ops/hlo/module.h"
+
+#include "core/checked.h"
+
+namespace idxmap::hlo {
+
+int64_t Shape::elementCount() const {
+  if (isTuple) throw Error("a tuple shape " + toString() + " has no element count");
+  int64_t count = 1;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    // An unbounded dimension (`?`) has no upper bound to count with.
+    if (dims[i] < 0) throw Error("shape " + toString() + " has an unbounded dimension");
+    count = checkedMul(count, dims[i]);
+  }
+  return count;
+}
+
+std::string Shape::toString() const {
+  if (isTuple) {
+    std::string text = "(";
+    for (size_t i = 0; i < tupleElements.size(); ++i)
+      text += (i ? ", " : "") + tupleElements[i].toString();
+    return text + ")";
+  }
+  std::string text = elementType + "[";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i) text += ",";
+    bool isDynamic = i < dynamic.size() && dynamic[i];
+    if (isDynamic && dims[i] < 0) {
+      text += "?";
+    } else {
+      text += (isDynamic ? "<=" : "") + std::to_string(dims[i]);
+    }
+  }
+  text += "]";
+  if (layout) {
+    text += "{";
+    for (size_t i = 0; i < layout->size(); ++i)
+      text += (i ? "," : "") + std::to_string((*layout)[i]);
+    text += "}";
+  }
+  return text;
+}
+
+const Attribute* Instruction::attribute(std::string_view name) const {
+  auto it = attributes.find(std::string(name));
+  return it == attributes.end() ? nullptr : &it->second;
+}
+
+Instruction* Computation::find(std::string_view name) const {
+  for (const auto& instruction : instructions)
+    if (instruction->name == name) return instruction.get();
+  return nullptr;
+}
+
+Instruction* Computation::parameter(int64_t number) const {
+  for (const auto& instruction : instructions)
+    if (instruction->opcode == "parameter" && instruction->parameterNumber == number)
+      return instruction.get();
+  return nullptr;
+}
+
+Computation* Module::find(std::string_view name) const {
+  for (const auto& computation : computations)
+    if (computation->name == name) return computation.get();
+  return nullptr;
+}
+
+}  // namespace idxmap::hlo

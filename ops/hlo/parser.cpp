@@ -1,0 +1,414 @@
+// The HLO text reader. Follows XLA's HloParser where it decides something: names are unique
+// per computation, an unmarked computation's root is its last instruction, an unmarked
+// module's entry is its last computation, and an instruction may only use instructions
+// written before it. Shape sizes are checked here so that nothing downstream can be asked to
+// allocate or index past what int64 holds.
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+#include "core/checked.h"
+#include "ops/hlo/lexer.h"
+#include "ops/hlo/module.h"
+
+namespace idxmap::hlo {
+namespace {
+
+// Past 2^62 a dimension cannot be an index range whose arithmetic (d + 1, 2 * d) stays
+// inside int64, so such a shape is refused as absurd rather than carried around.
+constexpr int64_t kMaxDimension = int64_t{1} << 62;
+constexpr int kMaxTupleNesting = 64;
+
+// Attributes whose value names called computations.
+const std::set<std::string, std::less<>> kComputationAttributes = {"calls",
+                                                                   "to_apply",
+                                                                   "condition",
+                                                                   "body",
+                                                                   "select",
+                                                                   "scatter",
+                                                                   "true_computation",
+                                                                   "false_computation",
+                                                                   "branch_computations",
+                                                                   "called_computations"};
+
+struct PendingCall {
+  Instruction* instruction;
+  std::string computationName;
+  size_t offset;
+};
+
+class HloParser {
+ public:
+  HloParser(std::string_view text, std::string_view fileName)
+      : source_(text, fileName), cursor_(source_) {
+    module_.fileName = std::string(fileName);
+  }
+
+  Module parse() {
+    if (!cursor_.acceptWord("HloModule")) throw cursor_.expected("'HloModule'");
+    module_.name = std::string(cursor_.name("a module name"));
+    skipAttributes();  // entry_computation_layout=..., is_scheduled=true, ...
+    while (!cursor_.atEnd()) parseComputation();
+    if (module_.computations.empty()) throw cursor_.errorHere("the module has no computations");
+    if (!module_.entry) {
+      module_.entry = module_.computations.back().get();
+      module_.entry->isEntry = true;
+    }
+    resolveCalls();
+    checkNoRecursion();
+    return std::move(module_);
+  }
+
+ private:
+  void skipAttributes() {
+    while (cursor_.accept(',')) {
+      std::string_view name = cursor_.name("an attribute name");
+      cursor_.expect('=', "after attribute '" + std::string(name) + "'");
+      cursor_.attributeValue(name);
+    }
+  }
+
+  void parseComputation() {
+    cursor_.skipSpace();
+    size_t entryAt = cursor_.offset();
+    bool isEntry = cursor_.acceptWord("ENTRY");
+    cursor_.skipSpace();
+    size_t nameAt = cursor_.offset();
+    auto computation = std::make_unique<Computation>();
+    computation->name = std::string(cursor_.name("a computation name"));
+    if (module_.find(computation->name))
+      throw cursor_.error(nameAt, "computation '" + computation->name + "' is defined twice");
+    // The older dump form writes a signature, `(p0: f32[10]) -> f32[10]`; the parameter
+    // instructions say the same, so it is read and dropped.
+    if (cursor_.peek() == '(') cursor_.balancedParens("in the computation signature");
+    if (cursor_.accept('-')) {
+      cursor_.expect('>', "in the computation signature");
+      parseShape(0);
+    }
+    cursor_.skipSpace();
+    size_t openAt = cursor_.offset();
+    cursor_.expect('{', "to open computation '" + computation->name + "'");
+    names_.clear();
+    while (!cursor_.accept('}')) {
+      if (cursor_.atEnd())
+        throw cursor_.error(openAt, "computation '" + computation->name + "' is not closed");
+      parseInstruction(*computation);
+    }
+    skipAttributes();  // execution_thread="..."
+    if (computation->instructions.empty())
+      throw cursor_.error(nameAt, "computation '" + computation->name + "' has no instructions");
+    // XLA: without a ROOT marker the last instruction is the root.
+    if (!computation->root) {
+      computation->root = computation->instructions.back().get();
+      computation->root->isRoot = true;
+    }
+    if (isEntry) {
+      if (module_.entry)
+        throw cursor_.error(
+            entryAt, "a second ENTRY computation ('" + module_.entry->name + "' is the first)");
+      computation->isEntry = true;
+      module_.entry = computation.get();
+    }
+    module_.computations.push_back(std::move(computation));
+  }
+
+  void parseInstruction(Computation& computation) {
+    cursor_.skipSpace();
+    size_t rootAt = cursor_.offset();
+    bool isRoot = cursor_.acceptWord("ROOT");
+    cursor_.skipSpace();
+    size_t nameAt = cursor_.offset();
+    auto instruction = std::make_unique<Instruction>();
+    instruction->name = std::string(cursor_.name("an instruction name"));
+    instruction->location = cursor_.location(nameAt);
+    if (names_.count(instruction->name))
+      throw cursor_.error(nameAt, "instruction '" + instruction->name + "' is defined twice in '" +
+                                      computation.name + "'");
+    cursor_.expect('=', "after instruction name '" + instruction->name + "'");
+    instruction->shape = parseShape(0);
+    cursor_.skipSpace();
+    size_t opcodeAt = cursor_.offset();
+    instruction->opcode = std::string(cursor_.name("an opcode"));
+    instruction->opcodeLocation = cursor_.location(opcodeAt);
+    parseArguments(*instruction, computation);
+    parseAttributes(*instruction);
+
+    if (isRoot) {
+      if (computation.root)
+        throw cursor_.error(rootAt, "a second ROOT in '" + computation.name + "' ('" +
+                                        computation.root->name + "' is the first)");
+      instruction->isRoot = true;
+      computation.root = instruction.get();
+    }
+    names_[instruction->name] = instruction.get();
+    computation.instructions.push_back(std::move(instruction));
+  }
+
+  void parseArguments(Instruction& instruction, const Computation& computation) {
+    if (instruction.opcode == "constant") {
+      std::string_view literal = cursor_.balancedParens("after 'constant'");
+      size_t begin = literal.find_first_not_of(" \t\r\n");
+      size_t end = literal.find_last_not_of(" \t\r\n");
+      instruction.literal = begin == std::string_view::npos
+                                ? ""
+                                : std::string(literal.substr(begin, end - begin + 1));
+      return;
+    }
+    if (instruction.opcode == "parameter") {
+      cursor_.expect('(', "after 'parameter'");
+      cursor_.skipSpace();
+      size_t numberAt = cursor_.offset();
+      instruction.parameterNumber = cursor_.integer("parameter number");
+      cursor_.expect(')', "after the parameter number");
+      if (Instruction* other = computation.parameter(instruction.parameterNumber))
+        throw cursor_.error(numberAt, "parameter(" + std::to_string(instruction.parameterNumber) +
+                                          ") is already '" + other->name + "'");
+      return;
+    }
+    cursor_.expect('(', "before the operands of '" + instruction.name + "'");
+    if (cursor_.accept(')')) return;
+    do {
+      parseOperand(instruction, computation);
+    } while (cursor_.accept(','));
+    cursor_.expect(')', "after the operands of '" + instruction.name + "'");
+  }
+
+  // `p0`, `%p0` or `f32[10]{0} %p0`: a written shape must be the operand's shape.
+  void parseOperand(Instruction& instruction, const Computation& computation) {
+    std::optional<Shape> written;
+    cursor_.skipSpace();
+    size_t shapeAt = cursor_.offset();
+    if (atShape()) written = parseShape(0);
+    cursor_.skipSpace();
+    size_t nameAt = cursor_.offset();
+    std::string name(cursor_.name("an operand name"));
+    auto found = names_.find(name);
+    if (found == names_.end())
+      throw cursor_.error(nameAt, "unknown operand '" + name + "' in '" + instruction.name +
+                                      "' (operands must be defined earlier in '" +
+                                      computation.name + "')");
+    Instruction* operand = found->second;
+    if (written && !sameArrayType(*written, operand->shape))
+      throw cursor_.error(shapeAt, "operand '" + name + "' has shape " + operand->shape.toString() +
+                                       ", written here as " + written->toString());
+    instruction.operands.push_back(operand);
+  }
+
+  void parseAttributes(Instruction& instruction) {
+    while (cursor_.accept(',')) {
+      cursor_.skipSpace();
+      size_t nameAt = cursor_.offset();
+      std::string name(cursor_.name("an attribute name"));
+      cursor_.expect('=', "after attribute '" + name + "'");
+      cursor_.skipSpace();
+      size_t valueAt = cursor_.offset();
+      std::string value(cursor_.attributeValue(name));
+      if (instruction.attributes.count(name))
+        throw cursor_.error(nameAt, "attribute '" + name + "' is given twice");
+      if (kComputationAttributes.count(name)) recordCalls(instruction, value, valueAt);
+      instruction.attributes[name] = Attribute{std::move(value), cursor_.location(valueAt)};
+    }
+  }
+
+  // `calls=f`, `to_apply=%max`, `branch_computations={%a, %b}`.
+  void recordCalls(Instruction& instruction, std::string_view value, size_t valueAt) {
+    size_t i = 0;
+    while (i < value.size()) {
+      while (i < value.size() &&
+             (value[i] == '{' || value[i] == '}' || value[i] == ',' || value[i] == '%' ||
+              std::isspace(static_cast<unsigned char>(value[i]))))
+        ++i;
+      size_t begin = i;
+      while (i < value.size() && value[i] != ',' && value[i] != '}' &&
+             !std::isspace(static_cast<unsigned char>(value[i])))
+        ++i;
+      if (i > begin)
+        pending_.push_back(
+            {&instruction, std::string(value.substr(begin, i - begin)), valueAt + begin});
+    }
+  }
+
+  void resolveCalls() {
+    for (const PendingCall& call : pending_) {
+      Computation* callee = module_.find(call.computationName);
+      if (!callee)
+        throw cursor_.error(call.offset, "unknown computation '" + call.computationName + "'");
+      call.instruction->calledComputations.push_back(callee);
+    }
+  }
+
+  // A computation that calls itself would send every analysis that follows calls (fusion)
+  // into endless recursion; XLA's call graph is acyclic, so this one must be too.
+  void checkNoRecursion() {
+    enum class Mark { kNone, kActive, kDone };
+    std::unordered_map<const Computation*, Mark> marks;
+    std::unordered_map<const Computation*, const PendingCall*> firstCall;
+    std::function<void(const Computation*)> visit = [&](const Computation* computation) {
+      marks[computation] = Mark::kActive;
+      for (const auto& instruction : computation->instructions) {
+        for (const Computation* callee : instruction->calledComputations) {
+          if (marks[callee] == Mark::kActive) {
+            size_t offset = 0;
+            for (const PendingCall& call : pending_)
+              if (call.instruction == instruction.get() && call.computationName == callee->name)
+                offset = call.offset;
+            throw cursor_.error(offset, "computation '" + callee->name +
+                                            "' calls itself (through '" + instruction->name + "')");
+          }
+          if (marks[callee] == Mark::kNone) visit(callee);
+        }
+      }
+      marks[computation] = Mark::kDone;
+    };
+    for (const auto& computation : module_.computations)
+      if (marks[computation.get()] == Mark::kNone) visit(computation.get());
+  }
+
+  // A shape starts with '(' (a tuple) or an element type followed right away by '['.
+  bool atShape() {
+    if (cursor_.peek() == '(') return true;
+    std::string_view name = cursor_.peekName();
+    if (name.empty()) return false;
+    size_t end = static_cast<size_t>(name.data() - source_.text().data()) + name.size();
+    return end < source_.text().size() && source_.text()[end] == '[';
+  }
+
+  Shape parseShape(int nesting) {
+    cursor_.skipSpace();
+    size_t shapeAt = cursor_.offset();
+    Shape shape;
+    if (cursor_.accept('(')) {
+      if (nesting >= kMaxTupleNesting)
+        throw cursor_.error(shapeAt, "tuple shapes nested deeper than " +
+                                         std::to_string(kMaxTupleNesting) + " levels");
+      shape.isTuple = true;
+      if (cursor_.accept(')')) return shape;
+      do {
+        shape.tupleElements.push_back(parseShape(nesting + 1));
+      } while (cursor_.accept(','));
+      cursor_.expect(')', "to close the tuple shape");
+      return shape;
+    }
+    std::string_view type = cursor_.name("a shape");
+    if (!std::all_of(type.begin(), type.end(), [](char c) {
+          return std::islower(static_cast<unsigned char>(c)) ||
+                 std::isdigit(static_cast<unsigned char>(c));
+        }))
+      throw cursor_.error(shapeAt, "malformed element type '" + std::string(type) + "'");
+    shape.elementType = std::string(type);
+    cursor_.expect('[', "after element type '" + shape.elementType + "'");
+    if (!cursor_.accept(']')) {
+      do {
+        parseDimension(shape);
+      } while (cursor_.accept(','));
+      cursor_.expect(']', "to close the dimensions of the shape");
+    }
+    if (atLayout()) parseLayout(shape);
+    checkElementCount(shape, shapeAt);
+    return shape;
+  }
+
+  // `10`, `<=10` (bounded dynamic) or `?` (unbounded dynamic), spec 002.
+  void parseDimension(Shape& shape) {
+    cursor_.skipSpace();
+    size_t dimAt = cursor_.offset();
+    if (cursor_.accept('?')) {
+      shape.dims.push_back(-1);
+      shape.dynamic.push_back(true);
+      return;
+    }
+    bool bounded = false;
+    if (cursor_.accept('<')) {
+      cursor_.expect('=', "in a bounded dimension '<=N'");
+      bounded = true;
+    }
+    cursor_.skipSpace();
+    int64_t size = cursor_.integer(bounded ? "a dimension bound" : "a dimension size");
+    if (size > kMaxDimension)
+      throw cursor_.error(
+          dimAt, "dimension size " + std::to_string(size) + " is too large (the limit is 2^62)");
+    shape.dims.push_back(size);
+    shape.dynamic.push_back(bounded);
+  }
+
+  // A layout brace holds digits (or tiling after ':'); a computation body never does, which
+  // tells `-> f32[10] {` (a signature, then the body) from `f32[10] {0}`.
+  bool atLayout() {
+    if (cursor_.peek() != '{') return false;
+    std::string_view text = source_.text();
+    size_t i = cursor_.offset() + 1;
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    bool layout = i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) ||
+                                      text[i] == '}' || text[i] == ':');
+    return layout;
+  }
+
+  void parseLayout(Shape& shape) {
+    cursor_.skipSpace();
+    size_t layoutAt = cursor_.offset();
+    cursor_.expect('{', "to open the layout");
+    std::vector<int64_t> minorToMajor;
+    if (std::isdigit(static_cast<unsigned char>(cursor_.peek()))) {
+      do {
+        minorToMajor.push_back(cursor_.integer("a layout dimension"));
+      } while (cursor_.accept(','));
+    }
+    // Tiling, memory space and the like (`{1,0:T(8,128)S(1)}`) do not change indexing.
+    if (cursor_.accept(':')) {
+      while (cursor_.peek() != '}' && !cursor_.atEnd()) {
+        if (cursor_.peek() == '(') {
+          cursor_.balancedParens("in the layout");
+        } else {
+          cursor_.attributeValue("layout");
+        }
+      }
+    }
+    cursor_.expect('}', "to close the layout");
+    std::vector<int64_t> sorted = minorToMajor;
+    std::sort(sorted.begin(), sorted.end());
+    bool permutation = static_cast<int64_t>(sorted.size()) == shape.rank();
+    for (size_t i = 0; permutation && i < sorted.size(); ++i)
+      permutation = sorted[i] == static_cast<int64_t>(i);
+    if (!permutation && !(minorToMajor.empty() && shape.rank() == 0))
+      throw cursor_.error(layoutAt, "layout is not a permutation of the " +
+                                        std::to_string(shape.rank()) + " dimensions of " +
+                                        shape.elementType + "[...]");
+    shape.layout = std::move(minorToMajor);
+  }
+
+  void checkElementCount(const Shape& shape, size_t shapeAt) {
+    int64_t count = 1;
+    for (int64_t dim : shape.dims)
+      if (dim > 0 && __builtin_mul_overflow(count, dim, &count))
+        throw cursor_.error(shapeAt,
+                            "shape " + shape.toString() + " has more elements than fit in 64 bits");
+  }
+
+  static bool sameArrayType(const Shape& a, const Shape& b) {
+    if (a.isTuple != b.isTuple) return false;
+    if (a.isTuple) {
+      if (a.tupleElements.size() != b.tupleElements.size()) return false;
+      for (size_t i = 0; i < a.tupleElements.size(); ++i)
+        if (!sameArrayType(a.tupleElements[i], b.tupleElements[i])) return false;
+      return true;
+    }
+    return a.elementType == b.elementType && a.dims == b.dims && a.dynamic == b.dynamic;
+  }
+
+  SourceText source_;
+  HloCursor cursor_;
+  Module module_;
+  std::unordered_map<std::string, Instruction*> names_;  // of the computation being read
+  std::vector<PendingCall> pending_;
+};
+
+}  // namespace
+
+Module parseHloModule(std::string_view text, std::string_view fileName) {
+  return HloParser(text, fileName).parse();
+}
+
+}  // namespace idxmap::hlo

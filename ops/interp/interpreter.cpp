@@ -1,0 +1,212 @@
+// The interpreter's walk: scopes of SSA values, the op table lookup, and the type checks that
+// turn a program whose declared types disagree with its values into a diagnostic.
+#include "ops/interp/interpreter.h"
+
+#include <new>
+#include <unordered_map>
+
+#include "ops/interp/op_table.h"
+
+namespace idxmap::mlir_interpreter {
+namespace {
+
+std::string formatError(const SourceLocation& location, const std::string& message) {
+  return location.file + ":" + std::to_string(location.line) + ":" +
+         std::to_string(location.column) + ": error: " + message;
+}
+
+std::string valueKey(const mlir_ir::Value& value) {
+  return value.name + "#" + std::to_string(value.resultNumber);
+}
+
+// Deep enough for any test program; a recursive function stops here with a diagnostic.
+constexpr int kMaxCallDepth = 64;
+
+// Whether the value fits the declared type: same element type, same rank, and every static
+// dim equal (a `?` dim takes any size up to its bound).
+bool fitsType(const Tensor& value, const mlir_ir::TensorType& type) {
+  if (!type.isTensor && type.rank() == 0 && !type.isOpaque())  // a plain scalar type `i64`
+    return value.shape.empty() && value.element_type == type.elementType.toString();
+  if (type.isOpaque() || value.element_type != type.elementType.toString()) return false;
+  if (static_cast<int64_t>(value.shape.size()) != type.rank()) return false;
+  for (size_t d = 0; d < value.shape.size(); ++d) {
+    if (type.dims[d] == mlir_ir::kDynamic) {
+      if (!type.bounds.empty() && type.bounds[d] != mlir_ir::kDynamic &&
+          value.shape[d] > type.bounds[d])
+        return false;
+    } else if (type.dims[d] != value.shape[d]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+const std::unordered_map<std::string_view, OpEvaluator>& opTable() {
+  static const auto* table = [] {
+    auto* rows = new std::unordered_map<std::string_view, OpEvaluator>();
+    for (const std::vector<OpRule>* family :
+         {&elementwiseRules(), &shapeRules(), &gatherRules(), &checkRules(), &controlRules()})
+      for (const OpRule& rule : *family) rows->emplace(rule.name, rule.evaluate);
+    return rows;
+  }();
+  return *table;
+}
+
+}  // namespace
+
+InterpretError::InterpretError(SourceLocation location, std::string message)
+    : Error(formatError(location, message)),
+      location_(std::move(location)),
+      message_(std::move(message)) {}
+
+OpEvaluator findOpEvaluator(std::string_view name) {
+  auto found = opTable().find(name);
+  return found == opTable().end() ? nullptr : found->second;
+}
+
+Interpreter::Interpreter(const mlir_ir::Module& module, Engine engine)
+    : module_(module), engine_(engine) {}
+
+const Tensor& Interpreter::lookup(const mlir_ir::Value& value) const {
+  std::string key = valueKey(value);
+  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
+    auto found = scope->find(key);
+    if (found != scope->end()) return found->second;
+  }
+  throw InterpretError(value.location, "use of undefined value " + value.toString());
+}
+
+std::vector<Tensor> Interpreter::evaluate(const mlir_ir::Operation& op,
+                                          const std::vector<Tensor>& operands) {
+  OpEvaluator evaluator = findOpEvaluator(op.name);
+  if (!evaluator)
+    throw InterpretError(op.location, "unsupported op '" + op.name +
+                                          "' (the interpreter has no "
+                                          "evaluator for it)");
+  if (op.operandTypes.size() == operands.size()) {
+    for (size_t i = 0; i < operands.size(); ++i)
+      if (!fitsType(operands[i], op.operandTypes[i]))
+        throw InterpretError(op.location, op.name + ": operand " + std::to_string(i) + " (" +
+                                              op.operands[i].toString() + ") is " +
+                                              describeType(operands[i]) + ", but the op says " +
+                                              op.operandTypes[i].toString());
+  }
+  std::vector<Tensor> results;
+  try {
+    results = evaluator(OpContext{op, operands, *this});
+  } catch (const InterpretError&) {
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& error) {
+    // A library error without a location (an overflow in a size, say) is about this op.
+    throw InterpretError(op.location, op.name + ": " + error.what());
+  }
+  if (op.resultTypes.size() == results.size()) {
+    for (size_t i = 0; i < results.size(); ++i)
+      if (!fitsType(results[i], op.resultTypes[i]))
+        throw InterpretError(op.location, op.name + ": result " + std::to_string(i) +
+                                              " is declared " + op.resultTypes[i].toString() +
+                                              " but the computed value is " +
+                                              describeType(results[i]));
+  }
+  return results;
+}
+
+std::vector<Tensor> Interpreter::runBlock(const mlir_ir::Block& block,
+                                          const std::vector<Tensor>& arguments) {
+  return runBlock(block, block.arguments, arguments);
+}
+
+std::vector<Tensor> Interpreter::runBlock(const mlir_ir::Block& block,
+                                          const std::vector<mlir_ir::BlockArgument>& parameters,
+                                          const std::vector<Tensor>& arguments) {
+  if (arguments.size() != parameters.size())
+    throw InterpretError(block.operations.empty() ? SourceLocation{} : block.operations[0].location,
+                         "the block takes " + std::to_string(parameters.size()) +
+                             " argument(s), given " + std::to_string(arguments.size()));
+  scopes_.emplace_back();
+  struct PopScope {
+    std::vector<Scope>& scopes;
+    ~PopScope() { scopes.pop_back(); }
+  } pop{scopes_};
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const mlir_ir::BlockArgument& argument = parameters[i];
+    if (!fitsType(arguments[i], argument.type))
+      throw InterpretError(argument.value.location, "argument " + argument.value.toString() +
+                                                        " is declared " + argument.type.toString() +
+                                                        " but is given " +
+                                                        describeType(arguments[i]));
+    scopes_.back()[valueKey(argument.value)] = arguments[i];
+  }
+  for (const mlir_ir::Operation& op : block.operations) {
+    std::vector<Tensor> operands;
+    for (const mlir_ir::Value& value : op.operands) operands.push_back(lookup(value));
+    bool terminator =
+        op.name == "func.return" || op.name == "stablehlo.return" || op.name == "return";
+    if (terminator) return operands;
+    std::vector<Tensor> results = evaluate(op, operands);
+    if (results.size() != op.results.size())
+      throw InterpretError(op.location, op.name + " gives " + std::to_string(results.size()) +
+                                            " result(s) but " + std::to_string(op.results.size()) +
+                                            " are named");
+    for (size_t i = 0; i < results.size(); ++i)
+      scopes_.back()[valueKey(op.results[i])] = std::move(results[i]);
+  }
+  return {};  // a block without a terminator returns nothing
+}
+
+std::vector<Tensor> Interpreter::call(const mlir_ir::Function& function,
+                                      const std::vector<Tensor>& arguments) {
+  if (function.body.blocks.empty())
+    throw InterpretError(function.location, "@" + function.name + " is a declaration: no body");
+  if (function.body.blocks.size() != 1)
+    throw InterpretError(function.location,
+                         "@" + function.name + ": functions of several blocks are not supported");
+  if (callDepth_ >= kMaxCallDepth)
+    throw InterpretError(function.location, "calls nested deeper than " +
+                                                std::to_string(kMaxCallDepth) + " (recursion?)");
+  ++callDepth_;
+  // A function sees only its own values: it starts from a fresh stack of scopes.
+  std::vector<Scope> outer = std::move(scopes_);
+  scopes_.clear();
+  struct Restore {
+    Interpreter& self;
+    std::vector<Scope>& outer;
+    ~Restore() {
+      self.scopes_ = std::move(outer);
+      --self.callDepth_;
+    }
+  } restore{*this, outer};
+  // The entry block's arguments are the function's, written in its signature.
+  const mlir_ir::Block& body = function.body.blocks[0];
+  std::vector<Tensor> results =
+      runBlock(body, body.arguments.empty() ? function.arguments : body.arguments, arguments);
+  if (!function.resultTypes.empty() && results.size() == function.resultTypes.size())
+    for (size_t i = 0; i < results.size(); ++i)
+      if (!fitsType(results[i], function.resultTypes[i]))
+        throw InterpretError(function.location, "@" + function.name + " returns " +
+                                                    describeType(results[i]) + " as result " +
+                                                    std::to_string(i) + ", declared " +
+                                                    function.resultTypes[i].toString());
+  return results;
+}
+
+std::vector<const mlir_ir::Function*> entryFunctions(const mlir_ir::Module& module) {
+  std::vector<const mlir_ir::Function*> entries;
+  if (const mlir_ir::Function* main = module.function("main")) {
+    if (!main->arguments.empty())
+      throw InterpretError(main->location,
+                           "@main takes arguments; idxmap run has no values to give them");
+    entries.push_back(main);
+    return entries;
+  }
+  for (const mlir_ir::Function& function : module.functions)
+    if (function.arguments.empty() && !function.body.blocks.empty()) entries.push_back(&function);
+  if (entries.empty())
+    throw InterpretError(SourceLocation{module.fileName, 1, 1},
+                         "nothing to run: no @main and no function without arguments");
+  return entries;
+}
+
+}  // namespace idxmap::mlir_interpreter

@@ -1,0 +1,94 @@
+// An interpreter for StableHLO MLIR functions (ops/mlir/module.h) on dense tensors: what
+// `idxmap run` executes. Every op is a row of a table from its name to an evaluator function
+// (ops/mlir_interpreter_*.cpp, one file per op family); the `check.*` ops record outcomes
+// instead of stopping the run.
+//
+// The engine decides only how gather, dynamic_gather and scatter are computed: `kReference`
+// uses the spec-formula evaluators (ops/eval/reference_evaluator.h), `kMaps` walks the ops'
+// indexing maps (ops/eval/map_evaluator.h). Everything else is computed the same way in both, so
+// two runs that differ point at the maps.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/checked.h"
+#include "core/text.h"
+#include "ops/eval/engine.h"
+#include "ops/eval/tensor.h"
+#include "ops/mlir/module.h"
+
+namespace idxmap::mlir_interpreter {
+
+using gather_scatter::Tensor;
+
+using gather_scatter::Engine;
+
+// The largest tensor the interpreter creates: 2^26 elements (512 MiB of 64-bit values, the
+// way Tensor stores every element type). A constant, iota or broadcast past it is refused
+// with a diagnostic instead of being attempted; a splat constant of any declared size costs
+// nothing until it is expanded.
+inline constexpr int64_t kMaxElements = int64_t{1} << 26;
+
+// A located diagnostic about the program being run (unsupported op, operand or result type
+// that does not match the values, attributes an op cannot use). what() is
+// `file:line:col: error: message`.
+class InterpretError : public Error {
+ public:
+  InterpretError(SourceLocation location, std::string message);
+  const SourceLocation& location() const { return location_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  SourceLocation location_;
+  std::string message_;
+};
+
+// One executed check op.
+struct CheckOutcome {
+  SourceLocation location;
+  std::string op;                      // "check.expect_eq_const"
+  std::optional<std::string> failure;  // "element [1, 0] is 3, expected 4"; none: passed
+};
+
+class Interpreter {
+ public:
+  Interpreter(const mlir_ir::Module& module, Engine engine);
+
+  // Runs a function's body with its arguments bound to `arguments`; returns what it returns.
+  std::vector<Tensor> call(const mlir_ir::Function& function, const std::vector<Tensor>& arguments);
+  // Evaluates one op on tensors given for its operands: a bare op, as conformance records
+  // carry them. The results are checked against the op's declared result types.
+  std::vector<Tensor> evaluate(const mlir_ir::Operation& op, const std::vector<Tensor>& operands);
+  // Runs a single-block region (scatter's update computation, a function body) with its
+  // block arguments bound; values defined outside the region stay visible.
+  std::vector<Tensor> runBlock(const mlir_ir::Block& block, const std::vector<Tensor>& arguments);
+
+  Engine engine() const { return engine_; }
+  const mlir_ir::Module& module() const { return module_; }
+  const std::vector<CheckOutcome>& checks() const { return checks_; }
+  void recordCheck(CheckOutcome outcome) { checks_.push_back(std::move(outcome)); }
+
+ private:
+  using Scope = std::unordered_map<std::string, Tensor>;
+  std::vector<Tensor> runBlock(const mlir_ir::Block& block,
+                               const std::vector<mlir_ir::BlockArgument>& parameters,
+                               const std::vector<Tensor>& arguments);
+  const Tensor& lookup(const mlir_ir::Value& value) const;
+
+  const mlir_ir::Module& module_;
+  Engine engine_;
+  std::vector<CheckOutcome> checks_;
+  std::vector<Scope> scopes_;  // innermost last: regions see the values of their parents
+  int callDepth_ = 0;
+};
+
+// The functions `idxmap run` executes: `@main` when the module has one, else every function
+// without arguments, in written order. Throws InterpretError when there is none, or when
+// `@main` takes arguments (nothing could supply them).
+std::vector<const mlir_ir::Function*> entryFunctions(const mlir_ir::Module& module);
+
+}  // namespace idxmap::mlir_interpreter

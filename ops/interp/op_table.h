@@ -1,0 +1,96 @@
+// Inside the interpreter: the op table (rules as data — one row per op name, each family in its
+// own file) and the helpers every evaluator shares: located failures, attribute readers that
+// accept the pretty and the generic spelling of an attribute, element arithmetic of the
+// StableHLO element types, and tensor construction within kMaxElements.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ops/interp/interpreter.h"
+
+namespace idxmap::mlir_interpreter {
+
+// What an evaluator sees: the op, its operand values, and the interpreter (for regions,
+// calls, checks and the engine).
+struct OpContext {
+  const mlir_ir::Operation& op;
+  const std::vector<Tensor>& operands;
+  Interpreter& interpreter;
+};
+
+using OpEvaluator = std::vector<Tensor> (*)(const OpContext&);
+
+struct OpRule {
+  std::string_view name;
+  OpEvaluator evaluate;
+};
+
+// The rows of each family's table (mlir_interpreter_<family>.cpp).
+const std::vector<OpRule>& elementwiseRules();
+const std::vector<OpRule>& shapeRules();
+const std::vector<OpRule>& gatherRules();
+const std::vector<OpRule>& checkRules();
+const std::vector<OpRule>& controlRules();
+
+// The evaluator of an op name; nullptr for an op the interpreter does not know.
+OpEvaluator findOpEvaluator(std::string_view name);
+
+// --- located failures -------------------------------------------------------------------
+
+// `op.name: message` at the op's location.
+[[noreturn]] void fail(const OpContext& ctx, const std::string& message);
+void expectOperandCount(const OpContext& ctx, size_t count);
+
+// --- attributes (the first of `names` present: pretty spellings, then the generic one) ----
+
+const mlir_ir::Attribute* findAttribute(const OpContext& ctx,
+                                        std::initializer_list<std::string_view> names);
+std::vector<int64_t> intsAttribute(const OpContext& ctx,
+                                   std::initializer_list<std::string_view> names);
+int64_t intAttribute(const OpContext& ctx, std::initializer_list<std::string_view> names);
+// The declared type of result `index`; fails when the text does not write it.
+const mlir_ir::TensorType& declaredResultType(const OpContext& ctx, size_t index = 0);
+// Its shape, which must be static (the evaluators need it to build the result).
+std::vector<int64_t> staticResultShape(const OpContext& ctx, size_t index = 0);
+// The element type name of a declared type ("i64", "bf16"); fails for types the
+// interpreter does not compute with (quantized, complex, opaque).
+std::string elementTypeName(const OpContext& ctx, const mlir_ir::TensorType& type);
+
+// --- element types and values ------------------------------------------------------------
+
+bool isBooleanType(const std::string& type);
+bool isUnsignedType(const std::string& type);
+int integerBitWidth(const std::string& type);  // i1 -> 1, ui16 -> 16, index -> 64
+bool isSupportedElementType(const std::string& type);
+// Two's-complement wrap of `value` to the type's width: sign-extended for signless types,
+// zero-extended for ui* (ui64 keeps its bit pattern), 0/1 for i1.
+int64_t wrapInteger(const std::string& type, int64_t value);
+// Integer element values compare unsigned for ui* and i1.
+bool integerLess(const std::string& type, int64_t a, int64_t b);
+
+// A tensor of `shape` filled with zeros; fails past kMaxElements or on int64 overflow.
+Tensor makeTensor(const OpContext& ctx, const std::string& elementType,
+                  const std::vector<int64_t>& shape);
+int64_t checkedElementCount(const OpContext& ctx, const std::vector<int64_t>& shape);
+// Element `position` of `from` copied to position `to` of `into` (same element type).
+using gather_scatter::copyElement;
+using gather_scatter::scalarAt;
+// The single value of a 0-d (or one-element) integer tensor, as index arithmetic reads it.
+int64_t scalarIndex(const OpContext& ctx, const Tensor& tensor, const std::string& what);
+// The values of a 1-d integer tensor of `length` elements.
+std::vector<int64_t> indexVector(const OpContext& ctx, const Tensor& tensor, int64_t length,
+                                 const std::string& what);
+
+// `[1, 0]`, and one element as StableHLO's tests write it (shortest round-trip decimal).
+std::string formatIndex(const std::vector<int64_t>& index);
+std::string formatElement(const Tensor& tensor, int64_t position);
+std::string describeType(const Tensor& tensor);  // `tensor<2x3xi64>`
+
+// A tensor of a dense attribute, expanded to its declared shape (splats included).
+Tensor tensorFromDense(const OpContext& ctx, const mlir_ir::DenseElements& dense);
+
+}  // namespace idxmap::mlir_interpreter

@@ -1,0 +1,55 @@
+# Runs the include checker on one probe file at a time, each alone in a scratch tree, and
+# asserts the outcome: a wrong-way include fails with a located
+# message naming the rule; a right-way include passes. Finally the real tree must pass.
+cmake_minimum_required(VERSION 3.20)
+
+# probe(<file> <included header> <expected message fragment, or "" for success>)
+function(probe file header expected)
+  set(root ${WORK_DIR}/${file})
+  file(REMOVE_RECURSE ${root})
+  file(WRITE ${root}/${file} "// probe\n#include \"${header}\"\n")
+  execute_process(
+    COMMAND ${CMAKE_COMMAND} -DRULES=${RULES} -DSOURCE_DIR=${root} -DFILES=${file} -P ${CHECKER}
+    RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(expected STREQUAL "")
+    if(NOT status EQUAL 0)
+      message(SEND_ERROR "${file} including ${header} should pass, but:\n${out}")
+    endif()
+  else()
+    string(FIND "${out}" "${file}:2: error: ${expected}" found)
+    if(status EQUAL 0 OR found EQUAL -1)
+      message(SEND_ERROR "${file} including ${header} should fail with\n  ${file}:2: error: "
+                         "${expected}\nbut the checker said (status ${status}):\n${out}")
+    endif()
+  endif()
+endfunction()
+
+# Wrong way along the module order.
+probe(core/probe.cpp ops/hlo/module.h "core/ (idxmap_core) may not include ops/hlo/module.h")
+probe(simplifier/probe.cpp verify/equivalence.h "simplifier/ (idxmap_simplifier) may not include")
+probe(ops/hlo/probe.cpp simplifier/simplify.h "ops/hlo/ (idxmap_ops_hlo) may not include")
+# The static half of ops/ never reaches the run-time half.
+probe(ops/stablehlo/probe.cpp ops/eval/tensor.h "ops/stablehlo/ (idxmap_ops_stablehlo) may not")
+probe(ops/forms/probe.cpp ops/eval/reference_evaluator.h "ops/forms/ (idxmap_ops_forms) may not")
+probe(verify/probe.cpp ops/interp/interpreter.h "verify/ (idxmap_verify) may not include")
+# Sibling subsystems that do not depend on each other.
+probe(ops/mlir/probe.cpp ops/hlo/module.h "ops/mlir/ (idxmap_ops_mlir) may not include")
+# A library never includes the CLI or the tests; internal headers stay in their folder.
+probe(core/probe.cpp tests/support/map_oracle.h "core/ (idxmap_core) may not include")
+probe(verify/probe.cpp cli/options.h "verify/ (idxmap_verify) may not include cli/options.h")
+probe(ops/provenance/probe.cpp core/isl_internal.h "core/isl_internal.h is internal to core/")
+
+# Right way.
+probe(simplifier/probe.cpp core/expr.h "")
+probe(ops/interp/probe.cpp ops/eval/tensor.h "")
+probe(verify/probe.cpp ops/stablehlo/gather_scatter.h "")
+probe(cli/probe.cpp ops/interp/interpreter.h "")
+probe(core/probe.cpp core/isl_internal.h "")
+
+# The real tree.
+execute_process(
+  COMMAND ${CMAKE_COMMAND} -DRULES=${RULES} -DSOURCE_DIR=${SOURCE_DIR} -P ${CHECKER}
+  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT status EQUAL 0)
+  message(SEND_ERROR "the source tree breaks the module order:\n${out}")
+endif()

@@ -1,0 +1,204 @@
+// XLA conformance: every record of ../shared/conformance/xla/op_maps.jsonl whose API is
+// ComputeOutputToInputIndexing / ComputeInputToOutputIndexing is run on its module's ENTRY
+// root and compared with XLA's maps BY MEANING (exact isl equality, as sets per operand).
+// Records that need a model not written yet, or an API idxmap does not offer, are skipped
+// with the reason; the summary test prints the counts.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/isl_bridge.h"
+#include "core/text.h"
+#include "ops/hlo/analysis/indexing.h"
+#include "ops/hlo/module.h"
+
+namespace idxmap {
+namespace {
+
+constexpr const char* kRecordsPath = IDXMAP_CONFORMANCE_DIR "/xla/op_maps.jsonl";
+
+std::vector<nlohmann::json> loadRecords() {
+  std::vector<nlohmann::json> records;
+  std::ifstream file(kRecordsPath);
+  std::string line;
+  while (std::getline(file, line))
+    if (!line.empty()) records.push_back(nlohmann::json::parse(line));
+  return records;
+}
+
+const std::vector<nlohmann::json>& records() {
+  static const std::vector<nlohmann::json> all = loadRecords();
+  return all;
+}
+
+// Opcodes the analysis of `instruction` dispatches on: its own, or a fusion's fused ones.
+void analyzedOpcodes(const hlo::Instruction& instruction, std::set<std::string>& opcodes) {
+  if (instruction.opcode != "fusion") {
+    opcodes.insert(instruction.opcode);
+    return;
+  }
+  for (const hlo::Computation* body : instruction.calledComputations)
+    for (const auto& fused : body->instructions) analyzedOpcodes(*fused, opcodes);
+}
+
+// Why a record is not compared, or "" when it is.
+std::string skipReason(const nlohmann::json& record, const hlo::Module& module) {
+  std::string api = record["api"];
+  if (api != "ComputeOutputToInputIndexing" && api != "ComputeInputToOutputIndexing")
+    return "API " + api + " is not idxmap's (only output-to-input / input-to-output)";
+  if (record["call"].value("use_physical_layout", false))
+    return "use_physical_layout (indexing over physical layouts) is not modeled";
+  // XLA folds the HLO that computes a dynamic offset (a constant, an iota) into the map;
+  // idxmap keeps every offset a runtime variable over its full clamped range.
+  if (std::string(record["id"]).rfind("FusionWithRTVarsSimplification", 0) == 0)
+    return "runtime-variable simplification from the offset's producer is not modeled";
+  std::set<std::string> opcodes;
+  analyzedOpcodes(*module.entry->root, opcodes);
+  bool expectsUnknown =
+      record["expected"].get<std::string>().find("unknown indexing") != std::string::npos;
+  for (const std::string& opcode : opcodes)
+    if (!findOpModel(opcode) && !expectsUnknown) return "no model for '" + opcode + "' yet";
+  return "";
+}
+
+// XLA's text without the "runtime variables:" section (which only says where each runtime
+// variable comes from: the relation is the same without it).
+std::string withoutRuntimeSection(const std::string& text) {
+  size_t at = text.find("runtime variables:");
+  return at == std::string::npos ? text : text.substr(0, at);
+}
+
+testing::AssertionResult sameEntry(const OperandIndexing& actual, const nlohmann::json& expected) {
+  std::vector<std::string> texts = expected["maps"];
+  std::string actualText;
+  for (const IndexingMap& map : actual.maps) actualText += printIndexingMap(map) + "\n\n";
+  if (texts.size() == 1 && texts[0] == "unknown indexing") {
+    if (actual.unknown) return testing::AssertionSuccess();
+    return testing::AssertionFailure() << "expected unknown indexing, got\n" << actualText;
+  }
+  if (actual.unknown) return testing::AssertionFailure() << "unknown indexing, expected a map";
+  if (texts.size() != actual.maps.size())
+    return testing::AssertionFailure() << "expected " << texts.size() << " maps, got\n"
+                                       << actualText;
+  for (const std::string& text : texts) {
+    bool found = false;
+    if (text == "KNOWN EMPTY") {
+      for (const IndexingMap& map : actual.maps) found = found || map.knownEmpty;
+    } else {
+      IndexingMap want = parseIndexingMap(withoutRuntimeSection(text));
+      for (const IndexingMap& map : actual.maps)
+        found = found || islEqual(map, want).value_or(false);
+    }
+    if (!found)
+      return testing::AssertionFailure() << "no map means XLA's\n"
+                                         << text << "\namong\n"
+                                         << actualText;
+  }
+  return testing::AssertionSuccess();
+}
+
+// Records where idxmap is deliberately more precise than XLA: every element idxmap says is
+// read, XLA says too (idxmap's relation is a subset of XLA's), but not the other way round.
+const std::map<std::string, std::string>& refinements() {
+  static const std::map<std::string, std::string> records = {
+      {"DynamicUpdateSliceOp",
+       "idxmap excludes the updated window exactly (issue 3); XLA reads the whole operand and "
+       "the update over the whole output"},
+  };
+  return records;
+}
+
+// The union of `maps` as one isl relation (all maps of an entry share their space).
+isl::map unionOf(const std::vector<IndexingMap>& maps) {
+  isl::map all = toIslMap(maps.at(0));
+  for (size_t i = 1; i < maps.size(); ++i) all = all.unite(toIslMap(maps[i]));
+  return all;
+}
+
+testing::AssertionResult refinesEntry(const OperandIndexing& actual,
+                                      const nlohmann::json& expected) {
+  std::vector<IndexingMap> xla;
+  for (const std::string& text : expected["maps"])
+    xla.push_back(parseIndexingMap(withoutRuntimeSection(text)));
+  if (actual.unknown || actual.maps.empty())
+    return testing::AssertionFailure() << "no maps to compare";
+  if (!unionOf(actual.maps).is_subset(unionOf(xla)))
+    return testing::AssertionFailure() << "idxmap reads elements XLA does not";
+  return testing::AssertionSuccess();
+}
+
+class OpMapsConformance : public testing::TestWithParam<size_t> {};
+
+TEST_P(OpMapsConformance, MatchesXlaByMeaning) {
+  const nlohmann::json& record = records()[GetParam()];
+  std::string id = record["id"];
+  hlo::Module module = hlo::parseHloModule(record["hlo"].get<std::string>(), id);
+  if (std::string reason = skipReason(record, module); !reason.empty()) GTEST_SKIP() << reason;
+
+  const hlo::Instruction& root = *module.entry->root;
+  bool outToIn = record["api"] == "ComputeOutputToInputIndexing";
+  InstructionIndexing indexing =
+      outToIn ? computeOutputToInputIndexing(root, record["call"].value("output_id", 0))
+              : computeInputToOutputIndexing(root, record["call"].value("input_id", 0));
+  const nlohmann::json& expected = record["expected_by_operand"];
+  ASSERT_EQ(indexing.entries.size(), expected.size()) << printIndexing(indexing, "operand");
+  auto refinement = refinements().find(id);
+  for (const nlohmann::json& entry : expected) {
+    size_t operand = entry["operand_id"];
+    ASSERT_LT(operand, indexing.entries.size());
+    const OperandIndexing& actual = indexing.entries[operand];
+    if (refinement == refinements().end() || sameEntry(actual, entry)) {
+      EXPECT_TRUE(sameEntry(actual, entry)) << "operand id = " << operand;
+    } else {
+      EXPECT_TRUE(refinesEntry(actual, entry))
+          << "operand id = " << operand << " (" << refinement->second << ")";
+    }
+  }
+}
+
+std::string recordName(const testing::TestParamInfo<size_t>& info) {
+  std::string name =
+      std::to_string(info.param) + "_" + records()[info.param]["id"].get<std::string>();
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
+}
+
+std::vector<size_t> recordIndices() {
+  std::vector<size_t> indices(records().size());
+  for (size_t i = 0; i < indices.size(); ++i) indices[i] = i;
+  return indices;
+}
+
+INSTANTIATE_TEST_SUITE_P(Xla, OpMapsConformance, testing::ValuesIn(recordIndices()), recordName);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(OpMapsConformance);
+
+// How many records are compared and why the others are not, so that a rerun after new op
+// models land shows the progress.
+TEST(OpMapsConformanceSummary, CountsComparedAndSkippedRecords) {
+  if (records().empty()) GTEST_SKIP() << "no conformance data at " << kRecordsPath;
+  std::map<std::string, int> skipped;
+  int compared = 0;
+  for (const nlohmann::json& record : records()) {
+    hlo::Module module = hlo::parseHloModule(record["hlo"].get<std::string>(), "record");
+    std::string reason = skipReason(record, module);
+    if (reason.empty()) {
+      ++compared;
+    } else {
+      ++skipped[reason];
+    }
+  }
+  std::cout << "[ conformance ] " << compared << " of " << records().size()
+            << " records compared\n";
+  for (const auto& [reason, count] : skipped)
+    std::cout << "[ conformance ] skipped " << count << ": " << reason << "\n";
+  EXPECT_GT(compared, 0);
+}
+
+}  // namespace
+}  // namespace idxmap
