@@ -5,7 +5,7 @@
 #include "core/isl_bridge.h"
 #include "ops/import/stablehlo.h"
 #include "ops/mlir/module.h"
-#include "ops/provenance/index_values.h"
+#include "ops/provenance/fold.h"
 #include "ops/stablehlo/decompose.h"
 
 namespace idxmap::mlir_batching_decomposition {

@@ -3,7 +3,7 @@
 #include "core/isl_bridge.h"
 #include "ops/import/forms.h"
 #include "ops/import/stablehlo.h"
-#include "ops/provenance/index_values.h"
+#include "ops/provenance/fold.h"
 #include "simplifier/simplify.h"
 
 namespace idxmap::mlir_gather_analysis {

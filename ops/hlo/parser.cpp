@@ -13,14 +13,10 @@
 #include "core/checked.h"
 #include "ops/hlo/lexer.h"
 #include "ops/hlo/module.h"
+#include "ops/hlo/shape_parser.h"
 
 namespace idxmap::hlo {
 namespace {
-
-// Past 2^62 a dimension cannot be an index range whose arithmetic (d + 1, 2 * d) stays
-// inside int64, so such a shape is refused as absurd rather than carried around.
-constexpr int64_t kMaxDimension = int64_t{1} << 62;
-constexpr int kMaxTupleNesting = 64;
 
 // Attributes whose value names called computations.
 const std::set<std::string, std::less<>> kComputationAttributes = {"calls",
@@ -86,7 +82,7 @@ class HloParser {
     if (cursor_.peek() == '(') cursor_.balancedParens("in the computation signature");
     if (cursor_.accept('-')) {
       cursor_.expect('>', "in the computation signature");
-      parseShape(0);
+      parseShape(cursor_);
     }
     cursor_.skipSpace();
     size_t openAt = cursor_.offset();
@@ -128,7 +124,7 @@ class HloParser {
       throw cursor_.error(nameAt, "instruction '" + instruction->name + "' is defined twice in '" +
                                       computation.name + "'");
     cursor_.expect('=', "after instruction name '" + instruction->name + "'");
-    instruction->shape = parseShape(0);
+    instruction->shape = parseShape(cursor_);
     cursor_.skipSpace();
     size_t opcodeAt = cursor_.offset();
     instruction->opcode = std::string(cursor_.name("an opcode"));
@@ -181,7 +177,7 @@ class HloParser {
     std::optional<Shape> written;
     cursor_.skipSpace();
     size_t shapeAt = cursor_.offset();
-    if (atShape()) written = parseShape(0);
+    if (atShape(cursor_)) written = parseShape(cursor_);
     cursor_.skipSpace();
     size_t nameAt = cursor_.offset();
     std::string name(cursor_.name("an operand name"));
@@ -265,137 +261,6 @@ class HloParser {
     };
     for (const auto& computation : module_.computations)
       if (marks[computation.get()] == Mark::kNone) visit(computation.get());
-  }
-
-  // A shape starts with '(' (a tuple) or an element type followed right away by '['.
-  bool atShape() {
-    if (cursor_.peek() == '(') return true;
-    std::string_view name = cursor_.peekName();
-    if (name.empty()) return false;
-    size_t end = static_cast<size_t>(name.data() - source_.text().data()) + name.size();
-    return end < source_.text().size() && source_.text()[end] == '[';
-  }
-
-  Shape parseShape(int nesting) {
-    cursor_.skipSpace();
-    size_t shapeAt = cursor_.offset();
-    Shape shape;
-    if (cursor_.accept('(')) {
-      if (nesting >= kMaxTupleNesting)
-        throw cursor_.error(shapeAt, "tuple shapes nested deeper than " +
-                                         std::to_string(kMaxTupleNesting) + " levels");
-      shape.isTuple = true;
-      if (cursor_.accept(')')) return shape;
-      do {
-        shape.tupleElements.push_back(parseShape(nesting + 1));
-      } while (cursor_.accept(','));
-      cursor_.expect(')', "to close the tuple shape");
-      return shape;
-    }
-    std::string_view type = cursor_.name("a shape");
-    if (!std::all_of(type.begin(), type.end(), [](char c) {
-          return std::islower(static_cast<unsigned char>(c)) ||
-                 std::isdigit(static_cast<unsigned char>(c));
-        }))
-      throw cursor_.error(shapeAt, "malformed element type '" + std::string(type) + "'");
-    shape.elementType = std::string(type);
-    cursor_.expect('[', "after element type '" + shape.elementType + "'");
-    if (!cursor_.accept(']')) {
-      do {
-        parseDimension(shape);
-      } while (cursor_.accept(','));
-      cursor_.expect(']', "to close the dimensions of the shape");
-    }
-    if (atLayout()) parseLayout(shape);
-    checkElementCount(shape, shapeAt);
-    return shape;
-  }
-
-  // `10`, `<=10` (bounded dynamic) or `?` (unbounded dynamic), spec 002.
-  void parseDimension(Shape& shape) {
-    cursor_.skipSpace();
-    size_t dimAt = cursor_.offset();
-    if (cursor_.accept('?')) {
-      shape.dims.push_back(-1);
-      shape.dynamic.push_back(true);
-      return;
-    }
-    bool bounded = false;
-    if (cursor_.accept('<')) {
-      cursor_.expect('=', "in a bounded dimension '<=N'");
-      bounded = true;
-    }
-    cursor_.skipSpace();
-    int64_t size = cursor_.integer(bounded ? "a dimension bound" : "a dimension size");
-    if (size > kMaxDimension)
-      throw cursor_.error(
-          dimAt, "dimension size " + std::to_string(size) + " is too large (the limit is 2^62)");
-    shape.dims.push_back(size);
-    shape.dynamic.push_back(bounded);
-  }
-
-  // A layout brace holds digits (or tiling after ':'); a computation body never does, which
-  // tells `-> f32[10] {` (a signature, then the body) from `f32[10] {0}`.
-  bool atLayout() {
-    if (cursor_.peek() != '{') return false;
-    std::string_view text = source_.text();
-    size_t i = cursor_.offset() + 1;
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-    bool layout = i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) ||
-                                      text[i] == '}' || text[i] == ':');
-    return layout;
-  }
-
-  void parseLayout(Shape& shape) {
-    cursor_.skipSpace();
-    size_t layoutAt = cursor_.offset();
-    cursor_.expect('{', "to open the layout");
-    std::vector<int64_t> minorToMajor;
-    if (std::isdigit(static_cast<unsigned char>(cursor_.peek()))) {
-      do {
-        minorToMajor.push_back(cursor_.integer("a layout dimension"));
-      } while (cursor_.accept(','));
-    }
-    // Tiling, memory space and the like (`{1,0:T(8,128)S(1)}`) do not change indexing.
-    if (cursor_.accept(':')) {
-      while (cursor_.peek() != '}' && !cursor_.atEnd()) {
-        if (cursor_.peek() == '(') {
-          cursor_.balancedParens("in the layout");
-        } else {
-          cursor_.attributeValue("layout");
-        }
-      }
-    }
-    cursor_.expect('}', "to close the layout");
-    std::vector<int64_t> sorted = minorToMajor;
-    std::sort(sorted.begin(), sorted.end());
-    bool permutation = static_cast<int64_t>(sorted.size()) == shape.rank();
-    for (size_t i = 0; permutation && i < sorted.size(); ++i)
-      permutation = sorted[i] == static_cast<int64_t>(i);
-    if (!permutation && !(minorToMajor.empty() && shape.rank() == 0))
-      throw cursor_.error(layoutAt, "layout is not a permutation of the " +
-                                        std::to_string(shape.rank()) + " dimensions of " +
-                                        shape.elementType + "[...]");
-    shape.layout = std::move(minorToMajor);
-  }
-
-  void checkElementCount(const Shape& shape, size_t shapeAt) {
-    int64_t count = 1;
-    for (int64_t dim : shape.dims)
-      if (dim > 0 && __builtin_mul_overflow(count, dim, &count))
-        throw cursor_.error(shapeAt,
-                            "shape " + shape.toString() + " has more elements than fit in 64 bits");
-  }
-
-  static bool sameArrayType(const Shape& a, const Shape& b) {
-    if (a.isTuple != b.isTuple) return false;
-    if (a.isTuple) {
-      if (a.tupleElements.size() != b.tupleElements.size()) return false;
-      for (size_t i = 0; i < a.tupleElements.size(); ++i)
-        if (!sameArrayType(a.tupleElements[i], b.tupleElements[i])) return false;
-      return true;
-    }
-    return a.elementType == b.elementType && a.dims == b.dims && a.dynamic == b.dynamic;
   }
 
   SourceText source_;

@@ -12,7 +12,8 @@
 #include <algorithm>
 
 #include "core/isl_bridge.h"
-#include "ops/provenance/index_values.h"
+#include "ops/provenance/fold.h"
+#include "ops/provenance/relations_internal.h"
 #include "simplifier/simplify.h"
 
 namespace idxmap::index_provenance {
@@ -21,17 +22,6 @@ using isl_bridge::checked;
 using isl_bridge::own;
 
 namespace {
-
-isl::map readMap(const std::string& text) {
-  return own(isl_map_read_from_str(islContext().get(), text.c_str()));
-}
-
-std::string tuple(const char* prefix, size_t rank) {
-  std::string text = "[";
-  for (size_t i = 0; i < rank; ++i)
-    text += (i ? ", " : "") + std::string(prefix) + std::to_string(i);
-  return text + "]";
-}
 
 FoldedMap unfolded(const IndexingMap& opMap) {
   FoldedMap result{toIslMap(opMap), simplify(opMap), std::vector<bool>(opMap.runtimeVars.size())};
@@ -45,7 +35,7 @@ FoldedMap fold(const IndexingMap& opMap, const IndexingMap& readMap_, int64_t in
   const size_t entries = opMap.runtimeVars.size();
   if (opMap.knownEmpty || entries == 0 || !values.anyKnown()) return unfolded(opMap);
   const size_t dims = opMap.dims.size();
-  const std::string d = tuple("d", dims);
+  const std::string d = tuple('d', dims);
 
   isl::map read = toIslMap(readMap_);  // { [d] -> [indices point] }, no parameters
   std::vector<isl::map> components;
@@ -53,7 +43,7 @@ FoldedMap fold(const IndexingMap& opMap, const IndexingMap& readMap_, int64_t in
   for (size_t k = 0; k < entries; ++k) {
     isl::map point = read;
     if (indexVectorDim < indicesRank) {
-      std::string fix = "{ " + tuple("p", static_cast<size_t>(indicesRank)) + " : p" +
+      std::string fix = "{ " + tuple('p', static_cast<size_t>(indicesRank)) + " : p" +
                         std::to_string(indexVectorDim) + " = " + std::to_string(k) + " }";
       point = own(isl_map_intersect_range(
           point.release(), own(isl_set_read_from_str(islContext().get(), fix.c_str())).release()));
@@ -150,6 +140,13 @@ FoldedMap foldScatterIndices(const gather_scatter::ScatterOp& op, const IndexVal
   } catch (const Error&) {
     return unfolded(opMap);
   }
+}
+
+std::string islText(const isl::map& relation) {
+  char* text = isl_map_to_str(relation.get());
+  std::string result = text ? text : "";
+  free(text);
+  return result;
 }
 
 }  // namespace idxmap::index_provenance

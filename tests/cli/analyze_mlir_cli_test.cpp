@@ -9,7 +9,7 @@
 #include "ops/import/forms.h"
 #include "ops/import/stablehlo.h"
 #include "ops/mlir/module.h"
-#include "ops/provenance/index_values.h"
+#include "ops/provenance/fold.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/ops/provenance/oracle.h"
 

@@ -6,8 +6,7 @@
 #include <numeric>
 
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
-#include "ops/hlo/models/reshape_map.h"
+#include "ops/hlo/models/shared_maps.h"
 #include "ops/hlo/shape_compat.h"
 #include "simplifier/simplify.h"
 

@@ -5,7 +5,6 @@
 #include <map>
 
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
 #include "ops/hlo/shape_compat.h"
 
 namespace idxmap::ops {

@@ -2,7 +2,6 @@
 // dimensions[i]; the other result dimensions are new, and every index along them reads the
 // same operand element.
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
 #include "ops/hlo/shape_compat.h"
 
 namespace idxmap::ops {

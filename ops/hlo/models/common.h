@@ -84,4 +84,30 @@ std::string dimsText(const std::vector<int64_t>& values);  // "{1,0}"
 // An array shape of this element type and these static dims.
 Shape arrayShape(const std::string& elementType, std::vector<int64_t> dims);
 
+// The families, one model each (one file each); registry.cpp maps opcodes to them.
+const OpModel& elementwiseModel();  // n-ary elementwise ops and map
+std::vector<std::string_view> elementwiseOpcodes();
+const OpModel& broadcastModel();
+const OpModel& constantModel();  // constant, iota, parameter: no operands
+const OpModel& transposeModel();
+const OpModel& reverseModel();
+const OpModel& reduceModel();
+const OpModel& sliceModel();
+const OpModel& reshapeModel();
+const OpModel& bitcastModel();
+const OpModel& bitcastConvertModel();
+const OpModel& concatenateModel();
+const OpModel& dotModel();
+const OpModel& scaledDotModel();
+const OpModel& padModel();
+const OpModel& reduceWindowModel();
+const OpModel& convolutionModel();
+const OpModel& dynamicSliceModel();
+const OpModel& dynamicUpdateSliceModel();
+const OpModel& copyModel();
+const OpModel& tupleModel();
+const OpModel& getTupleElementModel();
+const OpModel& getDimensionSizeModel();
+const OpModel& setDimensionSizeModel();
+
 }  // namespace idxmap::ops

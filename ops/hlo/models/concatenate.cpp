@@ -2,7 +2,6 @@
 // [offset_i, offset_i + size_i) along k, where offset_i is the sum of the sizes before it. One
 // map per operand; their domains are disjoint and together cover the result.
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
 #include "ops/hlo/shape_compat.h"
 
 namespace idxmap::ops {

@@ -1,7 +1,6 @@
 // Ops without operands (constant, iota, parameter): there is nothing to index; validation
 // checks what their attributes say about the result.
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
 
 namespace idxmap::ops {
 namespace {

@@ -6,8 +6,7 @@
 // As in XLA, the batch group is a free range variable: an over-approximation (each output
 // feature reads only its own group), kept so that the maps agree with XLA's.
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
-#include "ops/hlo/models/window_map.h"
+#include "ops/hlo/models/shared_maps.h"
 #include "ops/hlo/shape_compat.h"
 
 namespace idxmap::ops {

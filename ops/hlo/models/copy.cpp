@@ -1,6 +1,5 @@
 // copy(x): the identity on logical indices (a layout change does not move logical indices).
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
 
 namespace idxmap::ops {
 namespace {

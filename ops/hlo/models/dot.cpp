@@ -4,7 +4,6 @@
 // rank whose dim i covers operand.dim_i / scale.dim_i elements, so it is read at the
 // operand's index divided by the block size.
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
 #include "ops/hlo/shape_compat.h"
 
 namespace idxmap::ops {

@@ -4,7 +4,6 @@
 // bound): the result is `<=N` along k, so its index space carries a runtime variable below
 // which the index lies, and each element it has is x's element at the same index.
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
 #include "ops/hlo/shape_compat.h"
 
 namespace idxmap::ops {

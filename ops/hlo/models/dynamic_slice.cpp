@@ -3,7 +3,6 @@
 // clamping), so the runtime variable's range is exactly that interval. The start indices are
 // scalars read once per result element.
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
 #include "ops/hlo/shape_compat.h"
 
 namespace idxmap::ops {

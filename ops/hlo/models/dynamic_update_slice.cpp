@@ -10,7 +10,6 @@
 // complement of the window; KNOWN EMPTY pieces (a window that spans a whole dimension) are
 // dropped. All maps share the runtime variables rt_0.., one per start index.
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
 #include "ops/hlo/shape_compat.h"
 
 namespace idxmap::ops {

@@ -4,7 +4,6 @@
 #include <string_view>
 
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
 #include "ops/hlo/shape_compat.h"
 
 namespace idxmap::ops {

@@ -2,8 +2,7 @@
 // 1) when that lands on an element (spec 004: the inverse of a strided slice); negative low or
 // high crops. The padding value v is read, as XLA models it, for every result index.
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
-#include "ops/hlo/models/window_map.h"
+#include "ops/hlo/models/shared_maps.h"
 #include "ops/hlo/shape_compat.h"
 
 namespace idxmap::ops {

@@ -2,7 +2,6 @@
 // element whose kept dimensions equal d (the reduced dimensions become range variables, in
 // increasing order) with init j. Variadic: N inputs, N inits, a tuple of N results.
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
 #include "ops/hlo/shape_compat.h"
 
 namespace idxmap::ops {

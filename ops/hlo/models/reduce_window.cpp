@@ -2,8 +2,7 @@
 // the inputs over the window (one range variable per window dimension) through padding and
 // base dilation (spec 004: the windowed indexing composed with pad's), with init j.
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
-#include "ops/hlo/models/window_map.h"
+#include "ops/hlo/models/shared_maps.h"
 #include "ops/hlo/shape_compat.h"
 
 namespace idxmap::ops {

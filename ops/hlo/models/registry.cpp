@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <map>
 
-#include "ops/hlo/models/families.h"
+#include "ops/hlo/models/common.h"
 #include "ops/hlo/models/model.h"
 
 namespace idxmap {

@@ -1,9 +1,8 @@
 // reshape(x): the element at a result index is the operand element with the same row-major
-// linear index (ops/hlo/models/reshape_map.h). A dynamic dimension moves elements at run time, so
+// linear index (ops/hlo/models/shared_maps.h). A dynamic dimension moves elements at run time, so
 // its indexing is unknown.
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
-#include "ops/hlo/models/reshape_map.h"
+#include "ops/hlo/models/shared_maps.h"
 #include "ops/hlo/shape_compat.h"
 
 namespace idxmap::ops {

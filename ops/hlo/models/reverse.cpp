@@ -1,7 +1,6 @@
 // reverse(x), dimensions={...}: index i of a reversed dimension of size n reads n - 1 - i.
 // The map is its own inverse.
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
 #include "ops/hlo/shape_compat.h"
 
 namespace idxmap::ops {

@@ -1,7 +1,6 @@
 // slice(x), slice={[start:limit:stride], ...}: result index i reads start + i * stride.
 // Backwards, only operand elements on the stride are read: (d - start) mod stride == 0.
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
 #include "ops/hlo/shape_compat.h"
 
 namespace idxmap::ops {

@@ -1,6 +1,5 @@
 // transpose(x), dimensions=p: result dimension i is operand dimension p[i].
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
 #include "ops/hlo/shape_compat.h"
 
 namespace idxmap::ops {

@@ -2,7 +2,6 @@
 // element for element; the other operands are not read for it (KNOWN EMPTY maps). A
 // get-tuple-element's map leads into element `index` of its tuple operand.
 #include "ops/hlo/models/common.h"
-#include "ops/hlo/models/families.h"
 
 namespace idxmap::ops {
 namespace {

@@ -13,7 +13,7 @@
 #include "ops/gather_analysis/batching_decomposition.h"
 #include "ops/import/stablehlo.h"
 #include "ops/mlir/module.h"
-#include "ops/provenance/index_values.h"
+#include "ops/provenance/fold.h"
 #include "ops/stablehlo/decompose.h"
 #include "tests/ops/provenance/oracle.h"
 #include "tests/ops/stablehlo/random_ops.h"

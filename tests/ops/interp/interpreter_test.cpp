@@ -1,60 +1,16 @@
 // The MLIR interpreter op by op, on tiny inputs whose results are derived by hand from the
-// StableHLO spec's semantics; located diagnostics for programs it must refuse; the check ops
-// against StableHLO's tolerances.
-#include "ops/interp/interpreter.h"
-
+// StableHLO spec's semantics.
 #include <gtest/gtest.h>
 
-#include <cctype>
 #include <cmath>
-#include <fstream>
 #include <limits>
-#include <random>
-#include <sstream>
 
-#include "ops/interp/check_comparisons.h"
 #include "ops/interp/convert.h"
+#include "ops/interp/interpreter.h"
+#include "tests/ops/interp/test_util.h"
 
 namespace idxmap::mlir_interpreter {
 namespace {
-
-using gather_scatter::Tensor;
-
-// Runs `@main` of `text` and returns what it returns.
-std::vector<Tensor> runMain(const std::string& text, Engine engine = Engine::kReference) {
-  mlir_ir::Module module = mlir_ir::parseMlirModule(text, "test.mlir");
-  Interpreter interpreter(module, engine);
-  return interpreter.call(*module.function("main"), {});
-}
-
-// `@main` returning one tensor of `type`, its body `body` ending in a value `%r`.
-Tensor runBody(const std::string& body, const std::string& type,
-               Engine engine = Engine::kReference) {
-  std::string text =
-      "func.func @main() -> " + type + " {\n" + body + "\n  func.return %r : " + type + "\n}\n";
-  std::vector<Tensor> results = runMain(text, engine);
-  EXPECT_EQ(results.size(), 1u);
-  return results.at(0);
-}
-
-Tensor ints(const std::string& type, std::vector<int64_t> shape, std::vector<int64_t> values) {
-  return Tensor{type, std::move(shape), std::move(values), {}};
-}
-
-Tensor floats(const std::string& type, std::vector<int64_t> shape, std::vector<double> values) {
-  return Tensor{type, std::move(shape), {}, std::move(values)};
-}
-
-// The diagnostic running `text` gives (the test fails if it gives none).
-InterpretError errorOf(const std::string& text) {
-  try {
-    runMain(text);
-  } catch (const InterpretError& error) {
-    return error;
-  }
-  ADD_FAILURE() << "no diagnostic for:\n" << text;
-  return InterpretError({}, "");
-}
 
 TEST(MlirInterpreter, ConstantsNestedSplatAndHex) {
   EXPECT_EQ(runBody("  %r = stablehlo.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi64>",
@@ -386,169 +342,6 @@ TEST(MlirInterpreter, GatherAndDynamicGatherUnderBothEngines) {
     EXPECT_EQ(runBody(dynamicGather, "tensor<2x2x2xi64>", engine),
               ints("i64", {2, 2, 2}, {3, 4, 5, 6, 1, 2, 3, 4}));
   }
-}
-
-TEST(MlirInterpreter, ChecksRecordOutcomesWithTheFirstDifference) {
-  mlir_ir::Module module = mlir_ir::parseMlirModule(R"(func.func @main() {
-  %a = stablehlo.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi64>
-  check.expect_eq_const %a, dense<[[1, 2], [3, 4]]> : tensor<2x2xi64>
-  check.expect_eq_const %a, dense<[[1, 2], [4, 5]]> : tensor<2x2xi64>
-  %f = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
-  %g = stablehlo.constant dense<[1.00005, 2.0]> : tensor<2xf32>
-  check.expect_almost_eq_const %f, dense<[1.00005, 2.0]> : tensor<2xf32>
-  check.expect_close %f, %g, max_ulp_difference = 3 : tensor<2xf32>, tensor<2xf32>
-  stablehlo.custom_call @check.expect_eq(%f, %f) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
-  func.return
-})",
-                                                    "checks.mlir");
-  Interpreter interpreter(module, Engine::kReference);
-  interpreter.call(*module.function("main"), {});
-  const std::vector<CheckOutcome>& checks = interpreter.checks();
-  ASSERT_EQ(checks.size(), 5u);
-  EXPECT_FALSE(checks[0].failure);
-  ASSERT_TRUE(checks[1].failure);
-  EXPECT_EQ(*checks[1].failure, "element [1, 0] is 3, expected 4; 2 of 4 elements differ");
-  EXPECT_EQ(checks[1].location.line, 4);
-  EXPECT_EQ(checks[1].op, "check.expect_eq_const");
-  EXPECT_FALSE(checks[2].failure);  // 5e-5 apart, within the default 1e-4
-  // 1.00005 in f32 is 419 ULPs (2^-23 each) above 1.
-  ASSERT_TRUE(checks[3].failure);
-  EXPECT_NE(checks[3].failure->find("419 ULPs apart"), std::string::npos) << *checks[3].failure;
-  EXPECT_FALSE(checks[4].failure);
-  EXPECT_EQ(checks[4].op, "check.expect_eq");
-}
-
-TEST(MlirInterpreter, UlpDistanceCountsValuesOfTheElementType) {
-  EXPECT_EQ(ulpDistance("f32", 1.0, std::nextafter(1.0f, 2.0f)), 1u);
-  EXPECT_EQ(ulpDistance("f16", 1.0, 1.0009765625), 1u);  // 2^-10 apart
-  EXPECT_EQ(ulpDistance("bf16", 1.0, 1.0078125), 1u);    // 2^-7 apart
-  EXPECT_EQ(ulpDistance("bf16", 1.0, 2.0), 128u);        // every 7-bit fraction in [1, 2)
-  double tiny = std::numeric_limits<float>::denorm_min();
-  EXPECT_EQ(ulpDistance("f32", -tiny, tiny), 2u);  // -tiny, 0 (both zeros), tiny
-  EXPECT_EQ(ulpDistance("f32", -0.0, 0.0), 0u);
-  EXPECT_EQ(ulpDistance("f64", 1.0, 1.0 + 0x1p-52 * 3), 3u);
-  Tensor inf = floats("f32", {1}, {INFINITY});
-  EXPECT_FALSE(expectClose(inf, inf, 0, 0));
-  EXPECT_TRUE(expectClose(inf, floats("f32", {1}, {3.0e38}), 1000, 0));
-  EXPECT_TRUE(expectAlmostEqual(floats("f32", {1}, {1e-5}), floats("f32", {1}, {-1e-5}), 1e-4))
-      << "opposite signs are never almost equal";
-}
-
-TEST(MlirInterpreter, BadProgramsGetLocatedDiagnostics) {
-  InterpretError unknown = errorOf(R"(func.func @main() {
-  %a = stablehlo.constant dense<1.0> : tensor<f32>
-  %b = stablehlo.cosine %a : tensor<f32>
-  func.return
-})");
-  EXPECT_EQ(unknown.location().line, 3);
-  EXPECT_EQ(unknown.location().column, 8);
-  EXPECT_NE(unknown.message().find("unsupported op 'stablehlo.cosine'"), std::string::npos);
-
-  InterpretError mismatch = errorOf(R"(func.func @main() {
-  %a = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
-  %b = stablehlo.reshape %a : (tensor<2xi32>) -> tensor<3xi32>
-  func.return
-})");
-  EXPECT_EQ(mismatch.location().line, 3);
-  EXPECT_NE(mismatch.message().find("element counts differ"), std::string::npos);
-
-  InterpretError declared = errorOf(R"(func.func @main() {
-  %a = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
-  %b = "stablehlo.add"(%a, %a) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi64>
-  func.return
-})");
-  EXPECT_EQ(declared.location().line, 3);
-  EXPECT_NE(declared.message().find("declared tensor<2xi64>"), std::string::npos)
-      << declared.message();
-
-  InterpretError invalidGather = errorOf(R"(func.func @main() {
-  %t = stablehlo.constant dense<0> : tensor<3x2xi64>
-  %i = stablehlo.constant dense<0> : tensor<2x1xi64>
-  %r = "stablehlo.gather"(%t, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 5>} : (tensor<3x2xi64>, tensor<2x1xi64>) -> tensor<2x5xi64>
-  func.return
-})");
-  EXPECT_EQ(invalidGather.location().line, 4);
-  EXPECT_NE(invalidGather.message().find("stablehlo.gather (C"), std::string::npos)
-      << invalidGather.message();
-
-  // Padding whose size overflows int64: the library's OverflowError, located at the op.
-  InterpretError overflow = errorOf(R"(func.func @main() {
-  %a = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
-  %p = stablehlo.constant dense<0> : tensor<i64>
-  %b = stablehlo.pad %a, %p, low = [9223372036854775807], high = [1], interior = [0] : (tensor<2xi64>, tensor<i64>) -> tensor<4xi64>
-  func.return
-})");
-  EXPECT_EQ(overflow.location().line, 4);
-  EXPECT_NE(overflow.message().find("overflow"), std::string::npos) << overflow.message();
-
-  InterpretError undefined = errorOf(R"(func.func @main() {
-  %b = stablehlo.add %nowhere, %nowhere : tensor<f32>
-  func.return
-})");
-  EXPECT_EQ(undefined.location().line, 2);
-  EXPECT_NE(undefined.message().find("%nowhere"), std::string::npos);
-}
-
-// What one engine makes of a program: its check outcomes, or the diagnostic that stopped it.
-std::string outcomeOf(const std::string& text, Engine engine) {
-  std::string outcome;
-  try {
-    mlir_ir::Module module = mlir_ir::parseMlirModule(text, "mutated.mlir");
-    Interpreter interpreter(module, engine);
-    for (const mlir_ir::Function* function : entryFunctions(module))
-      interpreter.call(*function, {});
-    for (const CheckOutcome& check : interpreter.checks())
-      outcome += check.failure.value_or("passed") + "\n";
-  } catch (const Error& error) {  // ParseError, InterpretError: a diagnostic, not a crash
-    outcome = std::string("error: ") + error.what();
-  }
-  return outcome;
-}
-
-// The spec example with digits changed at random (seeded): indices out of bounds, shapes that
-// no longer match, wrong expectations. Whatever the change, both engines give the same
-// outcome, and a program they cannot run is a diagnostic.
-TEST(MlirInterpreter, EnginesAgreeOnMutatedSpecExamples) {
-  std::ifstream file(std::string(IDXMAP_SOURCE_DIR) + "/examples/spec_example.mlir");
-  std::stringstream text;
-  text << file.rdbuf();
-  const std::string original = text.str();
-  ASSERT_FALSE(original.empty());
-  std::mt19937 random(20261122);
-  int failedChecks = 0, diagnostics = 0;
-  for (int round = 0; round < 150; ++round) {
-    std::string mutated = original;
-    for (int k = 0; k < 2; ++k) {
-      size_t at = std::uniform_int_distribution<size_t>(0, mutated.size() - 1)(random);
-      if (std::isdigit(static_cast<unsigned char>(mutated[at])))
-        mutated[at] = static_cast<char>('0' + std::uniform_int_distribution<int>(0, 9)(random));
-    }
-    std::string reference = outcomeOf(mutated, Engine::kReference);
-    EXPECT_EQ(reference, outcomeOf(mutated, Engine::kMaps)) << mutated;
-    failedChecks += reference.find("expected") != std::string::npos;
-    diagnostics += reference.rfind("error: ", 0) == 0;
-  }
-  // The mutations reach both kinds of outcome, so the agreement is not only on passes.
-  EXPECT_GT(failedChecks, 0);
-  EXPECT_GT(diagnostics, 0);
-}
-
-TEST(MlirInterpreter, EntryFunctionsAreMainOrEveryFunctionWithoutArguments) {
-  mlir_ir::Module withMain = mlir_ir::parseMlirModule(
-      "func.func @a() { func.return }\nfunc.func @main() { func.return }", "m.mlir");
-  ASSERT_EQ(entryFunctions(withMain).size(), 1u);
-  EXPECT_EQ(entryFunctions(withMain)[0]->name, "main");
-  mlir_ir::Module without = mlir_ir::parseMlirModule(
-      "func.func @a() { func.return }\nfunc.func @b(%x: tensor<i1>) { func.return }\n"
-      "func.func @c() { func.return }",
-      "m.mlir");
-  std::vector<const mlir_ir::Function*> entries = entryFunctions(without);
-  ASSERT_EQ(entries.size(), 2u);
-  EXPECT_EQ(entries[0]->name, "a");
-  EXPECT_EQ(entries[1]->name, "c");
-  EXPECT_THROW(entryFunctions(mlir_ir::parseMlirModule(
-                   "func.func @main(%x: tensor<i1>) { func.return }", "m.mlir")),
-               InterpretError);
 }
 
 }  // namespace

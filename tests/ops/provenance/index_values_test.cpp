@@ -1,7 +1,7 @@
 // Index provenance: the value relations against an element-by-element evaluation of the same
 // ops, and the folded gather / scatter maps against the reference evaluator reading the real
 // index values, on every result point.
-#include "ops/provenance/index_values.h"
+#include "ops/provenance/fold.h"
 
 #include <gtest/gtest.h>
 

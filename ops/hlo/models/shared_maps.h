@@ -1,4 +1,5 @@
-// Index maps of padding and sliding windows, shared by pad, reduce-window and convolution.
+// Index maps that several models build: the row-major reshape (reshape, bitcast) and
+// padding and sliding windows (pad, reduce-window, convolution).
 #pragma once
 
 #include <vector>
@@ -7,6 +8,13 @@
 #include "ops/hlo/attributes.h"
 
 namespace idxmap::ops {
+
+// The map from an index of shape `from` to the index of shape `to` holding the same element in
+// row-major order (equal element counts). Like XLA, the dims are cut into the smallest groups
+// whose element counts agree (a collapse, an expansion, or a generic group), and each group
+// goes through its own linear index, so that the maps stay as simple as the reshape. Not
+// simplified.
+IndexingMap reshapeMap(const std::vector<int64_t>& from, const std::vector<int64_t>& to);
 
 // Size of a padded dimension: low + high + size + (size - 1) * interior (size 0: low + high).
 int64_t paddedSize(int64_t size, const hlo::PadDim& pad);

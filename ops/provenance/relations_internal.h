@@ -1,0 +1,45 @@
+// Inside index provenance: isl relations written as text ({ [p0, p1] -> [v] : ... }), the
+// "unknown" answer, and the limits every traced value must meet.
+#pragma once
+
+#include <isl/cpp.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ops/mlir/module.h"
+#include "ops/provenance/index_values.h"
+
+namespace idxmap::index_provenance {
+
+std::string join(const std::vector<std::string>& parts, const std::string& separator);
+// `p3`: the name of variable i of a tuple.
+std::string var(char prefix, size_t i);
+// `[p0, p1, p2]`.
+std::string tuple(char prefix, size_t rank);
+// "0 <= p0 <= 2", ... for every axis of `shape`.
+std::vector<std::string> box(char prefix, const std::vector<int64_t>& shape);
+std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b);
+
+isl::map readMap(const std::string& text);
+// `{ [in] -> [out] : conditions }`.
+isl::map relation(const std::string& in, const std::string& out,
+                  const std::vector<std::string>& conditions);
+isl::map applyRange(const isl::map& map, const isl::map& function);
+// The union of maps with disjoint domains (a constant's points).
+isl::map disjointUnion(const std::vector<isl::map>& maps, size_t begin, size_t end);
+int pieces(const isl::map& map);
+
+// No value known at any point of `shape`, and why.
+IndexValues unknown(const std::vector<int64_t>& shape, std::string reason);
+// { [p] -> [a, b] }: both values where both are known; nullopt when the pairing would cost
+// too much.
+std::optional<isl::map> paired(const isl::map& a, const isl::map& b);
+// Coalesces and checks the limits every op's result must meet (pieces, values that fit the
+// element type).
+IndexValues finish(IndexValues values, const mlir_ir::ElementType& elementType);
+
+}  // namespace idxmap::index_provenance
