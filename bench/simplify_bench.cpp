@@ -51,7 +51,7 @@ Outputs check(const CorpusEntry& entry, bool checkEqual) {
   }
   out.isl = simplifyWithIsl(entry.map);
   if (!out.idxmap) return out;
-  if (checkEqual && islEqual(entry.map, *out.idxmap) == std::optional<bool>(false))
+  if (checkEqual && islEqual(entry.map, *out.idxmap).isRefuted())
     warn(entry, "simplify changed the meaning", out);
   if (out.isl && mapNodes(*out.idxmap) > mapNodes(*out.isl))
     warn(entry,

@@ -13,14 +13,9 @@ namespace {
 using mlir_gather_analysis::AnalyzedOp;
 using mlir_gather_analysis::DecomposedOp;
 
-std::string locationText(const SourceLocation& location) {
-  return location.file + ":" + std::to_string(location.line) + ":" +
-         std::to_string(location.column);
-}
-
 std::string header(const SourceLocation& location, const std::string& name,
                    const std::string& function) {
-  return locationText(location) + ": " + name + (function.empty() ? "" : " in @" + function);
+  return location.toString() + ": " + name + (function.empty() ? "" : " in @" + function);
 }
 
 // Every import error and violated constraint, as `idxmap verify` prints them; true if any.
@@ -65,7 +60,7 @@ ExitCode printAnalysis(const std::vector<AnalyzedOp>& ops, const AnalyzeOptions&
                       {"folded", map.folded}});
       block += "\n" + map.from + " -> " + map.to + ": " + text;
     }
-    records.push_back({{"location", locationText(op.location)},
+    records.push_back({{"location", op.location.toString()},
                        {"op", op.name},
                        {"function", op.function},
                        {"indices", op.indices},
@@ -87,16 +82,16 @@ ExitCode printDecompositions(const std::vector<DecomposedOp>& ops, const Analyze
   std::vector<std::string> blocks;
   for (const DecomposedOp& op : ops) {
     const mlir_batching_decomposition::Decomposition& d = op.decomposition;
-    bool proven = d.proven.value_or(false);
+    bool proven = d.proof.isProven();
     allProven = allProven && proven;
-    std::string verdict =
-        proven ? "// proven equal to the original (isl)" : "// equality unknown: " + d.reason;
-    records.push_back({{"location", locationText(op.location)},
+    std::string verdict = proven ? "// proven equal to the original (" + d.proof.method + ")"
+                                 : "// equality unknown: " + d.proof.reason;
+    records.push_back({{"location", op.location.toString()},
                        {"op", op.name},
                        {"function", op.function},
                        {"mlir", d.mlir},
                        {"proven", proven},
-                       {"reason", proven ? "" : d.reason}});
+                       {"reason", proven ? "" : d.proof.reason}});
     blocks.push_back("// " + header(op.location, op.name, op.function) + "\n" + d.mlir + verdict);
   }
   if (ops.empty())

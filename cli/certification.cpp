@@ -3,21 +3,6 @@
 #include "cli/output.h"
 
 namespace idxmap::cli {
-namespace {
-
-const char* verdictName(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::Proven:
-      return "proven";
-    case Verdict::Refuted:
-      return "refuted";
-    case Verdict::Unknown:
-      break;
-  }
-  return "unknown";
-}
-
-}  // namespace
 
 ProofResult Certifier::certify(const IndexingMap& input, const IndexingMap& output,
                                const ParsedMap& source, std::ostream& diagnostics) {

@@ -12,9 +12,6 @@ std::string withoutTrailingNewlines(std::string text) {
 
 }  // namespace
 
-MapError::MapError(const SourceLocation& location, std::string_view message)
-    : Error(formatDiagnostic(location, "error", message)) {}
-
 std::string formatMap(const IndexingMap& map, OutputFormat format) {
   switch (format) {
     case OutputFormat::Isl:
@@ -31,12 +28,6 @@ void writeMapTexts(std::ostream& out, const std::vector<std::string>& texts) {
 
 void writeJson(std::ostream& out, const nlohmann::ordered_json& value) {
   out << value.dump(2) << '\n';
-}
-
-std::string formatDiagnostic(const SourceLocation& location, std::string_view kind,
-                             std::string_view message) {
-  return location.file + ":" + std::to_string(location.line) + ":" +
-         std::to_string(location.column) + ": " + std::string(kind) + ": " + std::string(message);
 }
 
 }  // namespace idxmap::cli

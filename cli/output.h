@@ -16,9 +16,10 @@ namespace idxmap::cli {
 
 // A failure while processing one map (not while parsing it), reported as
 // `file:line:col: error: message`, exit 2.
-class MapError : public Error {
+class MapError : public LocatedError {
  public:
-  MapError(const SourceLocation& location, std::string_view message);
+  MapError(const SourceLocation& location, std::string_view message)
+      : LocatedError(location, std::string(message)) {}
 };
 
 // Runs `step` on behalf of `map`: any library error it throws becomes a MapError at the
@@ -42,9 +43,5 @@ std::string formatMap(const IndexingMap& map, OutputFormat format);
 // The maps one after another, separated by blank lines.
 void writeMapTexts(std::ostream& out, const std::vector<std::string>& texts);
 void writeJson(std::ostream& out, const nlohmann::ordered_json& value);
-
-// `file:line:col: kind: message`, the compilers' diagnostic form.
-std::string formatDiagnostic(const SourceLocation& location, std::string_view kind,
-                             std::string_view message);
 
 }  // namespace idxmap::cli

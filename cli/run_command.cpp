@@ -11,11 +11,6 @@ std::string plural(size_t count, const char* noun) {
   return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
-std::string locationText(const SourceLocation& location) {
-  return location.file + ":" + std::to_string(location.line) + ":" +
-         std::to_string(location.column);
-}
-
 }  // namespace
 
 CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
@@ -71,12 +66,10 @@ ExitCode runRun(const RunOptions& options, std::ostream& out, std::ostream& diag
     if (!check.failure) continue;
     ++failed;
     if (options.json)
-      failures.push_back({{"location", locationText(check.location)},
-                          {"op", check.op},
-                          {"message", *check.failure}});
+      failures.push_back(
+          {{"location", check.location.toString()}, {"op", check.op}, {"message", *check.failure}});
     else
-      out << locationText(check.location) << ": " << check.op << " failed: " << *check.failure
-          << '\n';
+      out << check.location.toString() << ": " << check.op << " failed: " << *check.failure << '\n';
   }
   if (options.json) {
     writeJson(

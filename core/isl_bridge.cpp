@@ -131,32 +131,39 @@ bool sameArity(const IndexingMap& a, const IndexingMap& b) {
          a.results.size() == b.results.size();
 }
 
-// Runs an isl question; nullopt when isl gives up (budget or failure).
+// Runs an isl yes/no question: proven or refuted by isl, unknown when isl gives up (budget
+// or failure).
 template <class F>
-std::optional<bool> ask(F&& question) {
+ProofResult ask(F&& question, const char* whenNot) {
   try {
-    return isl_bridge::withIslBudget(question);
-  } catch (const IslError&) {
-    return std::nullopt;
+    if (isl_bridge::withIslBudget(question)) return ProofResult::proven("isl");
+    return ProofResult::refuted("isl", whenNot);
+  } catch (const IslError& e) {
+    return ProofResult::unknown(e.what());
   }
 }
 
 }  // namespace
 
-std::optional<bool> islEqual(const IndexingMap& a, const IndexingMap& b) {
-  if (!sameArity(a, b)) return false;  // relations of different signatures
-  return ask([&] {
-    isl::map first = isl_bridge::buildIslMap(a, IslNames::Positional);
-    isl::map second = isl_bridge::buildIslMap(b, IslNames::Positional);
-    return isl_bridge::checked(isl_map_is_equal(first.get(), second.get())) != 0;
-  });
+ProofResult islEqual(const IndexingMap& a, const IndexingMap& b) {
+  if (!sameArity(a, b))
+    return ProofResult::refuted("shape", "the relations have different signatures");
+  return ask(
+      [&] {
+        isl::map first = isl_bridge::buildIslMap(a, IslNames::Positional);
+        isl::map second = isl_bridge::buildIslMap(b, IslNames::Positional);
+        return isl_bridge::checked(isl_map_is_equal(first.get(), second.get())) != 0;
+      },
+      "isl finds the relations different");
 }
 
-std::optional<bool> islIsEmpty(const IndexingMap& map) {
-  return ask([&] {
-    isl::map relation = isl_bridge::buildIslMap(map, IslNames::Positional);
-    return isl_bridge::checked(isl_map_is_empty(relation.get())) != 0;
-  });
+ProofResult islIsEmpty(const IndexingMap& map) {
+  return ask(
+      [&] {
+        isl::map relation = isl_bridge::buildIslMap(map, IslNames::Positional);
+        return isl_bridge::checked(isl_map_is_empty(relation.get())) != 0;
+      },
+      "isl finds a point in the relation");
 }
 
 isl::map islCompose(const IndexingMap& first, const IndexingMap& second) {

@@ -3,8 +3,8 @@
 // A map becomes the relation [rt0, ...] -> { [d0, ...] -> [r0, ...] : exists s : domain }
 // with runtime variables as isl parameters, floordiv/ceildiv/mod written with isl's
 // floor()/ceil()/mod, min/max as isl piecewise expressions. isl is exact; it is also slow,
-// so every question here runs under IslLimits and answers nullopt when isl gives up
-// (callers report "unknown"); functions that return no optional throw Error instead.
+// so every question here runs under IslLimits: a yes/no question answers with a ProofResult
+// (unknown when isl gives up), a function returns nullopt or throws Error.
 #pragma once
 
 #include <isl/cpp.h>
@@ -16,6 +16,7 @@
 
 #include "core/checked.h"
 #include "core/indexing_map.h"
+#include "core/verdict.h"
 
 namespace idxmap {
 
@@ -54,10 +55,11 @@ IndexingMap fromIslMap(const isl::map& map);
 // several spaces.
 IndexingMap parseIsl(std::string_view text);
 
-// Exact relation equality / emptiness; nullopt when isl gave up. Maps with different numbers
-// of dims, runtime variables or results are never equal.
-std::optional<bool> islEqual(const IndexingMap& a, const IndexingMap& b);
-std::optional<bool> islIsEmpty(const IndexingMap& map);
+// Exact relation equality / emptiness: proven or refuted by isl (without a counterexample),
+// unknown when isl gave up. Maps with different numbers of dims, runtime variables or results
+// are never equal.
+ProofResult islEqual(const IndexingMap& a, const IndexingMap& b);
+ProofResult islIsEmpty(const IndexingMap& map);
 // second ∘ first as an isl relation (same meaning as idxmap::compose), with parameters
 // rt0, rt1, ... in compose's order: second's runtime variables, then first's.
 isl::map islCompose(const IndexingMap& first, const IndexingMap& second);

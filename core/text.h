@@ -6,6 +6,7 @@
 // (core/isl_bridge.h). Printing then parsing gives back the same map.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,15 +19,24 @@ struct SourceLocation {
   std::string file;
   int line = 1;    // 1-based
   int column = 1;  // 1-based, in bytes
+
+  std::string toString() const;  // `file:line:col`
 };
 
-// A diagnostic about input text. what() is the whole formatted message:
+// A diagnostic's first line, as compilers print it: `file:line:col: severity: message`. The
+// one formatter of every located message idxmap prints.
+std::string formatDiagnostic(const SourceLocation& location, std::string_view severity,
+                             std::string_view message);
+
+// An error at a place in the input. what() is the whole diagnostic:
 //   file:line:col: error: message
+// followed, when the source line is given, by that line and a caret under the column:
 //   <the source line>
 //       ^
-class ParseError : public Error {
+class LocatedError : public Error {
  public:
-  ParseError(SourceLocation location, std::string message, std::string sourceLine);
+  LocatedError(SourceLocation location, std::string message,
+               std::optional<std::string> sourceLine = std::nullopt);
   const SourceLocation& location() const { return location_; }
   const std::string& message() const { return message_; }
 
@@ -35,13 +45,20 @@ class ParseError : public Error {
   std::string message_;
 };
 
+// Malformed input text: always shown with its source line.
+class ParseError : public LocatedError {
+ public:
+  ParseError(SourceLocation location, std::string message, std::string sourceLine)
+      : LocatedError(std::move(location), std::move(message), std::move(sourceLine)) {}
+};
+
 enum class MapSyntax { Xla, Mlir, Isl };
 
 struct ParsedMap {
   IndexingMap map;
   SourceLocation location;  // where the map's text starts
   MapSyntax syntax;
-  std::string text;         // the map's own text, as written
+  std::string text;  // the map's own text, as written
 };
 
 // Every map in `text`, in order. Throws ParseError at the first malformed one.

@@ -16,10 +16,10 @@ std::string caretLine(std::string_view sourceLine, int column) {
   return caret + '^';
 }
 
-// A very long line (a whole map on one line, or absurd input) is shown as a window around
-// the column, so that a diagnostic stays readable and small.
-std::string formatDiagnostic(const SourceLocation& location, const std::string& message,
-                             const std::string& sourceLine) {
+// The source line under a diagnostic, with a caret under the column. A very long line (a
+// whole map on one line, or absurd input) is shown as a window around the column, so that a
+// diagnostic stays readable and small.
+std::string withCaret(const SourceLocation& location, const std::string& sourceLine) {
   constexpr size_t kMaxShown = 160, kContextBefore = 80;
   std::string shown = sourceLine;
   int caretColumn = location.column;
@@ -31,15 +31,24 @@ std::string formatDiagnostic(const SourceLocation& location, const std::string& 
             (end < sourceLine.size() ? "..." : "");
     caretColumn = static_cast<int>(index - begin) + 1 + (begin ? 3 : 0);
   }
-  return location.file + ":" + std::to_string(location.line) + ":" +
-         std::to_string(location.column) + ": error: " + message + "\n" + shown + "\n" +
-         caretLine(shown, caretColumn);
+  return shown + "\n" + caretLine(shown, caretColumn);
 }
 
 }  // namespace
 
-ParseError::ParseError(SourceLocation location, std::string message, std::string sourceLine)
-    : Error(formatDiagnostic(location, message, sourceLine)),
+std::string SourceLocation::toString() const {
+  return file + ":" + std::to_string(line) + ":" + std::to_string(column);
+}
+
+std::string formatDiagnostic(const SourceLocation& location, std::string_view severity,
+                             std::string_view message) {
+  return location.toString() + ": " + std::string(severity) + ": " + std::string(message);
+}
+
+LocatedError::LocatedError(SourceLocation location, std::string message,
+                           std::optional<std::string> sourceLine)
+    : Error(formatDiagnostic(location, "error", message) +
+            (sourceLine ? "\n" + withCaret(location, *sourceLine) : "")),
       location_(std::move(location)),
       message_(std::move(message)) {}
 

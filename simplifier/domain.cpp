@@ -200,7 +200,7 @@ void detectEmptyDomain(IndexingMap& map) {
   } catch (const OverflowError&) {
   }
   // What intervals cannot see, isl can: an empty non-box domain.
-  if (islIsEmpty(domain) == std::optional<bool>(true)) map.markKnownEmpty();
+  if (islIsEmpty(domain).isProven()) map.markKnownEmpty();
 }
 
 void rescaleRangeVariables(IndexingMap& map) {
@@ -261,9 +261,9 @@ void removeUnusedRangeVariables(IndexingMap& map) {
   for (const Constraint& c : map.constraints)
     (tiedToMap(c.expr) ? kept : loose.constraints).push_back(c);
   if (!loose.constraints.empty()) {
-    std::optional<bool> empty = islIsEmpty(loose);
-    if (!empty) return;  // isl gave up: keep everything rather than guess
-    if (*empty) return map.markKnownEmpty();
+    ProofResult empty = islIsEmpty(loose);
+    if (empty.isUnknown()) return;  // isl gave up: keep everything rather than guess
+    if (empty.isProven()) return map.markKnownEmpty();
   }
   std::vector<Expr> renumber(n);
   std::vector<Variable> remaining;

@@ -18,14 +18,6 @@ std::string shape(const IndexingMap& m) {
          " runtime variables and " + std::to_string(m.results.size()) + " results";
 }
 
-ProofResult refuted(std::string method, Counterexample counterexample) {
-  ProofResult r;
-  r.verdict = Verdict::Refuted;
-  r.method = std::move(method);
-  r.counterexample = std::move(counterexample);
-  return r;
-}
-
 // isl's answer; nullopt when isl gives up.
 std::optional<ProofResult> checkWithIsl(const IndexingMap& a, const IndexingMap& b) {
   using namespace isl_bridge;
@@ -48,27 +40,17 @@ std::optional<ProofResult> checkWithIsl(const IndexingMap& a, const IndexingMap&
       witness = std::move(c);
       return false;
     });
-    if (equal) {
-      ProofResult proven;
-      proven.verdict = Verdict::Proven;
-      proven.method = "isl";
-      return proven;
-    }
+    if (equal) return ProofResult::proven("isl");
   } catch (const IslError&) {
     return std::nullopt;
   } catch (const OverflowError&) {  // a point beyond int64: Z3 may find a smaller one
     return std::nullopt;
   }
-  PointDifference check = comparePoint(a, b, witness->dims, witness->runtimeVars);
-  if (check.kind == PointDifference::Different) {
-    witness->explanation = check.explanation;
-    return refuted("isl", std::move(*witness));
-  }
-  ProofResult unknown;
-  unknown.reason = check.kind == PointDifference::Same
-                       ? "isl found a difference that evaluation does not confirm (a bug)"
-                       : check.explanation;
-  return unknown;
+  ProofResult atPoint = comparePoint(a, b, witness->dims, witness->runtimeVars);
+  if (atPoint.isRefuted()) return ProofResult::refuted("isl", std::move(*atPoint.counterexample));
+  return ProofResult::unknown(
+      atPoint.isProven() ? "isl found a difference that evaluation does not confirm (a bug)"
+                         : atPoint.reason);
 }
 
 }  // namespace
@@ -77,10 +59,12 @@ ProofResult checkEquivalent(const IndexingMap& a, const IndexingMap& b,
                             const EquivalenceOptions& options) {
   if (a.dims.size() != b.dims.size() || a.runtimeVars.size() != b.runtimeVars.size() ||
       a.results.size() != b.results.size())
-    return refuted("shape", {{},
-                             {},
-                             "the maps have different shapes: the first has " + shape(a) +
-                                 ", the second has " + shape(b)});
+    return ProofResult::refuted("shape",
+                                Counterexample{{},
+                                               {},
+                                               "the maps have different shapes: the "
+                                               "first has " +
+                                                   shape(a) + ", the second has " + shape(b)});
   if (std::optional<ProofResult> answer = checkWithIsl(a, b)) return *answer;
   ProofResult z3Answer = checkEquivalentWithZ3(a, b, options);
   if (z3Answer.verdict == Verdict::Unknown) z3Answer.reason = "isl gave up; " + z3Answer.reason;

@@ -116,12 +116,6 @@ z3::check_result solve(const z3::expr& query, const Z3Variables& inputs, unsigne
   return result;
 }
 
-ProofResult unknown(std::string reason) {
-  ProofResult r;
-  r.reason = std::move(reason);
-  return r;
-}
-
 }  // namespace
 
 ProofResult checkEquivalentWithZ3(const IndexingMap& a, const IndexingMap& b,
@@ -147,7 +141,7 @@ ProofResult checkEquivalentWithZ3(const IndexingMap& a, const IndexingMap& b,
     for (const z3::expr& query : queries) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
           deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0) return unknown("z3 could not decide (timeout)");
+      if (left.count() <= 0) return ProofResult::unknown("z3 could not decide (timeout)");
       Witness witness;
       std::string why;
       z3::check_result result =
@@ -158,28 +152,19 @@ ProofResult checkEquivalentWithZ3(const IndexingMap& a, const IndexingMap& b,
       }
       if (result == z3::unsat) continue;
       // A counterexample is reported only once evaluation confirms it.
-      PointDifference check = comparePoint(a, b, witness.dims, witness.runtimeVars);
-      if (check.kind == PointDifference::Different) {
-        ProofResult refuted;
-        refuted.verdict = Verdict::Refuted;
-        refuted.method = "z3";
-        refuted.counterexample =
-            Counterexample{witness.dims, witness.runtimeVars, check.explanation};
-        return refuted;
-      }
-      undecided = check.kind == PointDifference::Same
+      ProofResult atPoint = comparePoint(a, b, witness.dims, witness.runtimeVars);
+      if (atPoint.isRefuted())
+        return ProofResult::refuted("z3", std::move(*atPoint.counterexample));
+      undecided = atPoint.isProven()
                       ? "z3 reported a counterexample that evaluation does not confirm"
-                      : check.explanation;
+                      : atPoint.reason;
     }
-    if (!undecided.empty()) return unknown(undecided);
-    ProofResult proven;
-    proven.verdict = Verdict::Proven;
-    proven.method = "z3";
-    return proven;
+    if (!undecided.empty()) return ProofResult::unknown(undecided);
+    return ProofResult::proven("z3");
   } catch (const z3::exception& e) {
-    return unknown(std::string("z3 failed: ") + e.msg());
+    return ProofResult::unknown(std::string("z3 failed: ") + e.msg());
   } catch (const Error& e) {
-    return unknown(e.what());
+    return ProofResult::unknown(e.what());
   }
 }
 

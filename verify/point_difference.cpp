@@ -140,28 +140,32 @@ std::string pointText(const IndexingMap& map, std::span<const int64_t> dims,
 
 }  // namespace
 
-PointDifference comparePoint(const IndexingMap& first, const IndexingMap& second,
-                             std::span<const int64_t> dims, std::span<const int64_t> runtimeVars) {
+ProofResult comparePoint(const IndexingMap& first, const IndexingMap& second,
+                         std::span<const int64_t> dims, std::span<const int64_t> runtimeVars) {
   std::string where = pointText(first, dims, runtimeVars) + ": ";
+  auto differ = [&](std::string how, const char* method) {
+    return ProofResult::refuted(
+        method,
+        Counterexample{std::vector<int64_t>(dims.begin(), dims.end()),
+                       std::vector<int64_t>(runtimeVars.begin(), runtimeVars.end()), where + how});
+  };
   std::optional<Outputs> a = enumerateOutputs(first, dims, runtimeVars);
   std::optional<Outputs> b = enumerateOutputs(second, dims, runtimeVars);
   if (a && b) {
-    if (*a == *b) return {PointDifference::Same, ""};
-    return {PointDifference::Different,
-            where + "first " + describe(*a, false) + ", second " + describe(*b, false)};
+    if (*a == *b) return ProofResult::proven("evaluation");
+    return differ("first " + describe(*a, false) + ", second " + describe(*b, false), "evaluation");
   }
   try {
-    return isl_bridge::withIslBudget([&]() -> PointDifference {
+    return isl_bridge::withIslBudget([&]() -> ProofResult {
       isl::set x = islOutputs(first, dims, runtimeVars);
       isl::set y = islOutputs(second, dims, runtimeVars);
       if (isl_bridge::checked(isl_set_is_equal(x.get(), y.get())))
-        return {PointDifference::Same, ""};
-      return {PointDifference::Different,
-              where + "first " + describeIsl(x) + ", second " + describeIsl(y)};
+        return ProofResult::proven("isl");
+      return differ("first " + describeIsl(x) + ", second " + describeIsl(y), "isl");
     });
   } catch (const Error& e) {
-    return {PointDifference::Undecided, std::string("cannot evaluate the maps at ") +
-                                            pointText(first, dims, runtimeVars) + ": " + e.what()};
+    return ProofResult::unknown(std::string("cannot evaluate the maps at ") +
+                                pointText(first, dims, runtimeVars) + ": " + e.what());
   }
 }
 

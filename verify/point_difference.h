@@ -9,18 +9,15 @@
 #include <string>
 
 #include "core/indexing_map.h"
+#include "core/verdict.h"
 
 namespace idxmap {
 
-struct PointDifference {
-  enum Kind { Same, Different, Undecided } kind = Undecided;
-  // For Different: e.g. "(d0 = 3, rt0 = 1): first gives (4), second gives (5)".
-  // For Undecided: why.
-  std::string explanation;
-};
-
-// The maps must have the same number of dims, runtime variables and results.
-PointDifference comparePoint(const IndexingMap& first, const IndexingMap& second,
-                             std::span<const int64_t> dims, std::span<const int64_t> runtimeVars);
+// Whether the maps agree at the point: proven (by "evaluation" of small range variables, or
+// by "isl"), refuted with the point as counterexample, explained as in "(d0 = 3, rt0 = 1):
+// first gives (4), second gives (5)", or unknown with the reason. The maps must have the same
+// number of dims, runtime variables and results.
+ProofResult comparePoint(const IndexingMap& first, const IndexingMap& second,
+                         std::span<const int64_t> dims, std::span<const int64_t> runtimeVars);
 
 }  // namespace idxmap

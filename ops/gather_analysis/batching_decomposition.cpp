@@ -208,23 +208,23 @@ std::optional<std::string> readBack(const std::string& text, const std::string& 
 // remaining runtime variables (the original start indices, rt0...) lined up by name.
 Decomposition compare(std::string text, const index_provenance::FoldedMap& folded,
                       size_t originalEntries, const IndexingMap& original) {
-  Decomposition result{std::move(text), std::nullopt, ""};
+  Decomposition result{std::move(text), {}};
   // An op with no points (a zero-sized dim) reads no index: nothing to fold, both empty.
   bool empty = checked(isl_map_is_empty(folded.relation.get())) != 0;
   for (size_t k = 0; !empty && k < folded.folded.size(); ++k)
     if (folded.folded[k] != (k >= originalEntries)) {
-      result.reason =
-          "index provenance did not fold exactly the iota entries of the index "
-          "vector (entry " +
-          std::to_string(k) + ")";
+      result.proof = ProofResult::unknown(
+          "index provenance did not fold exactly the iota entries of the index vector (entry " +
+          std::to_string(k) + ")");
       return result;
     }
   isl::map a = own(isl_map_reset_tuple_id(folded.relation.copy(), isl_dim_in));
   a = own(isl_map_reset_tuple_id(a.release(), isl_dim_out));
   isl::map b = own(isl_map_reset_tuple_id(toIslMap(original).release(), isl_dim_in));
   b = own(isl_map_reset_tuple_id(b.release(), isl_dim_out));
-  result.proven = checked(isl_map_is_equal(a.get(), b.get())) != 0;
-  if (!*result.proven) result.reason = "isl finds the two relations different";
+  result.proof = checked(isl_map_is_equal(a.get(), b.get()))
+                     ? ProofResult::proven("isl")
+                     : ProofResult::refuted("isl", "isl finds the two relations different");
   return result;
 }
 
@@ -243,24 +243,24 @@ Decomposition decomposeGather(const GatherOp& op, const std::string& functionNam
       op.operand.isStatic() && op.start_indices.isStatic() && (!op.result || op.result->isStatic());
   if (auto reason = unsupported(!op.dimension_numbers.operand_batching_dims.empty(), isStatic,
                                 gather_scatter::validateGather(op)))
-    return {"", std::nullopt, *reason};
+    return {"", ProofResult::unknown(*reason)};
   GatherOp old = gather_scatter::decomposeBatchingDims(op);
   std::string text = gatherText(op, old, functionName);
   try {
     ReadBack back;
     if (auto reason = readBack(text, "stablehlo.gather", back))
-      return {text, std::nullopt, *reason};
+      return {text, ProofResult::unknown(*reason)};
     GatherOp imported = stablehlo_import::importGather(*back.op);
     std::vector<gather_scatter::Violation> violations = gather_scatter::validateGather(imported);
     if (!violations.empty())
-      return {text, std::nullopt, "the old form is invalid: " + violations[0].message};
+      return {text, ProofResult::unknown("the old form is invalid: " + violations[0].message)};
     index_provenance::IndexValues values =
         index_provenance::indexValues(*back.scope, back.op->operands[1], back.op->operandTypes[1]);
     return compare(text, index_provenance::foldGatherIndices(imported, values),
                    op.dimension_numbers.start_index_map.size(),
                    gather_scatter::gatherOutputToOperandMap(op));
   } catch (const Error& error) {
-    return {text, std::nullopt, error.what()};
+    return {text, ProofResult::unknown(error.what())};
   }
 }
 
@@ -270,19 +270,20 @@ Decomposition decomposeScatter(const ScatterOp& op, const std::string& functionN
   for (const TensorType& type : op.updates) isStatic = isStatic && type.isStatic();
   if (auto reason = unsupported(!op.dimension_numbers.input_batching_dims.empty(), isStatic,
                                 gather_scatter::validateScatter(op)))
-    return {"", std::nullopt, *reason};
+    return {"", ProofResult::unknown(*reason)};
   std::optional<std::string> combiner = combinerName(op.update_computation);
-  if (!combiner) return {"", std::nullopt, "the update computation is not one idxmap can write"};
+  if (!combiner)
+    return {"", ProofResult::unknown("the update computation is not one idxmap can write")};
   ScatterOp old = gather_scatter::decomposeBatchingDims(op);
   std::string text = scatterText(op, old, *combiner, functionName);
   try {
     ReadBack back;
     if (auto reason = readBack(text, "stablehlo.scatter", back))
-      return {text, std::nullopt, *reason};
+      return {text, ProofResult::unknown(*reason)};
     ScatterOp imported = stablehlo_import::importScatter(*back.op);
     std::vector<gather_scatter::Violation> violations = gather_scatter::validateScatter(imported);
     if (!violations.empty())
-      return {text, std::nullopt, "the old form is invalid: " + violations[0].message};
+      return {text, ProofResult::unknown("the old form is invalid: " + violations[0].message)};
     size_t n = imported.inputs.size();
     index_provenance::IndexValues values =
         index_provenance::indexValues(*back.scope, back.op->operands[n], back.op->operandTypes[n]);
@@ -290,7 +291,7 @@ Decomposition decomposeScatter(const ScatterOp& op, const std::string& functionN
                    op.dimension_numbers.scatter_dims_to_operand_dims.size(),
                    gather_scatter::scatterUpdateToResultMap(op));
   } catch (const Error& error) {
-    return {text, std::nullopt, error.what()};
+    return {text, ProofResult::unknown(error.what())};
   }
 }
 

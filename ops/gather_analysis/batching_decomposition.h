@@ -9,20 +9,20 @@
 #include <optional>
 #include <string>
 
+#include "core/verdict.h"
 #include "ops/stablehlo/gather_scatter.h"
 
 namespace idxmap::mlir_batching_decomposition {
 
 struct Decomposition {
   std::string mlir;  // a func.func named `functionName` (empty when it cannot be written)
-  // isl's verdict on "the old form's folded map equals the original's map"; nullopt when
-  // it could not be decided (then `reason` says why).
-  std::optional<bool> proven;
-  std::string reason;
+  // "The old form's folded map equals the original's map": proven or refuted by isl, or
+  // unknown with the reason (the op is unsupported, the text did not read back, isl gave up).
+  ProofResult proof;
 };
 
-// For valid ops with batching dims and static shapes; anything else gives proven = nullopt
-// and a reason. The function takes the op's operands as arguments (%operand, %start_indices;
+// For valid ops with batching dims and static shapes; anything else is unknown with the
+// reason. The function takes the op's operands as arguments (%operand, %start_indices;
 // %input<i>, %scatter_indices, %update<i>) and returns the old-form op's result(s).
 Decomposition decomposeGather(const gather_scatter::GatherOp& op, const std::string& functionName);
 Decomposition decomposeScatter(const gather_scatter::ScatterOp& op,

@@ -11,11 +11,6 @@ using gather_scatter::UpdateComputation;
 using mlir_ir::Attribute;
 using mlir_ir::Operation;
 
-std::string formatError(const SourceLocation& location, const std::string& message) {
-  return location.file + ":" + std::to_string(location.line) + ":" +
-         std::to_string(location.column) + ": error: " + message;
-}
-
 std::string operandName(const Operation& op, size_t index) {
   return "operand " + std::to_string(index) + " of " + op.name;
 }
@@ -214,11 +209,6 @@ void importUpdateComputation(const Operation& op, gather_scatter::ScatterOp& sca
 }
 
 }  // namespace
-
-ImportError::ImportError(SourceLocation location, std::string message)
-    : Error(formatError(location, message)),
-      location_(std::move(location)),
-      message_(std::move(message)) {}
 
 gather_scatter::TensorType importTensorType(const mlir_ir::TensorType& type,
                                             const SourceLocation& location,

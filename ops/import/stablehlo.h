@@ -18,15 +18,10 @@ namespace idxmap::stablehlo_import {
 
 // `file:line:col: error: message` without the source line (the op's location is known, not
 // the text): what `idxmap verify` prints for an op whose model cannot be built.
-class ImportError : public Error {
+class ImportError : public LocatedError {
  public:
-  ImportError(SourceLocation location, std::string message);
-  const SourceLocation& location() const { return location_; }
-  const std::string& message() const { return message_; }
-
- private:
-  SourceLocation location_;
-  std::string message_;
+  ImportError(SourceLocation location, std::string message)
+      : LocatedError(std::move(location), std::move(message)) {}
 };
 
 // `tensor<2x?xf32>` -> {{2, kDynamicDim}, "f32"}, bounds kept. Unranked, opaque and

@@ -10,11 +10,6 @@
 namespace idxmap::mlir_interpreter {
 namespace {
 
-std::string formatError(const SourceLocation& location, const std::string& message) {
-  return location.file + ":" + std::to_string(location.line) + ":" +
-         std::to_string(location.column) + ": error: " + message;
-}
-
 std::string valueKey(const mlir_ir::Value& value) {
   return value.name + "#" + std::to_string(value.resultNumber);
 }
@@ -41,27 +36,13 @@ bool fitsType(const Tensor& value, const mlir_ir::TensorType& type) {
   return true;
 }
 
-const std::unordered_map<std::string_view, OpEvaluator>& opTable() {
-  static const auto* table = [] {
-    auto* rows = new std::unordered_map<std::string_view, OpEvaluator>();
-    for (const std::vector<OpRule>* family :
-         {&elementwiseRules(), &shapeRules(), &gatherRules(), &checkRules(), &controlRules()})
-      for (const OpRule& rule : *family) rows->emplace(rule.name, rule.evaluate);
-    return rows;
-  }();
-  return *table;
-}
-
 }  // namespace
 
-InterpretError::InterpretError(SourceLocation location, std::string message)
-    : Error(formatError(location, message)),
-      location_(std::move(location)),
-      message_(std::move(message)) {}
-
 OpEvaluator findOpEvaluator(std::string_view name) {
-  auto found = opTable().find(name);
-  return found == opTable().end() ? nullptr : found->second;
+  static const OpRules rules(
+      {elementwiseRules(), shapeRules(), gatherRules(), checkRules(), controlRules()});
+  const OpEvaluator* evaluator = rules.find(name);
+  return evaluator ? *evaluator : nullptr;
 }
 
 Interpreter::Interpreter(const mlir_ir::Module& module, Engine engine)

@@ -36,15 +36,10 @@ inline constexpr int64_t kMaxElements = int64_t{1} << 26;
 // A located diagnostic about the program being run (unsupported op, operand or result type
 // that does not match the values, attributes an op cannot use). what() is
 // `file:line:col: error: message`.
-class InterpretError : public Error {
+class InterpretError : public LocatedError {
  public:
-  InterpretError(SourceLocation location, std::string message);
-  const SourceLocation& location() const { return location_; }
-  const std::string& message() const { return message_; }
-
- private:
-  SourceLocation location_;
-  std::string message_;
+  InterpretError(SourceLocation location, std::string message)
+      : LocatedError(std::move(location), std::move(message)) {}
 };
 
 // One executed check op.

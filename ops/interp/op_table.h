@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/name_table.h"
 #include "ops/interp/interpreter.h"
 
 namespace idxmap::mlir_interpreter {
@@ -24,12 +25,10 @@ struct OpContext {
 
 using OpEvaluator = std::vector<Tensor> (*)(const OpContext&);
 
-struct OpRule {
-  std::string_view name;
-  OpEvaluator evaluate;
-};
+using OpRules = NameTable<OpEvaluator>;
+using OpRule = OpRules::Row;  // {op name, evaluator}
 
-// The rows of each family's table (mlir_interpreter_<family>.cpp).
+// The rows of each family's table (ops/interp/<family>.cpp).
 const std::vector<OpRule>& elementwiseRules();
 const std::vector<OpRule>& shapeRules();
 const std::vector<OpRule>& gatherRules();

@@ -13,7 +13,7 @@ void insertDistinct(std::vector<IndexingMap>& maps, IndexingMap map) {
     if (existing.dims.size() != map.dims.size() || existing.results.size() != map.results.size() ||
         existing.runtimeVars.size() != map.runtimeVars.size())
       continue;
-    if (islEqual(existing, map).value_or(false)) return;
+    if (islEqual(existing, map).isProven()) return;
   }
   maps.push_back(std::move(map));
 }

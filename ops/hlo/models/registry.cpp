@@ -1,48 +1,47 @@
 // Opcode -> model: the one table that says which ops have indexing.
-#include <algorithm>
-#include <map>
+#include <vector>
 
+#include "core/name_table.h"
 #include "ops/hlo/models/common.h"
 #include "ops/hlo/models/model.h"
 
 namespace idxmap {
 namespace {
 
-using ModelFactory = const OpModel& (*)();
+using ModelRules = NameTable<const OpModel*>;
 
-const std::map<std::string_view, const OpModel*, std::less<>>& registry() {
-  static const auto* table = [] {
-    auto* t = new std::map<std::string_view, const OpModel*, std::less<>>;
-    const std::pair<std::string_view, ModelFactory> rules[] = {
-        {"broadcast", ops::broadcastModel},
-        {"constant", ops::constantModel},
-        {"iota", ops::constantModel},
-        {"parameter", ops::constantModel},
-        {"transpose", ops::transposeModel},
-        {"reverse", ops::reverseModel},
-        {"reduce", ops::reduceModel},
-        {"slice", ops::sliceModel},
-        {"concatenate", ops::concatenateModel},
-        {"reshape", ops::reshapeModel},
-        {"bitcast", ops::bitcastModel},
-        {"bitcast-convert", ops::bitcastConvertModel},
-        {"dot", ops::dotModel},
-        {"scaled-dot", ops::scaledDotModel},
-        {"pad", ops::padModel},
-        {"reduce-window", ops::reduceWindowModel},
-        {"convolution", ops::convolutionModel},
-        {"dynamic-slice", ops::dynamicSliceModel},
-        {"dynamic-update-slice", ops::dynamicUpdateSliceModel},
-        {"get-dimension-size", ops::getDimensionSizeModel},
-        {"set-dimension-size", ops::setDimensionSizeModel},
-        {"copy", ops::copyModel},
-        {"tuple", ops::tupleModel},
-        {"get-tuple-element", ops::getTupleElementModel},
-    };
-    for (const auto& [opcode, model] : rules) (*t)[opcode] = &model();
+const ModelRules& registry() {
+  static const ModelRules* table = [] {
+    std::vector<ModelRules::Row> elementwise;
     for (std::string_view opcode : ops::elementwiseOpcodes())
-      (*t)[opcode] = &ops::elementwiseModel();
-    return t;
+      elementwise.push_back({opcode, &ops::elementwiseModel()});
+    const ModelRules::Row rows[] = {
+        {"broadcast", &ops::broadcastModel()},
+        {"constant", &ops::constantModel()},
+        {"iota", &ops::constantModel()},
+        {"parameter", &ops::constantModel()},
+        {"transpose", &ops::transposeModel()},
+        {"reverse", &ops::reverseModel()},
+        {"reduce", &ops::reduceModel()},
+        {"slice", &ops::sliceModel()},
+        {"concatenate", &ops::concatenateModel()},
+        {"reshape", &ops::reshapeModel()},
+        {"bitcast", &ops::bitcastModel()},
+        {"bitcast-convert", &ops::bitcastConvertModel()},
+        {"dot", &ops::dotModel()},
+        {"scaled-dot", &ops::scaledDotModel()},
+        {"pad", &ops::padModel()},
+        {"reduce-window", &ops::reduceWindowModel()},
+        {"convolution", &ops::convolutionModel()},
+        {"dynamic-slice", &ops::dynamicSliceModel()},
+        {"dynamic-update-slice", &ops::dynamicUpdateSliceModel()},
+        {"get-dimension-size", &ops::getDimensionSizeModel()},
+        {"set-dimension-size", &ops::setDimensionSizeModel()},
+        {"copy", &ops::copyModel()},
+        {"tuple", &ops::tupleModel()},
+        {"get-tuple-element", &ops::getTupleElementModel()},
+    };
+    return new ModelRules({rows, elementwise});
   }();
   return *table;
 }
@@ -50,14 +49,10 @@ const std::map<std::string_view, const OpModel*, std::less<>>& registry() {
 }  // namespace
 
 const OpModel* findOpModel(std::string_view opcode) {
-  auto it = registry().find(opcode);
-  return it == registry().end() ? nullptr : it->second;
+  const OpModel* const* model = registry().find(opcode);
+  return model ? *model : nullptr;
 }
 
-std::vector<std::string_view> modeledOpcodes() {
-  std::vector<std::string_view> opcodes;
-  for (const auto& [opcode, model] : registry()) opcodes.push_back(opcode);
-  return opcodes;
-}
+std::vector<std::string_view> modeledOpcodes() { return registry().names(); }
 
 }  // namespace idxmap

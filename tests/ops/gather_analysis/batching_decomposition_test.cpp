@@ -49,7 +49,7 @@ FoldedMap readBackGather(const std::string& text, GatherOp& imported) {
 // Returns whether the re-proof through the printed IndexingMap ran.
 bool expectGatherProven(const GatherOp& op, const std::string& context) {
   Decomposition d = decomposeGather(op, "decomposed");
-  EXPECT_EQ(d.proven, std::optional<bool>(true)) << context << " " << d.reason << "\n" << d.mlir;
+  EXPECT_EQ(d.proof.verdict, Verdict::Proven) << context << " " << d.proof.reason << "\n" << d.mlir;
   if (d.mlir.empty()) return false;
   GatherOp imported;
   FoldedMap folded = readBackGather(d.mlir, imported);
@@ -58,12 +58,12 @@ bool expectGatherProven(const GatherOp& op, const std::string& context) {
     EXPECT_EQ(folded.folded[k], k >= entries) << context << " entry " << k;
   IndexingMap original = gather_scatter::gatherOutputToOperandMap(op);
   if (original.knownEmpty) {  // no result points: nothing is folded and nothing is read
-    if (folded.map) EXPECT_EQ(islIsEmpty(*folded.map), std::optional<bool>(true)) << context;
+    if (folded.map) EXPECT_EQ(islIsEmpty(*folded.map).verdict, Verdict::Proven) << context;
     return false;
   }
   if (!folded.map) return false;
   // Re-proved through the IndexingMap the CLI prints.
-  EXPECT_EQ(islEqual(*folded.map, original), std::optional<bool>(true))
+  EXPECT_EQ(islEqual(*folded.map, original).verdict, Verdict::Proven)
       << context << "\n"
       << printIndexingMap(*folded.map);
   return true;
@@ -128,7 +128,7 @@ TEST(DecomposeBatchingProof, RandomGathers) {
 
 TEST(DecomposeBatchingProof, SpecScatterExampleAndRandomScatters) {
   Decomposition spec = decomposeScatter(gather_scatter::testing::specScatterExample(), "spec");
-  EXPECT_EQ(spec.proven, std::optional<bool>(true)) << spec.reason << "\n" << spec.mlir;
+  EXPECT_EQ(spec.proof.verdict, Verdict::Proven) << spec.proof.reason << "\n" << spec.mlir;
   EXPECT_NE(spec.mlir.find("stablehlo.add %lhs0, %rhs0"), std::string::npos) << spec.mlir;
   std::mt19937 rng(32);
   const gather_scatter::UpdateComputation computations[] = {
@@ -140,7 +140,7 @@ TEST(DecomposeBatchingProof, SpecScatterExampleAndRandomScatters) {
                                                         computations[trial % 3]);
     if (op.dimension_numbers.input_batching_dims.empty()) continue;
     Decomposition d = decomposeScatter(op, "decomposed");
-    EXPECT_EQ(d.proven, std::optional<bool>(true)) << trial << " " << d.reason << "\n" << d.mlir;
+    EXPECT_EQ(d.proof.verdict, Verdict::Proven) << trial << " " << d.proof.reason << "\n" << d.mlir;
     // Read back on our own: the printed scatter is valid and in the old form.
     mlir_ir::Module module = mlir_ir::parseMlirModule(d.mlir, "decomposed.mlir");
     ScatterOp imported = stablehlo_import::importScatter(onlyOp(module, "stablehlo.scatter"));
@@ -162,12 +162,12 @@ TEST(DecomposeBatchingProof, ADifferentOpIsNotEqual) {
   GatherOp other = op;
   other.dimension_numbers.start_index_map = {1, 2};
   other.operand = {{2, 4, 4, 2}, "i32"};  // keeps the clamp ranges of the swapped entries apart
-  EXPECT_EQ(islEqual(*folded.map, gather_scatter::gatherOutputToOperandMap(other)),
-            std::optional<bool>(false));
+  EXPECT_EQ(islEqual(*folded.map, gather_scatter::gatherOutputToOperandMap(other)).verdict,
+            Verdict::Refuted);
   Decomposition plain = decomposeGather(gather_scatter::decomposeBatchingDims(op),
                                         "no_batching");  // nothing to decompose
-  EXPECT_FALSE(plain.proven);
-  EXPECT_NE(plain.reason.find("no batching dims"), std::string::npos);
+  EXPECT_EQ(plain.proof.verdict, Verdict::Unknown);
+  EXPECT_NE(plain.proof.reason.find("no batching dims"), std::string::npos);
 }
 
 }  // namespace

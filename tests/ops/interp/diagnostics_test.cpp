@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -87,7 +88,7 @@ std::string outcomeOf(const std::string& text, Engine engine) {
 // no longer match, wrong expectations. Whatever the change, both engines give the same
 // outcome, and a program they cannot run is a diagnostic.
 TEST(MlirInterpreter, EnginesAgreeOnMutatedSpecExamples) {
-  std::ifstream file(std::string(IDXMAP_SOURCE_DIR) + "/examples/spec_example.mlir");
+  std::ifstream file(std::filesystem::path(IDXMAP_SOURCE_DIR) / "examples" / "spec_example.mlir");
   std::stringstream text;
   text << file.rdbuf();
   const std::string original = text.str();

@@ -91,8 +91,7 @@ testing::AssertionResult sameEntry(const OperandIndexing& actual, const nlohmann
       for (const IndexingMap& map : actual.maps) found = found || map.knownEmpty;
     } else {
       IndexingMap want = parseIndexingMap(withoutRuntimeSection(text));
-      for (const IndexingMap& map : actual.maps)
-        found = found || islEqual(map, want).value_or(false);
+      for (const IndexingMap& map : actual.maps) found = found || islEqual(map, want).isProven();
     }
     if (!found)
       return testing::AssertionFailure() << "no map means XLA's\n"

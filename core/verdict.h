@@ -1,0 +1,52 @@
+// ProofResult: the one answer to every yes/no question idxmap does not guess at — are two maps
+// the same relation, is a relation empty, do two maps agree at a point, is a decomposition
+// equal to its op (and, with the provers, are indices unique, sorted, in bounds):
+//   - Proven: `method` names what proved it ("isl", "z3"); never said without a proof.
+//   - Refuted: the claim is false. `method` names what decided it; `counterexample` is an
+//     input point where it fails, replayed by evaluation before it is reported, whenever
+//     the question has points (every prover in verify/ gives one; a bare isl question such
+//     as islEqual says only that the relations differ, and `reason` says so).
+//   - Unknown: `reason` says why (a budget or timeout, an unsupported construct, a
+//     counterexample that evaluation did not confirm). Unknown is never rounded to an answer.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace idxmap {
+
+enum class Verdict { Proven, Refuted, Unknown };
+
+// "proven", "refuted", "unknown".
+const char* verdictName(Verdict verdict);
+inline std::ostream& operator<<(std::ostream& out, Verdict verdict) {
+  return out << verdictName(verdict);
+}
+
+// An input point of a map where a claim fails.
+struct Counterexample {
+  std::vector<int64_t> dims;
+  std::vector<int64_t> runtimeVars;
+  std::string explanation;  // e.g. "(d0 = 3): first gives (4), second gives (5)"
+};
+
+struct ProofResult {
+  Verdict verdict = Verdict::Unknown;
+  std::string method;                            // what proved or refuted it; empty when unknown
+  std::optional<Counterexample> counterexample;  // refuted at a point
+  std::string reason;                            // unknown: why; refuted without a point: how
+
+  static ProofResult proven(std::string method);
+  static ProofResult refuted(std::string method, Counterexample counterexample);
+  static ProofResult refuted(std::string method, std::string reason);
+  static ProofResult unknown(std::string reason);
+
+  bool isProven() const { return verdict == Verdict::Proven; }
+  bool isRefuted() const { return verdict == Verdict::Refuted; }
+  bool isUnknown() const { return verdict == Verdict::Unknown; }
+};
+
+}  // namespace idxmap
