@@ -8,7 +8,7 @@ ProofResult Certifier::certify(const IndexingMap& input, const IndexingMap& outp
                                const ParsedMap& source, std::ostream& diagnostics) {
   EquivalenceOptions proofOptions;
   proofOptions.z3TimeoutMs = options_.timeoutMs;
-  ProofResult proof = atMap(source, [&] { return checkEquivalent(input, output, proofOptions); });
+  ProofResult proof = atMap(source, [&] { return proveEquivalent(input, output, proofOptions); });
   switch (proof.verdict) {
     case Verdict::Proven:
       break;

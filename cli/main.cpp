@@ -1,5 +1,5 @@
 // idxmap: the command-line face of the library. Argument handling and formatting only; the
-// work happens in core/, simplifier/ and verify/.
+// work happens in the library's modules (cli/README.md).
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>

@@ -12,7 +12,7 @@
 namespace idxmap::cli {
 namespace {
 
-nlohmann::ordered_json findingJson(const verification::Finding& finding) {
+nlohmann::ordered_json findingJson(const validation::Finding& finding) {
   nlohmann::ordered_json attribute = nullptr;
   if (!finding.attribute.empty()) {
     attribute = {{"name", finding.attribute}, {"line", nullptr}, {"column", nullptr}};
@@ -31,7 +31,7 @@ nlohmann::ordered_json findingJson(const verification::Finding& finding) {
           {"attribute", attribute}};
 }
 
-std::string summary(const std::string& name, const verification::Report& report) {
+std::string summary(const std::string& name, const validation::Report& report) {
   if (report.checkedOps == 0) return name + ": no op to verify (none has a model)";
   std::string ops = std::to_string(report.checkedOps) + " op" + (report.checkedOps == 1 ? "" : "s");
   if (report.invalidOps == 0) return name + ": " + ops + " verified, all valid";
@@ -73,7 +73,7 @@ CLI::App* addVerifyCommand(CLI::App& app, VerifyOptions& options) {
       "Checked MLIR ops (stablehlo.* by every constraint of the spec, with its label;\n"
       "tensor.* and tcp.* by their own rules; a dynamic dim is compatible with any size its\n"
       "bound allows):\n" +
-      opList(verification::checkedMlirOps()) +
+      opList(validation::validatedMlirOps()) +
       "\nChecked HLO opcodes (attributes against operand shapes, declared shape against the\n"
       "inferred one):\n" +
       opList(hloOpcodes) +
@@ -93,17 +93,17 @@ CLI::App* addVerifyCommand(CLI::App& app, VerifyOptions& options) {
 
 ExitCode runVerify(const VerifyOptions& options, std::ostream& out, std::ostream& diagnostics) {
   Source source = readSource(options.input);
-  verification::Report report =
+  validation::Report report =
       isMlir(source)
-          ? verification::verifyMlirModule(mlir_ir::parseMlirModule(source.text, source.name))
-          : verification::verifyHloModule(hlo::parseHloModule(source.text, source.name));
+          ? validation::validateMlirModule(mlir_ir::parseMlirModule(source.text, source.name))
+          : validation::validateHloModule(hlo::parseHloModule(source.text, source.name));
   if (options.json) {
     nlohmann::ordered_json records = nlohmann::ordered_json::array();
-    for (const verification::Finding& finding : report.findings)
+    for (const validation::Finding& finding : report.findings)
       records.push_back(findingJson(finding));
     writeJson(out, records);
   } else {
-    for (const verification::Finding& finding : report.findings)
+    for (const validation::Finding& finding : report.findings)
       diagnostics << formatDiagnostic(finding.location, "error", finding.message) << '\n';
   }
   diagnostics << summary(source.name, report) << '\n';

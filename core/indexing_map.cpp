@@ -57,7 +57,7 @@ void IndexingMap::markKnownEmpty() {
   constraints.clear();
 }
 
-std::optional<std::string> IndexingMap::verify() const {
+std::optional<std::string> IndexingMap::brokenInvariant() const {
   std::optional<std::string> error;
   auto check = [&](Expr root, const std::string& where) {
     root.walk([&](Expr e) {

@@ -3,7 +3,7 @@
 // where dimensions d and runtime variables rt are inputs and range variables s are
 // existential. The map carries its own domain; its printed form is the debugging interface.
 //
-// Invariant (checked by verify()): every variable an expression uses is declared, and every
+// Invariant (see brokenInvariant()): every variable an expression uses is declared, and every
 // declared range is non-empty unless the map is KNOWN EMPTY.
 #pragma once
 
@@ -50,7 +50,7 @@ struct IndexingMap {
   void markKnownEmpty();
 
   // The first broken invariant, if any, as a message.
-  std::optional<std::string> verify() const;
+  std::optional<std::string> brokenInvariant() const;
 
   // Whether every variable of the point (dims, range vars, runtime vars) is in its range
   // and every constraint holds there.

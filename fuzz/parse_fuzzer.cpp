@@ -19,7 +19,6 @@ namespace {
 
 }  // namespace
 
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   std::vector<idxmap::ParsedMap> maps;

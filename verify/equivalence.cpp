@@ -55,7 +55,7 @@ std::optional<ProofResult> checkWithIsl(const IndexingMap& a, const IndexingMap&
 
 }  // namespace
 
-ProofResult checkEquivalent(const IndexingMap& a, const IndexingMap& b,
+ProofResult proveEquivalent(const IndexingMap& a, const IndexingMap& b,
                             const EquivalenceOptions& options) {
   if (a.dims.size() != b.dims.size() || a.runtimeVars.size() != b.runtimeVars.size() ||
       a.results.size() != b.results.size())
@@ -66,7 +66,7 @@ ProofResult checkEquivalent(const IndexingMap& a, const IndexingMap& b,
                                                "first has " +
                                                    shape(a) + ", the second has " + shape(b)});
   if (std::optional<ProofResult> answer = checkWithIsl(a, b)) return *answer;
-  ProofResult z3Answer = checkEquivalentWithZ3(a, b, options);
+  ProofResult z3Answer = proveEquivalentWithZ3(a, b, options);
   if (z3Answer.verdict == Verdict::Unknown) z3Answer.reason = "isl gave up; " + z3Answer.reason;
   return z3Answer;
 }

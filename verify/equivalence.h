@@ -13,7 +13,7 @@ struct EquivalenceOptions {
   unsigned z3TimeoutMs = 10000;
 };
 
-ProofResult checkEquivalent(const IndexingMap& a, const IndexingMap& b,
+ProofResult proveEquivalent(const IndexingMap& a, const IndexingMap& b,
                             const EquivalenceOptions& options = {});
 
 }  // namespace idxmap

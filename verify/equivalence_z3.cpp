@@ -118,7 +118,7 @@ z3::check_result solve(const z3::expr& query, const Z3Variables& inputs, unsigne
 
 }  // namespace
 
-ProofResult checkEquivalentWithZ3(const IndexingMap& a, const IndexingMap& b,
+ProofResult proveEquivalentWithZ3(const IndexingMap& a, const IndexingMap& b,
                                   const EquivalenceOptions& options) {
   try {
     z3::context ctx;

@@ -1,4 +1,4 @@
-// The Z3 half of checkEquivalent (verify/equivalence.h), used when isl gives up; exposed
+// The Z3 half of proveEquivalent (verify/equivalence.h), used when isl gives up; exposed
 // so tests can exercise it on maps isl would settle first.
 #pragma once
 
@@ -7,7 +7,7 @@
 namespace idxmap {
 
 // Requires maps with the same number of dims, runtime variables and results.
-ProofResult checkEquivalentWithZ3(const IndexingMap& a, const IndexingMap& b,
+ProofResult proveEquivalentWithZ3(const IndexingMap& a, const IndexingMap& b,
                                   const EquivalenceOptions& options);
 
 }  // namespace idxmap

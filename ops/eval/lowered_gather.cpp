@@ -66,8 +66,8 @@ Tensor wrapNegativeIndices(const Tensor& indices, int64_t indexVectorDim, const 
   return wrapped;
 }
 
-void checkIndexValues(const std::string& opName, const Tensor& indices, int64_t indexVectorDim,
-                      const Index& bounds, bool requireUnique) {
+void rejectBadIndexValues(const std::string& opName, const Tensor& indices, int64_t indexVectorDim,
+                          const Index& bounds, bool requireUnique) {
   std::set<Index> seen;
   for (const Index& vector : indexVectors(indices, indexVectorDim)) {
     for (size_t k = 0; k < vector.size(); ++k)
@@ -101,8 +101,8 @@ Tensor evaluateLoweredGather(const LoweredGather& lowered, const Tensor& operand
   Tensor prepared = lowered.wrap_negative_indices
                         ? wrapNegativeIndices(indices, indexVectorDim, lowered.index_bounds)
                         : indices;
-  checkIndexValues(lowered.op_name, prepared, indexVectorDim, lowered.index_bounds,
-                   lowered.require_unique_indices);
+  rejectBadIndexValues(lowered.op_name, prepared, indexVectorDim, lowered.index_bounds,
+                       lowered.require_unique_indices);
   Tensor source =
       lowered.operand_prefix.empty() ? operand : prefixSlice(operand, lowered.operand_prefix);
   return engine == Engine::kReference ? referenceGather(lowered.op, source, prepared)
@@ -111,8 +111,8 @@ Tensor evaluateLoweredGather(const LoweredGather& lowered, const Tensor& operand
 
 Tensor evaluateLoweredScatter(const LoweredScatter& lowered, const Tensor& dest,
                               const Tensor& indices, const Tensor& source, Engine engine) {
-  checkIndexValues(lowered.op_name, indices, lowered.op.dimension_numbers.index_vector_dim,
-                   lowered.index_bounds, lowered.require_unique_indices);
+  rejectBadIndexValues(lowered.op_name, indices, lowered.op.dimension_numbers.index_vector_dim,
+                       lowered.index_bounds, lowered.require_unique_indices);
   std::vector<Tensor> results = engine == Engine::kReference
                                     ? referenceScatter(lowered.op, {dest}, indices, {source})
                                     : mapScatter(lowered.op, {dest}, indices, {source});

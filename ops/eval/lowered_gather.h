@@ -33,8 +33,8 @@ Tensor wrapNegativeIndices(const Tensor& indices, int64_t indexVectorDim,
 
 // Throws IndexValueError naming the first index vector with a value outside
 // [0, bounds[k]), or, when requireUnique, the first repeated index vector.
-void checkIndexValues(const std::string& opName, const Tensor& indices, int64_t indexVectorDim,
-                      const std::vector<int64_t>& bounds, bool requireUnique);
+void rejectBadIndexValues(const std::string& opName, const Tensor& indices, int64_t indexVectorDim,
+                          const std::vector<int64_t>& bounds, bool requireUnique);
 
 // `operand` cut to its leading `prefix[d]` elements along each dim.
 Tensor prefixSlice(const Tensor& operand, const std::vector<int64_t>& prefix);

@@ -1,13 +1,13 @@
 // stablehlo.dynamic_gather's constraints C1-C14: gather's without batching dims, labels
 // renumbered, checked on the slice-size values the op carries, or without them when they are
 // not known.
-#include "ops/stablehlo/constraint_checks.h"
-#include "ops/stablehlo/gather_checks.h"
+#include "ops/stablehlo/constraint_rules.h"
+#include "ops/stablehlo/gather_rules.h"
 
 namespace idxmap::gather_scatter {
 namespace {
 
-using Check = ConstraintCheck<DynamicGatherOp>;
+using Check = ConstraintRule<DynamicGatherOp>;
 using Message = std::optional<std::string>;
 using GatherMessage = Message (*)(const GatherOp&);
 
@@ -45,7 +45,7 @@ Message sliceSizesCount(const DynamicGatherOp& op) {
 }
 
 const std::vector<Check>& dynamicGatherChecks() {
-  using namespace gather_checks;
+  using namespace gather_rules;
   static const std::vector<Check> table = {
       {"I1", "operand", viaGather(operandPerTensor)},
       {"I2", "start_indices", viaGather(startIndicesInteger)},
@@ -96,7 +96,7 @@ const std::vector<Check>& dynamicGatherChecks() {
 }  // namespace
 
 std::vector<Violation> validateDynamicGather(const DynamicGatherOp& op) {
-  return runChecks("stablehlo.dynamic_gather", dynamicGatherChecks(), op);
+  return runRules("stablehlo.dynamic_gather", dynamicGatherChecks(), op);
 }
 
 }  // namespace idxmap::gather_scatter

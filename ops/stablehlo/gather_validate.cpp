@@ -1,12 +1,12 @@
 // stablehlo.gather's constraints C1-C23 as a table: label, attribute, predicate.
-#include "ops/stablehlo/constraint_checks.h"
-#include "ops/stablehlo/gather_checks.h"
+#include "ops/stablehlo/constraint_rules.h"
+#include "ops/stablehlo/gather_rules.h"
 
 namespace idxmap::gather_scatter {
 namespace {
 
-using namespace gather_checks;
-using Check = ConstraintCheck<GatherOp>;
+using namespace gather_rules;
+using Check = ConstraintRule<GatherOp>;
 using Message = std::optional<std::string>;
 
 const GatherDimensionNumbers& dn(const GatherOp& op) { return op.dimension_numbers; }
@@ -101,7 +101,7 @@ const std::vector<Check>& gatherChecks() {
 }  // namespace
 
 std::vector<Violation> validateGather(const GatherOp& op) {
-  return runChecks("stablehlo.gather", gatherChecks(), op);
+  return runRules("stablehlo.gather", gatherChecks(), op);
 }
 
 }  // namespace idxmap::gather_scatter

@@ -1,10 +1,10 @@
 // stablehlo.scatter's constraints C1-C25 as a table: label, attribute, predicate.
-#include "ops/stablehlo/constraint_checks.h"
+#include "ops/stablehlo/constraint_rules.h"
 
 namespace idxmap::gather_scatter {
 namespace {
 
-using Check = ConstraintCheck<ScatterOp>;
+using Check = ConstraintRule<ScatterOp>;
 using Message = std::optional<std::string>;
 
 std::string str(int64_t v) { return std::to_string(v); }
@@ -351,8 +351,8 @@ const std::vector<Check>& inputChecks() {
 }  // namespace
 
 std::vector<Violation> validateScatter(const ScatterOp& op) {
-  std::vector<Violation> violations = runChecks("stablehlo.scatter", inputChecks(), op);
-  std::vector<Violation> constraints = runChecks("stablehlo.scatter", scatterChecks(), op);
+  std::vector<Violation> violations = runRules("stablehlo.scatter", inputChecks(), op);
+  std::vector<Violation> constraints = runRules("stablehlo.scatter", scatterChecks(), op);
   violations.insert(violations.end(), constraints.begin(), constraints.end());
   return violations;
 }

@@ -4,9 +4,9 @@
 
 #include "ops/hlo/models/model.h"
 
-namespace idxmap::verification {
+namespace idxmap::validation {
 
-Report verifyHloModule(const hlo::Module& module) {
+Report validateHloModule(const hlo::Module& module) {
   Report report;
   for (const auto& computation : module.computations) {
     for (const auto& instruction : computation->instructions) {
@@ -37,4 +37,4 @@ Report verifyHloModule(const hlo::Module& module) {
   return report;
 }
 
-}  // namespace idxmap::verification
+}  // namespace idxmap::validation

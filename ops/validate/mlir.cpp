@@ -9,7 +9,7 @@
 #include "ops/import/stablehlo.h"
 #include "ops/stablehlo/gather_scatter.h"
 
-namespace idxmap::verification {
+namespace idxmap::validation {
 namespace {
 
 using gather_scatter::Violation;
@@ -197,12 +197,12 @@ class Walker {
 
 }  // namespace
 
-Report verifyMlirModule(const mlir_ir::Module& module) { return Walker().run(module); }
+Report validateMlirModule(const mlir_ir::Module& module) { return Walker().run(module); }
 
-std::vector<std::string> checkedMlirOps() {
+std::vector<std::string> validatedMlirOps() {
   std::vector<std::string> names;
   for (const auto& [name, checked] : checkedOps()) names.push_back(name);
   return names;
 }
 
-}  // namespace idxmap::verification
+}  // namespace idxmap::validation

@@ -9,7 +9,7 @@
 
 #include "core/text.h"
 
-namespace idxmap::verification {
+namespace idxmap::validation {
 
 struct Finding {
   SourceLocation location;  // the op's: its name in MLIR, where the model points in HLO
@@ -28,4 +28,4 @@ struct Report {
   int64_t invalidOps = 0;         // checked ops with at least one finding
 };
 
-}  // namespace idxmap::verification
+}  // namespace idxmap::validation

@@ -106,7 +106,7 @@ inline std::vector<IndexingMap> parseFile(const std::string& path) {
 
 // Whether `a` and `b` denote the same relation, with the prover's explanation on failure.
 inline testing::AssertionResult sameMeaning(const IndexingMap& a, const IndexingMap& b) {
-  ProofResult proof = checkEquivalent(a, b);
+  ProofResult proof = proveEquivalent(a, b);
   if (proof.verdict == Verdict::Proven) return testing::AssertionSuccess();
   return testing::AssertionFailure()
          << printIndexingMap(a) << "\nand\n"

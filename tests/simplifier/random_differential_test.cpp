@@ -89,7 +89,7 @@ TEST(RandomDifferential, SimplifiedMapsMatchBruteForce) {
     IndexingMap input = gen.map();
     if (testing::domainVolume(input) > 4000) continue;
     IndexingMap output = simplify(input);
-    ASSERT_EQ(output.verify(), std::nullopt);
+    ASSERT_EQ(output.brokenInvariant(), std::nullopt);
     ASSERT_EQ(testing::relationOf(output), testing::relationOf(input))
         << "seed " << kSeed << " map #" << i << "\ninput:\n"
         << printIndexingMap(input) << "\noutput:\n"

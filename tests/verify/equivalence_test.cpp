@@ -54,14 +54,14 @@ void expectRealCounterexample(const ProofResult& r, const IndexingMap& a, const 
 
 TEST(EquivalenceTest, ProvesMapsWrittenDifferently) {
   ProofResult r =
-      checkEquivalent(oneDim({0, 99}, {d0.floorDiv(4) * 4 + d0.mod(4)}), oneDim({0, 99}, {d0}));
+      proveEquivalent(oneDim({0, 99}, {d0.floorDiv(4) * 4 + d0.mod(4)}), oneDim({0, 99}, {d0}));
   EXPECT_EQ(r.verdict, Verdict::Proven);
   EXPECT_EQ(r.method, "isl");
   EXPECT_FALSE(r.counterexample);
 }
 
 TEST(EquivalenceTest, ProvesTheReshapeRoundTripIsTheIdentity) {
-  ProofResult r = checkEquivalent(reshapeRoundTrip(), IndexingMap::identity({10, 10, 10}));
+  ProofResult r = proveEquivalent(reshapeRoundTrip(), IndexingMap::identity({10, 10, 10}));
   EXPECT_EQ(r.verdict, Verdict::Proven);
   EXPECT_EQ(r.method, "isl");
 }
@@ -69,7 +69,7 @@ TEST(EquivalenceTest, ProvesTheReshapeRoundTripIsTheIdentity) {
 TEST(EquivalenceTest, RefutesDifferentResultsWithAPoint) {
   IndexingMap a = oneDim({0, 9}, {d0.floorDiv(2)});
   IndexingMap b = oneDim({0, 9}, {d0.ceilDiv(2)});
-  ProofResult r = checkEquivalent(a, b);
+  ProofResult r = proveEquivalent(a, b);
   expectRealCounterexample(r, a, b);
   EXPECT_EQ(r.method, "isl");
   int64_t x = r.counterexample->dims.at(0);
@@ -81,13 +81,13 @@ TEST(EquivalenceTest, RefutesDifferentResultsWithAPoint) {
 TEST(EquivalenceTest, RefutesMapsThatDifferOnlyInTheirDomain) {
   IndexingMap a = oneDim({0, 9}, {d0});
   IndexingMap b = oneDim({0, 10}, {d0});
-  ProofResult r = checkEquivalent(a, b);
+  ProofResult r = proveEquivalent(a, b);
   expectRealCounterexample(r, a, b);
   EXPECT_EQ(r.counterexample->explanation, "(d0 = 10): first is not defined, second gives (10)");
 
   IndexingMap even = a;
   even.constraints = {{d0.mod(2), {0, 0}}};
-  r = checkEquivalent(a, even);
+  r = proveEquivalent(a, even);
   expectRealCounterexample(r, a, even);
   EXPECT_EQ(r.counterexample->dims.at(0) % 2, 1);
 }
@@ -97,8 +97,8 @@ TEST(EquivalenceTest, KnownEmptyEqualsAnEmptyDomain) {
   known.markKnownEmpty();
   IndexingMap emptyDomain = oneDim({0, 9}, {d0});
   emptyDomain.constraints = {{d0 * 2, {3, 3}}};
-  EXPECT_EQ(checkEquivalent(known, emptyDomain).verdict, Verdict::Proven);
-  EXPECT_EQ(checkEquivalentWithZ3(known, emptyDomain, {}).verdict, Verdict::Proven);
+  EXPECT_EQ(proveEquivalent(known, emptyDomain).verdict, Verdict::Proven);
+  EXPECT_EQ(proveEquivalentWithZ3(known, emptyDomain, {}).verdict, Verdict::Proven);
 }
 
 TEST(EquivalenceTest, TreatsRuntimeVariablesAsInputs) {
@@ -106,10 +106,10 @@ TEST(EquivalenceTest, TreatsRuntimeVariablesAsInputs) {
   a.runtimeVars = {{{0, 3}, "n"}};
   IndexingMap b = oneDim({0, 9}, {rt0 + d0});
   b.runtimeVars = {{{0, 3}, ""}};
-  EXPECT_EQ(checkEquivalent(a, b).verdict, Verdict::Proven);
+  EXPECT_EQ(proveEquivalent(a, b).verdict, Verdict::Proven);
 
   b.runtimeVars[0].range = {0, 4};
-  ProofResult r = checkEquivalent(a, b);
+  ProofResult r = proveEquivalent(a, b);
   expectRealCounterexample(r, a, b);
   EXPECT_EQ(r.counterexample->runtimeVars, std::vector<int64_t>{4});
   EXPECT_NE(r.counterexample->explanation.find("n = 4"), std::string::npos);
@@ -120,10 +120,10 @@ TEST(EquivalenceTest, ComparesRelationsNotJustFunctions) {
   a.rangeVars = {{{0, 1}, ""}};
   IndexingMap b = oneDim({0, 9}, {d0 - s0});
   b.rangeVars = {{{-1, 0}, ""}};
-  EXPECT_EQ(checkEquivalent(a, b).verdict, Verdict::Proven);
+  EXPECT_EQ(proveEquivalent(a, b).verdict, Verdict::Proven);
 
   b.rangeVars[0].range = {-2, 0};
-  ProofResult r = checkEquivalent(a, b);
+  ProofResult r = proveEquivalent(a, b);
   expectRealCounterexample(r, a, b);
   int64_t x = r.counterexample->dims.at(0);
   EXPECT_EQ(r.counterexample->explanation,
@@ -133,7 +133,7 @@ TEST(EquivalenceTest, ComparesRelationsNotJustFunctions) {
 }
 
 TEST(EquivalenceTest, RefutesDifferentShapesWithoutAPoint) {
-  ProofResult r = checkEquivalent(oneDim({0, 9}, {d0}), IndexingMap::identity({10, 10}));
+  ProofResult r = proveEquivalent(oneDim({0, 9}, {d0}), IndexingMap::identity({10, 10}));
   EXPECT_EQ(r.verdict, Verdict::Refuted);
   ASSERT_TRUE(r.counterexample);
   EXPECT_TRUE(r.counterexample->dims.empty());
@@ -148,8 +148,8 @@ TEST(EquivalenceTest, FallsBackToZ3WhenIslGivesUp) {
   IndexingMap a = oneDim({0, 99}, {d0.floorDiv(4) * 4 + d0.mod(4)});
   IndexingMap b = oneDim({0, 99}, {d0});
   IndexingMap c = oneDim({0, 99}, {d0.floorDiv(4) * 4});
-  ProofResult same = checkEquivalent(a, b);
-  ProofResult different = checkEquivalent(a, c);
+  ProofResult same = proveEquivalent(a, b);
+  ProofResult different = proveEquivalent(a, c);
   setIslLimits(limits);
   EXPECT_EQ(same.verdict, Verdict::Proven);
   EXPECT_EQ(same.method, "z3");
@@ -162,10 +162,10 @@ TEST(EquivalenceTest, Z3ProvesAndRefutesRelationsWithRangeVariables) {
   a.rangeVars = {{{0, 1}, ""}};
   IndexingMap b = oneDim({0, 9}, {d0 - s0});
   b.rangeVars = {{{-1, 0}, ""}};
-  EXPECT_EQ(checkEquivalentWithZ3(a, b, {}).verdict, Verdict::Proven);
-  EXPECT_EQ(checkEquivalentWithZ3(a, oneDim({0, 9}, {d0 + 1}), {}).verdict, Verdict::Refuted);
+  EXPECT_EQ(proveEquivalentWithZ3(a, b, {}).verdict, Verdict::Proven);
+  EXPECT_EQ(proveEquivalentWithZ3(a, oneDim({0, 9}, {d0 + 1}), {}).verdict, Verdict::Refuted);
   b.rangeVars[0].range = {-2, 0};
-  ProofResult r = checkEquivalentWithZ3(a, b, {});
+  ProofResult r = proveEquivalentWithZ3(a, b, {});
   expectRealCounterexample(r, a, b);
   EXPECT_EQ(r.method, "z3");
 
@@ -174,9 +174,9 @@ TEST(EquivalenceTest, Z3ProvesAndRefutesRelationsWithRangeVariables) {
   wide.rangeVars = {{{0, 1000}, ""}};
   IndexingMap mirrored = oneDim({0, 9}, {d0 + 1000 - s0});
   mirrored.rangeVars = {{{0, 1000}, ""}};
-  EXPECT_EQ(checkEquivalentWithZ3(wide, mirrored, {}).verdict, Verdict::Proven);
+  EXPECT_EQ(proveEquivalentWithZ3(wide, mirrored, {}).verdict, Verdict::Proven);
   mirrored.rangeVars[0].range = {1, 1000};
-  r = checkEquivalentWithZ3(wide, mirrored, {});
+  r = proveEquivalentWithZ3(wide, mirrored, {});
   EXPECT_EQ(r.verdict, Verdict::Refuted);
   ASSERT_TRUE(r.counterexample);
   EXPECT_NE(r.counterexample->explanation.find("first gives {"), std::string::npos);
@@ -195,7 +195,7 @@ TEST(EquivalenceTest, AnswersUnknownWhenBothSolversRunOutOfTime) {
   IslLimits limits = islLimits();
   setIslLimits({.maxOperations = 0, .timeLimit = std::chrono::milliseconds(50)});
   auto start = std::chrono::steady_clock::now();
-  ProofResult r = checkEquivalent(hardForSolvers(0), hardForSolvers(1), {.z3TimeoutMs = 100});
+  ProofResult r = proveEquivalent(hardForSolvers(0), hardForSolvers(1), {.z3TimeoutMs = 100});
   auto elapsed = std::chrono::steady_clock::now() - start;
   setIslLimits(limits);
   EXPECT_EQ(r.verdict, Verdict::Unknown);
@@ -212,7 +212,7 @@ TEST(EquivalenceTest, NeverProvesOrRefutesWrongly) {
     IndexingMap other = oracle::perturb(rng, m);
     SCOPED_TRACE("pair #" + std::to_string(i) + ": " + printIsl(m) + " vs " + printIsl(other));
     bool equal = oracle::bruteForceRelation(m) == oracle::bruteForceRelation(other);
-    ProofResult r = checkEquivalent(m, other);
+    ProofResult r = proveEquivalent(m, other);
     ASSERT_EQ(r.verdict, equal ? Verdict::Proven : Verdict::Refuted) << r.reason;
     if (!equal) {
       expectRealCounterexample(r, m, other);
@@ -233,7 +233,7 @@ TEST(EquivalenceTest, Z3AgreesWithBruteForceOnMapsWithoutRangeVariables) {
     IndexingMap other = oracle::perturb(rng, m);
     SCOPED_TRACE("pair #" + std::to_string(i) + ": " + printIsl(m) + " vs " + printIsl(other));
     bool equal = oracle::bruteForceRelation(m) == oracle::bruteForceRelation(other);
-    ProofResult r = checkEquivalentWithZ3(m, other, {});
+    ProofResult r = proveEquivalentWithZ3(m, other, {});
     ASSERT_EQ(r.verdict, equal ? Verdict::Proven : Verdict::Refuted) << r.reason;
     if (!equal) expectRealCounterexample(r, m, other);
     ++(equal ? proven : refuted);

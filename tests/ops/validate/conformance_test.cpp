@@ -1,5 +1,5 @@
 // StableHLO's own verifier tests (../shared/conformance/stablehlo/verifier_cases.jsonl), each
-// test function read by the MLIR reader and checked by verifyMlirModule, the walk behind
+// test function read by the MLIR reader and checked by validateMlirModule, the walk behind
 // `idxmap verify`: valid ops give no finding; an invalid op gives findings, among them the
 // constraint the test exercises, located on the line StableHLO's `expected-error` points at.
 // Attribute syntax errors must be the reader's diagnostics, at that line too. Skips cleanly
@@ -15,7 +15,7 @@
 
 #include "ops/validate/mlir.h"
 
-namespace idxmap::verification {
+namespace idxmap::validation {
 namespace {
 
 using nlohmann::json;
@@ -133,7 +133,7 @@ void checkRecord(const json& record, Tally& tally) {
     tally.add("invalid, rejected by the reader");
     return;
   }
-  Report report = verifyMlirModule(module);
+  Report report = validateMlirModule(module);
   if (valid) {
     EXPECT_TRUE(report.findings.empty()) << describe(report);
     tally.add(report.checkedOps ? "valid, accepted" : "valid attribute, nothing to check");
@@ -176,7 +176,7 @@ TEST(VerifierConformance, DamagedTextsAreDiagnosticsNotCrashes) {
   int read = 0, rejected = 0;
   auto attempt = [&](const std::string& text) {
     try {
-      verifyMlirModule(mlir_ir::parseMlirModule(text, "damaged.mlir"));
+      validateMlirModule(mlir_ir::parseMlirModule(text, "damaged.mlir"));
       ++read;
     } catch (const ParseError&) {
       ++rejected;
@@ -200,4 +200,4 @@ TEST(VerifierConformance, DamagedTextsAreDiagnosticsNotCrashes) {
 }
 
 }  // namespace
-}  // namespace idxmap::verification
+}  // namespace idxmap::validation

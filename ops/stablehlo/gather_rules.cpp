@@ -1,12 +1,12 @@
 // Message functions for the gather constraints shared with dynamic_gather.
-#include "ops/stablehlo/gather_checks.h"
+#include "ops/stablehlo/gather_rules.h"
 
 #include <optional>
 #include <stdexcept>
 
-#include "ops/stablehlo/constraint_checks.h"
+#include "ops/stablehlo/constraint_rules.h"
 
-namespace idxmap::gather_scatter::gather_checks {
+namespace idxmap::gather_scatter::gather_rules {
 namespace {
 
 std::string str(int64_t v) { return std::to_string(v); }
@@ -164,4 +164,4 @@ std::optional<std::string> startIndicesInteger(const GatherOp& op) {
          ", not an integer type";
 }
 
-}  // namespace idxmap::gather_scatter::gather_checks
+}  // namespace idxmap::gather_scatter::gather_rules

@@ -15,17 +15,17 @@
 namespace idxmap::gather_scatter {
 
 template <class Op>
-struct ConstraintCheck {
+struct ConstraintRule {
   const char* label;
   const char* attribute;
   std::function<std::optional<std::string>(const Op&)> broken;  // the message, when broken
 };
 
 template <class Op>
-std::vector<Violation> runChecks(const std::string& opName,
-                                 const std::vector<ConstraintCheck<Op>>& table, const Op& op) {
+std::vector<Violation> runRules(const std::string& opName,
+                                const std::vector<ConstraintRule<Op>>& table, const Op& op) {
   std::vector<Violation> violations;
-  for (const ConstraintCheck<Op>& check : table)
+  for (const ConstraintRule<Op>& check : table)
     if (std::optional<std::string> message = check.broken(op))
       violations.push_back(
           {check.label, check.attribute, opName + " (" + check.label + "): " + *message});

@@ -7,7 +7,7 @@
 
 #include "ops/stablehlo/gather_scatter.h"
 
-namespace idxmap::gather_scatter::gather_checks {
+namespace idxmap::gather_scatter::gather_rules {
 
 std::optional<std::string> rankAddsUp(const GatherOp& op);              // gather C1
 std::optional<std::string> indexVectorDimInRange(const GatherOp& op);   // C2
@@ -25,4 +25,4 @@ std::optional<std::string> resultElementType(const GatherOp& op);       // C23
 std::optional<std::string> operandPerTensor(const GatherOp& op);        // I1's type
 std::optional<std::string> startIndicesInteger(const GatherOp& op);     // I2's type
 
-}  // namespace idxmap::gather_scatter::gather_checks
+}  // namespace idxmap::gather_scatter::gather_rules
