@@ -30,7 +30,7 @@ class NameTable {
               [](const Row& a, const Row& b) { return a.name < b.name; });
     for (size_t i = 1; i < rows_.size(); ++i)
       if (rows_[i].name == rows_[i - 1].name)
-        throw std::logic_error("NameTable: '" + std::string(rows_[i].name) + "' has two rows");
+        throw std::logic_error{"NameTable: '" + std::string(rows_[i].name) + "' has two rows"};
   }
 
   // The entry of `name`, or nullptr when no row names it.

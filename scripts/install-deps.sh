@@ -13,6 +13,8 @@ packages=(
   libgtest-dev libbenchmark-dev
   # The libFuzzer target needs clang and its runtime (libFuzzer, sanitizers).
   clang libclang-rt-14-dev
+  # scripts/tidy.sh (run-clang-tidy-14 comes with clang-tidy-14).
+  clang-tidy
 )
 
 missing=()

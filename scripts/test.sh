@@ -2,11 +2,12 @@
 # The whole test suite, as CI runs it (.ci/run):
 #   1. install missing dependencies; build everything in build/ (RelWithDebInfo); ctest;
 #   2. build the tests with ASan + UBSan in build-asan/ and run ctest there;
-#   3. when fuzz/ has targets: build them with clang in build-fuzz/ and fuzz briefly.
+#   3. when fuzz/ has targets: build them with clang in build-fuzz/ and fuzz briefly;
+#   4. clang-tidy (.clang-tidy) on the sources the last commit changed (scripts/tidy.sh).
 # Any failure stops the script with a non-zero status and names the step.
 #
 # Knobs (environment): IDXMAP_JOBS (default: nproc), IDXMAP_SKIP_SANITIZE=1,
-# IDXMAP_FUZZ_SECONDS (total fuzzing time, default 60; 0 skips fuzzing).
+# IDXMAP_FUZZ_SECONDS (total fuzzing time, default 60; 0 skips fuzzing), IDXMAP_SKIP_TIDY=1.
 set -Eeuo pipefail
 cd "$(dirname "$0")/.."
 
@@ -99,6 +100,12 @@ if [[ -f fuzz/CMakeLists.txt && $fuzz_seconds -gt 0 ]]; then
     fi
     tail -n 12 "$log"
   done
+  end_step
+fi
+
+if [[ ${IDXMAP_SKIP_TIDY:-0} != 1 ]]; then
+  begin_step "clang-tidy on the sources the last commit changed"
+  ./scripts/tidy.sh
   end_step
 fi
 

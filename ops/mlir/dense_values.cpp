@@ -105,7 +105,7 @@ DenseLiteral MlirAttributeParser::parseDenseLiteral() {
       throw cursor_.error(at, "dense hex string must be \"0x\" and an even number of digits");
     }
     for (size_t i = 2; i < hex.size(); i += 2) {
-      Int128 byte = magnitude(std::string_view(hex).substr(i, 2), 16);
+      Int128 byte = magnitude(std::string_view{hex}.substr(i, 2), 16);
       if (!std::isxdigit(static_cast<unsigned char>(hex[i])) ||
           !std::isxdigit(static_cast<unsigned char>(hex[i + 1]))) {
         throw cursor_.error(at, "dense hex string holds a non-hex digit");

@@ -3,6 +3,8 @@
 // ops/mlir/pretty_op.cpp; types, attributes and dense literals by their own files.
 #include "ops/mlir/parser.h"
 
+#include <utility>
+
 #include "ops/mlir/type_parser.h"
 
 namespace idxmap::mlir_ir {
@@ -160,7 +162,7 @@ Region MlirParser::parseRegion(std::vector<BlockArgument> entryArguments) {
       if (!block.arguments.empty()) {
         throw cursor_.errorHere("block arguments written twice");
       }
-      block.arguments = std::move(entryArguments);
+      block.arguments = std::exchange(entryArguments, {});
     }
     first = false;
     while (cursor_.peek() != '}' && cursor_.peek() != '^') {

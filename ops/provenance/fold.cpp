@@ -29,7 +29,7 @@ FoldedMap unfolded(const IndexingMap& opMap) {
 }
 
 // clampTop[k]: gather clamps entry k into [0, clampTop[k]]; nullopt: scatter, no clamp.
-FoldedMap fold(const IndexingMap& opMap, const IndexingMap& readMap_, int64_t indexVectorDim,
+FoldedMap fold(const IndexingMap& opMap, const IndexingMap& indicesMap, int64_t indexVectorDim,
                int64_t indicesRank, const std::vector<std::optional<int64_t>>& clampTop,
                const IndexValues& values) {
   const size_t entries = opMap.runtimeVars.size();
@@ -37,7 +37,7 @@ FoldedMap fold(const IndexingMap& opMap, const IndexingMap& readMap_, int64_t in
   const size_t dims = opMap.dims.size();
   const std::string d = tuple('d', dims);
 
-  isl::map read = toIslMap(readMap_);  // { [d] -> [indices point] }, no parameters
+  isl::map read = toIslMap(indicesMap);  // { [d] -> [indices point] }, no parameters
   std::vector<isl::map> components;
   std::vector<bool> folded(entries, false);
   for (size_t k = 0; k < entries; ++k) {

@@ -10,7 +10,6 @@
 
 namespace idxmap::index_provenance {
 
-using isl_bridge::checked;
 using isl_bridge::own;
 using mlir_ir::Operation;
 
