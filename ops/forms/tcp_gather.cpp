@@ -79,7 +79,7 @@ std::vector<Violation> validateTcpGather(const TcpGatherOp& op) {
   } else {
     for (int64_t d = 0; d < rank; ++d) {
       int64_t inputSize = op.input.shape[d], indicesSize = op.indices.shape[d];
-      if (d == op.dim || inputSize == kDynamicDim || inputSize == indicesSize) continue;
+      if (d == op.dim || inputSize == kDynamic || inputSize == indicesSize) continue;
       violations.push_back({"indices-shape", "indices",
                             name + ": indices tensor does not match expected shape: dim " + str(d) +
                                 " of the indices is " + str(indicesSize) + " but the input's is " +

@@ -16,7 +16,7 @@
 namespace idxmap::gather_scatter {
 
 struct TcpGatherOp {
-  TensorType input;    // sizes may be kDynamicDim for validation
+  TensorType input;    // sizes may be kDynamic for validation
   TensorType indices;  // int64
   int64_t dim = 0;
   std::optional<TensorType> result;

@@ -9,7 +9,7 @@
 // StableHLO there is no clamping: an out-of-bounds coordinate is undefined behavior, and so is
 // a repeated one under `unique`; tensor.scatter requires `unique`.
 //
-// Types may have dynamic sizes (kDynamicDim) for validation and inference; lowering and
+// Types may have dynamic sizes (kDynamic) for validation and inference; lowering and
 // evaluation need static ones.
 #pragma once
 

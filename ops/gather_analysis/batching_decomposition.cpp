@@ -13,7 +13,6 @@ namespace {
 
 using gather_scatter::GatherOp;
 using gather_scatter::ScatterOp;
-using gather_scatter::TensorType;
 using isl_bridge::checked;
 using isl_bridge::own;
 

@@ -27,7 +27,7 @@ OpMap foldedMap(std::string from, std::string to, const FoldedMap& folded) {
 
 // The values of operand `index` of `op` (the indices), as far as provenance knows them.
 IndexValues indicesValues(const std::vector<Operation>& scope, const Operation& op, size_t index) {
-  mlir_ir::TensorType type = op.operandTypes.at(index);
+  mlir_ir::Type type = op.operandTypes.at(index);
   return index_provenance::indexValues(scope, op.operands.at(index), type);
 }
 

@@ -13,11 +13,11 @@ void expectName(const mlir_ir::Operation& op, const char* name) {
   if (op.name != name) fail(op, std::string("expected a ") + name + " op");
 }
 
-TensorType tensorTypeOf(const mlir_ir::Operation& op, const mlir_ir::TensorType& type,
+TensorType tensorTypeOf(const mlir_ir::Operation& op, const mlir_ir::Type& type,
                         const std::string& what) {
   if (!type.isTensor || type.isOpaque())
     fail(op, what + " must have a ranked tensor type, not " + type.toString());
-  return {type.dims, type.elementType.toString()};
+  return {type.shape, type.element_type};
 }
 
 // The op's operand types (exactly `count`, named by `names`) and its one result type.

@@ -21,23 +21,23 @@ void expectOperandCount(const Operation& op, size_t count) {
                                        " operands, found " + std::to_string(op.operands.size()));
 }
 
-std::vector<gather_scatter::TensorType> operandTypes(const Operation& op) {
+std::vector<TensorType> operandTypes(const Operation& op) {
   if (op.operandTypes.size() != op.operands.size())
     throw ImportError(op.location, op.name + ": the operand types are not written (expected `: (" +
                                        std::to_string(op.operands.size()) +
                                        " operand types) -> result type`)");
-  std::vector<gather_scatter::TensorType> types;
+  std::vector<TensorType> types;
   for (size_t i = 0; i < op.operandTypes.size(); ++i)
     types.push_back(importTensorType(op.operandTypes[i], op.location, operandName(op, i)));
   return types;
 }
 
-std::vector<gather_scatter::TensorType> resultTypes(const Operation& op, size_t count) {
+std::vector<TensorType> resultTypes(const Operation& op, size_t count) {
   if (op.resultTypes.size() != count)
     throw ImportError(op.location, op.name + " has " + std::to_string(count) +
                                        " result(s), found " +
                                        std::to_string(op.resultTypes.size()) + " result types");
-  std::vector<gather_scatter::TensorType> types;
+  std::vector<TensorType> types;
   for (size_t i = 0; i < count; ++i)
     types.push_back(importTensorType(op.resultTypes[i], op.location,
                                      "result " + std::to_string(i) + " of " + op.name));
@@ -118,9 +118,9 @@ ScatterDimensionNumbers scatterDimensionNumbers(const Operation& op) {
 
 // `tensor<E>` as its element type E; any other type (a scalar `f32`, a `tuple<...>`, a ranked
 // tensor) kept whole, so that C23 rejects it.
-gather_scatter::ComputationType computationType(const mlir_ir::TensorType& type) {
+gather_scatter::ComputationType computationType(const mlir_ir::Type& type) {
   if (type.isTensor && !type.isOpaque() && type.rank() == 0)
-    return gather_scatter::ComputationType(type.elementType.toString());
+    return gather_scatter::ComputationType(type.elementType().toString());
   return gather_scatter::ComputationType::notScalarTensor(type.toString());
 }
 
@@ -176,7 +176,7 @@ UpdateComputation recognizeComputation(const mlir_ir::Block& block, size_t input
 
 // The type of `value` inside `block`: a block argument's, or the result type of the op
 // defining it; nullptr when the text does not say.
-const mlir_ir::TensorType* typeInBlock(const mlir_ir::Block& block, const mlir_ir::Value& value) {
+const mlir_ir::Type* typeInBlock(const mlir_ir::Block& block, const mlir_ir::Value& value) {
   for (const mlir_ir::BlockArgument& argument : block.arguments)
     if (argument.value == value) return &argument.type;
   for (const Operation& op : block.operations)
@@ -195,9 +195,9 @@ void importUpdateComputation(const Operation& op, gather_scatter::ScatterOp& sca
   if (block.operations.empty() || !isReturn(block.operations.back())) return;
   const Operation& terminator = block.operations.back();
   for (size_t i = 0; i < terminator.operands.size(); ++i) {
-    const mlir_ir::TensorType* type = i < terminator.operandTypes.size()
-                                          ? &terminator.operandTypes[i]
-                                          : typeInBlock(block, terminator.operands[i]);
+    const mlir_ir::Type* type = i < terminator.operandTypes.size()
+                                    ? &terminator.operandTypes[i]
+                                    : typeInBlock(block, terminator.operands[i]);
     if (!type) {  // not written anywhere: C23 cannot be checked
       scatter.computation_argument_types.clear();
       scatter.computation_result_types.clear();
@@ -210,23 +210,16 @@ void importUpdateComputation(const Operation& op, gather_scatter::ScatterOp& sca
 
 }  // namespace
 
-gather_scatter::TensorType importTensorType(const mlir_ir::TensorType& type,
-                                            const SourceLocation& location,
-                                            const std::string& what) {
+TensorType importTensorType(const mlir_ir::Type& type, const SourceLocation& location,
+                            const std::string& what) {
   if (!type.isTensor || type.isOpaque())
     throw ImportError(location, what + " must be a ranked tensor, found " + type.toString());
-  gather_scatter::TensorType imported;
-  for (int64_t size : type.dims)
-    imported.shape.push_back(size == mlir_ir::kDynamic ? gather_scatter::kDynamicDim : size);
-  for (int64_t bound : type.bounds)
-    imported.bounds.push_back(bound == mlir_ir::kDynamic ? gather_scatter::kDynamicDim : bound);
-  imported.element_type = type.elementType.toString();
-  return imported;
+  return type;
 }
 
 gather_scatter::GatherOp importGather(const Operation& op) {
   expectOperandCount(op, 2);
-  std::vector<gather_scatter::TensorType> operands = operandTypes(op);
+  std::vector<TensorType> operands = operandTypes(op);
   gather_scatter::GatherOp gather;
   gather.operand = operands[0];
   gather.start_indices = operands[1];
@@ -240,7 +233,7 @@ gather_scatter::GatherOp importGather(const Operation& op) {
 gather_scatter::DynamicGatherOp importDynamicGather(
     const Operation& op, const std::optional<std::vector<int64_t>>& sliceSizes) {
   expectOperandCount(op, 3);
-  std::vector<gather_scatter::TensorType> operands = operandTypes(op);
+  std::vector<TensorType> operands = operandTypes(op);
   gather_scatter::DynamicGatherOp gather;
   gather.operand = operands[0];
   gather.start_indices = operands[1];
@@ -260,7 +253,7 @@ gather_scatter::ScatterOp importScatter(const Operation& op) {
                                        "(an odd number of operands, at least 3), found " +
                                        std::to_string(op.operands.size()));
   size_t inputCount = (op.operands.size() - 1) / 2;
-  std::vector<gather_scatter::TensorType> operands = operandTypes(op);
+  std::vector<TensorType> operands = operandTypes(op);
   gather_scatter::ScatterOp scatter;
   scatter.inputs.assign(operands.begin(), operands.begin() + inputCount);
   scatter.scatter_indices = operands[inputCount];

@@ -24,11 +24,10 @@ class ImportError : public LocatedError {
       : LocatedError(std::move(location), std::move(message)) {}
 };
 
-// `tensor<2x?xf32>` -> {{2, kDynamicDim}, "f32"}, bounds kept. Unranked, opaque and
+// `tensor<2x?xf32>` -> {{2, kDynamic}, "f32"}, bounds kept. Unranked, opaque and
 // non-tensor types are an ImportError naming `what` ("operand 0 of stablehlo.gather").
-gather_scatter::TensorType importTensorType(const mlir_ir::TensorType& type,
-                                            const SourceLocation& location,
-                                            const std::string& what);
+TensorType importTensorType(const mlir_ir::Type& type, const SourceLocation& location,
+                            const std::string& what);
 
 // `stablehlo.gather`: two operands, one result; types from the op's functional type.
 gather_scatter::GatherOp importGather(const mlir_ir::Operation& op);

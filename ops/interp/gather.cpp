@@ -11,7 +11,6 @@
 namespace idxmap::mlir_interpreter {
 namespace {
 
-using gather_scatter::TensorType;
 using gather_scatter::Violation;
 
 TensorType typeOf(const Tensor& tensor) { return {tensor.shape, tensor.element_type}; }

@@ -19,17 +19,16 @@ constexpr int kMaxCallDepth = 64;
 
 // Whether the value fits the declared type: same element type, same rank, and every static
 // dim equal (a `?` dim takes any size up to its bound).
-bool fitsType(const Tensor& value, const mlir_ir::TensorType& type) {
+bool fitsType(const Tensor& value, const mlir_ir::Type& type) {
   if (!type.isTensor && type.rank() == 0 && !type.isOpaque())  // a plain scalar type `i64`
-    return value.shape.empty() && value.element_type == type.elementType.toString();
-  if (type.isOpaque() || value.element_type != type.elementType.toString()) return false;
+    return value.shape.empty() && value.element_type == type.elementType().toString();
+  if (type.isOpaque() || value.element_type != type.elementType().toString()) return false;
   if (static_cast<int64_t>(value.shape.size()) != type.rank()) return false;
   for (size_t d = 0; d < value.shape.size(); ++d) {
-    if (type.dims[d] == mlir_ir::kDynamic) {
-      if (!type.bounds.empty() && type.bounds[d] != mlir_ir::kDynamic &&
-          value.shape[d] > type.bounds[d])
+    if (type.shape[d] == kDynamic) {
+      if (!type.bounds.empty() && type.bounds[d] != kDynamic && value.shape[d] > type.bounds[d])
         return false;
-    } else if (type.dims[d] != value.shape[d]) {
+    } else if (type.shape[d] != value.shape[d]) {
       return false;
     }
   }

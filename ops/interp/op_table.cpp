@@ -62,17 +62,17 @@ int64_t intAttribute(const OpContext& ctx, std::initializer_list<std::string_vie
                        ctx.op.name + ": " + nameList(names) + " must be an integer");
 }
 
-const mlir_ir::TensorType& declaredResultType(const OpContext& ctx, size_t index) {
+const mlir_ir::Type& declaredResultType(const OpContext& ctx, size_t index) {
   if (index >= ctx.op.resultTypes.size())
     fail(ctx, "the result type is not written (the interpreter needs it to build the result)");
   return ctx.op.resultTypes[index];
 }
 
 std::vector<int64_t> staticResultShape(const OpContext& ctx, size_t index) {
-  const mlir_ir::TensorType& type = declaredResultType(ctx, index);
+  const mlir_ir::Type& type = declaredResultType(ctx, index);
   if (!type.isTensor || type.isOpaque() || !type.hasStaticShape())
     fail(ctx, "needs a static result type, found " + type.toString());
-  return type.dims;
+  return type.shape;
 }
 
 bool isSupportedElementType(const std::string& type) {
@@ -83,9 +83,9 @@ bool isSupportedElementType(const std::string& type) {
   return false;
 }
 
-std::string elementTypeName(const OpContext& ctx, const mlir_ir::TensorType& type) {
+std::string elementTypeName(const OpContext& ctx, const mlir_ir::Type& type) {
   if (type.isOpaque()) fail(ctx, "type " + type.toString() + " is not supported");
-  std::string name = type.elementType.toString();
+  std::string name = type.elementType().toString();
   if (!isSupportedElementType(name))
     fail(ctx, "element type " + name + " is not supported (quantized and complex types are not)");
   return name;
@@ -191,7 +191,7 @@ std::string describeType(const Tensor& tensor) {
 Tensor tensorFromDense(const OpContext& ctx, const mlir_ir::DenseElements& dense) {
   std::string type = elementTypeName(ctx, dense.type);
   if (!dense.type.hasStaticShape()) fail(ctx, "a dense value needs a static shape");
-  Tensor tensor = makeTensor(ctx, type, dense.type.dims);
+  Tensor tensor = makeTensor(ctx, type, dense.type.shape);
   int64_t count = tensor.elementCount();
   for (int64_t i = 0; i < count; ++i) {
     if (tensor.isFloat())  // decimal literals are read as doubles: round them to the type

@@ -52,12 +52,12 @@ std::vector<int64_t> intsAttribute(const OpContext& ctx,
                                    std::initializer_list<std::string_view> names);
 int64_t intAttribute(const OpContext& ctx, std::initializer_list<std::string_view> names);
 // The declared type of result `index`; fails when the text does not write it.
-const mlir_ir::TensorType& declaredResultType(const OpContext& ctx, size_t index = 0);
+const mlir_ir::Type& declaredResultType(const OpContext& ctx, size_t index = 0);
 // Its shape, which must be static (the evaluators need it to build the result).
 std::vector<int64_t> staticResultShape(const OpContext& ctx, size_t index = 0);
 // The element type name of a declared type ("i64", "bf16"); fails for types the
 // interpreter does not compute with (quantized, complex, opaque).
-std::string elementTypeName(const OpContext& ctx, const mlir_ir::TensorType& type);
+std::string elementTypeName(const OpContext& ctx, const mlir_ir::Type& type);
 
 // --- element types and values ------------------------------------------------------------
 

@@ -310,7 +310,7 @@ std::vector<Tensor> setDimensionSize(const OpContext& ctx) {
   int64_t bound = operand.shape[axis];
   if (axis < static_cast<int64_t>(ctx.op.resultTypes.size() ? ctx.op.resultTypes[0].bounds.size()
                                                             : 0) &&
-      ctx.op.resultTypes[0].bounds[axis] != mlir_ir::kDynamic)
+      ctx.op.resultTypes[0].bounds[axis] != kDynamic)
     bound = ctx.op.resultTypes[0].bounds[axis];
   if (size < 0 || size > bound)
     fail(ctx, "size " + std::to_string(size) + " of dimension " + std::to_string(axis) +

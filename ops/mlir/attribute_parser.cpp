@@ -16,7 +16,7 @@ bool isOpaqueAttributeName(std::string_view name) {
          name == "sparse" || name == "opaque" || name == "strided" || name == "distinct";
 }
 
-Attribute makeType(TensorType type, SourceLocation location) {
+Attribute makeType(Type type, SourceLocation location) {
   Attribute attribute;
   attribute.kind = Attribute::Kind::Type;
   attribute.type = std::move(type);
@@ -69,7 +69,7 @@ Attribute MlirAttributeParser::parseAttribute(TypeSuffix suffix) {
     cursor_.expect(':', "and the type of the dense attribute");
     cursor_.skipSpace();
     size_t typeOffset = cursor_.offset();
-    TensorType type = parseType(cursor_);
+    Type type = parseType(cursor_);
     attribute.kind = Attribute::Kind::Dense;
     attribute.dense = resolveDense(literal, type, typeOffset);
     attribute.type = std::move(type);
@@ -106,7 +106,7 @@ Attribute MlirAttributeParser::parseNumber(TypeSuffix suffix) {
   }
   if (suffix == TypeSuffix::Consume && cursor_.accept(':')) {
     attribute.type = parseType(cursor_);
-    if (attribute.kind == Attribute::Kind::Integer && attribute.type->elementType.isFloat()) {
+    if (attribute.kind == Attribute::Kind::Integer && attribute.type->elementType().isFloat()) {
       attribute.kind = Attribute::Kind::Float;  // `1 : f32`
       attribute.floatValue = static_cast<double>(attribute.intValue);
     }
@@ -145,7 +145,7 @@ Attribute MlirAttributeParser::parseDenseArray() {
   attribute.location = cursor_.location(cursor_.offset());
   cursor_.bareId("array");
   cursor_.expect('<', "after 'array'");
-  TensorType element = parseType(cursor_);
+  Type element = parseType(cursor_);
   if (element.isTensor || element.isOpaque()) {
     throw cursor_.error(cursor_.offset(), "array<...> needs a scalar element type");
   }
@@ -157,7 +157,7 @@ Attribute MlirAttributeParser::parseDenseArray() {
   }
   cursor_.expect('>', "to close the array");
   attribute.type = element;
-  if (element.elementType.isFloat()) {
+  if (element.elementType().isFloat()) {
     attribute.kind = Attribute::Kind::Array;
     for (Attribute& value : values) {
       if (value.kind == Attribute::Kind::Integer) {

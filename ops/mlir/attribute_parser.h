@@ -45,8 +45,8 @@ class MlirAttributeParser {
   DenseLiteral parseDenseLiteral();
   // The literal's values as `type` says; ParseError when their number, nesting or range
   // does not fit the type.
-  std::shared_ptr<const DenseElements> resolveDense(const DenseLiteral& literal,
-                                                    const TensorType& type, size_t typeOffset);
+  std::shared_ptr<const DenseElements> resolveDense(const DenseLiteral& literal, const Type& type,
+                                                    size_t typeOffset);
   // For the op parser's own recursion limit (regions inside regions).
   int& depth() { return depth_; }
 

@@ -181,7 +181,7 @@ DenseScalar MlirAttributeParser::parseDenseScalar() {
 }
 
 std::shared_ptr<const DenseElements> MlirAttributeParser::resolveDense(const DenseLiteral& literal,
-                                                                       const TensorType& type,
+                                                                       const Type& type,
                                                                        size_t typeOffset) {
   if (!type.isTensor || type.isOpaque()) {
     throw cursor_.error(typeOffset, "dense attribute needs a tensor type");
@@ -192,7 +192,7 @@ std::shared_ptr<const DenseElements> MlirAttributeParser::resolveDense(const Den
   int64_t count = *type.elementCount();  // the type parser bounds it
   auto elements = std::make_shared<DenseElements>();
   elements->type = type;
-  const ElementType& element = type.elementType;
+  const ElementType element = type.elementType();
   bool isFloat = element.isFloat();
 
   if (literal.isHex) {
@@ -236,7 +236,7 @@ std::shared_ptr<const DenseElements> MlirAttributeParser::resolveDense(const Den
                                             " elements but " + type.toString() + " has " +
                                             std::to_string(count));
   }
-  if (!literal.isSplat && count > 0 && literal.shape != type.dims) {
+  if (!literal.isSplat && count > 0 && literal.shape != type.shape) {
     throw cursor_.error(literal.offset,
                         "dense literal's nesting does not match the shape of " + type.toString());
   }

@@ -92,18 +92,15 @@ std::string ElementType::toString() const {
   return info ? std::string(info->name) : text;
 }
 
-bool TensorType::hasStaticShape() const {
-  if (isOpaque()) return false;
-  for (int64_t dim : dims) {
-    if (dim == kDynamic) return false;
-  }
-  return true;
+ElementType Type::elementType() const {
+  if (std::optional<ElementType> known = ElementType::fromName(element_type)) return *known;
+  return ElementType{ElementKind::Other, element_type};
 }
 
-std::optional<int64_t> TensorType::elementCount() const {
+std::optional<int64_t> Type::elementCount() const {
   if (!hasStaticShape()) return std::nullopt;
   int64_t count = 1;
-  for (int64_t dim : dims) {
+  for (int64_t dim : shape) {
     if (__builtin_mul_overflow(count, dim, &count)) {
       throw OverflowError("element count of " + toString() + " overflows int64");
     }
@@ -111,19 +108,14 @@ std::optional<int64_t> TensorType::elementCount() const {
   return count;
 }
 
-std::string TensorType::toString() const {
+std::string Type::toString() const {
   if (isOpaque()) return opaque;
-  if (!isTensor) return elementType.toString();
+  if (!isTensor) return element_type;
   std::string text = "tensor<";
-  for (int64_t dim : dims) text += (dim == kDynamic ? "?" : std::to_string(dim)) + "x";
-  text += elementType.toString();
+  for (int64_t dim : shape) text += (dim == kDynamic ? "?" : std::to_string(dim)) + "x";
+  text += element_type;
   if (!bounds.empty()) text += ", #stablehlo.bounds<" + dimsText(bounds) + ">";
   return text + ">";
-}
-
-bool TensorType::operator==(const TensorType& o) const {
-  return isTensor == o.isTensor && elementType == o.elementType && dims == o.dims &&
-         bounds == o.bounds && opaque == o.opaque;
 }
 
 int64_t DenseElements::intAt(int64_t flatIndex) const {

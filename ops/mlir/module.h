@@ -12,12 +12,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/tensor_type.h"
 #include "core/text.h"
 
 namespace idxmap::mlir_ir {
-
-// A dimension size or bound written `?`.
-inline constexpr int64_t kDynamic = -1;
 
 enum class ElementKind {
   I1,
@@ -51,30 +49,30 @@ struct ElementType {
   bool operator==(const ElementType& o) const { return kind == o.kind && text == o.text; }
 };
 
-// `tensor<2x?x3xf32, #stablehlo.bounds<?, 8, ?>>`, a plain scalar type `i64` (isTensor =
-// false, rank 0), or a type the model does not read (`tuple<...>`, `!dialect.t`,
-// `tensor<*xf32>`), kept as text in `opaque`.
-struct TensorType {
+// An MLIR type as the reader sees it: a tensor type `tensor<2x?x3xf32, #stablehlo.bounds<?,
+// 8, ?>>` (core's TensorType: dims kDynamic for `?`, bounds from the encoding), a plain scalar
+// type `i64` (isTensor = false, rank 0), or a type the model does not read (`tuple<...>`,
+// `!dialect.t`, `tensor<*xf32>`), kept as text in `opaque`. The element type is kept as
+// written, so every type prints as it was read.
+struct Type : idxmap::TensorType {
   bool isTensor = true;
-  ElementType elementType;
-  std::vector<int64_t> dims;    // kDynamic for `?`
-  std::vector<int64_t> bounds;  // empty, or one per dim (kDynamic where `?`): spec 002
-  std::string opaque;           // non-empty for a type the model does not read
+  std::string opaque;  // non-empty for a type the model does not read
 
+  // The element type, read from its name (ElementKind::Other with the text for the rest).
+  ElementType elementType() const;
   bool isOpaque() const { return !opaque.empty(); }
-  int64_t rank() const { return static_cast<int64_t>(dims.size()); }
-  bool hasStaticShape() const;
+  bool hasStaticShape() const { return !isOpaque() && isStatic(); }
   // Product of the dims; nullopt when a dim is dynamic. Throws OverflowError past int64.
   std::optional<int64_t> elementCount() const;
   std::string toString() const;  // as MLIR writes it
-  bool operator==(const TensorType& o) const;
+  bool operator==(const Type& o) const = default;
 };
 
 // The values of `dense<...>`: nested lists, a splat (`dense<0.5>`), or hex
 // (`dense<"0x0100...">`), flattened row-major. A splat keeps one value, never the
 // expanded tensor, so `dense<0> : tensor<1000000000xi64>` costs nothing.
 struct DenseElements {
-  TensorType type;       // of the attribute (`: tensor<...>`)
+  Type type;             // of the attribute (`: tensor<...>`)
   bool isSplat = false;  // one value stands for every element
   // Integer element types (i1: 0/1). Signless iN come sign-extended (`dense<255> :
   // tensor<i8>` is -1, as MLIR reads it); uiN keep their bit pattern (a ui64 above 2^63 is
@@ -118,7 +116,7 @@ struct Attribute {
   std::vector<Attribute> elements;     // Array
   std::vector<NamedAttribute> fields;  // Dictionary, Structured (in written order)
   std::shared_ptr<const DenseElements> dense;  // Dense
-  std::optional<TensorType> type;              // `: type` written after a value; Type's type
+  std::optional<Type> type;                    // `: type` written after a value; Type's type
   SourceLocation location;                     // of the value
 
   // A Dictionary's or Structured's field; nullptr when absent.
@@ -146,7 +144,7 @@ struct Value {
 
 struct BlockArgument {
   Value value;
-  TensorType type;
+  Type type;
   std::vector<NamedAttribute> attributes;  // `%arg1: tensor<2xf32> {mhlo.sharding = ""}`
 };
 
@@ -171,8 +169,8 @@ struct Operation {
   bool genericForm = false;    // written `"name"(...)` rather than the op's pretty syntax
   std::vector<Value> results;  // `%0:2 = ` gives {"0",0} and {"0",1}
   std::vector<Value> operands;
-  std::vector<TensorType> operandTypes;  // empty where the text does not say them
-  std::vector<TensorType> resultTypes;
+  std::vector<Type> operandTypes;  // empty where the text does not say them
+  std::vector<Type> resultTypes;
   // From `<{...}>` properties, `{...}` attribute dictionaries and the pretty form's
   // `name = value` and `name(value)` clauses alike, in written order. Pretty forms also
   // give: "value" for a `dense<...>` literal (constants, check ops); "callee" for `@sym`;
@@ -194,7 +192,7 @@ struct Function {
   std::string name;        // without the '@'
   std::string visibility;  // "public", "private", or empty
   std::vector<BlockArgument> arguments;
-  std::vector<TensorType> resultTypes;
+  std::vector<Type> resultTypes;
   std::vector<NamedAttribute> attributes;  // `attributes {...}` after the signature
   Region body;                             // empty for a declaration
   SourceLocation location;                 // of the name

@@ -20,7 +20,7 @@ bool isReturnLike(std::string_view name) {
 
 // The type a pretty `dense<...>` literal takes: the result's for a constant, the other
 // operand's for `check.expect_eq_const %x, dense<...> : type`.
-const TensorType* denseLiteralType(const Operation& op) {
+const Type* denseLiteralType(const Operation& op) {
   if (!op.resultTypes.empty()) return &op.resultTypes.front();
   if (!op.operandTypes.empty()) return &op.operandTypes.back();
   return nullptr;
@@ -93,7 +93,7 @@ void MlirParser::parsePrettyOp(Operation& op) {
     }
   }
   for (auto& [index, literal] : pendingDense) {
-    const TensorType* type = denseLiteralType(op);
+    const Type* type = denseLiteralType(op);
     if (type == nullptr) throw cursor_.error(literal.offset, "dense literal without a type");
     Attribute& value = op.attributes[index].value;
     value.dense = attributes_.resolveDense(literal, *type, typeOffset);
@@ -247,7 +247,7 @@ void MlirParser::parsePrettyKeyword(Operation& op) {
 // After the `:`: `(T, T) -> R`, `T[T] -> R` (spec 001), `T into T[T]` (spec 001 scatter),
 // or a list `T, T` that MLIR's pretty forms give to operands and results by their counts.
 void MlirParser::parsePrettyTypes(Operation& op) {
-  std::vector<TensorType> written;
+  std::vector<Type> written;
   std::optional<size_t> intoIndex;
   if (cursor_.accept('(')) {
     if (!cursor_.accept(')')) {

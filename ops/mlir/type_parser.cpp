@@ -105,9 +105,9 @@ std::vector<int64_t> parseEncoding(MlirCursor& cursor, int64_t rank) {
   return bounds;
 }
 
-TensorType parseTensorType(MlirCursor& cursor, const SourceText& source, size_t begin) {
+Type parseTensorType(MlirCursor& cursor, const SourceText& source, size_t begin) {
   cursor.expect('<', "after 'tensor'");
-  TensorType type;
+  Type type;
   if (cursor.peek() == '*') {  // unranked: no dims to model
     cursor.reset(begin);
     cursor.bareId("tensor");
@@ -120,7 +120,7 @@ TensorType parseTensorType(MlirCursor& cursor, const SourceText& source, size_t 
     size_t at = cursor.offset();
     if (cursor.peekRaw() == '?') {
       cursor.accept('?');
-      type.dims.push_back(kDynamic);
+      type.shape.push_back(kDynamic);
     } else if (isDigit(cursor.peekRaw())) {
       int64_t dim = 0;
       // Digits only: `0x3xf32` is a zero dim, not hex.
@@ -132,7 +132,7 @@ TensorType parseTensorType(MlirCursor& cursor, const SourceText& source, size_t 
         }
         cursor.reset(cursor.offset() + 1);
       }
-      type.dims.push_back(dim);
+      type.shape.push_back(dim);
       if (__builtin_mul_overflow(elements, dim, &elements)) {
         throw cursor.error(at, "tensor type has more elements than fit in int64");
       }
@@ -142,7 +142,7 @@ TensorType parseTensorType(MlirCursor& cursor, const SourceText& source, size_t 
     if (cursor.peekRaw() != 'x') throw cursor.expected("'x' after a dimension");
     cursor.reset(cursor.offset() + 1);
   }
-  type.elementType = parseElementType(cursor, source);
+  type.element_type = parseElementType(cursor, source).toString();
   if (cursor.accept(',')) type.bounds = parseEncoding(cursor, type.rank());
   cursor.expect('>', "to close the tensor type");
   return type;
@@ -158,7 +158,7 @@ bool atType(MlirCursor& cursor) {
          isOtherScalarTypeName(name);
 }
 
-TensorType parseType(MlirCursor& cursor) {
+Type parseType(MlirCursor& cursor) {
   const SourceText& source = cursor.source();
   cursor.skipSpace();
   size_t begin = cursor.offset();
@@ -170,19 +170,19 @@ TensorType parseType(MlirCursor& cursor) {
   if (isOpaqueTypeName(name) && name != "complex") {
     cursor.bareId("a type");
     if (cursor.peekRaw() == '<') cursor.balanced("type");
-    TensorType type;
+    Type type;
     type.opaque = std::string(source.text().substr(begin, cursor.offset() - begin));
     return type;
   }
   if (name.empty() && cursor.peek() != '!') throw cursor.expected("a type");
-  TensorType type;
+  Type type;
   type.isTensor = false;
-  type.elementType = parseElementType(cursor, source);
+  type.element_type = parseElementType(cursor, source).toString();
   return type;
 }
 
-std::vector<TensorType> parseResultTypes(MlirCursor& cursor) {
-  std::vector<TensorType> types;
+std::vector<Type> parseResultTypes(MlirCursor& cursor) {
+  std::vector<Type> types;
   if (!cursor.accept('(')) {
     types.push_back(parseType(cursor));
     return types;

@@ -1,4 +1,4 @@
-// Reading MLIR types into TensorType: `tensor<2x?xf32, #stablehlo.bounds<?, 8>>`, scalar
+// Reading MLIR types into Type: `tensor<2x?xf32, #stablehlo.bounds<?, 8>>`, scalar
 // element types, and (as opaque text) every other type. Used by the MLIR reader only.
 #pragma once
 
@@ -14,9 +14,9 @@ namespace idxmap::mlir_ir {
 bool atType(MlirCursor& cursor);
 // One type. Throws ParseError on malformed types and on absurd sizes (a dim above 2^62,
 // an element count past int64).
-TensorType parseType(MlirCursor& cursor);
+Type parseType(MlirCursor& cursor);
 // `(T, ...)` or a single type T: the result list after `->`. An attribute dictionary
 // after a type in the list (`-> (tensor<2xf32> {jax.result_info = ""})`) is skipped.
-std::vector<TensorType> parseResultTypes(MlirCursor& cursor);
+std::vector<Type> parseResultTypes(MlirCursor& cursor);
 
 }  // namespace idxmap::mlir_ir

@@ -112,8 +112,9 @@ IndexValues Tracer::multiply(const Operation& op, const std::vector<int64_t>& sh
 
 // Integer to integer: the values stay when they fit the new type (finish checks that).
 IndexValues Tracer::convert(const Operation& op, const std::vector<int64_t>& shape, int depth) {
-  std::optional<mlir_ir::TensorType> from = op.operands.empty() ? std::nullopt : operandType(op, 0);
-  if (!from || !from->elementType.isInteger() || from->elementType.kind == mlir_ir::ElementKind::I1)
+  std::optional<mlir_ir::Type> from = op.operands.empty() ? std::nullopt : operandType(op, 0);
+  if (!from || !from->elementType().isInteger() ||
+      from->elementType().kind == mlir_ir::ElementKind::I1)
     return unknown(shape, "convert from a non-integer type");
   std::optional<IndexValues> source = operand(op, 0, depth);
   if (!source || source->shape != shape) return unknown(shape, "convert without a usable operand");

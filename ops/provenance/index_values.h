@@ -50,6 +50,6 @@ struct IndexValues {
 // The values of `value`, defined by the ops of `scope` (a function's entry block, or the
 // bare ops of a module), of type `type`.
 IndexValues indexValues(const std::vector<mlir_ir::Operation>& scope, const mlir_ir::Value& value,
-                        const mlir_ir::TensorType& type);
+                        const mlir_ir::Type& type);
 
 }  // namespace idxmap::index_provenance

@@ -14,9 +14,9 @@ using isl_bridge::checked;
 using isl_bridge::own;
 using mlir_ir::Operation;
 
-IndexValues Tracer::trace(const mlir_ir::Value& value, const mlir_ir::TensorType& type, int depth) {
+IndexValues Tracer::trace(const mlir_ir::Value& value, const mlir_ir::Type& type, int depth) {
   static const Rules rules({movementRules(), arithmeticRules()});
-  std::vector<int64_t> shape = type.dims;
+  std::vector<int64_t> shape = type.shape;
   if (!type.isTensor || type.isOpaque() || !type.hasStaticShape())
     return unknown({}, value.toString() + " has no static tensor type");
   const Operation* op = mlir_ir::definingOp(scope_, value);
@@ -30,10 +30,10 @@ IndexValues Tracer::trace(const mlir_ir::Value& value, const mlir_ir::TensorType
   if (!rule) return unknown(shape, op->name + " is not followed");
   IndexValues values = (this->**rule)(*op, shape, depth);
   if (!values.anyKnown()) return values;
-  return finish(std::move(values), type.elementType);
+  return finish(std::move(values), type.elementType());
 }
 
-std::optional<mlir_ir::TensorType> Tracer::operandType(const Operation& op, size_t i) {
+std::optional<mlir_ir::Type> Tracer::operandType(const Operation& op, size_t i) {
   const mlir_ir::Value& value = op.operands[i];
   if (const Operation* def = mlir_ir::definingOp(scope_, value))
     if (value.resultNumber < static_cast<int64_t>(def->resultTypes.size()))
@@ -44,7 +44,7 @@ std::optional<mlir_ir::TensorType> Tracer::operandType(const Operation& op, size
 
 std::optional<IndexValues> Tracer::operand(const Operation& op, size_t i, int depth) {
   if (i >= op.operands.size()) return std::nullopt;
-  std::optional<mlir_ir::TensorType> type = operandType(op, i);
+  std::optional<mlir_ir::Type> type = operandType(op, i);
   if (!type) return std::nullopt;
   return trace(op.operands[i], *type, depth + 1);
 }
@@ -66,11 +66,11 @@ bool IndexValues::allKnown() const {
 }
 
 IndexValues indexValues(const std::vector<Operation>& scope, const mlir_ir::Value& value,
-                        const mlir_ir::TensorType& type) {
+                        const mlir_ir::Type& type) {
   try {
     return Tracer(scope).trace(value, type, 0);
   } catch (const Error& error) {  // isl gave up, or an int64 overflow in a stride
-    return unknown(type.hasStaticShape() ? type.dims : std::vector<int64_t>{},
+    return unknown(type.hasStaticShape() ? type.shape : std::vector<int64_t>{},
                    std::string("not representable: ") + error.what());
   }
 }

@@ -23,7 +23,7 @@ class Tracer {
 
   explicit Tracer(const std::vector<mlir_ir::Operation>& scope) : scope_(scope) {}
 
-  IndexValues trace(const mlir_ir::Value& value, const mlir_ir::TensorType& type, int depth);
+  IndexValues trace(const mlir_ir::Value& value, const mlir_ir::Type& type, int depth);
 
   // The rows of each family (movement_rules.cpp, arithmetic_rules.cpp).
   static std::span<const Rules::Row> movementRules();
@@ -31,7 +31,7 @@ class Tracer {
 
  private:
   // Operand i's type: as its definition says, else as the op's signature says.
-  std::optional<mlir_ir::TensorType> operandType(const mlir_ir::Operation& op, size_t i);
+  std::optional<mlir_ir::Type> operandType(const mlir_ir::Operation& op, size_t i);
   std::optional<IndexValues> operand(const mlir_ir::Operation& op, size_t i, int depth);
   // Every operand's values over `shape` (a 0-d operand stands for every point); nullopt when
   // one has no usable type or another shape.

@@ -120,7 +120,7 @@ struct DimRange {
 // list of the wrong length, negative values) count as absent.
 inline DimRange dimRange(const TensorType& type, int64_t axis) {
   int64_t size = type.shape[axis];
-  if (size != kDynamicDim) return {size, size};
+  if (size != kDynamic) return {size, size};
   if (type.bounds.size() == type.shape.size() && type.bounds[axis] >= 0)
     return {0, type.bounds[axis]};
   return {0, std::nullopt};
@@ -149,14 +149,13 @@ inline std::optional<int64_t> dimUpperBound(const TensorType& type, int64_t axis
 inline std::string shapeText(const std::vector<int64_t>& shape) {
   std::string text = "[";
   for (size_t i = 0; i < shape.size(); ++i)
-    text +=
-        (i ? ", " : "") + (shape[i] == kDynamicDim ? std::string("?") : std::to_string(shape[i]));
+    text += (i ? ", " : "") + (shape[i] == kDynamic ? std::string("?") : std::to_string(shape[i]));
   return text + "]";
 }
 
 // `5`, `?` or `? (bound 8)`: dim `axis` of `type` for a message.
 inline std::string dimText(const TensorType& type, int64_t axis) {
-  if (type.shape[axis] != kDynamicDim) return std::to_string(type.shape[axis]);
+  if (type.shape[axis] != kDynamic) return std::to_string(type.shape[axis]);
   std::optional<int64_t> bound = dimUpperBound(type, axis);
   return bound ? "? (bound " + std::to_string(*bound) + ")" : "?";
 }

@@ -16,7 +16,7 @@ using GatherMessage = Message (*)(const GatherOp&);
 // slice_sizes type instead.
 GatherOp checkedAsGather(const DynamicGatherOp& op) {
   GatherOp gather = asGather(op);
-  if (!op.slice_sizes_known) gather.slice_sizes.assign(op.operand.shape.size(), kDynamicDim);
+  if (!op.slice_sizes_known) gather.slice_sizes.assign(op.operand.shape.size(), kDynamic);
   return gather;
 }
 

@@ -46,7 +46,7 @@ std::optional<TensorType> inferredResult(const GatherOp& op) {
     for (int64_t axis = 0; axis < op.start_indices.rank(); ++axis)
       if (axis != op.dimension_numbers.index_vector_dim)
         batchBounds.push_back(op.start_indices.bounds[axis]);
-    inferred.bounds.assign(inferred.shape.size(), kDynamicDim);
+    inferred.bounds.assign(inferred.shape.size(), kDynamic);
     std::vector<int64_t> batchDims = gatherBatchDims(op.dimension_numbers, inferred.rank());
     for (size_t i = 0; i < batchDims.size() && i < batchBounds.size(); ++i)
       inferred.bounds[batchDims[i]] = batchBounds[i];

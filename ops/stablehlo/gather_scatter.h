@@ -11,26 +11,12 @@
 #include <vector>
 
 #include "core/indexing_map.h"
+#include "core/tensor_type.h"
 
 namespace idxmap::gather_scatter {
 
-// A dimension written `?` (spec 002): its size is known only at run time.
-inline constexpr int64_t kDynamicDim = -1;
-
-// A tensor type: its shape (kDynamicDim where `?`), its element type as StableHLO spells it
-// ("i64", "ui8", "i1", "f32", "bf16", ...) and, for bounded dynamism, one bound per dim
-// (kDynamicDim where none) or none at all. The evaluators need static shapes.
-struct TensorType {
-  std::vector<int64_t> shape;
-  std::string element_type;
-  std::vector<int64_t> bounds = {};
-  int64_t rank() const { return static_cast<int64_t>(shape.size()); }
-  bool isStatic() const {
-    for (int64_t size : shape)
-      if (size == kDynamicDim) return false;
-    return true;
-  }
-};
+// Tensor types are core's (core/tensor_type.h): shapes with kDynamic for `?` and bounds for
+// bounded dims. The evaluators need static shapes.
 
 struct GatherDimensionNumbers {
   std::vector<int64_t> offset_dims;
@@ -138,9 +124,9 @@ std::vector<int64_t> scatterUpdateScatterDims(const ScatterDimensionNumbers& dim
                                               int64_t updateRank);
 
 // C22's formula: the result shape of a gather. Requires C1-C3 and C20 to hold (the ranks the
-// formula combines must add up); throws std::invalid_argument otherwise. A kDynamicDim in
+// formula combines must add up); throws std::invalid_argument otherwise. A kDynamic in
 // the start indices' shape or among the slice sizes (a dynamic_gather's unknown ones) gives a
-// kDynamicDim in the result.
+// kDynamic in the result.
 std::vector<int64_t> inferGatherResultShape(const GatherDimensionNumbers& dims,
                                             const std::vector<int64_t>& startIndicesShape,
                                             const std::vector<int64_t>& sliceSizes);

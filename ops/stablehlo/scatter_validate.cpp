@@ -71,7 +71,7 @@ Message updateShape(const ScatterOp& op) {
   for (size_t j = 0; j < dn(op).update_window_dims.size() && j < windowAxes.size(); ++j) {
     int64_t axis = dn(op).update_window_dims[j];
     std::optional<int64_t> upper = dimUpperBound(input, windowAxes[j]);
-    if (update.shape[axis] != kDynamicDim && upper && update.shape[axis] > *upper)
+    if (update.shape[axis] != kDynamic && upper && update.shape[axis] > *upper)
       return "dim(updates[0], " + str(axis) + ") = " + str(update.shape[axis]) +
              " exceeds the matching dim(inputs[0], " + str(windowAxes[j]) +
              ") = " + dimText(input, windowAxes[j]);

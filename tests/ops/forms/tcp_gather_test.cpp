@@ -139,7 +139,7 @@ TEST(TcpGatherRules, VerifierRules) {
 
 TEST(TcpGatherRules, DynamicInputSizesMatchAnyIndicesSize) {
   // The verifier lets a dynamic input dim match; lowering then needs the sizes.
-  TcpGatherOp op = tcpGather({kDynamicDim, 4}, {3, 2}, 1, {3, 2});
+  TcpGatherOp op = tcpGather({kDynamic, 4}, {3, 2}, 1, {3, 2});
   EXPECT_TRUE(validateTcpGather(op).empty()) << describe(validateTcpGather(op));
   EXPECT_THROW(lowerTcpGather(op), Error);
 }

@@ -19,7 +19,7 @@ namespace {
 
 using namespace testing;
 
-constexpr int64_t Q = kDynamicDim;
+constexpr int64_t Q = kDynamic;
 
 TensorGatherOp gather(TensorType source, TensorType indices, Index dims,
                       std::optional<TensorType> result, bool unique = false) {

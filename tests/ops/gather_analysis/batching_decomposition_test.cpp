@@ -104,7 +104,7 @@ TEST(DecomposeBatchingProof, ImplicitIndexVector) {
   op.dimension_numbers.start_index_map = {1};
   op.dimension_numbers.index_vector_dim = 1;
   op.slice_sizes = {1, 1};
-  op.result = gather_scatter::TensorType{{3}, "f32"};
+  op.result = TensorType{{3}, "f32"};
   ASSERT_TRUE(gather_scatter::validateGather(op).empty());
   Decomposition d = decomposeGather(op, "implicit");
   EXPECT_NE(d.mlir.find("stablehlo.reshape %start_indices : (tensor<3xi32>) -> tensor<3x1xi32>"),

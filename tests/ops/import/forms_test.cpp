@@ -16,7 +16,7 @@ using namespace testing;
 using mlir_ir::Module;
 using mlir_ir::parseMlirModule;
 
-constexpr int64_t Q = kDynamicDim;
+constexpr int64_t Q = kDynamic;
 
 TEST(GatherFormsImport, Spec001Spellings) {
   Module module = parseMlirModule(R"(

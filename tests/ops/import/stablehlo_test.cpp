@@ -58,8 +58,7 @@ TEST(StablehloImport, AbsentFieldsTakeStablehloDefaultsAndDynamicDimsAreKept) {
   EXPECT_TRUE(op.dimension_numbers.operand_batching_dims.empty());
   EXPECT_FALSE(op.indices_are_sorted);
   EXPECT_EQ(op.slice_sizes, (std::vector<int64_t>{1, 1, 8}));
-  using gather_scatter::kDynamicDim;
-  EXPECT_EQ(op.operand.shape, (std::vector<int64_t>{kDynamicDim, kDynamicDim, kDynamicDim}));
+  EXPECT_EQ(op.operand.shape, (std::vector<int64_t>{kDynamic, kDynamic, kDynamic}));
   EXPECT_EQ(op.operand.bounds, (std::vector<int64_t>{2, 4, 8}));
   EXPECT_FALSE(op.operand.isStatic());
   EXPECT_TRUE(op.start_indices.bounds.empty());

@@ -40,8 +40,8 @@ std::vector<json> readRecords(const std::string& name) {
   return records;
 }
 
-Tensor tensorOfType(const mlir_ir::TensorType& type, const json& values) {
-  return tensorFrom(type.elementType.toString(), type.dims, values);
+Tensor tensorOfType(const mlir_ir::Type& type, const json& values) {
+  return tensorFrom(type.elementType().toString(), type.shape, values);
 }
 
 // The values of the op's operands, in operand order, from the record.

@@ -137,7 +137,7 @@ void checkOpAgainstRecord(const Operation& op, const json& record, const std::st
     }
   }
   std::vector<std::string> operandTypes;
-  for (const TensorType& type : op.operandTypes) operandTypes.push_back(type.toString());
+  for (const Type& type : op.operandTypes) operandTypes.push_back(type.toString());
   if (record.contains("operand_type") && record["operand_type"].is_string()) {
     ASSERT_GE(operandTypes.size(), 2u);
     EXPECT_EQ(operandTypes[0], record["operand_type"]);
@@ -153,7 +153,7 @@ void checkOpAgainstRecord(const Operation& op, const json& record, const std::st
   }
   if (record.contains("result_types") && record["result_types"].is_array()) {
     std::vector<std::string> results;
-    for (const TensorType& type : op.resultTypes) results.push_back(type.toString());
+    for (const Type& type : op.resultTypes) results.push_back(type.toString());
     EXPECT_EQ(results, record["result_types"].get<std::vector<std::string>>());
   }
 }

@@ -79,7 +79,7 @@ TEST(MlirParser, ReadsScatterWithPropertiesRegionAndResultNumbers) {
   ASSERT_EQ(block.arguments.size(), 2u);
   EXPECT_EQ(block.arguments[1].value.name, "arg1");
   EXPECT_EQ(block.arguments[1].type.toString(), "tensor<ui64>");
-  EXPECT_EQ(block.arguments[1].type.elementType.kind, ElementKind::UI64);
+  EXPECT_EQ(block.arguments[1].type.elementType().kind, ElementKind::UI64);
   ASSERT_EQ(block.operations.size(), 2u);
   EXPECT_EQ(block.operations[0].name, "stablehlo.add");
   EXPECT_FALSE(block.operations[0].genericForm);
@@ -111,7 +111,7 @@ module @jit_f attributes {mhlo.num_partitions = 1 : i32} {
   EXPECT_EQ(main.location.line, 3);
   ASSERT_EQ(main.arguments.size(), 2u);
   EXPECT_EQ(main.arguments[1].value.name, "arg1");
-  EXPECT_EQ(main.arguments[1].type.dims, (std::vector<int64_t>{kDynamic, 5}));
+  EXPECT_EQ(main.arguments[1].type.shape, (std::vector<int64_t>{kDynamic, 5}));
   EXPECT_EQ(main.arguments[1].attributes.at(0).name, "mhlo.sharding");
   EXPECT_EQ(main.arguments[1].attributes.at(0).value.text, "");
   EXPECT_EQ(typeStrings(main.resultTypes), std::vector<std::string>{"tensor<?x2xf32>"});
@@ -186,8 +186,8 @@ TEST(MlirParser, ReadsPrettyFormsOfStableHloTests) {
   EXPECT_EQ(reducer.operations.size(), 2u);
   EXPECT_EQ(ops[9].attribute("callee")->text, "check.eq");
   EXPECT_EQ(ops[9].operands.size(), 2u);
-  EXPECT_EQ(ops[10].resultTypes.at(0).elementType.kind, ElementKind::Other);
-  EXPECT_EQ(ops[10].resultTypes.at(0).elementType.text,
+  EXPECT_EQ(ops[10].resultTypes.at(0).elementType().kind, ElementKind::Other);
+  EXPECT_EQ(ops[10].resultTypes.at(0).elementType().text,
             "!quant.uniform<i8:f32, 0.0039215482917486456:-128>");
   EXPECT_EQ(ops[11].name, "check.expect_eq_const");
   EXPECT_EQ(ops[11].attribute("value")->dense->ints, (std::vector<int64_t>{1, 2, 3, 4, 5, 6}));

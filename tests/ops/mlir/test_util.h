@@ -20,9 +20,9 @@ inline const std::vector<Operation>& bodyOps(const Module& module, size_t functi
   return module.functions.at(function).body.blocks.at(0).operations;
 }
 
-inline std::vector<std::string> typeStrings(const std::vector<TensorType>& types) {
+inline std::vector<std::string> typeStrings(const std::vector<Type>& types) {
   std::vector<std::string> strings;
-  for (const TensorType& type : types) strings.push_back(type.toString());
+  for (const Type& type : types) strings.push_back(type.toString());
   return strings;
 }
 

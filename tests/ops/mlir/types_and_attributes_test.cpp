@@ -22,20 +22,20 @@ TEST(MlirParser, ReadsTypesWithBoundsAndScalars) {
   EXPECT_FALSE(op.operandTypes[0].hasStaticShape());
   EXPECT_EQ(op.operandTypes[0].elementCount(), std::nullopt);
   EXPECT_EQ(op.operandTypes[1].bounds, (std::vector<int64_t>{5, kDynamic}));
-  EXPECT_EQ(op.operandTypes[1].elementType.bitWidth(), 16);
-  EXPECT_TRUE(op.operandTypes[1].elementType.isFloat());
+  EXPECT_EQ(op.operandTypes[1].elementType().bitWidth(), 16);
+  EXPECT_TRUE(op.operandTypes[1].elementType().isFloat());
   EXPECT_FALSE(op.operandTypes[2].isTensor);
   EXPECT_EQ(op.operandTypes[2].rank(), 0);
   EXPECT_EQ(op.operandTypes[2].toString(), "i64");
-  EXPECT_TRUE(op.operandTypes[2].elementType.isSigned());
+  EXPECT_TRUE(op.operandTypes[2].elementType().isSigned());
   ASSERT_EQ(op.resultTypes.size(), 4u);
   EXPECT_TRUE(op.resultTypes[0].isOpaque());
   EXPECT_EQ(op.resultTypes[0].toString(), "tensor<*xf32>");
   EXPECT_EQ(op.resultTypes[1].toString(), "tuple<tensor<f32>, tensor<i1>>");
-  EXPECT_EQ(op.resultTypes[2].elementType.kind, ElementKind::BF16);
-  EXPECT_EQ(op.resultTypes[3].dims, (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_EQ(op.resultTypes[2].elementType().kind, ElementKind::BF16);
+  EXPECT_EQ(op.resultTypes[3].shape, (std::vector<int64_t>{1, 2, 3}));
   EXPECT_EQ(op.resultTypes[3].elementCount(), 6);
-  EXPECT_EQ(op.resultTypes[3].elementType.kind, ElementKind::Index);
+  EXPECT_EQ(op.resultTypes[3].elementType().kind, ElementKind::Index);
 }
 
 TEST(MlirParser, ElementTypesKnowTheirWidthAndSign) {

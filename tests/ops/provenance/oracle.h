@@ -42,7 +42,7 @@ inline Tensor evaluateIndices(const std::vector<mlir_ir::Operation>& scope,
   using gather_scatter::linearPosition;
   using gather_scatter::nextIndex;
   const mlir_ir::Operation& op = *mlir_ir::definingOp(scope, value);
-  Tensor out = gather_scatter::zeros("i64", op.resultTypes.at(0).dims);
+  Tensor out = gather_scatter::zeros("i64", op.resultTypes.at(0).shape);
   auto arg = [&](size_t i) { return evaluateIndices(scope, op.operands.at(i)); };
   auto at = [](const Tensor& t, const std::vector<int64_t>& index) {
     return t.shape.empty() ? t.ints.at(0) : t.ints.at(linearPosition(t.shape, index));

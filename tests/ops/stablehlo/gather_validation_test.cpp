@@ -157,7 +157,7 @@ TEST(GatherValidation, WildlyWrongAttributesAreReportedNotFatal) {
 // give break a constraint.
 TensorType dynamicLike(const TensorType& type, std::vector<int64_t> bounds = {}) {
   TensorType dynamic = type;
-  dynamic.shape.assign(type.shape.size(), kDynamicDim);
+  dynamic.shape.assign(type.shape.size(), kDynamic);
   dynamic.bounds = std::move(bounds);
   return dynamic;
 }
@@ -170,7 +170,7 @@ TEST(GatherValidation, UnboundedDynamicDimsAreCompatibleWithEverySize) {
   EXPECT_TRUE(validateGather(op).empty()) << describe(validateGather(op));
   // Static and dynamic mixed: the static sizes still have to agree with the formula.
   GatherOp mixed = specGatherExample();
-  mixed.start_indices.shape = {2, kDynamicDim, 3, 2};
+  mixed.start_indices.shape = {2, kDynamic, 3, 2};
   EXPECT_TRUE(validateGather(mixed).empty()) << describe(validateGather(mixed));
   mixed.result->shape = {2, 2, 4, 2, 2};  // dim 2 comes from start_indices dim 2, which is 3
   EXPECT_EQ(labelsOf(validateGather(mixed)), std::set<std::string>{"C22"});
@@ -179,32 +179,32 @@ TEST(GatherValidation, UnboundedDynamicDimsAreCompatibleWithEverySize) {
 TEST(GatherValidation, BoundsLimitWhatADynamicDimIsCompatibleWith) {
   // C21: slice_sizes[3] = 2 needs dim(operand, 3) >= 2 at run time.
   GatherOp op = specGatherExample();
-  op.operand.shape[3] = kDynamicDim;
-  op.operand.bounds = {kDynamicDim, kDynamicDim, kDynamicDim, 2};
+  op.operand.shape[3] = kDynamic;
+  op.operand.bounds = {kDynamic, kDynamic, kDynamic, 2};
   EXPECT_TRUE(validateGather(op).empty()) << describe(validateGather(op));
   op.operand.bounds[3] = 1;
   EXPECT_EQ(labelsOf(validateGather(op)), std::set<std::string>{"C21"});
 
   // C17: dim(operand, 0) = dim(start_indices, 1) = 2, with the operand's dim `?`.
   GatherOp batch = specGatherExample();
-  batch.operand.shape[0] = kDynamicDim;
-  batch.operand.bounds = {2, kDynamicDim, kDynamicDim, kDynamicDim};
+  batch.operand.shape[0] = kDynamic;
+  batch.operand.bounds = {2, kDynamic, kDynamic, kDynamic};
   EXPECT_TRUE(validateGather(batch).empty()) << describe(validateGather(batch));
   batch.operand.bounds[0] = 1;
   EXPECT_EQ(labelsOf(validateGather(batch)), std::set<std::string>{"C17"});
 
   // C3: two start indices need an index vector dim that can be 2.
   GatherOp vector = specGatherExample();
-  vector.start_indices.shape[3] = kDynamicDim;
-  vector.start_indices.bounds = {kDynamicDim, kDynamicDim, kDynamicDim, 4};
+  vector.start_indices.shape[3] = kDynamic;
+  vector.start_indices.bounds = {kDynamic, kDynamic, kDynamic, 4};
   EXPECT_TRUE(validateGather(vector).empty()) << describe(validateGather(vector));
   vector.start_indices.bounds[3] = 1;
   EXPECT_EQ(labelsOf(validateGather(vector)), std::set<std::string>{"C3"});
 
   // C22: the result's batch dim may be `?` only within its bound of the inferred size 2.
   GatherOp result = specGatherExample();
-  result.result->shape[0] = kDynamicDim;
-  result.result->bounds = {8, kDynamicDim, kDynamicDim, kDynamicDim, kDynamicDim};
+  result.result->shape[0] = kDynamic;
+  result.result->bounds = {8, kDynamic, kDynamic, kDynamic, kDynamic};
   EXPECT_TRUE(validateGather(result).empty()) << describe(validateGather(result));
   result.result->bounds[0] = 1;
   EXPECT_EQ(labelsOf(validateGather(result)), std::set<std::string>{"C22"});
@@ -215,8 +215,8 @@ TEST(GatherValidation, BoundsLimitWhatADynamicDimIsCompatibleWith) {
 // formula implies, not by the declared one.
 TEST(GatherValidation, DeclaredResultOfTheWrongRankIsC22) {
   GatherOp op;
-  op.operand = {std::vector<int64_t>(8, kDynamicDim), "i32"};
-  op.start_indices = {std::vector<int64_t>(3, kDynamicDim), "i32"};
+  op.operand = {std::vector<int64_t>(8, kDynamic), "i32"};
+  op.start_indices = {std::vector<int64_t>(3, kDynamic), "i32"};
   op.dimension_numbers.offset_dims = {0, 2, 3, 4, 5};
   op.dimension_numbers.collapsed_slice_dims = {0, 1, 3};
   op.dimension_numbers.start_index_map = {0, 1};
@@ -225,7 +225,7 @@ TEST(GatherValidation, DeclaredResultOfTheWrongRankIsC22) {
   op.result = TensorType{{3}, "i32"};
   std::vector<Violation> violations = validateGather(op);
   EXPECT_EQ(labelsOf(violations), std::set<std::string>{"C22"}) << describe(violations);
-  op.result = TensorType{{8, kDynamicDim, 7, 1, 6, 1, kDynamicDim}, "i32"};
+  op.result = TensorType{{8, kDynamic, 7, 1, 6, 1, kDynamic}, "i32"};
   EXPECT_TRUE(validateGather(op).empty()) << describe(validateGather(op));
 }
 
@@ -339,7 +339,7 @@ TEST(DynamicGatherValidation, UnknownSliceSizesInferDynamicOffsetDims) {
   op.result->shape = {3};
   EXPECT_EQ(labelsOf(validateDynamicGather(op)), std::set<std::string>{"C13"});
   op.result->shape = {2, 3, 7, 9};
-  op.slice_sizes_type.shape = {kDynamicDim};  // its count unknown too: still fine
+  op.slice_sizes_type.shape = {kDynamic};  // its count unknown too: still fine
   EXPECT_TRUE(validateDynamicGather(op).empty()) << describe(validateDynamicGather(op));
   op.slice_sizes_type.shape = {2};
   EXPECT_EQ(labelsOf(validateDynamicGather(op)), std::set<std::string>{"C11"});

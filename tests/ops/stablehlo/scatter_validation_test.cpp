@@ -161,7 +161,7 @@ TEST(ScatterValidation, WildlyWrongAttributesAreReportedNotFatal) {
 // valid_scatter_dimensions_with_dynamic_index_vector_dim: all dynamic is valid.
 TEST(ScatterValidation, UnboundedDynamicDimsAreCompatibleWithEverySize) {
   ScatterOp op = specScatterExample();
-  auto dynamicLike = [](TensorType& type) { type.shape.assign(type.shape.size(), kDynamicDim); };
+  auto dynamicLike = [](TensorType& type) { type.shape.assign(type.shape.size(), kDynamic); };
   dynamicLike(op.inputs[0]);
   dynamicLike(op.scatter_indices);
   dynamicLike(op.updates[0]);
@@ -172,25 +172,25 @@ TEST(ScatterValidation, UnboundedDynamicDimsAreCompatibleWithEverySize) {
 TEST(ScatterValidation, BoundsLimitWhatADynamicDimIsCompatibleWith) {
   // C4: the update window dim 4 has size 2, so dim(inputs[0], 3) must be able to reach 2.
   ScatterOp window = specScatterExample();
-  window.inputs[0].shape[3] = window.results[0].shape[3] = kDynamicDim;
-  window.inputs[0].bounds = window.results[0].bounds = {kDynamicDim, kDynamicDim, kDynamicDim, 2};
+  window.inputs[0].shape[3] = window.results[0].shape[3] = kDynamic;
+  window.inputs[0].bounds = window.results[0].bounds = {kDynamic, kDynamic, kDynamic, 2};
   EXPECT_TRUE(validateScatter(window).empty()) << describe(validateScatter(window));
   window.inputs[0].bounds[3] = window.results[0].bounds[3] = 1;
   EXPECT_EQ(labelsOf(validateScatter(window)), std::set<std::string>{"C4"});
 
   // C19: two scatter_dims_to_operand_dims need an index vector dim that can be 2.
   ScatterOp vector = specScatterExample();
-  vector.scatter_indices.shape[3] = kDynamicDim;
-  vector.scatter_indices.bounds = {kDynamicDim, kDynamicDim, kDynamicDim, 1};
+  vector.scatter_indices.shape[3] = kDynamic;
+  vector.scatter_indices.bounds = {kDynamic, kDynamic, kDynamic, 1};
   EXPECT_EQ(labelsOf(validateScatter(vector)), std::set<std::string>{"C19"});
 
   // C18 and C24, with spec 002's own example: `?` bounded by 3 is not 7.
   ScatterOp batch = specScatterExample();
   batch.inputs[0].shape = {7, 3, 4, 2};
-  batch.results[0].shape = {kDynamicDim, 3, 4, 2};
-  batch.results[0].bounds = {3, kDynamicDim, kDynamicDim, kDynamicDim};
-  batch.scatter_indices.shape[1] = kDynamicDim;
-  batch.scatter_indices.bounds = {kDynamicDim, 3, kDynamicDim, kDynamicDim};
+  batch.results[0].shape = {kDynamic, 3, 4, 2};
+  batch.results[0].bounds = {3, kDynamic, kDynamic, kDynamic};
+  batch.scatter_indices.shape[1] = kDynamic;
+  batch.scatter_indices.bounds = {kDynamic, 3, kDynamic, kDynamic};
   EXPECT_EQ(labelsOf(validateScatter(batch)), (std::set<std::string>{"C18", "C24"}))
       << describe(validateScatter(batch));
 }

@@ -1,0 +1,41 @@
+#include "core/tensor_type.h"
+
+#include "core/checked.h"
+
+namespace idxmap {
+
+bool TensorType::isStatic() const {
+  for (int64_t size : shape)
+    if (size == kDynamic) return false;
+  return true;
+}
+
+int64_t TensorType::extent(size_t dim) const {
+  if (!isDynamic(dim)) return shape[dim];
+  return dim < bounds.size() ? bounds[dim] : kDynamic;
+}
+
+std::vector<int64_t> TensorType::extents() const {
+  std::vector<int64_t> result;
+  for (size_t d = 0; d < shape.size(); ++d) result.push_back(extent(d));
+  return result;
+}
+
+void TensorType::appendDim(int64_t extent, bool dynamic) {
+  int64_t bound = dynamic ? extent : kDynamic;
+  if (bound != kDynamic && bounds.empty()) bounds.assign(shape.size(), kDynamic);
+  shape.push_back(dynamic ? kDynamic : extent);
+  if (!bounds.empty()) bounds.push_back(bound);
+}
+
+std::optional<int64_t> TensorType::maxElementCount() const {
+  int64_t count = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    int64_t size = extent(d);
+    if (size == kDynamic) return std::nullopt;
+    count = checkedMul(count, size);
+  }
+  return count;
+}
+
+}  // namespace idxmap

@@ -1,0 +1,48 @@
+// TensorType: the one tensor type of idxmap, used by the HLO reader (as the array part of an
+// HLO shape), the MLIR reader (as the tensor part of an MLIR type) and every op model. An
+// element type and a shape whose dims are (spec 002):
+//   static            `5`                   shape[d] = 5
+//   bounded dynamic   `<=5` (HLO), `?` with bound 5 (MLIR)
+//                                           shape[d] = kDynamic, bounds[d] = 5
+//   unbounded dynamic `?`                   shape[d] = kDynamic, bounds[d] = kDynamic or none
+// A dynamic dim is kDynamic in `shape` whatever its bound, so code that reads `shape` alone
+// can never take a bound for a size. Field names follow the StableHLO spec's shape() and
+// element_type().
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace idxmap {
+
+// A size or bound written `?`.
+inline constexpr int64_t kDynamic = -1;
+
+struct TensorType {
+  std::vector<int64_t> shape;  // the static size of each dim, or kDynamic
+  // As the source spells it: "f32", "i64" (MLIR) or "s64" (HLO), "i1" or "pred", "bf16", or
+  // the text of a type no model enumerates ("!quant.uniform<...>").
+  std::string element_type;
+  std::vector<int64_t> bounds = {};  // empty, or one per dim: a dynamic dim's bound or kDynamic
+
+  int64_t rank() const { return static_cast<int64_t>(shape.size()); }
+  bool isStatic() const;
+  bool isDynamic(size_t dim) const { return shape.at(dim) == kDynamic; }
+  // The largest size dim can have at run time: its static size, or a dynamic dim's bound;
+  // kDynamic when it has none.
+  int64_t extent(size_t dim) const;
+  std::vector<int64_t> extents() const;
+  // Appends a dim: `extent` as its static size, or, when `dynamic`, as its bound (kDynamic:
+  // unbounded). Bounds are recorded only once some dim has one.
+  void appendDim(int64_t extent, bool dynamic);
+  // The product of the extents: the element count of a static shape, the most elements a
+  // bounded one can hold. Throws OverflowError past int64; nullopt when a dim is unbounded.
+  std::optional<int64_t> maxElementCount() const;
+
+  // Exact: `bounds` written as all-kDynamic differs from no bounds, as MLIR's encodings do.
+  bool operator==(const TensorType& o) const = default;
+};
+
+}  // namespace idxmap
