@@ -22,10 +22,16 @@ std::vector<int64_t> TensorType::extents() const {
 }
 
 void TensorType::appendDim(int64_t extent, bool dynamic) {
+  shape.push_back(kDynamic);
+  if (!bounds.empty()) bounds.push_back(kDynamic);
+  setDim(shape.size() - 1, extent, dynamic);
+}
+
+void TensorType::setDim(size_t dim, int64_t extent, bool dynamic) {
   int64_t bound = dynamic ? extent : kDynamic;
   if (bound != kDynamic && bounds.empty()) bounds.assign(shape.size(), kDynamic);
-  shape.push_back(dynamic ? kDynamic : extent);
-  if (!bounds.empty()) bounds.push_back(bound);
+  shape.at(dim) = dynamic ? kDynamic : extent;
+  if (!bounds.empty()) bounds[dim] = bound;
 }
 
 std::optional<int64_t> TensorType::maxElementCount() const {

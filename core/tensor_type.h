@@ -37,6 +37,8 @@ struct TensorType {
   // Appends a dim: `extent` as its static size, or, when `dynamic`, as its bound (kDynamic:
   // unbounded). Bounds are recorded only once some dim has one.
   void appendDim(int64_t extent, bool dynamic);
+  // Makes dim `extent` as appendDim would.
+  void setDim(size_t dim, int64_t extent, bool dynamic);
   // The product of the extents: the element count of a static shape, the most elements a
   // bounded one can hold. Throws OverflowError past int64; nullopt when a dim is unbounded.
   std::optional<int64_t> maxElementCount() const;

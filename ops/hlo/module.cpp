@@ -6,13 +6,10 @@ namespace idxmap::hlo {
 
 int64_t Shape::elementCount() const {
   if (isTuple) throw Error("a tuple shape " + toString() + " has no element count");
-  int64_t count = 1;
-  for (size_t i = 0; i < dims.size(); ++i) {
-    // An unbounded dimension (`?`) has no upper bound to count with.
-    if (dims[i] < 0) throw Error("shape " + toString() + " has an unbounded dimension");
-    count = checkedMul(count, dims[i]);
-  }
-  return count;
+  // An unbounded dimension (`?`) has no upper bound to count with.
+  std::optional<int64_t> count = maxElementCount();
+  if (!count) throw Error("shape " + toString() + " has an unbounded dimension");
+  return *count;
 }
 
 std::string Shape::toString() const {
@@ -22,14 +19,13 @@ std::string Shape::toString() const {
       text += (i ? ", " : "") + tupleElements[i].toString();
     return text + ")";
   }
-  std::string text = elementType + "[";
-  for (size_t i = 0; i < dims.size(); ++i) {
+  std::string text = element_type + "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
     if (i) text += ",";
-    bool isDynamic = i < dynamic.size() && dynamic[i];
-    if (isDynamic && dims[i] < 0) {
+    if (isDynamic(i) && extent(i) == kDynamic) {
       text += "?";
     } else {
-      text += (isDynamic ? "<=" : "") + std::to_string(dims[i]);
+      text += (isDynamic(i) ? "<=" : "") + std::to_string(extent(i));
     }
   }
   text += "]";

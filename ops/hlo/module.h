@@ -11,20 +11,19 @@
 #include <string_view>
 #include <vector>
 
+#include "core/tensor_type.h"
 #include "core/text.h"
 
 namespace idxmap::hlo {
 
-// An array shape (`f32[10,<=20]{1,0}`) or a tuple of shapes (`(f32[2], s32[])`).
-struct Shape {
-  std::string elementType;    // "f32", "pred", "s32", "bf16", ...; empty for a tuple
-  std::vector<int64_t> dims;  // static size, or the bound of a bounded dynamic dim
-  std::vector<bool> dynamic;  // per dim: `<=N` (bounded) or `?` (unbounded; dims = -1)
+// An array shape (`f32[10,<=20]{1,0}`): core's TensorType (a bounded `<=N` dim is kDynamic
+// with bound N, an unbounded `?` dim kDynamic without one; extent(d) is the size or the
+// bound, -1 for `?`) plus its layout; or a tuple of shapes (`(f32[2], s32[])`).
+struct Shape : TensorType {
   std::optional<std::vector<int64_t>> layout;  // minor-to-major, when written
   std::vector<Shape> tupleElements;
   bool isTuple = false;
 
-  int64_t rank() const { return static_cast<int64_t>(dims.size()); }
   // Elements in the array (bounds for bounded dims); throws OverflowError past int64.
   int64_t elementCount() const;
   std::string toString() const;  // as HLO writes it

@@ -9,15 +9,15 @@ enum class DimKind { Static, Bounded, Unbounded };
 
 DimKind kindOf(const Shape& shape, size_t dim) {
   if (!isDynamicDim(shape, dim)) return DimKind::Static;
-  return shape.dims[dim] < 0 ? DimKind::Unbounded : DimKind::Bounded;
+  return shape.extent(dim) == kDynamic ? DimKind::Unbounded : DimKind::Bounded;
 }
 
 std::string describeDim(const Shape& shape, size_t dim) {
   switch (kindOf(shape, dim)) {
     case DimKind::Static:
-      return std::to_string(shape.dims[dim]);
+      return std::to_string(shape.extent(dim));
     case DimKind::Bounded:
-      return "<=" + std::to_string(shape.dims[dim]);
+      return "<=" + std::to_string(shape.extent(dim));
     case DimKind::Unbounded:
       return "?";
   }
@@ -27,27 +27,25 @@ std::string describeDim(const Shape& shape, size_t dim) {
 bool dimsCompatible(const Shape& a, size_t i, const Shape& b) {
   DimKind ka = kindOf(a, i), kb = kindOf(b, i);
   if (ka == DimKind::Unbounded || kb == DimKind::Unbounded) return true;
-  if (ka == DimKind::Static && kb == DimKind::Static) return a.dims[i] == b.dims[i];
+  if (ka == DimKind::Static && kb == DimKind::Static) return a.extent(i) == b.extent(i);
   // A bounded dim can be any size up to its bound; two bounded dims can both be 0.
   if (ka == DimKind::Bounded && kb == DimKind::Bounded) return true;
-  int64_t size = ka == DimKind::Static ? a.dims[i] : b.dims[i];
-  int64_t bound = ka == DimKind::Static ? b.dims[i] : a.dims[i];
+  int64_t size = ka == DimKind::Static ? a.extent(i) : b.extent(i);
+  int64_t bound = ka == DimKind::Static ? b.extent(i) : a.extent(i);
   return size <= bound;
 }
 
 }  // namespace
 
 bool isDynamicDim(const Shape& shape, size_t dim) {
-  return dim < shape.dynamic.size() && shape.dynamic[dim];
+  return dim < shape.shape.size() && shape.isDynamic(dim);
 }
 
 bool isUnboundedDim(const Shape& shape, size_t dim) {
-  return isDynamicDim(shape, dim) && shape.dims[dim] < 0;
+  return isDynamicDim(shape, dim) && shape.extent(dim) == kDynamic;
 }
 
-bool hasDynamicDims(const Shape& shape) {
-  return std::find(shape.dynamic.begin(), shape.dynamic.end(), true) != shape.dynamic.end();
-}
+bool hasDynamicDims(const Shape& shape) { return !shape.isStatic(); }
 
 bool compatible(const Shape& a, const Shape& b) { return !incompatibility(a, b); }
 
@@ -63,12 +61,12 @@ std::optional<std::string> incompatibility(const Shape& declared, const Shape& i
         return "tuple element " + std::to_string(i) + " " + *why;
     return std::nullopt;
   }
-  if (declared.elementType != inferred.elementType)
-    return "has element type " + declared.elementType + ", expected " + inferred.elementType;
+  if (declared.element_type != inferred.element_type)
+    return "has element type " + declared.element_type + ", expected " + inferred.element_type;
   if (declared.rank() != inferred.rank())
     return "has rank " + std::to_string(declared.rank()) + ", expected " +
            std::to_string(inferred.rank());
-  for (size_t i = 0; i < declared.dims.size(); ++i)
+  for (size_t i = 0; i < declared.shape.size(); ++i)
     if (!dimsCompatible(declared, i, inferred))
       return "dimension " + std::to_string(i) + " is " + describeDim(declared, i) + ", expected " +
              describeDim(inferred, i);
@@ -78,17 +76,20 @@ std::optional<std::string> incompatibility(const Shape& declared, const Shape& i
 Shape refine(const Shape& a, const Shape& b) {
   Shape out = a;
   out.layout.reset();
-  out.dynamic.assign(a.dims.size(), false);
-  for (size_t i = 0; i < a.dims.size() && i < b.dims.size(); ++i) {
+  out.shape.clear();
+  out.bounds.clear();
+  for (size_t i = 0; i < a.shape.size(); ++i) {
+    if (i >= b.shape.size()) {
+      out.appendDim(a.extent(i), false);
+      continue;
+    }
     DimKind ka = kindOf(a, i), kb = kindOf(b, i);
     if (ka == DimKind::Static || kb == DimKind::Static) {
-      out.dims[i] = ka == DimKind::Static ? a.dims[i] : b.dims[i];
+      out.appendDim(ka == DimKind::Static ? a.extent(i) : b.extent(i), false);
     } else if (ka == DimKind::Unbounded || kb == DimKind::Unbounded) {
-      out.dims[i] = ka == DimKind::Unbounded ? b.dims[i] : a.dims[i];
-      out.dynamic[i] = true;
+      out.appendDim(ka == DimKind::Unbounded ? b.extent(i) : a.extent(i), true);
     } else {
-      out.dims[i] = std::min(a.dims[i], b.dims[i]);
-      out.dynamic[i] = true;
+      out.appendDim(std::min(a.extent(i), b.extent(i)), true);
     }
   }
   return out;

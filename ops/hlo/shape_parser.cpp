@@ -18,8 +18,7 @@ void parseDimension(HloCursor& cursor, Shape& shape) {
   cursor.skipSpace();
   size_t dimAt = cursor.offset();
   if (cursor.accept('?')) {
-    shape.dims.push_back(-1);
-    shape.dynamic.push_back(true);
+    shape.appendDim(kDynamic, true);
     return;
   }
   bool bounded = false;
@@ -32,8 +31,7 @@ void parseDimension(HloCursor& cursor, Shape& shape) {
   if (size > kMaxDimension)
     throw cursor.error(
         dimAt, "dimension size " + std::to_string(size) + " is too large (the limit is 2^62)");
-  shape.dims.push_back(size);
-  shape.dynamic.push_back(bounded);
+  shape.appendDim(size, bounded);
 }
 
 // A layout brace holds digits (or tiling after ':'); a computation body never does, which
@@ -77,13 +75,13 @@ void parseLayout(HloCursor& cursor, Shape& shape) {
   if (!permutation && !(minorToMajor.empty() && shape.rank() == 0))
     throw cursor.error(layoutAt, "layout is not a permutation of the " +
                                      std::to_string(shape.rank()) + " dimensions of " +
-                                     shape.elementType + "[...]");
+                                     shape.element_type + "[...]");
   shape.layout = std::move(minorToMajor);
 }
 
 void checkElementCount(const HloCursor& cursor, const Shape& shape, size_t shapeAt) {
   int64_t count = 1;
-  for (int64_t dim : shape.dims)
+  for (int64_t dim : shape.extents())
     if (dim > 0 && __builtin_mul_overflow(count, dim, &count))
       throw cursor.error(shapeAt,
                          "shape " + shape.toString() + " has more elements than fit in 64 bits");
@@ -122,8 +120,8 @@ Shape parseShape(HloCursor& cursor, int nesting) {
                std::isdigit(static_cast<unsigned char>(c));
       }))
     throw cursor.error(shapeAt, "malformed element type '" + std::string(type) + "'");
-  shape.elementType = std::string(type);
-  cursor.expect('[', "after element type '" + shape.elementType + "'");
+  shape.element_type = std::string(type);
+  cursor.expect('[', "after element type '" + shape.element_type + "'");
   if (!cursor.accept(']')) {
     do {
       parseDimension(cursor, shape);
@@ -143,7 +141,7 @@ bool sameArrayType(const Shape& a, const Shape& b) {
       if (!sameArrayType(a.tupleElements[i], b.tupleElements[i])) return false;
     return true;
   }
-  return a.elementType == b.elementType && a.dims == b.dims && a.dynamic == b.dynamic;
+  return a.element_type == b.element_type && a.shape == b.shape && a.extents() == b.extents();
 }
 
 }  // namespace idxmap::hlo

@@ -16,7 +16,7 @@ namespace {
 // Minor-to-major; XLA's default is {rank-1, ..., 0}.
 std::vector<int64_t> layoutOf(const Shape& shape) {
   if (shape.layout) return *shape.layout;
-  std::vector<int64_t> layout(shape.dims.size());
+  std::vector<int64_t> layout(shape.shape.size());
   std::iota(layout.rbegin(), layout.rend(), 0);
   return layout;
 }
@@ -29,12 +29,12 @@ std::vector<int64_t> majorToMinor(const Shape& shape) {
 
 std::vector<int64_t> physicalDims(const Shape& shape) {
   std::vector<int64_t> dims;
-  for (int64_t logical : majorToMinor(shape)) dims.push_back(shape.dims[logical]);
+  for (int64_t logical : majorToMinor(shape)) dims.push_back(shape.extent(logical));
   return dims;
 }
 
 IndexingMap logicalToPhysical(const Shape& shape) {
-  IndexingMap map = IndexingMap::identity(shape.dims);
+  IndexingMap map = IndexingMap::identity(shape.extents());
   map.results.clear();
   for (int64_t logical : majorToMinor(shape))
     map.results.push_back(Expr::dim(static_cast<unsigned>(logical)));
@@ -67,7 +67,7 @@ class BitcastModel : public OpModelBase {
     checkLayout(instruction, declared, "result");
     if (hlo::hasDynamicDims(operand) || hlo::hasDynamicDims(declared))
       failAtInstruction(instruction, "bitcast of a dynamic shape");
-    if (operand.elementType == declared.elementType &&
+    if (operand.element_type == declared.element_type &&
         operand.elementCount() != declared.elementCount())
       failAtInstruction(instruction, "result " + declared.toString() + " has " +
                                          std::to_string(declared.elementCount()) +
@@ -91,7 +91,7 @@ class BitcastModel : public OpModelBase {
     if (!shape.layout) return;
     std::vector<int64_t> sorted = *shape.layout;
     std::sort(sorted.begin(), sorted.end());
-    std::vector<int64_t> dims(shape.dims.size());
+    std::vector<int64_t> dims(shape.shape.size());
     std::iota(dims.begin(), dims.end(), 0);
     if (sorted != dims)
       failAtInstruction(instruction, std::string(what) + " layout of " + shape.toString() +

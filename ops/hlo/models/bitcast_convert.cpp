@@ -50,23 +50,21 @@ class BitcastConvertModel : public OpModelBase {
     const Shape& operand = arrayOperand(instruction, 0);
     const Shape& declared = instruction.shape;
     if (declared.isTuple) failAtInstruction(instruction, "result must be an array");
-    int64_t from = bitWidth(instruction, operand.elementType);
-    int64_t to = bitWidth(instruction, declared.elementType);
+    int64_t from = bitWidth(instruction, operand.element_type);
+    int64_t to = bitWidth(instruction, declared.element_type);
     Shape shape = operand;
     shape.layout.reset();
-    shape.elementType = declared.elementType;
+    shape.element_type = declared.element_type;
     if (from > to) {
-      shape.dims.push_back(from / to);
-      shape.dynamic.resize(shape.dims.size() - 1, false);
-      shape.dynamic.push_back(false);
+      shape.appendDim(from / to, false);
     } else if (from < to) {
-      if (operand.rank() == 0 || operand.dims.back() != to / from ||
-          hlo::isDynamicDim(operand, operand.dims.size() - 1))
+      if (operand.rank() == 0 || operand.extents().back() != to / from ||
+          hlo::isDynamicDim(operand, operand.shape.size() - 1))
         hlo::failAtOpcode(instruction,
                           "operand " + operand.toString() + " needs a minor-most dimension of " +
-                              std::to_string(to / from) + " to make " + declared.elementType);
-      shape.dims.pop_back();
-      shape.dynamic.resize(shape.dims.size(), false);
+                              std::to_string(to / from) + " to make " + declared.element_type);
+      shape.shape.pop_back();
+      if (!shape.bounds.empty()) shape.bounds.pop_back();
     }
     return shape;
   }
@@ -75,11 +73,11 @@ class BitcastConvertModel : public OpModelBase {
   MapSets mapsToOperands(const Instruction& instruction, int) const override {
     IndexingMap map = domainOf(instruction.shape);
     map.results = dimExprs(map);
-    size_t operandRank = instruction.operands[0]->shape.dims.size();
+    size_t operandRank = instruction.operands[0]->shape.shape.size();
     if (map.results.size() > operandRank) {
       map.results.pop_back();  // the new minor dim indexes bits within one operand element
     } else if (map.results.size() < operandRank) {
-      int64_t ratio = instruction.operands[0]->shape.dims.back();
+      int64_t ratio = instruction.operands[0]->shape.extents().back();
       map.results.push_back(addRangeVar(map, {0, ratio - 1}));
     }
     return {{map}};

@@ -24,13 +24,11 @@ class BroadcastModel : public OpModelBase {
       if (dims[i] <= dims[i - 1])
         hlo::failInAttribute(attribute, "dimensions", 0, "must be strictly increasing");
     // New dimensions take their sizes from the declared shape; mapped ones from the operand.
-    Shape shape = arrayShape(operand.elementType, declared.dims);
-    shape.dynamic = declared.dynamic;
-    shape.dynamic.resize(shape.dims.size(), false);
-    for (size_t i = 0; i < dims.size(); ++i) {
-      shape.dims[dims[i]] = operand.dims[i];
-      shape.dynamic[dims[i]] = hlo::isDynamicDim(operand, i);
-    }
+    Shape shape = arrayShape(operand.element_type, {});
+    for (size_t d = 0; d < declared.shape.size(); ++d)
+      shape.appendDim(declared.extent(d), declared.isDynamic(d));
+    for (size_t i = 0; i < dims.size(); ++i)
+      shape.setDim(dims[i], operand.extent(i), hlo::isDynamicDim(operand, i));
     return shape;
   }
 
@@ -46,12 +44,12 @@ class BroadcastModel : public OpModelBase {
     std::vector<int64_t> dims = operandDims(instruction);
     const Shape& result = instruction.shape;
     IndexingMap map = domainOf(instruction.operands[0]->shape);
-    std::vector<Expr> results(result.dims.size());
+    std::vector<Expr> results(result.shape.size());
     for (size_t i = 0; i < dims.size(); ++i) results[dims[i]] = Expr::dim(static_cast<unsigned>(i));
     for (size_t i = 0; i < results.size(); ++i) {
       if (!results[i].isNull()) continue;
       if (hlo::isDynamicDim(result, i)) throw Inexpressible("a new dynamic dimension");
-      results[i] = addRangeVar(map, {0, result.dims[i] - 1});
+      results[i] = addRangeVar(map, {0, result.extent(i) - 1});
     }
     return {{withResults(map, results)}};
   }

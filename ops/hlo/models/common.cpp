@@ -81,15 +81,15 @@ int resultCount(const Instruction& instruction) {
 IndexingMap domainOf(const Shape& shape) {
   if (shape.isTuple) throw Inexpressible("a tuple has no index space");
   IndexingMap map;
-  for (size_t i = 0; i < shape.dims.size(); ++i) {
+  for (size_t i = 0; i < shape.shape.size(); ++i) {
     if (hlo::isUnboundedDim(shape, i))
       throw Inexpressible("dimension " + std::to_string(i) + " of " + shape.toString() +
                           " has no bound");
-    map.dims.push_back({{0, shape.dims[i] - 1}, ""});
+    map.dims.push_back({{0, shape.extent(i) - 1}, ""});
   }
-  for (size_t i = 0; i < shape.dims.size(); ++i) {
+  for (size_t i = 0; i < shape.shape.size(); ++i) {
     if (!hlo::isDynamicDim(shape, i)) continue;
-    int64_t bound = shape.dims[i];
+    int64_t bound = shape.extent(i);
     Expr size = addRuntimeVar(map, {0, bound});
     addConstraint(map, size - Expr::dim(static_cast<unsigned>(i)), {1, bound});
   }
@@ -214,9 +214,8 @@ std::string dimsText(const std::vector<int64_t>& values) {
 
 Shape arrayShape(const std::string& elementType, std::vector<int64_t> dims) {
   Shape shape;
-  shape.elementType = elementType;
-  shape.dynamic.assign(dims.size(), false);
-  shape.dims = std::move(dims);
+  shape.element_type = elementType;
+  shape.shape = std::move(dims);
   return shape;
 }
 

@@ -13,23 +13,23 @@ class ConcatenateModel : public OpModelBase {
     expectOperandCountAtLeast(instruction, 1);
     int64_t dim = concatDim(instruction);
     const Shape& first = arrayOperand(instruction, 0);
-    Shape shape = arrayShape(first.elementType, first.dims);
-    shape.dims[dim] = 0;
+    Shape shape = arrayShape(first.element_type, first.extents());
+    shape.shape[dim] = 0;
     for (size_t i = 0; i < instruction.operands.size(); ++i) {
       const Shape& operand = arrayOperand(instruction, i);
-      if (operand.rank() != first.rank() || operand.elementType != first.elementType)
+      if (operand.rank() != first.rank() || operand.element_type != first.element_type)
         hlo::failAtOpcode(instruction, "operand " + std::to_string(i) + " " + operand.toString() +
                                            " does not match operand 0 " + first.toString());
       for (int64_t d = 0; d < operand.rank(); ++d) {
         if (hlo::isDynamicDim(operand, d))
           hlo::failAtOpcode(instruction, "operand " + std::to_string(i) + " " + operand.toString() +
                                              " has a dynamic dimension; not modeled");
-        if (d != dim && operand.dims[d] != first.dims[d])
+        if (d != dim && operand.extent(d) != first.extent(d))
           hlo::failAtOpcode(instruction, "operand " + std::to_string(i) + " " + operand.toString() +
                                              " differs from operand 0 " + first.toString() +
                                              " in dimension " + std::to_string(d));
       }
-      shape.dims[dim] = checkedAdd(shape.dims[dim], operand.dims[dim]);
+      shape.shape[dim] = checkedAdd(shape.shape[dim], operand.extent(dim));
     }
     return shape;
   }
@@ -41,7 +41,7 @@ class ConcatenateModel : public OpModelBase {
     int64_t offset = 0;
     for (const hlo::Instruction* operand : instruction.operands) {
       IndexingMap map = domainOf(instruction.shape);
-      int64_t size = operand->shape.dims[dim];
+      int64_t size = operand->shape.extent(dim);
       map.dims[dim].range = {offset, offset + size - 1};
       map.results = dimExprs(map);
       map.results[dim] = map.results[dim] - offset;
@@ -54,7 +54,7 @@ class ConcatenateModel : public OpModelBase {
   MapSets mapsToResults(const Instruction& instruction, int inputId) const override {
     int64_t dim = concatDim(instruction);
     int64_t offset = 0;
-    for (int i = 0; i < inputId; ++i) offset += instruction.operands[i]->shape.dims[dim];
+    for (int i = 0; i < inputId; ++i) offset += instruction.operands[i]->shape.extent(dim);
     IndexingMap map = domainOf(instruction.operands[inputId]->shape);
     map.results = dimExprs(map);
     map.results[dim] = map.results[dim] + offset;

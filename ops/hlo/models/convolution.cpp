@@ -28,9 +28,9 @@ class ConvolutionModel : public OpModelBase {
       hlo::failAtOpcode(instruction, "convolution of dynamic shapes is not modeled");
     Convolution conv = read(instruction);
     const hlo::ConvolutionDimensions& l = conv.labels;
-    int64_t inputFeatures = input.dims[l.inputFeature];
-    int64_t kernelInputFeatures = kernel.dims[l.kernelInputFeature];
-    int64_t kernelOutputFeatures = kernel.dims[l.kernelOutputFeature];
+    int64_t inputFeatures = input.extent(l.inputFeature);
+    int64_t kernelInputFeatures = kernel.extent(l.kernelInputFeature);
+    int64_t kernelOutputFeatures = kernel.extent(l.kernelOutputFeature);
     if (inputFeatures != checkedMul(kernelInputFeatures, conv.featureGroups))
       hlo::failAtOpcode(instruction, "input features (" + std::to_string(inputFeatures) +
                                          ") must be kernel input features (" +
@@ -42,22 +42,22 @@ class ConvolutionModel : public OpModelBase {
       hlo::failAtOpcode(instruction, "kernel output features (" +
                                          std::to_string(kernelOutputFeatures) +
                                          ") must be divisible by the group counts");
-    if (input.dims[l.inputBatch] % conv.batchGroups != 0)
-      hlo::failAtOpcode(instruction, "input batch (" + std::to_string(input.dims[l.inputBatch]) +
+    if (input.extent(l.inputBatch) % conv.batchGroups != 0)
+      hlo::failAtOpcode(instruction, "input batch (" + std::to_string(input.extent(l.inputBatch)) +
                                          ") must be divisible by batch_group_count (" +
                                          std::to_string(conv.batchGroups) + ")");
     Shape shape =
-        arrayShape(instruction.shape.elementType, std::vector<int64_t>(input.dims.size(), 0));
-    shape.dims[l.outputBatch] = input.dims[l.inputBatch] / conv.batchGroups;
-    shape.dims[l.outputFeature] = kernelOutputFeatures;
+        arrayShape(instruction.shape.element_type, std::vector<int64_t>(input.shape.size(), 0));
+    shape.shape[l.outputBatch] = input.extent(l.inputBatch) / conv.batchGroups;
+    shape.shape[l.outputFeature] = kernelOutputFeatures;
     for (size_t i = 0; i < l.inputSpatial.size(); ++i) {
-      if (kernel.dims[l.kernelSpatial[i]] != conv.window[i].size)
+      if (kernel.extent(l.kernelSpatial[i]) != conv.window[i].size)
         hlo::failAtOpcode(instruction, "window size " + std::to_string(conv.window[i].size) +
                                            " of spatial dimension " + std::to_string(i) +
                                            " differs from the kernel's " +
-                                           std::to_string(kernel.dims[l.kernelSpatial[i]]));
-      shape.dims[l.outputSpatial[i]] =
-          windowOutputSize(input.dims[l.inputSpatial[i]], conv.window[i]);
+                                           std::to_string(kernel.extent(l.kernelSpatial[i])));
+      shape.shape[l.outputSpatial[i]] =
+          windowOutputSize(input.extent(l.inputSpatial[i]), conv.window[i]);
     }
     return shape;
   }
@@ -73,18 +73,18 @@ class ConvolutionModel : public OpModelBase {
 
     // The spatial window over the input's spatial dims, its dims renamed to the output's.
     std::vector<int64_t> inputSpatialSizes;
-    for (int64_t d : l.inputSpatial) inputSpatialSizes.push_back(input.dims[d]);
+    for (int64_t d : l.inputSpatial) inputSpatialSizes.push_back(input.extent(d));
     IndexingMap spatial = windowToOperand(inputSpatialSizes, conv.window);
     std::vector<Expr> toOutputDims;
     for (int64_t d : l.outputSpatial) toOutputDims.push_back(Expr::dim(static_cast<unsigned>(d)));
 
     IndexingMap domain = domainOf(output);
     for (const Variable& s : spatial.rangeVars) addRangeVar(domain, s.range);
-    int64_t groupSize = kernel.dims[l.kernelInputFeature];
+    int64_t groupSize = kernel.extent(l.kernelInputFeature);
     Expr feature = addRangeVar(domain, {0, groupSize - 1});
 
     IndexingMap kernelMap = domain;
-    kernelMap.results.assign(kernel.dims.size(), Expr());
+    kernelMap.results.assign(kernel.shape.size(), Expr());
     for (size_t i = 0; i < spatialRank; ++i) {
       Expr s = Expr::rangeVar(static_cast<unsigned>(i));
       kernelMap.results[l.kernelSpatial[i]] =
@@ -94,21 +94,21 @@ class ConvolutionModel : public OpModelBase {
     kernelMap.results[l.kernelOutputFeature] = Expr::dim(static_cast<unsigned>(l.outputFeature));
 
     IndexingMap inputMap = domain;
-    inputMap.results.assign(input.dims.size(), Expr());
+    inputMap.results.assign(input.shape.size(), Expr());
     for (size_t i = 0; i < spatialRank; ++i)
       inputMap.results[l.inputSpatial[i]] =
           spatial.results[i].replaceVariables(toOutputDims, {}, {});
     for (const Constraint& c : spatial.constraints)
       addConstraint(inputMap, c.expr.replaceVariables(toOutputDims, {}, {}), c.range);
     Expr outputFeature = Expr::dim(static_cast<unsigned>(l.outputFeature));
-    int64_t featuresPerGroup = output.dims[l.outputFeature] / conv.featureGroups;
+    int64_t featuresPerGroup = output.extent(l.outputFeature) / conv.featureGroups;
     inputMap.results[l.inputFeature] =
         conv.featureGroups > 1 ? outputFeature.floorDiv(featuresPerGroup) * groupSize + feature
                                : feature;
     Expr outputBatch = Expr::dim(static_cast<unsigned>(l.outputBatch));
     if (conv.batchGroups > 1) {
       Expr group = addRangeVar(inputMap, {0, conv.batchGroups - 1});
-      inputMap.results[l.inputBatch] = group * output.dims[l.outputBatch] + outputBatch;
+      inputMap.results[l.inputBatch] = group * output.extent(l.outputBatch) + outputBatch;
     } else {
       inputMap.results[l.inputBatch] = outputBatch;
     }

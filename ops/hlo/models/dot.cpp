@@ -35,13 +35,12 @@ class DotModel : public OpModelBase {
     if (hlo::hasDynamicDims(lhs) || hlo::hasDynamicDims(rhs))
       hlo::failAtOpcode(instruction, "dot of dynamic shapes is not modeled");
     hlo::DotDimensions dims = dimensions(instruction);
-    Shape shape = arrayShape(instruction.shape.elementType, {});  // dot may widen the type
-    for (int64_t d : dims.lhsBatch) shape.dims.push_back(lhs.dims[d]);
+    Shape shape = arrayShape(instruction.shape.element_type, {});  // dot may widen the type
+    for (int64_t d : dims.lhsBatch) shape.shape.push_back(lhs.extent(d));
     for (int64_t d : freeDims(lhs.rank(), dims.lhsBatch, dims.lhsContracting))
-      shape.dims.push_back(lhs.dims[d]);
+      shape.shape.push_back(lhs.extent(d));
     for (int64_t d : freeDims(rhs.rank(), dims.rhsBatch, dims.rhsContracting))
-      shape.dims.push_back(rhs.dims[d]);
-    shape.dynamic.assign(shape.dims.size(), false);
+      shape.shape.push_back(rhs.extent(d));
     return shape;
   }
 
@@ -53,12 +52,12 @@ class DotModel : public OpModelBase {
     IndexingMap domain = domainOf(instruction.shape);
     std::vector<Expr> contracted;
     for (int64_t d : dims.lhsContracting)
-      contracted.push_back(addRangeVar(domain, {0, lhs.dims[d] - 1}));
+      contracted.push_back(addRangeVar(domain, {0, lhs.extent(d) - 1}));
     unsigned nextDim = static_cast<unsigned>(dims.lhsBatch.size());
     auto operandMap = [&](const Shape& shape, const std::vector<int64_t>& batch,
                           const std::vector<int64_t>& contracting) {
       IndexingMap map = domain;
-      map.results.assign(shape.dims.size(), Expr());
+      map.results.assign(shape.shape.size(), Expr());
       for (size_t i = 0; i < batch.size(); ++i)
         map.results[batch[i]] = Expr::dim(static_cast<unsigned>(i));
       for (size_t i = 0; i < contracting.size(); ++i) map.results[contracting[i]] = contracted[i];
@@ -81,8 +80,8 @@ class DotModel : public OpModelBase {
     const Shape& operand = arrayOperand(instruction, index);
     const Shape& scale = arrayOperand(instruction, index + 2);
     bool ok = scale.rank() == operand.rank();
-    for (size_t i = 0; ok && i < scale.dims.size(); ++i)
-      ok = scale.dims[i] > 0 && operand.dims[i] % scale.dims[i] == 0;
+    for (size_t i = 0; ok && i < scale.shape.size(); ++i)
+      ok = scale.extent(i) > 0 && operand.extent(i) % scale.extent(i) == 0;
     if (!ok)
       hlo::failAtOpcode(instruction, "scale " + scale.toString() + " does not divide operand " +
                                          operand.toString() + " into equal blocks");
@@ -92,7 +91,7 @@ class DotModel : public OpModelBase {
     const Shape& operand = instruction.operands[index]->shape;
     const Shape& scale = instruction.operands[index + 2]->shape;
     for (size_t i = 0; i < map.results.size(); ++i)
-      map.results[i] = map.results[i].floorDiv(operand.dims[i] / scale.dims[i]);
+      map.results[i] = map.results[i].floorDiv(operand.extent(i) / scale.extent(i));
     return map;
   }
 
@@ -120,10 +119,10 @@ class DotModel : public OpModelBase {
                                            std::to_string(l.size()) + " vs " +
                                            std::to_string(r.size()) + ")");
       for (size_t i = 0; i < l.size(); ++i)
-        if (lhs.dims[l[i]] != rhs.dims[r[i]])
+        if (lhs.extent(l[i]) != rhs.extent(r[i]))
           hlo::failAtOpcode(instruction, std::string(name) + " pair " + std::to_string(i) +
-                                             " has sizes " + std::to_string(lhs.dims[l[i]]) +
-                                             " and " + std::to_string(rhs.dims[r[i]]));
+                                             " has sizes " + std::to_string(lhs.extent(l[i])) +
+                                             " and " + std::to_string(rhs.extent(r[i])));
     };
     pairUp("batch dims", dims.lhsBatch, dims.rhsBatch);
     pairUp("contracting dims", dims.lhsContracting, dims.rhsContracting);

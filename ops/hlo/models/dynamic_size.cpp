@@ -29,7 +29,7 @@ class GetDimensionSizeModel : public OpModelBase {
 
  protected:
   MapSets mapsToOperands(const Instruction& instruction, int) const override {
-    return {{readsNothing(instruction.shape, instruction.operands[0]->shape.dims.size())}};
+    return {{readsNothing(instruction.shape, instruction.operands[0]->shape.shape.size())}};
   }
 };
 
@@ -45,8 +45,7 @@ class SetDimensionSizeModel : public OpModelBase {
                                          operand.toString() + " has no bound");
     Shape shape = operand;
     shape.layout.reset();
-    shape.dynamic.resize(shape.dims.size(), false);
-    shape.dynamic[dim] = true;
+    shape.setDim(dim, operand.extent(dim), true);
     return shape;
   }
 

@@ -13,13 +13,13 @@ class DynamicSliceModel : public OpModelBase {
   Shape inferShape(const Instruction& instruction) const override {
     expectOperandCountAtLeast(instruction, 1);
     const Shape& operand = arrayOperand(instruction, 0);
-    expectOperandCount(instruction, 1 + operand.dims.size());
+    expectOperandCount(instruction, 1 + operand.shape.size());
     for (size_t i = 1; i < instruction.operands.size(); ++i) expectScalarOperand(instruction, i);
     if (hlo::hasDynamicDims(operand))
       hlo::failAtOpcode(instruction,
                         "slicing a dynamic shape " + operand.toString() + " is not modeled");
     std::vector<int64_t> sizes = sliceSizes(instruction);
-    return arrayShape(operand.elementType, sizes);
+    return arrayShape(operand.element_type, sizes);
   }
 
  protected:
@@ -28,7 +28,7 @@ class DynamicSliceModel : public OpModelBase {
     std::vector<int64_t> sizes = sliceSizes(instruction);
     IndexingMap map = domainOf(instruction.shape);
     for (size_t k = 0; k < sizes.size(); ++k) {
-      Expr start = addRuntimeVar(map, {0, operand.dims[k] - sizes[k]});
+      Expr start = addRuntimeVar(map, {0, operand.extent(k) - sizes[k]});
       map.results.push_back(Expr::dim(static_cast<unsigned>(k)) + start);
     }
     MapSets sets{{map}};
@@ -42,16 +42,16 @@ class DynamicSliceModel : public OpModelBase {
     const hlo::Attribute& attribute = hlo::requireAttribute(instruction, "dynamic_slice_sizes");
     std::vector<int64_t> sizes = hlo::readIntList(attribute, "dynamic_slice_sizes");
     const Shape& operand = instruction.operands[0]->shape;
-    if (sizes.size() != operand.dims.size())
+    if (sizes.size() != operand.shape.size())
       hlo::failInAttribute(attribute, "dynamic_slice_sizes", 0,
                            "has " + std::to_string(sizes.size()) + " sizes, operand " +
                                operand.toString() + " has rank " + std::to_string(operand.rank()));
     for (size_t k = 0; k < sizes.size(); ++k)
-      if (sizes[k] < 0 || sizes[k] > operand.dims[k])
+      if (sizes[k] < 0 || sizes[k] > operand.extent(k))
         hlo::failInAttribute(attribute, "dynamic_slice_sizes", 0,
                              "size " + std::to_string(sizes[k]) + " of dimension " +
                                  std::to_string(k) + " is outside [0, " +
-                                 std::to_string(operand.dims[k]) + "]");
+                                 std::to_string(operand.extent(k)) + "]");
     return sizes;
   }
 };

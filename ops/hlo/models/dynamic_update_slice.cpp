@@ -21,15 +21,15 @@ class DynamicUpdateSliceModel : public OpModelBase {
     expectOperandCountAtLeast(instruction, 2);
     const Shape& operand = arrayOperand(instruction, 0);
     const Shape& update = arrayOperand(instruction, 1);
-    expectOperandCount(instruction, 2 + operand.dims.size());
+    expectOperandCount(instruction, 2 + operand.shape.size());
     for (size_t i = 2; i < instruction.operands.size(); ++i) expectScalarOperand(instruction, i);
     if (hlo::hasDynamicDims(operand) || hlo::hasDynamicDims(update))
       hlo::failAtOpcode(instruction, "updating a dynamic shape is not modeled");
-    if (update.rank() != operand.rank() || update.elementType != operand.elementType)
+    if (update.rank() != operand.rank() || update.element_type != operand.element_type)
       hlo::failAtOpcode(instruction, "update " + update.toString() + " does not match operand " +
                                          operand.toString() + " in rank or element type");
-    for (size_t k = 0; k < operand.dims.size(); ++k)
-      if (update.dims[k] > operand.dims[k])
+    for (size_t k = 0; k < operand.shape.size(); ++k)
+      if (update.extent(k) > operand.extent(k))
         hlo::failAtOpcode(instruction, "update " + update.toString() + " is larger than operand " +
                                            operand.toString() + " in dimension " +
                                            std::to_string(k));
@@ -42,15 +42,16 @@ class DynamicUpdateSliceModel : public OpModelBase {
   MapSets mapsToOperands(const Instruction& instruction, int) const override {
     const Shape& operand = instruction.operands[0]->shape;
     const Shape& update = instruction.operands[1]->shape;
-    size_t rank = operand.dims.size();
+    size_t rank = operand.shape.size();
     IndexingMap domain = domainOf(instruction.shape);
-    for (size_t k = 0; k < rank; ++k) addRuntimeVar(domain, {0, operand.dims[k] - update.dims[k]});
+    for (size_t k = 0; k < rank; ++k)
+      addRuntimeVar(domain, {0, operand.extent(k) - update.extent(k)});
     // d_k - rt_k: the index relative to the window's start.
     auto relative = [](size_t k) {
       return Expr::dim(static_cast<unsigned>(k)) - Expr::runtimeVar(static_cast<unsigned>(k));
     };
     auto inside = [&](IndexingMap& map, size_t k) {
-      addConstraint(map, relative(k), {0, update.dims[k] - 1});
+      addConstraint(map, relative(k), {0, update.extent(k) - 1});
     };
 
     IndexingMap updateMap = domain;
@@ -65,9 +66,9 @@ class DynamicUpdateSliceModel : public OpModelBase {
         IndexingMap piece = withResults(domain, dimExprs(domain));
         for (size_t j = 0; j < k; ++j) inside(piece, j);
         if (below)
-          addConstraint(piece, relative(k), {-operand.dims[k], -1});
+          addConstraint(piece, relative(k), {-operand.extent(k), -1});
         else
-          addConstraint(piece, relative(k), {update.dims[k], operand.dims[k]});
+          addConstraint(piece, relative(k), {update.extent(k), operand.extent(k)});
         outsidePieces.push_back(piece);
       }
     }

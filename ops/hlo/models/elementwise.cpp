@@ -102,7 +102,7 @@ class ElementwiseModel : public OpModelBase {
         continue;
       }
       Shape sameType = operand;
-      sameType.elementType = first->elementType;
+      sameType.element_type = first->element_type;
       if (auto why = hlo::incompatibility(sameType, *first))
         hlo::failAtOpcode(instruction, "operand " + std::to_string(i) + " " + operand.toString() +
                                            " does not match operand 0 " + first->toString() + ": " +
@@ -113,16 +113,16 @@ class ElementwiseModel : public OpModelBase {
     checkElementTypes(instruction);
     switch (r.resultType) {
       case ResultType::FirstOperand:
-        shape.elementType = instruction.operands[0]->shape.elementType;
+        shape.element_type = instruction.operands[0]->shape.element_type;
         break;
       case ResultType::SecondOperand:
-        shape.elementType = instruction.operands[1]->shape.elementType;
+        shape.element_type = instruction.operands[1]->shape.element_type;
         break;
       case ResultType::Pred:
-        shape.elementType = "pred";
+        shape.element_type = "pred";
         break;
       case ResultType::Declared:
-        shape.elementType = instruction.shape.elementType;
+        shape.element_type = instruction.shape.element_type;
         break;
     }
     return shape;
@@ -171,15 +171,15 @@ class ElementwiseModel : public OpModelBase {
     const std::string& op = instruction.opcode;
     if (op == "map" || op == "complex" || op == "stochastic-convert") return;
     size_t firstData = (op == "select") ? 1 : 0;
-    if (op == "select" && instruction.operands[0]->shape.elementType != "pred")
+    if (op == "select" && instruction.operands[0]->shape.element_type != "pred")
       hlo::failAtOpcode(instruction, "operand 0 has element type " +
-                                         instruction.operands[0]->shape.elementType +
+                                         instruction.operands[0]->shape.element_type +
                                          ", expected pred");
-    const std::string& type = instruction.operands[firstData]->shape.elementType;
+    const std::string& type = instruction.operands[firstData]->shape.element_type;
     for (size_t i = firstData + 1; i < instruction.operands.size(); ++i)
-      if (instruction.operands[i]->shape.elementType != type)
+      if (instruction.operands[i]->shape.element_type != type)
         hlo::failAtOpcode(instruction, "operand " + std::to_string(i) + " has element type " +
-                                           instruction.operands[i]->shape.elementType +
+                                           instruction.operands[i]->shape.element_type +
                                            ", expected " + type);
   }
 };

@@ -14,24 +14,23 @@ class PadModel : public OpModelBase {
     expectOperandCount(instruction, 2);
     const Shape& operand = arrayOperand(instruction, 0);
     expectScalarOperand(instruction, 1);
-    if (instruction.operands[1]->shape.elementType != operand.elementType)
+    if (instruction.operands[1]->shape.element_type != operand.element_type)
       hlo::failAtOpcode(instruction, "padding value has element type " +
-                                         instruction.operands[1]->shape.elementType +
-                                         ", expected " + operand.elementType);
+                                         instruction.operands[1]->shape.element_type +
+                                         ", expected " + operand.element_type);
     if (hlo::hasDynamicDims(operand))
       hlo::failAtOpcode(instruction,
                         "padding a dynamic shape " + operand.toString() + " is not modeled");
     std::vector<hlo::PadDim> pads = padding(instruction);
     const hlo::Attribute& attribute = *instruction.attribute("padding");
-    Shape shape = arrayShape(operand.elementType, {});
+    Shape shape = arrayShape(operand.element_type, {});
     for (size_t i = 0; i < pads.size(); ++i) {
-      int64_t size = paddedSize(operand.dims[i], pads[i]);
+      int64_t size = paddedSize(operand.extent(i), pads[i]);
       if (size < 0)
         hlo::failInAttribute(
             attribute, "padding", 0,
             "dimension " + std::to_string(i) + " would have negative size " + std::to_string(size));
-      shape.dims.push_back(size);
-      shape.dynamic.push_back(false);
+      shape.appendDim(size, false);
     }
     return shape;
   }
@@ -39,7 +38,7 @@ class PadModel : public OpModelBase {
  protected:
   MapSets mapsToOperands(const Instruction& instruction, int) const override {
     IndexingMap toOperand =
-        paddedToOperand(instruction.operands[0]->shape.dims, padding(instruction));
+        paddedToOperand(instruction.operands[0]->shape.extents(), padding(instruction));
     return {{toOperand}, {toScalar(instruction.shape)}};
   }
 

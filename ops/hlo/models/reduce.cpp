@@ -13,7 +13,7 @@ class ReduceModel : public OpModelBase {
     size_t n = inputCount(instruction);
     const Shape& first = arrayOperand(instruction, 0);
     for (size_t i = 1; i < n; ++i)
-      if (!hlo::compatible(withType(arrayOperand(instruction, i), first.elementType), first))
+      if (!hlo::compatible(withType(arrayOperand(instruction, i), first.element_type), first))
         hlo::failAtOpcode(instruction, "input " + std::to_string(i) + " " +
                                            instruction.operands[i]->shape.toString() +
                                            " does not match input 0 " + first.toString());
@@ -21,11 +21,10 @@ class ReduceModel : public OpModelBase {
     std::vector<bool> reduced = reducedDims(instruction);
     std::vector<Shape> results;
     for (size_t i = 0; i < n; ++i) {
-      Shape result = arrayShape(instruction.operands[n + i]->shape.elementType, {});
-      for (size_t d = 0; d < first.dims.size(); ++d) {
+      Shape result = arrayShape(instruction.operands[n + i]->shape.element_type, {});
+      for (size_t d = 0; d < first.shape.size(); ++d) {
         if (reduced[d]) continue;
-        result.dims.push_back(first.dims[d]);
-        result.dynamic.push_back(hlo::isDynamicDim(first, d));
+        result.appendDim(first.extent(d), hlo::isDynamicDim(first, d));
       }
       results.push_back(result);
     }
@@ -44,18 +43,18 @@ class ReduceModel : public OpModelBase {
     std::vector<bool> reduced = reducedDims(instruction);
     IndexingMap map = domainOf(result);
     unsigned kept = 0;
-    for (size_t d = 0; d < input.dims.size(); ++d) {
+    for (size_t d = 0; d < input.shape.size(); ++d) {
       if (!reduced[d]) {
         map.results.push_back(Expr::dim(kept++));
         continue;
       }
-      Expr s = addRangeVar(map, {0, input.dims[d] - 1});
+      Expr s = addRangeVar(map, {0, input.extent(d) - 1});
       map.results.push_back(s);
       if (hlo::isUnboundedDim(input, d)) throw Inexpressible("reduce over an unbounded dim");
       if (hlo::isDynamicDim(input, d)) {
         // Only the elements below the run-time size are combined.
-        Expr size = addRuntimeVar(map, {0, input.dims[d]});
-        addConstraint(map, size - s, {1, input.dims[d]});
+        Expr size = addRuntimeVar(map, {0, input.extent(d)});
+        addConstraint(map, size - s, {1, input.extent(d)});
       }
     }
     MapSets sets(2 * n, std::vector<IndexingMap>{map});
@@ -91,7 +90,7 @@ class ReduceModel : public OpModelBase {
   }
 
   static Shape withType(Shape shape, const std::string& type) {
-    shape.elementType = type;
+    shape.element_type = type;
     return shape;
   }
 

@@ -19,7 +19,7 @@ class ReduceWindowModel : public OpModelBase {
     const Shape& first = arrayOperand(instruction, 0);
     for (size_t i = 0; i < n; ++i) {
       const Shape& input = arrayOperand(instruction, i);
-      if (input.dims != first.dims || hlo::hasDynamicDims(input))
+      if (input.extents() != first.extents() || hlo::hasDynamicDims(input))
         hlo::failAtOpcode(instruction, "input " + std::to_string(i) + " " + input.toString() +
                                            " must be static and match input 0 " + first.toString());
       expectScalarOperand(instruction, n + i);
@@ -27,10 +27,9 @@ class ReduceWindowModel : public OpModelBase {
     std::vector<hlo::WindowDim> window = windowOf(instruction);
     std::vector<Shape> results;
     for (size_t i = 0; i < n; ++i) {
-      Shape result = arrayShape(instruction.operands[n + i]->shape.elementType, {});
+      Shape result = arrayShape(instruction.operands[n + i]->shape.element_type, {});
       for (size_t d = 0; d < window.size(); ++d)
-        result.dims.push_back(windowOutputSize(first.dims[d], window[d]));
-      result.dynamic.assign(result.dims.size(), false);
+        result.shape.push_back(windowOutputSize(first.extent(d), window[d]));
       results.push_back(result);
     }
     if (n == 1) return results[0];
@@ -44,7 +43,7 @@ class ReduceWindowModel : public OpModelBase {
   MapSets mapsToOperands(const Instruction& instruction, int outputId) const override {
     size_t n = instruction.operands.size() / 2;
     IndexingMap toInput =
-        windowToOperand(instruction.operands[0]->shape.dims, windowOf(instruction));
+        windowToOperand(instruction.operands[0]->shape.extents(), windowOf(instruction));
     MapSets sets(n, std::vector<IndexingMap>{toInput});
     for (size_t i = 0; i < n; ++i) sets.push_back({toScalar(resultShape(instruction, outputId))});
     return sets;

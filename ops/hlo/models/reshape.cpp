@@ -22,7 +22,7 @@ class ReshapeModel : public OpModelBase {
                                          " elements, operand " + operand.toString() + " has " +
                                          std::to_string(operand.elementCount()));
     Shape shape = declared;  // only the element count follows from the operand
-    shape.elementType = operand.elementType;
+    shape.element_type = operand.element_type;
     shape.layout.reset();
     return shape;
   }
@@ -31,12 +31,12 @@ class ReshapeModel : public OpModelBase {
   MapSets mapsToOperands(const Instruction& instruction, int) const override {
     const Shape& operand = instruction.operands[0]->shape;
     requireStatic(instruction);
-    return {{reshapeMap(instruction.shape.dims, operand.dims)}};
+    return {{reshapeMap(instruction.shape.extents(), operand.extents())}};
   }
   MapSets mapsToResults(const Instruction& instruction, int) const override {
     const Shape& operand = instruction.operands[0]->shape;
     requireStatic(instruction);
-    return {{reshapeMap(operand.dims, instruction.shape.dims)}};
+    return {{reshapeMap(operand.extents(), instruction.shape.extents())}};
   }
 
  private:

@@ -36,7 +36,7 @@ class ReverseModel : public OpModelBase {
   // The size of `dim` in domainOf(shape): a constant, or its runtime variable when dynamic
   // (a dynamic dimension reverses within its run-time size).
   static Expr sizeOf(const Shape& shape, int64_t dim) {
-    if (!hlo::isDynamicDim(shape, dim)) return Expr::constant(shape.dims[dim]);
+    if (!hlo::isDynamicDim(shape, dim)) return Expr::constant(shape.extent(dim));
     unsigned runtimeVar = 0;
     for (int64_t i = 0; i < dim; ++i) runtimeVar += hlo::isDynamicDim(shape, i) ? 1 : 0;
     return Expr::runtimeVar(runtimeVar);

@@ -12,10 +12,9 @@ class SliceModel : public OpModelBase {
     expectOperandCount(instruction, 1);
     const Shape& operand = arrayOperand(instruction, 0);
     std::vector<hlo::SliceDim> dims = sliceDims(instruction);
-    Shape shape = arrayShape(operand.elementType, {});
+    Shape shape = arrayShape(operand.element_type, {});
     for (const hlo::SliceDim& dim : dims)
-      shape.dims.push_back(ceilDiv(dim.limit - dim.start, dim.stride));
-    shape.dynamic.assign(shape.dims.size(), false);
+      shape.shape.push_back(ceilDiv(dim.limit - dim.start, dim.stride));
     return shape;
   }
 
@@ -34,7 +33,7 @@ class SliceModel : public OpModelBase {
     IndexingMap map = domainOf(instruction.operands[0]->shape);
     for (unsigned i = 0; i < dims.size(); ++i) {
       // The operand elements read: start, start + stride, ..., up to the last result index.
-      int64_t last = dims[i].start + (result.dims[i] - 1) * dims[i].stride;
+      int64_t last = dims[i].start + (result.extent(i) - 1) * dims[i].stride;
       map.dims[i].range = {dims[i].start, last};
       Expr offset = Expr::dim(i) - dims[i].start;
       map.results.push_back(offset.floorDiv(dims[i].stride));
@@ -57,12 +56,12 @@ class SliceModel : public OpModelBase {
         hlo::failInAttribute(attribute, "slice", 0,
                              "slices dynamic dimension " + std::to_string(i) +
                                  "; slicing a bounded dimension is not modeled");
-      if (dims[i].start < 0 || dims[i].start > dims[i].limit || dims[i].limit > operand.dims[i])
+      if (dims[i].start < 0 || dims[i].start > dims[i].limit || dims[i].limit > operand.extent(i))
         hlo::failInAttribute(attribute, "slice", 0,
                              "[" + std::to_string(dims[i].start) + ":" +
                                  std::to_string(dims[i].limit) +
                                  "] is out of bounds for dimension " + std::to_string(i) +
-                                 " of size " + std::to_string(operand.dims[i]));
+                                 " of size " + std::to_string(operand.extent(i)));
     }
     return dims;
   }

@@ -11,10 +11,9 @@ class TransposeModel : public OpModelBase {
     expectOperandCount(instruction, 1);
     const Shape& operand = arrayOperand(instruction, 0);
     std::vector<int64_t> perm = permutation(instruction);
-    Shape shape = arrayShape(operand.elementType, {});
+    Shape shape = arrayShape(operand.element_type, {});
     for (int64_t dim : perm) {
-      shape.dims.push_back(operand.dims[dim]);
-      shape.dynamic.push_back(hlo::isDynamicDim(operand, dim));
+      shape.appendDim(operand.extent(dim), hlo::isDynamicDim(operand, dim));
     }
     return shape;
   }

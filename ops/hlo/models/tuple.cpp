@@ -28,7 +28,7 @@ class TupleModel : public OpModelBase {
     for (size_t i = 0; i < instruction.operands.size(); ++i)
       sets.push_back({static_cast<int>(i) == outputId
                           ? identityOver(result)
-                          : readsNothing(result, instruction.operands[i]->shape.dims.size())});
+                          : readsNothing(result, instruction.operands[i]->shape.shape.size())});
     return sets;
   }
   MapSets mapsToResults(const Instruction& instruction, int inputId) const override {
@@ -37,7 +37,7 @@ class TupleModel : public OpModelBase {
     for (size_t i = 0; i < instruction.operands.size(); ++i)
       sets.push_back({static_cast<int>(i) == inputId
                           ? identityOver(operand)
-                          : readsNothing(operand, instruction.operands[i]->shape.dims.size())});
+                          : readsNothing(operand, instruction.operands[i]->shape.shape.size())});
     return sets;
   }
 };

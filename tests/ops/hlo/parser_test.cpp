@@ -61,20 +61,20 @@ ENTRY e {
 })");
   const Computation& entry = *module.entry;
   const Shape& a = entry.find("a")->shape;
-  EXPECT_EQ(a.elementType, "f32");
-  EXPECT_EQ(a.dims, (std::vector<int64_t>{10, 20}));
+  EXPECT_EQ(a.element_type, "f32");
+  EXPECT_EQ(a.extents(), (std::vector<int64_t>{10, 20}));
   ASSERT_TRUE(a.layout.has_value());
   EXPECT_EQ(*a.layout, (std::vector<int64_t>{1, 0}));
   EXPECT_EQ(a.elementCount(), 200);
 
   const Shape& b = entry.find("b")->shape;
-  EXPECT_EQ(b.dims, (std::vector<int64_t>{3, 5}));
-  EXPECT_EQ(b.dynamic, (std::vector<bool>{true, false}));
+  EXPECT_EQ(b.extents(), (std::vector<int64_t>{3, 5}));
+  EXPECT_EQ((std::vector<bool>{b.isDynamic(0), b.isDynamic(1)}), (std::vector<bool>{true, false}));
   EXPECT_EQ(b.toString(), "f32[<=3,5]");
   EXPECT_EQ(b.elementCount(), 15);  // counted with the bound
 
   const Shape& c = entry.find("c")->shape;
-  EXPECT_EQ(c.dims, (std::vector<int64_t>{-1, 4}));
+  EXPECT_EQ(c.extents(), (std::vector<int64_t>{-1, 4}));
   EXPECT_EQ(c.toString(), "s32[?,4]{0,1}");
   EXPECT_THROW(c.elementCount(), Error);  // no bound to count with
 
@@ -348,9 +348,8 @@ TEST(HloParserRobustness, MutatedConformanceModulesReadOrDiagnose) {
 
 TEST(HloShape, ElementCountOverflowThrows) {
   Shape shape;
-  shape.elementType = "f32";
-  shape.dims = {int64_t{1} << 40, int64_t{1} << 40};
-  shape.dynamic = {false, false};
+  shape.element_type = "f32";
+  shape.shape = {int64_t{1} << 40, int64_t{1} << 40};
   EXPECT_THROW(shape.elementCount(), OverflowError);
 }
 

@@ -8,9 +8,8 @@ namespace {
 
 Shape shape(std::vector<int64_t> dims, std::vector<bool> dynamic) {
   Shape s;
-  s.elementType = "f32";
-  s.dims = std::move(dims);
-  s.dynamic = std::move(dynamic);
+  s.element_type = "f32";
+  for (size_t d = 0; d < dims.size(); ++d) s.appendDim(dims[d], dynamic[d]);
   return s;
 }
 
@@ -39,7 +38,7 @@ TEST(ShapeCompat, RefineKeepsTheMostSpecificDimension) {
 TEST(ShapeCompat, ElementTypesRanksAndTuples) {
   Shape a = shape({2}, {false});
   Shape b = a;
-  b.elementType = "s32";
+  b.element_type = "s32";
   EXPECT_EQ(incompatibility(a, b), "has element type f32, expected s32");
   EXPECT_EQ(incompatibility(a, shape({2, 1}, {false, false})), "has rank 1, expected 2");
   Shape tuple;

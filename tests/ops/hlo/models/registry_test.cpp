@@ -56,9 +56,8 @@ TEST(OpRegistry, ModelsEveryOpOfXlasIndexingAnalysis) {
 
 hlo::Shape array(std::vector<int64_t> dims, std::string type = "f32") {
   hlo::Shape shape;
-  shape.elementType = std::move(type);
-  shape.dynamic.assign(dims.size(), false);
-  shape.dims = std::move(dims);
+  shape.element_type = std::move(type);
+  shape.shape = std::move(dims);
   return shape;
 }
 

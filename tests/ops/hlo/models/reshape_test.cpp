@@ -66,7 +66,7 @@ TEST(ReshapeOp, AgreesWithDirectEvaluation) {
     Hlo hlo(module("p0 = " + from + " parameter(0)\n ROOT r = " + to + " reshape(p0)"));
     const hlo::Shape& in = hlo.root().operands[0]->shape;
     EXPECT_EQ(relationOf(outToIn(hlo.root()).entries[0]),
-              reshapeReads(in.dims, hlo.root().shape.dims))
+              reshapeReads(in.extents(), hlo.root().shape.extents()))
         << from << " -> " << to;
     expectInputToOutputInvertsOutputToInput(hlo.root());
   }
@@ -148,7 +148,7 @@ TEST(BitcastOp, AgreesWithPhysicalLinearIndices) {
     std::vector<int64_t> dims;
     for (size_t k = layout.size(); k-- > 0;) {
       physical.push_back(index[layout[k]]);
-      dims.push_back(shape.dims[layout[k]]);
+      dims.push_back(shape.extent(layout[k]));
     }
     return linearIndex(physical, dims);
   };
@@ -157,10 +157,10 @@ TEST(BitcastOp, AgreesWithPhysicalLinearIndices) {
              " ROOT b = f32[4, 6]{0, 1} bitcast(p0)"));
   const hlo::Shape& in = hlo.root().operands[0]->shape;
   const hlo::Shape& out = hlo.root().shape;
-  Relation expected = readsRelation(out.dims, [&](const Index& o) {
+  Relation expected = readsRelation(out.extents(), [&](const Index& o) {
     int64_t position = physicalLinear(o, out);
     std::vector<Index> reads;
-    forEachIndex(in.dims, [&](const Index& i) {
+    forEachIndex(in.extents(), [&](const Index& i) {
       if (physicalLinear(i, in) == position) reads.push_back(i);
     });
     return reads;
