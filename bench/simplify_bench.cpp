@@ -16,7 +16,7 @@
 
 #include "bench/corpus.h"
 #include "bench/generators.h"
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "core/text.h"
 #include "simplifier/simplify.h"
 

@@ -1,6 +1,6 @@
 #include "cli/output.h"
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 
 namespace idxmap::cli {
 namespace {

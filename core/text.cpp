@@ -6,7 +6,7 @@
 #include <limits>
 #include <optional>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "core/text_expr_parser.h"
 #include "core/text_map_parser.h"
 #include "core/text_source.h"

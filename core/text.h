@@ -3,7 +3,7 @@
 // Input: XLA's indexing-map syntax (../shared/conformance/xla/FORMAT.md), MLIR
 // `affine_map<...>` followed by a `domain:` section, and isl map syntax. Several maps in one
 // text are separated by blank lines. Output: XLA syntax (printIndexingMap) or isl syntax
-// (core/isl_bridge.h). Printing then parsing gives back the same map.
+// (core/bridges/isl_bridge.h). Printing then parsing gives back the same map.
 #pragma once
 
 #include <optional>

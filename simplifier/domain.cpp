@@ -4,7 +4,7 @@
 #include <numeric>
 #include <optional>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "simplifier/congruence.h"
 #include "simplifier/linear_form.h"
 #include "simplifier/range_evaluator.h"

@@ -6,7 +6,7 @@
 #include <isl/point.h>
 #include <isl/set.h>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "verify/equivalence_z3.h"
 #include "verify/point_difference.h"
 

@@ -12,7 +12,7 @@
 #include <chrono>
 #include <optional>
 
-#include "core/z3_bridge.h"
+#include "core/bridges/z3_bridge.h"
 #include "verify/point_difference.h"
 
 namespace idxmap {

@@ -9,7 +9,7 @@
 #include <set>
 #include <vector>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 
 namespace idxmap {
 namespace {

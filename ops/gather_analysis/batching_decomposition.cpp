@@ -2,7 +2,7 @@
 
 #include <isl/map.h>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "ops/import/stablehlo.h"
 #include "ops/mlir/module.h"
 #include "ops/provenance/fold.h"

@@ -1,6 +1,6 @@
 #include "ops/gather_analysis/gather_maps.h"
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "ops/import/forms.h"
 #include "ops/import/stablehlo.h"
 #include "ops/provenance/fold.h"

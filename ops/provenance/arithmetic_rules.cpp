@@ -5,7 +5,7 @@
 #include <isl/set.h>
 #include <isl/val.h>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "ops/provenance/relations_internal.h"
 #include "ops/provenance/tracer_internal.h"
 

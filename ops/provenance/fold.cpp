@@ -11,7 +11,7 @@
 
 #include <algorithm>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "ops/provenance/fold.h"
 #include "ops/provenance/relations_internal.h"
 #include "simplifier/simplify.h"

@@ -4,7 +4,7 @@
 #include <isl/map.h>
 
 #include "core/checked.h"
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "ops/provenance/relations_internal.h"
 #include "ops/provenance/tracer_internal.h"
 

@@ -3,7 +3,7 @@
 
 #include <limits>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "ops/provenance/relations_internal.h"
 
 namespace idxmap::index_provenance {

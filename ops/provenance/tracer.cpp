@@ -3,7 +3,7 @@
 #include <isl/map.h>
 #include <isl/set.h>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "ops/provenance/index_values.h"
 #include "ops/provenance/relations_internal.h"
 #include "ops/provenance/tracer_internal.h"

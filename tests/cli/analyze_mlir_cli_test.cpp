@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "ops/import/forms.h"
 #include "ops/import/stablehlo.h"
 #include "ops/mlir/module.h"

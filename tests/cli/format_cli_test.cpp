@@ -2,7 +2,7 @@
 #include <string>
 #include <vector>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "tests/cli/cli_runner.h"
 
 namespace idxmap::cli_test {

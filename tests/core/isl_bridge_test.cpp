@@ -1,4 +1,4 @@
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "core/z3_bridge.h"
+#include "core/bridges/z3_bridge.h"
 
 #include <gtest/gtest.h>
 

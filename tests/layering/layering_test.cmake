@@ -37,14 +37,16 @@ probe(ops/mlir/probe.cpp ops/hlo/module.h "ops/mlir/ (idxmap_ops_mlir) may not i
 # A library never includes the CLI or the tests; internal headers stay in their folder.
 probe(core/probe.cpp tests/support/map_oracle.h "core/ (idxmap_core) may not include")
 probe(verify/probe.cpp cli/options.h "verify/ (idxmap_verify) may not include cli/options.h")
-probe(ops/provenance/probe.cpp core/isl_internal.h "core/isl_internal.h is internal to core/")
+probe(ops/provenance/probe.cpp core/bridges/isl_internal.h
+      "core/bridges/isl_internal.h is internal to core/bridges/")
+probe(core/probe.cpp core/bridges/isl_internal.h "core/bridges/isl_internal.h is internal to")
 
 # Right way.
 probe(simplifier/probe.cpp core/expr.h "")
 probe(ops/interp/probe.cpp ops/eval/tensor.h "")
 probe(verify/probe.cpp ops/stablehlo/gather_scatter.h "")
 probe(cli/probe.cpp ops/interp/interpreter.h "")
-probe(core/probe.cpp core/isl_internal.h "")
+probe(core/bridges/probe.cpp core/bridges/isl_internal.h "")
 
 # The real tree.
 execute_process(

@@ -8,7 +8,7 @@
 #include <regex>
 #include <set>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "core/text.h"
 #include "simplifier/simplify.h"
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/indexing_map.h"
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 
 namespace idxmap::oracle {
 

@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "tests/support/map_oracle.h"
 #include "verify/equivalence_z3.h"
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 
 namespace idxmap {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <functional>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "ops/hlo/shape_compat.h"
 #include "simplifier/simplify.h"
 

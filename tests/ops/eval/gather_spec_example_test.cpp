@@ -2,7 +2,7 @@
 // shape, and the maps written by hand from the spec's formula, compared by meaning (isl).
 #include <gtest/gtest.h>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "core/text.h"
 #include "ops/eval/map_evaluator.h"
 #include "ops/eval/reference_evaluator.h"

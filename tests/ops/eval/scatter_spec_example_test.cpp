@@ -2,7 +2,7 @@
 // map written by hand, compared by meaning (isl), out-of-bounds skip included.
 #include <gtest/gtest.h>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "core/text.h"
 #include "ops/eval/map_evaluator.h"
 #include "ops/eval/reference_evaluator.h"

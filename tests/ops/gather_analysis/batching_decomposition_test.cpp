@@ -6,7 +6,7 @@
 
 #include <random>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "core/text.h"
 #include "ops/eval/decomposed_indices.h"
 #include "ops/eval/reference_evaluator.h"

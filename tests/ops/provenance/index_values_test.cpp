@@ -7,7 +7,7 @@
 
 #include <random>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "core/text.h"
 #include "ops/import/stablehlo.h"
 #include "ops/mlir/module.h"

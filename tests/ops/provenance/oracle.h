@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "ops/eval/reference_evaluator.h"
 #include "ops/eval/tensor.h"
 #include "ops/mlir/module.h"

@@ -3,7 +3,7 @@
 // the spec documents) and on random ops.
 #include <gtest/gtest.h>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "core/text.h"
 #include "ops/eval/decomposed_indices.h"
 #include "ops/eval/map_evaluator.h"

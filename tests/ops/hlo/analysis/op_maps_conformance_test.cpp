@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "core/text.h"
 #include "ops/hlo/analysis/indexing.h"
 #include "ops/hlo/module.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 #include "core/text.h"
 #include "ops/hlo/models/model.h"
 #include "ops/hlo/module.h"

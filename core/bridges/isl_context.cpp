@@ -10,7 +10,7 @@
 #include <mutex>
 #include <thread>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 
 namespace idxmap {
 namespace {

@@ -3,8 +3,8 @@
 #include <isl/aff.h>
 #include <isl/val.h>
 
-#include "core/isl_bridge.h"
-#include "core/isl_internal.h"
+#include "core/bridges/isl_bridge.h"
+#include "core/bridges/isl_internal.h"
 
 namespace idxmap::isl_bridge {
 

@@ -19,8 +19,8 @@
 #include <optional>
 #include <unordered_map>
 
-#include "core/isl_bridge.h"
-#include "core/isl_internal.h"
+#include "core/bridges/isl_bridge.h"
+#include "core/bridges/isl_internal.h"
 
 namespace idxmap::isl_bridge {
 namespace {

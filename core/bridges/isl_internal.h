@@ -1,4 +1,4 @@
-// Internal to the isl bridge (core/isl_*.cpp); not part of the library's API: the importer
+// Internal to the isl bridge (core/bridges/isl_*.cpp); not part of the library's API: the importer
 // behind fromIslMap and simplifyWithIsl (without their budget), and its pieces.
 #pragma once
 
@@ -12,7 +12,7 @@
 
 #include "core/checked.h"
 #include "core/indexing_map.h"
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 
 namespace idxmap::isl_bridge {
 

@@ -1,6 +1,6 @@
 // The isl bridge's public face: conversions and the exact questions, each under a fresh
-// operation budget (core/isl_context.cpp).
-#include "core/isl_bridge.h"
+// operation budget (core/bridges/isl_context.cpp).
+#include "core/bridges/isl_bridge.h"
 
 #include <cctype>
 
@@ -11,7 +11,7 @@
 
 #include <memory>
 
-#include "core/isl_internal.h"
+#include "core/bridges/isl_internal.h"
 
 namespace idxmap {
 

@@ -1,6 +1,6 @@
 // Expressions as Z3 terms. Integer terms are exact; bit-vector terms are the arithmetic of
 // emitted code (64-bit two's complement), with a side formula saying when it is exact.
-#include "core/z3_bridge.h"
+#include "core/bridges/z3_bridge.h"
 
 #include <unordered_map>
 

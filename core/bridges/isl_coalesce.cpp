@@ -9,7 +9,7 @@
 #include <isl/map.h>
 #include <isl/set.h>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 
 namespace idxmap::isl_bridge {
 

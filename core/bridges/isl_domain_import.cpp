@@ -6,8 +6,8 @@
 
 #include <memory>
 
-#include "core/isl_bridge.h"
-#include "core/isl_internal.h"
+#include "core/bridges/isl_bridge.h"
+#include "core/bridges/isl_internal.h"
 
 namespace idxmap::isl_bridge {
 namespace {

@@ -116,7 +116,7 @@ enum class IslNames {
 isl::map buildIslMap(const IndexingMap& map, IslNames names, unsigned runtimeVarOffset = 0);
 
 // isl's coalescing, kept only where isl proves the result equal to the input (isl 0.25
-// coalesces some maps with integer divisions wrongly; see core/isl_coalesce.cpp).
+// coalesces some maps with integer divisions wrongly; see core/bridges/isl_coalesce.cpp).
 isl::map coalesce(const isl::map& map);
 isl::set coalesce(const isl::set& set);
 isl::pw_aff coalesce(const isl::pw_aff& function);

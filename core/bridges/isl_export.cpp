@@ -16,7 +16,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "core/isl_bridge.h"
+#include "core/bridges/isl_bridge.h"
 
 namespace idxmap::isl_bridge {
 namespace {
