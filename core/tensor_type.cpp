@@ -44,4 +44,27 @@ std::optional<int64_t> TensorType::maxElementCount() const {
   return count;
 }
 
+TensorType::SizeRange TensorType::sizeRange(size_t dim) const {
+  int64_t size = shape.at(dim);
+  if (size != kDynamic) return {size, size};
+  if (bounds.size() == shape.size() && bounds[dim] >= 0) return {0, bounds[dim]};
+  return {0, std::nullopt};
+}
+
+namespace {
+
+bool meet(const TensorType::SizeRange& a, const TensorType::SizeRange& b) {
+  return (!a.hi || b.lo <= *a.hi) && (!b.hi || a.lo <= *b.hi);
+}
+
+}  // namespace
+
+bool compatibleDims(const TensorType& x, size_t a, const TensorType& y, size_t b) {
+  return meet(x.sizeRange(a), y.sizeRange(b));
+}
+
+bool admitsSize(const TensorType& type, size_t dim, int64_t size) {
+  return meet(type.sizeRange(dim), {size, size});
+}
+
 }  // namespace idxmap

@@ -43,8 +43,24 @@ struct TensorType {
   // bounded one can hold. Throws OverflowError past int64; nullopt when a dim is unbounded.
   std::optional<int64_t> maxElementCount() const;
 
+  // The sizes dim can have at run time (spec 002): [size, size] when static, [0, bound]
+  // when bounded, [0, none) when unbounded. A malformed bound (negative, or a bounds list of
+  // the wrong length) counts as absent.
+  struct SizeRange {
+    int64_t lo = 0;
+    std::optional<int64_t> hi;  // none: unbounded
+  };
+  SizeRange sizeRange(size_t dim) const;
+
   // Exact: `bounds` written as all-kDynamic differs from no bounds, as MLIR's encodings do.
   bool operator==(const TensorType& o) const = default;
 };
+
+// Spec 002's compatibility, the one definition HLO's and StableHLO's checks use: dim `a` of
+// `x` and dim `b` of `y` are compatible when some run time can give them the same size
+// (`<=3` is compatible with `2` and with `<=4`, not with `7`; `?` with anything).
+bool compatibleDims(const TensorType& x, size_t a, const TensorType& y, size_t b);
+// Whether dim `dim` of `type` can have size `size` at run time.
+bool admitsSize(const TensorType& type, size_t dim, int64_t size);
 
 }  // namespace idxmap

@@ -24,17 +24,6 @@ std::string describeDim(const Shape& shape, size_t dim) {
   return "";
 }
 
-bool dimsCompatible(const Shape& a, size_t i, const Shape& b) {
-  DimKind ka = kindOf(a, i), kb = kindOf(b, i);
-  if (ka == DimKind::Unbounded || kb == DimKind::Unbounded) return true;
-  if (ka == DimKind::Static && kb == DimKind::Static) return a.extent(i) == b.extent(i);
-  // A bounded dim can be any size up to its bound; two bounded dims can both be 0.
-  if (ka == DimKind::Bounded && kb == DimKind::Bounded) return true;
-  int64_t size = ka == DimKind::Static ? a.extent(i) : b.extent(i);
-  int64_t bound = ka == DimKind::Static ? b.extent(i) : a.extent(i);
-  return size <= bound;
-}
-
 }  // namespace
 
 bool isDynamicDim(const Shape& shape, size_t dim) {
@@ -67,7 +56,7 @@ std::optional<std::string> incompatibility(const Shape& declared, const Shape& i
     return "has rank " + std::to_string(declared.rank()) + ", expected " +
            std::to_string(inferred.rank());
   for (size_t i = 0; i < declared.shape.size(); ++i)
-    if (!dimsCompatible(declared, i, inferred))
+    if (!compatibleDims(declared, i, inferred, i))
       return "dimension " + std::to_string(i) + " is " + describeDim(declared, i) + ", expected " +
              describeDim(inferred, i);
   return std::nullopt;

@@ -108,41 +108,12 @@ inline std::optional<std::string> collapsedSizeMessage(const std::vector<int64_t
   return std::nullopt;
 }
 
-// Dims as spec 002 sees them. A dim written `?` holds any size up to its bound (none: any
-// size at all); two dims are compatible when some run time can give them the same size, and
-// only incompatible sizes break a constraint that says "=" or "<=".
-struct DimRange {
-  int64_t lo = 0;
-  std::optional<int64_t> hi;  // none: unbounded
-};
-
-// The sizes dim `axis` of `type` can have; requires 0 <= axis < rank. Malformed bounds (a
-// list of the wrong length, negative values) count as absent.
-inline DimRange dimRange(const TensorType& type, int64_t axis) {
-  int64_t size = type.shape[axis];
-  if (size != kDynamic) return {size, size};
-  if (type.bounds.size() == type.shape.size() && type.bounds[axis] >= 0)
-    return {0, type.bounds[axis]};
-  return {0, std::nullopt};
-}
-
-inline bool rangesMeet(const DimRange& a, const DimRange& b) {
-  return (!a.hi || b.lo <= *a.hi) && (!b.hi || a.lo <= *b.hi);
-}
-
-// Whether dim `a` of `x` and dim `b` of `y` can have the same size at run time.
-inline bool compatibleDims(const TensorType& x, int64_t a, const TensorType& y, int64_t b) {
-  return rangesMeet(dimRange(x, a), dimRange(y, b));
-}
-
-// Whether dim `axis` of `type` can have size `size` at run time.
-inline bool admitsSize(const TensorType& type, int64_t axis, int64_t size) {
-  return rangesMeet(dimRange(type, axis), {size, size});
-}
+// Sizes are compared as spec 002 compares them (core/tensor_type.h: compatibleDims,
+// admitsSize): only sizes no run time could give break a constraint that says "=" or "<=".
 
 // The largest size dim `axis` can have: its static size or its bound; none when unbounded.
 inline std::optional<int64_t> dimUpperBound(const TensorType& type, int64_t axis) {
-  return dimRange(type, axis).hi;
+  return type.sizeRange(axis).hi;
 }
 
 // `[2, ?, 8]`: a shape with its dynamic dims written as MLIR writes them.
