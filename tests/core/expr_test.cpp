@@ -1,11 +1,12 @@
 #include "core/expr.h"
+#include "tests/support/exprs.h"
 
 #include <gtest/gtest.h>
 
 namespace idxmap {
 namespace {
 
-Expr d(unsigned i) { return Expr::dim(i); }
+using namespace test_exprs;
 
 TEST(Expr, EqualExpressionsAreTheSameNode) {
   EXPECT_EQ(d(0) * 4 + Expr::rangeVar(1), d(0) * 4 + Expr::rangeVar(1));

@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "tests/support/exprs.h"
 #include "tests/support/map_oracle.h"
 
 namespace idxmap {
@@ -13,8 +14,7 @@ using oracle::bruteForceRelation;
 using oracle::islRelationPoints;
 using oracle::Tuple;
 
-const Expr d0 = Expr::dim(0), d1 = Expr::dim(1), d2 = Expr::dim(2);
-const Expr s0 = Expr::rangeVar(0), rt0 = Expr::runtimeVar(0);
+using namespace test_exprs;
 
 IndexingMap oneDim(int64_t hi, std::vector<Expr> results) {
   IndexingMap m;

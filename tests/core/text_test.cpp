@@ -1,14 +1,13 @@
 // The text layer read like the docs: map text in, structure or text out.
 #include "core/text.h"
+#include "tests/support/exprs.h"
 
 #include <gtest/gtest.h>
 
 namespace idxmap {
 namespace {
 
-Expr d(unsigned i) { return Expr::dim(i); }
-Expr s(unsigned i) { return Expr::rangeVar(i); }
-Expr rt(unsigned i) { return Expr::runtimeVar(i); }
+using namespace test_exprs;
 
 constexpr const char* kFormatExample =
     R"((d0, d1)[s0, s1]{rt0} -> (d1 * 4 + s0, s1 floordiv 2 + rt0),

@@ -5,6 +5,7 @@
 #include <limits>
 #include <random>
 
+#include "tests/support/exprs.h"
 #include "tests/support/map_oracle.h"
 
 namespace idxmap {
@@ -13,8 +14,7 @@ namespace {
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 
-const Expr d0 = Expr::dim(0), d1 = Expr::dim(1), s0 = Expr::rangeVar(0);
-const Expr rt0 = Expr::runtimeVar(0);
+using namespace test_exprs;
 
 // A map with two dims, a range variable and a runtime variable, all unbounded.
 IndexingMap fourVariables() {
