@@ -20,6 +20,14 @@ foreach(folder IN LISTS checked_folders)
   string(REGEX REPLACE "/.*" "" root "${folder}")
   list(APPEND project_roots ${root})
 endforeach()
+# ... and every folder at the root, so that a module no library declares yet (a new
+# `codegen/`) is still a project header that must be allowed.
+file(GLOB root_entries LIST_DIRECTORIES true RELATIVE ${SOURCE_DIR} ${SOURCE_DIR}/*)
+foreach(entry IN LISTS root_entries)
+  if(IS_DIRECTORY ${SOURCE_DIR}/${entry} AND NOT entry MATCHES "^(\\.|build)")
+    list(APPEND project_roots ${entry})
+  endif()
+endforeach()
 list(APPEND project_roots tests bench fuzz)
 list(REMOVE_DUPLICATES project_roots)
 
