@@ -1,6 +1,6 @@
 // An interpreter for StableHLO MLIR functions (ops/mlir/module.h) on dense tensors: what
 // `idxmap run` executes. Every op is a row of a table from its name to an evaluator function
-// (ops/mlir_interpreter_*.cpp, one file per op family); the `check.*` ops record outcomes
+// (ops/interp/<family>.cpp, one file per op family); the `check.*` ops record outcomes
 // instead of stopping the run.
 //
 // The engine decides only how gather, dynamic_gather and scatter are computed: `kReference`
