@@ -26,11 +26,19 @@ inline std::ostream& operator<<(std::ostream& out, Verdict verdict) {
   return out << verdictName(verdict);
 }
 
-// An input point of a map where a claim fails.
+// Where a claim fails: an input point of a map (dims, runtime variables), or, for a claim
+// about an op's tensors, the elements that show it (two updates and the result element both
+// write, say).
 struct Counterexample {
+  struct Element {
+    std::string tensor;  // "updates", "result", "scatter_indices", ...
+    std::vector<int64_t> index;
+    bool operator==(const Element& o) const = default;
+  };
   std::vector<int64_t> dims;
   std::vector<int64_t> runtimeVars;
   std::string explanation;  // e.g. "(d0 = 3): first gives (4), second gives (5)"
+  std::vector<Element> elements = {};
 };
 
 struct ProofResult {

@@ -28,10 +28,12 @@ FoldedMap unfolded(const IndexingMap& opMap) {
   return result;
 }
 
-// clampTop[k]: gather clamps entry k into [0, clampTop[k]]; nullopt: scatter, no clamp.
-FoldedMap fold(const IndexingMap& opMap, const IndexingMap& indicesMap, int64_t indexVectorDim,
-               int64_t indicesRank, const std::vector<std::optional<int64_t>>& clampTop,
-               const IndexValues& values) {
+}  // namespace
+
+FoldedMap foldIndexValues(const IndexingMap& opMap, const IndexingMap& indicesMap,
+                          int64_t indexVectorDim, int64_t indicesRank,
+                          const std::vector<std::optional<int64_t>>& clampTop,
+                          const IndexValues& values) {
   const size_t entries = opMap.runtimeVars.size();
   if (opMap.knownEmpty || entries == 0 || !values.anyKnown()) return unfolded(opMap);
   const size_t dims = opMap.dims.size();
@@ -105,8 +107,6 @@ FoldedMap fold(const IndexingMap& opMap, const IndexingMap& indicesMap, int64_t 
   return result;
 }
 
-}  // namespace
-
 bool FoldedMap::anyFolded() const {
   return std::any_of(folded.begin(), folded.end(), [](bool f) { return f; });
 }
@@ -122,8 +122,8 @@ FoldedMap foldGatherIndices(const gather_scatter::GatherOp& op, const IndexValue
   IndexingMap opMap = gather_scatter::gatherOutputToOperandMap(op);
   if (values.shape != op.start_indices.shape) return unfolded(opMap);  // not this op's indices
   try {
-    return fold(opMap, gather_scatter::gatherOutputToStartIndicesMap(op), dn.index_vector_dim,
-                op.start_indices.rank(), clampTop, values);
+    return foldIndexValues(opMap, gather_scatter::gatherOutputToStartIndicesMap(op),
+                           dn.index_vector_dim, op.start_indices.rank(), clampTop, values);
   } catch (const Error&) {  // isl gave up: the runtime variables stay
     return unfolded(opMap);
   }
@@ -135,8 +135,8 @@ FoldedMap foldScatterIndices(const gather_scatter::ScatterOp& op, const IndexVal
   IndexingMap opMap = gather_scatter::scatterUpdateToResultMap(op);
   if (values.shape != op.scatter_indices.shape) return unfolded(opMap);
   try {
-    return fold(opMap, gather_scatter::scatterUpdateToIndicesMap(op), dn.index_vector_dim,
-                op.scatter_indices.rank(), clampTop, values);
+    return foldIndexValues(opMap, gather_scatter::scatterUpdateToIndicesMap(op),
+                           dn.index_vector_dim, op.scatter_indices.rank(), clampTop, values);
   } catch (const Error&) {
     return unfolded(opMap);
   }

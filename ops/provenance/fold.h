@@ -26,6 +26,16 @@ struct FoldedMap {
   bool anyFolded() const;
 };
 
+// Any map whose runtime variable rt_k is entry k of the index vector that `indicesMap` reads
+// (its range variable s0 walks the vector axis when indexVectorDim < indicesRank): rt_k
+// becomes clamp(value, 0, clampTop[k]) where clampTop[k] is set, else the raw value, which
+// must lie in rt_k's range for the point to keep an image. Entries not known at every point
+// read keep their runtime variable. Throws Error when isl gives up.
+FoldedMap foldIndexValues(const IndexingMap& opMap, const IndexingMap& indicesMap,
+                          int64_t indexVectorDim, int64_t indicesRank,
+                          const std::vector<std::optional<int64_t>>& clampTop,
+                          const IndexValues& values);
+
 // Gather: rt_k becomes clamp(value of entry k, 0, dim(operand) - slice_size), as the op clamps.
 // An entry is folded when its value is known at every index point the op reads.
 // With clampIndices = false (tensor.gather, tcp.gather lowered to StableHLO: an out-of-bounds
