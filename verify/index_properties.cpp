@@ -75,12 +75,13 @@ IndexedOp indexedOp(const ScatterOp& op) {
 }
 
 // The full start index (spec 000) of a start index vector: entry k on axis startIndexMap[k],
-// clamped where the op clamps, 0 on every other axis.
-std::vector<int64_t> fullStartIndex(const IndexedOp& op, const std::vector<int64_t>& vector) {
+// clamped where the op clamps (unless `clamp` is false), 0 on every other axis.
+std::vector<int64_t> fullStartIndex(const IndexedOp& op, const std::vector<int64_t>& vector,
+                                    bool clamp = true) {
   std::vector<int64_t> full(op.tensorRank, 0);
   for (size_t k = 0; k < vector.size(); ++k)
     full[op.startIndexMap[k]] =
-        op.clampTop[k] ? std::clamp<int64_t>(vector[k], 0, *op.clampTop[k]) : vector[k];
+        clamp && op.clampTop[k] ? std::clamp<int64_t>(vector[k], 0, *op.clampTop[k]) : vector[k];
   return full;
 }
 
@@ -161,8 +162,7 @@ ProofResult proveInBounds(const IndexedOp& op, const FoldedMap& reads,
       index_points::coordinates(own(isl_set_sample_point(outside.release())));
   std::vector<int64_t> raw = reader.at(point);
   if (op.map.contains(point, {}, raw)) return notConfirmed();
-  std::vector<int64_t> unclamped(op.tensorRank, 0);
-  for (size_t k = 0; k < raw.size(); ++k) unclamped[op.startIndexMap[k]] = raw[k];
+  std::vector<int64_t> unclamped = fullStartIndex(op, raw, false);
   Counterexample example;
   example.elements = {{op.indexSpaceName, point}};
   example.explanation = op.clamps
@@ -185,20 +185,22 @@ ProofResult proveUnique(const IndexedOp& indexed, const FoldedMap& targets,
   auto [first, second] = *pair;
   // Replayed with the op's own map: both updates applied, at the same result element.
   const IndexingMap& map = indexed.map;
-  auto target = [&](const std::vector<int64_t>& update) -> std::optional<std::vector<int64_t>> {
-    std::vector<int64_t> starts = reader.at(update);
+  auto target = [&](const std::vector<int64_t>& update,
+                    const std::vector<int64_t>& starts) -> std::optional<std::vector<int64_t>> {
     if (!map.contains(update, {}, starts)) return std::nullopt;
     std::vector<int64_t> result;
     for (Expr e : map.results) result.push_back(e.evaluate(update, {}, starts));
     return result;
   };
-  std::optional<std::vector<int64_t>> a = target(first), b = target(second);
+  std::vector<int64_t> firstStarts = reader.at(first), secondStarts = reader.at(second);
+  std::optional<std::vector<int64_t>> a = target(first, firstStarts),
+                                      b = target(second, secondStarts);
   if (!a || !b || *a != *b) return notConfirmed();
   Counterexample example;
   example.elements = {{"updates", first}, {"updates", second}, {"result", *a}};
   example.explanation = element("updates", first) + " and " + element("updates", second) +
                         " both write " + element("result", *a) + " (start indices " +
-                        text(reader.at(first)) + " and " + text(reader.at(second)) + ")";
+                        text(firstStarts) + " and " + text(secondStarts) + ")";
   return ProofResult::refuted("isl", std::move(example));
 }
 
@@ -207,18 +209,24 @@ ProofResult runtimeOnly(const IndexValues& values) {
                               ")");
 }
 
-// Runs one prover; a limit hit or a value isl cannot give is unknown, with the reason. An
-// empty index space (a zero-sized result or update dim) makes every property hold: nothing is
-// read or written; isl says so before the folded relations (which have no points to fold) are
-// built.
+// Runs one prover; a limit hit or a value isl cannot give is unknown, with the reason.
 template <class Prover>
-ProofResult guarded(const IndexedOp& op, Prover&& prover) {
+ProofResult guarded(Prover&& prover) {
   try {
-    if (checked(isl_set_is_empty(index_points::indexSpace(op.indexShape).get())))
-      return ProofResult::proven("isl");
     return prover();
   } catch (const Error& error) {
     return ProofResult::unknown(error.what());
+  }
+}
+
+// Whether the index space has no point (a zero-sized result or update dim): then every
+// property holds, nothing being read or written, and isl says so before the folded
+// relations (which have no points to fold) are built.
+bool noIndexPoint(const IndexedOp& op) {
+  try {
+    return checked(isl_set_is_empty(index_points::indexSpace(op.indexShape).get())) != 0;
+  } catch (const Error&) {
+    return false;  // the provers meet the same failure and say why
   }
 }
 
@@ -228,10 +236,12 @@ IndexProperties proveGatherIndexProperties(const GatherOp& op, const IndexValues
   if (!startIndices.allKnown())
     return {std::nullopt, runtimeOnly(startIndices), runtimeOnly(startIndices)};
   IndexedOp indexed = indexedOp(op);
+  if (noIndexPoint(indexed))
+    return {std::nullopt, ProofResult::proven("isl"), ProofResult::proven("isl")};
   StartIndexReader reader(indexed.indicesMap, indexed.startIndexMap.size(), startIndices);
   IndexProperties properties;
-  properties.sorted = guarded(indexed, [&] { return proveSorted(indexed, startIndices, reader); });
-  properties.inBounds = guarded(indexed, [&] {
+  properties.sorted = guarded([&] { return proveSorted(indexed, startIndices, reader); });
+  properties.inBounds = guarded([&] {
     return proveInBounds(indexed, index_provenance::foldGatherIndices(op, startIndices, false),
                          reader);
   });
@@ -243,16 +253,15 @@ IndexProperties proveScatterIndexProperties(const ScatterOp& op,
   if (!scatterIndices.allKnown())
     return {runtimeOnly(scatterIndices), runtimeOnly(scatterIndices), runtimeOnly(scatterIndices)};
   IndexedOp indexed = indexedOp(op);
+  if (noIndexPoint(indexed))
+    return {ProofResult::proven("isl"), ProofResult::proven("isl"), ProofResult::proven("isl")};
   StartIndexReader reader(indexed.indicesMap, indexed.startIndexMap.size(), scatterIndices);
+  // Where the updates go: what unique and in bounds both ask about.
+  FoldedMap targets = index_provenance::foldScatterIndices(op, scatterIndices);
   IndexProperties properties;
-  properties.unique = guarded(indexed, [&] {
-    return proveUnique(indexed, index_provenance::foldScatterIndices(op, scatterIndices), reader);
-  });
-  properties.sorted =
-      guarded(indexed, [&] { return proveSorted(indexed, scatterIndices, reader); });
-  properties.inBounds = guarded(indexed, [&] {
-    return proveInBounds(indexed, index_provenance::foldScatterIndices(op, scatterIndices), reader);
-  });
+  properties.unique = guarded([&] { return proveUnique(indexed, targets, reader); });
+  properties.sorted = guarded([&] { return proveSorted(indexed, scatterIndices, reader); });
+  properties.inBounds = guarded([&] { return proveInBounds(indexed, targets, reader); });
   return properties;
 }
 
