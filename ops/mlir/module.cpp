@@ -99,13 +99,11 @@ ElementType Type::elementType() const {
 
 std::optional<int64_t> Type::elementCount() const {
   if (!hasStaticShape()) return std::nullopt;
-  int64_t count = 1;
-  for (int64_t dim : shape) {
-    if (__builtin_mul_overflow(count, dim, &count)) {
-      throw OverflowError("element count of " + toString() + " overflows int64");
-    }
+  try {
+    return maxElementCount();  // a static shape's extents are its sizes
+  } catch (const OverflowError&) {
+    throw OverflowError("element count of " + toString() + " overflows int64");
   }
-  return count;
 }
 
 std::string Type::toString() const {
