@@ -43,4 +43,10 @@ ProofResult ProofResult::unknown(std::string reason) {
   return result;
 }
 
+ProofResult ProofResult::conditional(std::string reason, std::string condition) {
+  ProofResult result = unknown(std::move(reason));
+  result.condition = std::move(condition);
+  return result;
+}
+
 }  // namespace idxmap

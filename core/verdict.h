@@ -8,6 +8,10 @@
 //     as islEqual says only that the relations differ, and `reason` says so).
 //   - Unknown: `reason` says why (a budget or timeout, an unsupported construct, a
 //     counterexample that evaluation did not confirm). Unknown is never rounded to an answer.
+//     When the answer depends on values known only at run time, `condition` may state the
+//     exact condition on those values under which the claim holds.
+// A verdict that relies on facts the user asserted (`idxmap verify --assume`) lists them in
+// `assumptions`: such a proof holds for every input that satisfies them, and only for those.
 #pragma once
 
 #include <cstdint>
@@ -46,11 +50,14 @@ struct ProofResult {
   std::string method;                            // what proved or refuted it; empty when unknown
   std::optional<Counterexample> counterexample;  // refuted at a point
   std::string reason;                            // unknown: why; refuted without a point: how
+  std::string condition;                         // unknown: holds iff this, when known
+  std::vector<std::string> assumptions;          // user-asserted facts relied on ("%arg2: unique")
 
   static ProofResult proven(std::string method);
   static ProofResult refuted(std::string method, Counterexample counterexample);
   static ProofResult refuted(std::string method, std::string reason);
   static ProofResult unknown(std::string reason);
+  static ProofResult conditional(std::string reason, std::string condition);
 
   bool isProven() const { return verdict == Verdict::Proven; }
   bool isRefuted() const { return verdict == Verdict::Refuted; }

@@ -43,6 +43,29 @@ isl::map lexGreater(size_t rank) {
       isl_map_lex_gt(isl_space_set_alloc(islContext().get(), 0, static_cast<unsigned>(rank))));
 }
 
+namespace {
+isl::space setSpace(size_t rank) {
+  return own(isl_space_set_alloc(islContext().get(), 0, static_cast<unsigned>(rank)));
+}
+}  // namespace
+
+isl::map identity(size_t rank) {
+  return own(isl_map_identity(isl_space_map_from_set(setSpace(rank).release())));
+}
+
+isl::map universe(size_t fromRank, size_t toRank) {
+  return own(isl_map_universe(isl_space_map_from_domain_and_range(setSpace(fromRank).release(),
+                                                                  setSpace(toRank).release())));
+}
+
+isl::map flatProduct(const isl::map& first, const isl::map& second) {
+  return own(isl_map_flat_product(first.copy(), second.copy()));
+}
+
+isl::set flattened(const isl::map& pairs) {
+  return own(isl_set_flatten(isl_map_wrap(pairs.copy())));
+}
+
 std::vector<int64_t> coordinates(const isl::point& point) {
   isl::space space = own(isl_point_get_space(point.get()));
   int rank = checked(isl_space_dim(space.get(), isl_dim_set));

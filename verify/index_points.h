@@ -22,6 +22,13 @@ isl::set indexSpace(const std::vector<int64_t>& shape);
 isl::map earlierToLater(const std::vector<int64_t>& shape);
 // { [a] -> [b] : a >lex b } over all integer vectors of `rank`.
 isl::map lexGreater(size_t rank);
+// { [a] -> [a] } and { [a] -> [b] } over all integer vectors of the ranks.
+isl::map identity(size_t rank);
+isl::map universe(size_t fromRank, size_t toRank);
+// { [a, c] -> [b, d] } from { [a] -> [b] } and { [c] -> [d] }.
+isl::map flatProduct(const isl::map& first, const isl::map& second);
+// { [a] -> [b] } as the set { [a, b] }.
+isl::set flattened(const isl::map& pairs);
 // The coordinates of `point` (a point of a set), in order.
 std::vector<int64_t> coordinates(const isl::point& point);
 

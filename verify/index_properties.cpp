@@ -11,7 +11,9 @@
 
 #include "core/bridges/isl_bridge.h"
 #include "ops/provenance/fold.h"
+#include "verify/index_conditions.h"
 #include "verify/index_points.h"
+#include "verify/indexed_op_internal.h"
 
 namespace idxmap {
 namespace {
@@ -19,71 +21,15 @@ namespace {
 using gather_scatter::GatherOp;
 using gather_scatter::ScatterOp;
 using index_points::element;
+using index_points::fullStartIndex;
+using index_points::IndexedOp;
+using index_points::OutOfRange;
 using index_points::StartIndexReader;
 using index_points::text;
 using index_provenance::FoldedMap;
 using index_provenance::IndexValues;
 using isl_bridge::checked;
 using isl_bridge::own;
-
-// Gather and scatter in one vocabulary: an index space (the result's, the updates') whose
-// points read start index vectors and start windows in a tensor (the operand, the input).
-struct IndexedOp {
-  const char* indexSpaceName = "";  // "result", "updates"
-  std::vector<int64_t> indexShape;
-  std::vector<int64_t> startIndexMap;  // the tensor axis entry k starts
-  size_t tensorRank = 0;
-  IndexingMap indicesMap;  // index point -> index tensor point, s0 walking the vector
-  int64_t indexVectorDim = 0;
-  int64_t indicesRank = 0;
-  std::vector<std::optional<int64_t>> clampTop;  // gather: dim - slice size; scatter: none
-  bool clamps = false;                           // gather clamps, scatter skips
-  IndexingMap map;  // index point -> tensor element, runtime variable k the start index k
-};
-
-IndexedOp indexedOp(const GatherOp& op) {
-  const gather_scatter::GatherDimensionNumbers& dn = op.dimension_numbers;
-  IndexedOp indexed;
-  indexed.indexSpaceName = "result";
-  indexed.indexShape =
-      gather_scatter::inferGatherResultShape(dn, op.start_indices.shape, op.slice_sizes);
-  indexed.startIndexMap = dn.start_index_map;
-  indexed.tensorRank = op.operand.shape.size();
-  indexed.indicesMap = gather_scatter::gatherOutputToStartIndicesMap(op);
-  indexed.indexVectorDim = dn.index_vector_dim;
-  indexed.indicesRank = op.start_indices.rank();
-  for (int64_t d : dn.start_index_map)
-    indexed.clampTop.push_back(op.operand.shape[d] - op.slice_sizes[d]);
-  indexed.clamps = true;
-  indexed.map = gather_scatter::gatherOutputToOperandMap(op);
-  return indexed;
-}
-
-IndexedOp indexedOp(const ScatterOp& op) {
-  const gather_scatter::ScatterDimensionNumbers& dn = op.dimension_numbers;
-  IndexedOp indexed;
-  indexed.indexSpaceName = "updates";
-  indexed.indexShape = op.updates.at(0).shape;
-  indexed.startIndexMap = dn.scatter_dims_to_operand_dims;
-  indexed.tensorRank = op.inputs.at(0).shape.size();
-  indexed.indicesMap = gather_scatter::scatterUpdateToIndicesMap(op);
-  indexed.indexVectorDim = dn.index_vector_dim;
-  indexed.indicesRank = op.scatter_indices.rank();
-  indexed.clampTop.assign(dn.scatter_dims_to_operand_dims.size(), std::nullopt);
-  indexed.map = gather_scatter::scatterUpdateToResultMap(op);
-  return indexed;
-}
-
-// The full start index (spec 000) of a start index vector: entry k on axis startIndexMap[k],
-// clamped where the op clamps (unless `clamp` is false), 0 on every other axis.
-std::vector<int64_t> fullStartIndex(const IndexedOp& op, const std::vector<int64_t>& vector,
-                                    bool clamp = true) {
-  std::vector<int64_t> full(op.tensorRank, 0);
-  for (size_t k = 0; k < vector.size(); ++k)
-    full[op.startIndexMap[k]] =
-        clamp && op.clampTop[k] ? std::clamp<int64_t>(vector[k], 0, *op.clampTop[k]) : vector[k];
-  return full;
-}
 
 // The folded relation, or nullopt when an entry could not be folded.
 std::optional<isl::map> allFolded(const FoldedMap& folded) {
@@ -140,9 +86,10 @@ ProofResult proveSorted(const IndexedOp& op, const IndexValues& values,
   std::vector<int64_t> b = fullStartIndex(op, reader.at(second));
   if (!(first < second) || !(b < a)) return notConfirmed();
   Counterexample example;
-  example.elements = {{op.indexSpaceName, first}, {op.indexSpaceName, second}};
-  example.explanation = element(op.indexSpaceName, first) + " has full start index " + text(a) +
-                        " but the later " + element(op.indexSpaceName, second) + " has " + text(b);
+  const std::string& space = op.names.indexSpace;
+  example.elements = {{space, first}, {space, second}};
+  example.explanation = element(space, first) + " has full start index " + text(a) +
+                        " but the later " + element(space, second) + " has " + text(b);
   return ProofResult::refuted("isl", std::move(example));
 }
 
@@ -164,12 +111,22 @@ ProofResult proveInBounds(const IndexedOp& op, const FoldedMap& reads,
   if (op.map.contains(point, {}, raw)) return notConfirmed();
   std::vector<int64_t> unclamped = fullStartIndex(op, raw, false);
   Counterexample example;
-  example.elements = {{op.indexSpaceName, point}};
-  example.explanation = op.clamps
-                            ? element(op.indexSpaceName, point) + " reads start index " +
-                                  text(unclamped) + ", clamped to " + text(fullStartIndex(op, raw))
-                            : element(op.indexSpaceName, point) + " starts its window at " +
-                                  text(unclamped) + ", outside the input: the update is skipped";
+  const std::string at = element(op.names.indexSpace, point);
+  example.elements = {{op.names.indexSpace, point}};
+  switch (op.outOfRange) {
+    case OutOfRange::Clamped:
+      example.explanation = at + " reads start index " + text(unclamped) + ", clamped to " +
+                            text(fullStartIndex(op, raw));
+      break;
+    case OutOfRange::Skipped:
+      example.explanation = at + " starts its window at " + text(unclamped) + ", outside the " +
+                            op.names.target + ": the update is skipped";
+      break;
+    case OutOfRange::Undefined:
+      example.explanation = at + " reads " + op.names.target + " at " + text(unclamped) +
+                            ", out of range (undefined behavior)";
+      break;
+  }
   return ProofResult::refuted("isl", std::move(example));
 }
 
@@ -197,16 +154,14 @@ ProofResult proveUnique(const IndexedOp& indexed, const FoldedMap& targets,
                                       b = target(second, secondStarts);
   if (!a || !b || *a != *b) return notConfirmed();
   Counterexample example;
-  example.elements = {{"updates", first}, {"updates", second}, {"result", *a}};
-  example.explanation = element("updates", first) + " and " + element("updates", second) +
-                        " both write " + element("result", *a) + " (start indices " +
-                        text(firstStarts) + " and " + text(secondStarts) + ")";
+  const IndexOpForm::Names& names = indexed.names;
+  example.elements = {{names.indexSpace, first}, {names.indexSpace, second}, {names.target, *a}};
+  example.explanation =
+      element(names.indexSpace, first) + " and " + element(names.indexSpace, second) +
+      (indexed.outOfRange == OutOfRange::Skipped ? " both write " : " both read ") +
+      element(names.target, *a) + " (start indices " + text(firstStarts) + " and " +
+      text(secondStarts) + ")";
   return ProofResult::refuted("isl", std::move(example));
-}
-
-ProofResult runtimeOnly(const IndexValues& values) {
-  return ProofResult::unknown("the index values are known only at run time (" + values.provenance +
-                              ")");
 }
 
 // Runs one prover; a limit hit or a value isl cannot give is unknown, with the reason.
@@ -230,32 +185,98 @@ bool noIndexPoint(const IndexedOp& op) {
   }
 }
 
-}  // namespace
+// Run-time index values: the exact condition, or a proof from the op's structure or from the
+// user's assumptions.
+ProofResult fromCondition(const IndexCondition& condition, const IndexedOp& op,
+                          const IndexValues& values, const std::vector<Assumption>& assumptions) {
+  if (condition.alwaysHolds()) return ProofResult::proven("isl");
+  std::string reason = "the index values are known only at run time (" + values.provenance + ")";
+  if (assumptions.empty())
+    return ProofResult::conditional(std::move(reason), condition.text(op.names.indices));
+  std::vector<IndexFact> facts;
+  std::vector<std::string> texts;
+  for (const Assumption& assumption : assumptions) {
+    facts.insert(facts.end(), assumption.facts.begin(), assumption.facts.end());
+    texts.push_back(assumption.text);
+  }
+  isl::set assumed = factsSet(facts, condition.pointShape, condition.entries, condition.pairwise);
+  ProofResult result =
+      condition.restrictedTo(assumed).alwaysHolds()
+          ? ProofResult::proven("isl")
+          : ProofResult::conditional(std::move(reason),
+                                     condition.given(assumed).text(op.names.indices));
+  result.assumptions = std::move(texts);
+  return result;
+}
 
-IndexProperties proveGatherIndexProperties(const GatherOp& op, const IndexValues& startIndices) {
-  if (!startIndices.allKnown())
-    return {std::nullopt, runtimeOnly(startIndices), runtimeOnly(startIndices)};
-  IndexedOp indexed = indexedOp(op);
-  if (noIndexPoint(indexed))
-    return {std::nullopt, ProofResult::proven("isl"), ProofResult::proven("isl")};
-  StartIndexReader reader(indexed.indicesMap, indexed.startIndexMap.size(), startIndices);
+IndexProperties runtimeProperties(const IndexConditions& conditions, const IndexedOp& op,
+                                  const IndexValues& values,
+                                  const std::vector<Assumption>& assumptions) {
+  auto prove = [&](const IndexCondition& condition) {
+    return guarded([&] {
+      return isl_bridge::withIslBudget(
+          [&] { return fromCondition(condition, op, values, assumptions); });
+    });
+  };
   IndexProperties properties;
-  properties.sorted = guarded([&] { return proveSorted(indexed, startIndices, reader); });
-  properties.inBounds = guarded([&] {
-    return proveInBounds(indexed, index_provenance::foldGatherIndices(op, startIndices, false),
-                         reader);
-  });
+  if (conditions.unique) properties.unique = prove(*conditions.unique);
+  properties.sorted = prove(conditions.sorted);
+  properties.inBounds = prove(conditions.inBounds);
   return properties;
 }
 
-IndexProperties proveScatterIndexProperties(const ScatterOp& op,
-                                            const IndexValues& scatterIndices) {
-  if (!scatterIndices.allKnown())
-    return {runtimeOnly(scatterIndices), runtimeOnly(scatterIndices), runtimeOnly(scatterIndices)};
-  IndexedOp indexed = indexedOp(op);
+IndexConditions conditionsOf(const GatherOp& op, const IndexOpForm& form) {
+  return gatherIndexConditions(op, form);
+}
+IndexConditions conditionsOf(const ScatterOp& op, const IndexOpForm& form) {
+  return scatterIndexConditions(op, form);
+}
+
+template <class Op>
+std::optional<IndexProperties> runtimeCase(const Op& op, const IndexedOp& indexed,
+                                           const IndexValues& values, const IndexOpForm& form,
+                                           const std::vector<Assumption>& assumptions,
+                                           bool uniqueAsked) {
+  if (values.allKnown()) return std::nullopt;
+  try {
+    return runtimeProperties(conditionsOf(op, form), indexed, values, assumptions);
+  } catch (const Error& error) {
+    ProofResult unknown = ProofResult::unknown(error.what());
+    return IndexProperties{uniqueAsked ? std::optional(unknown) : std::nullopt, unknown, unknown};
+  }
+}
+
+}  // namespace
+
+IndexProperties proveGatherIndexProperties(const GatherOp& op, const IndexValues& startIndices,
+                                           const IndexOpForm& form,
+                                           const std::vector<Assumption>& assumptions) {
+  IndexedOp indexed = index_points::indexedOp(op, form);
+  if (auto runtime = runtimeCase(op, indexed, startIndices, form, assumptions, form.uniqueAsked))
+    return *runtime;
+  ProofResult none = ProofResult::proven("isl");
   if (noIndexPoint(indexed))
-    return {ProofResult::proven("isl"), ProofResult::proven("isl"), ProofResult::proven("isl")};
-  StartIndexReader reader(indexed.indicesMap, indexed.startIndexMap.size(), scatterIndices);
+    return {form.uniqueAsked ? std::optional(none) : std::nullopt, none, none};
+  StartIndexReader reader(indexed.indicesMap, indexed.entries(), startIndices);
+  IndexProperties properties;
+  properties.sorted = guarded([&] { return proveSorted(indexed, startIndices, reader); });
+  // Raw values: the points kept are those that read in range.
+  FoldedMap reads = index_provenance::foldGatherIndices(op, startIndices, false);
+  if (form.uniqueAsked)
+    properties.unique = guarded([&] { return proveUnique(indexed, reads, reader); });
+  properties.inBounds = guarded([&] { return proveInBounds(indexed, reads, reader); });
+  return properties;
+}
+
+IndexProperties proveScatterIndexProperties(const ScatterOp& op, const IndexValues& scatterIndices,
+                                            const IndexOpForm& form,
+                                            const std::vector<Assumption>& assumptions) {
+  IndexedOp indexed = index_points::indexedOp(op, form);
+  if (auto runtime = runtimeCase(op, indexed, scatterIndices, form, assumptions, true))
+    return *runtime;
+  ProofResult none = ProofResult::proven("isl");
+  if (noIndexPoint(indexed)) return {none, none, none};
+  StartIndexReader reader(indexed.indicesMap, indexed.entries(), scatterIndices);
   // Where the updates go: what unique and in bounds both ask about.
   FoldedMap targets = index_provenance::foldScatterIndices(op, scatterIndices);
   IndexProperties properties;

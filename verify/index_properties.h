@@ -9,8 +9,12 @@
 // Decided exactly with isl when index provenance knows the index values at every point. A
 // refutation names the elements that show it (two updates and the result element both write,
 // say), and is reported only after evaluation confirms it: the op's own map evaluated at those
-// points with the index values read there. Anything else is unknown with the reason (values
-// known only at run time, isl's budget).
+// points with the index values read there.
+//
+// When the values are known only at run time (verify/index_conditions.h), a property is
+// proven when it holds for every value (by the op's structure) or for every value the user's
+// assumptions allow (the verdict lists them); otherwise it is unknown with the exact condition
+// on the values under which it holds. A limit hit is unknown with the reason.
 #pragma once
 
 #include <optional>
@@ -18,20 +22,26 @@
 #include "core/verdict.h"
 #include "ops/provenance/index_values.h"
 #include "ops/stablehlo/gather_scatter.h"
+#include "verify/assumptions.h"
+#include "verify/index_conditions.h"
 
 namespace idxmap {
 
 struct IndexProperties {
-  std::optional<ProofResult> unique;  // scatter only
+  std::optional<ProofResult> unique;  // scatter; gather when IndexOpForm::uniqueAsked
   ProofResult sorted;
   ProofResult inBounds;
 };
 
-// `startIndices`: the values of the op's start_indices (index provenance). The op must be
-// valid, with static shapes.
+// `startIndices`: the values of the op's start_indices (index provenance); `assumptions`: the
+// user's facts about that value. The op must be valid, with static shapes.
 IndexProperties proveGatherIndexProperties(const gather_scatter::GatherOp& op,
-                                           const index_provenance::IndexValues& startIndices);
+                                           const index_provenance::IndexValues& startIndices,
+                                           const IndexOpForm& form = {},
+                                           const std::vector<Assumption>& assumptions = {});
 IndexProperties proveScatterIndexProperties(const gather_scatter::ScatterOp& op,
-                                            const index_provenance::IndexValues& scatterIndices);
+                                            const index_provenance::IndexValues& scatterIndices,
+                                            const IndexOpForm& form = {},
+                                            const std::vector<Assumption>& assumptions = {});
 
 }  // namespace idxmap

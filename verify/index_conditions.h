@@ -1,0 +1,78 @@
+// What gather's and scatter's index properties (verify/index_properties.h) need of index
+// values known only at run time, computed exactly with isl: the set of index vectors that
+// break a property, as a Presburger formula over the index tensor's points and values.
+//
+// A property holds for given index values if and only if no index tensor point (in bounds),
+// or no ordered pair of points (unique, sorted; the same point twice included), with the
+// vectors read there, lies in the violation set. When the set is empty the property holds
+// whatever the values are (two window positions of one update never collide, a batching dim
+// keeps batches apart): proven by structure. User-asserted facts about the values (--assume)
+// are sets of the same kind; a property holds under them when the violation set does not meet
+// them.
+#pragma once
+
+#include <isl/cpp.h>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ops/stablehlo/gather_scatter.h"
+
+namespace idxmap {
+
+// How an op treats a start index outside its range, and what its tensors are called: the
+// StableHLO ops by default; the forms lowered to them (ops/forms/lowering.h) name their own.
+struct IndexOpForm {
+  struct Names {
+    std::string indexSpace;  // "result", "updates", "source" (tensor.scatter)
+    std::string target;      // "operand", "result", "source"
+    std::string indices;     // "start_indices", "scatter_indices", "indices"
+  };
+  std::optional<Names> names;
+  // Gather only: false when an out-of-range index is undefined behavior (tensor.gather, tcp),
+  // not clamped; in bounds is then "every coordinate is in range".
+  bool clampsStarts = true;
+  // Gather only: whether to decide unique (tensor.gather's `unique`): no two result points
+  // read the same element.
+  bool uniqueAsked = false;
+};
+
+// The violation set of one property. Points of `violations`, in order:
+//   pairwise: [p, x, q, y] — index tensor points p and q (the index vector dim left out) and
+//             the index vectors x, y read there;
+//   single:   [p, x].
+struct IndexCondition {
+  bool pairwise = false;
+  std::vector<int64_t> pointShape;  // the index tensor's shape without the index vector dim
+  size_t entries = 0;               // the index vector's length
+  isl::set violations;
+
+  bool alwaysHolds() const;
+  // Whether the property holds for the index vectors `vectorAt(p)` at every point p.
+  bool holdsFor(
+      const std::function<std::vector<int64_t>(std::span<const int64_t>)>& vectorAt) const;
+  // "no two points p, q of scatter_indices, with index vectors x at p and y at q, satisfy
+  // { [p0, x0, q0, y0] : ... }".
+  std::string text(const std::string& indicesName) const;
+  // The violation set simplified where `facts` hold (isl's gist), and met with them.
+  IndexCondition given(const isl::set& facts) const;
+  IndexCondition restrictedTo(const isl::set& facts) const;
+};
+
+struct IndexConditions {
+  std::optional<IndexCondition> unique;  // scatter; gather when uniqueAsked
+  IndexCondition sorted;
+  IndexCondition inBounds;
+};
+
+// Static, valid ops. Throws Error when isl gives up.
+IndexConditions gatherIndexConditions(const gather_scatter::GatherOp& op,
+                                      const IndexOpForm& form = {});
+IndexConditions scatterIndexConditions(const gather_scatter::ScatterOp& op,
+                                       const IndexOpForm& form = {});
+
+}  // namespace idxmap
