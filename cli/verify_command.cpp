@@ -4,13 +4,23 @@
 
 #include "cli/input.h"
 #include "cli/output.h"
+#include "cli/verify_properties.h"
 #include "ops/hlo/models/model.h"
 #include "ops/hlo/module.h"
 #include "ops/validate/hlo.h"
 #include "ops/validate/mlir.h"
+#include "verify/assumptions.h"
+#include "verify/op_properties.h"
 
 namespace idxmap::cli {
 namespace {
+
+// An op as verify reports it: its constraint findings and, for gathers and scatters that are
+// valid, its index properties.
+struct VerifiedOp {
+  const validation::CheckedOp* checked;
+  std::optional<OpIndexProperties> properties;
+};
 
 nlohmann::ordered_json findingJson(const validation::Finding& finding) {
   nlohmann::ordered_json attribute = nullptr;
@@ -29,6 +39,32 @@ nlohmann::ordered_json findingJson(const validation::Finding& finding) {
                                           : nlohmann::ordered_json(finding.label)},
           {"message", finding.message},
           {"attribute", attribute}};
+}
+
+nlohmann::ordered_json opJson(const VerifiedOp& op, const validation::Report& report) {
+  const validation::CheckedOp& checked = *op.checked;
+  nlohmann::ordered_json constraints = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < checked.findingCount; ++i)
+    constraints.push_back(findingJson(report.findings[checked.firstFinding + i]));
+  return {{"op", checked.op},
+          {"location",
+           {{"file", checked.location.file},
+            {"line", checked.location.line},
+            {"column", checked.location.column}}},
+          {"constraints", constraints},
+          {"properties",
+           op.properties ? propertiesJson(*op.properties) : nlohmann::ordered_json(nullptr)}};
+}
+
+std::string propertySummary(const std::string& name, const PropertyTally& tally) {
+  auto count = [](int64_t n, const char* what) { return std::to_string(n) + " " + what; };
+  std::string line = name + ": index properties of " + count(tally.ops, "op") +
+                     (tally.ops == 1 ? "" : "s") + ": " + count(tally.proven, "proven") + ", " +
+                     count(tally.refuted, "refuted") + ", " + count(tally.unknown, "unknown");
+  if (tally.claimsRefuted + tally.claimsUnknown > 0)
+    line += " (claims: " + count(tally.claimsRefuted, "refuted") + ", " +
+            count(tally.claimsUnknown, "not proven") + ")";
+  return line;
 }
 
 std::string summary(const std::string& name, const validation::Report& report) {
@@ -59,12 +95,21 @@ std::string opList(const std::vector<std::string>& names) {
 
 CLI::App* addVerifyCommand(CLI::App& app, VerifyOptions& options) {
   CLI::App* command = app.add_subcommand(
-      "verify", "Check every op's constraints and types in a StableHLO MLIR or HLO file");
+      "verify",
+      "Check every op's constraints and types in a StableHLO MLIR or HLO file, and prove what "
+      "gathers and scatters claim about their indices");
   command->add_option("input", options.input, "MLIR or HLO text; - or none reads stdin")
       ->type_name("FILE|-");
   command->add_flag("--json", options.json,
-                    "Print a JSON array of {file, line, column, op, label, message, attribute} "
-                    "records, one per violation, on stdout");
+                    "Print a JSON array with one record per checked op on stdout: {op, location, "
+                    "constraints: [{file, line, column, op, label, message, attribute}], "
+                    "properties: null | {unique, sorted, in_bounds, indices}}");
+  command
+      ->add_option("--assume", options.assumptions,
+                   "A fact about index values: '%VALUE: FACT[, FACT]...' with FACT one of "
+                   "unique, sorted, permutation, in [LO, HI] (repeatable)")
+      ->type_name("FACTS")
+      ->allow_extra_args(false);  // one fact list per --assume: the input file stays positional
   std::vector<std::string> hloOpcodes;
   for (std::string_view opcode : modeledOpcodes()) hloOpcodes.emplace_back(opcode);
   command->footer(
@@ -79,35 +124,77 @@ CLI::App* addVerifyCommand(CLI::App& app, VerifyOptions& options) {
       opList(hloOpcodes) +
       "\nOther ops are not checked.\n\n"
       "Prints each violation on stderr as `file:line:col: error: op (label): message`, located\n"
-      "at the op (--json: the attribute's value too), then a summary line. Exit status 0 when\n"
-      "every checked op is valid, 2 when one is not or the text is malformed.\n\n"
+      "at the op (--json: the attribute's value too), then a summary line.\n\n"
+      "Index properties of every valid gather and scatter form with static shapes (MLIR):\n"
+      "  unique     no two applied updates write one element (tensor.gather: no two reads);\n"
+      "  sorted     start indices in row-major order are lexicographically non-decreasing;\n"
+      "  in bounds  no start index is clamped (gather), no update skipped (scatter), every\n"
+      "             index in range (tensor.*, tcp.*: out of range is undefined behavior).\n"
+      "Proven or refuted exactly (isl) when the index values are constants, iotas and ops of\n"
+      "them; otherwise proven when the op's structure or the --assume facts imply them, or\n"
+      "stated as the exact condition on the values. What an op claims (unique_indices,\n"
+      "indices_are_sorted, tensor.gather's `unique`, tensor.scatter's required `unique`, the\n"
+      "forms' in-range indices) is checked: refuted is an `error:` with the elements that show\n"
+      "it, not proven a `warning:` (and a `remark:` with the condition); a property that holds\n"
+      "but is not claimed gets a `note: ... could be set`.\n\n"
+      "--assume facts are about the index vectors an op reads from the value (the index tensor\n"
+      "without its index vector dim): unique (no two equal), sorted (non-decreasing in\n"
+      "row-major order), in [LO, HI] (every entry), permutation (unique, entries in\n"
+      "[0, n-1] for n vectors). A value is named as written (%arg2), in every function.\n\n"
+      "Exit status: 0 every op valid and every claim proven; 1 a claim refuted; 2 an op\n"
+      "invalid, or malformed text or --assume; 3 a claim not proven.\n\n"
       "Examples:\n"
       "  idxmap verify examples/bad_gather.mlir\n"
       "      examples/bad_gather.mlir:3:8: error: stablehlo.gather (C6): dimension 1 is in both\n"
       "      collapsed_slice_dims and operand_batching_dims\n"
       "      examples/bad_gather.mlir: 1 op verified, 1 invalid (1 violation)\n"
       "  idxmap verify --json model.hlo\n"
+      "  idxmap verify --assume '%arg2: unique, in [0, 99]' model.mlir\n"
       "  stablehlo-opt in.mlir | idxmap verify -");
   return command;
 }
 
 ExitCode runVerify(const VerifyOptions& options, std::ostream& out, std::ostream& diagnostics) {
+  std::vector<Assumption> assumptions = parseAssumptions(options.assumptions);
   Source source = readSource(options.input);
-  validation::Report report =
-      isMlir(source)
-          ? validation::validateMlirModule(mlir_ir::parseMlirModule(source.text, source.name))
-          : validation::validateHloModule(hlo::parseHloModule(source.text, source.name));
+  // The module outlives the report, which points into it.
+  std::optional<mlir_ir::Module> mlirModule;
+  validation::Report report;
+  if (isMlir(source)) {
+    mlirModule = mlir_ir::parseMlirModule(source.text, source.name);
+    report = validation::validateMlirModule(*mlirModule);
+  } else {
+    report = validation::validateHloModule(hlo::parseHloModule(source.text, source.name));
+  }
+  std::vector<VerifiedOp> ops;
+  PropertyTally properties;
+  for (const validation::CheckedOp& checked : report.ops) {
+    VerifiedOp op{&checked, std::nullopt};
+    if (checked.mlirOp && checked.findingCount == 0)
+      op.properties = proveOpIndexProperties(*checked.mlirOp, *checked.block, assumptions);
+    if (op.properties) tally(*op.properties, properties);
+    ops.push_back(std::move(op));
+  }
   if (options.json) {
     nlohmann::ordered_json records = nlohmann::ordered_json::array();
-    for (const validation::Finding& finding : report.findings)
-      records.push_back(findingJson(finding));
+    for (const VerifiedOp& op : ops) records.push_back(opJson(op, report));
     writeJson(out, records);
   } else {
-    for (const validation::Finding& finding : report.findings)
-      diagnostics << formatDiagnostic(finding.location, "error", finding.message) << '\n';
+    for (const VerifiedOp& op : ops) {
+      for (size_t i = 0; i < op.checked->findingCount; ++i) {
+        const validation::Finding& finding = report.findings[op.checked->firstFinding + i];
+        diagnostics << formatDiagnostic(finding.location, "error", finding.message) << '\n';
+      }
+      if (op.properties)
+        printPropertyDiagnostics(op.checked->location, op.checked->op, *op.properties, diagnostics);
+    }
   }
   diagnostics << summary(source.name, report) << '\n';
-  return report.findings.empty() ? kSuccess : kInvalidInput;
+  if (properties.ops > 0) diagnostics << propertySummary(source.name, properties) << '\n';
+  if (!report.findings.empty()) return kInvalidInput;
+  if (properties.claimsRefuted > 0) return kRefuted;
+  if (properties.claimsUnknown > 0) return kUnknown;
+  return kSuccess;
 }
 
 }  // namespace idxmap::cli

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "cli/exit_code.h"
 
@@ -12,11 +13,13 @@ namespace idxmap::cli {
 struct VerifyOptions {
   std::string input = "-";  // an MLIR or HLO file; "-" reads stdin
   bool json = false;
+  std::vector<std::string> assumptions;  // --assume, as written
 };
 
 CLI::App* addVerifyCommand(CLI::App& app, VerifyOptions& options);
-// kSuccess when every checked op is valid, kInvalidInput when any is (or the text is
-// malformed: the reader's ParseError propagates).
+// kInvalidInput when an op is invalid (or the text or an --assume is malformed: the
+// ParseError propagates); else kRefuted when a property an op claims is refuted, kUnknown
+// when one is not proven, kSuccess otherwise.
 ExitCode runVerify(const VerifyOptions& options, std::ostream& out, std::ostream& diagnostics);
 
 }  // namespace idxmap::cli

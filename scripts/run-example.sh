@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs missing dependencies, builds the idxmap CLI and runs it on the bundled examples:
 # the reshape round trip of spec 004 (simplifies to the identity), then spec 000's gather
-# and scatter examples evaluated with their checks, and the maps of examples/gather.mlir.
+# and scatter examples evaluated with their checks, the maps of examples/gather.mlir, and
+# the index claims of examples/scatter_claims.mlir proven or refuted.
 #   ./scripts/run-example.sh [FILE] [idxmap simplify options...]   (only simplify FILE)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,3 +21,6 @@ echo
 show run --engine maps examples/spec_example.mlir
 echo
 show analyze examples/gather.mlir
+echo
+# Exit 1: the example's first scatter claims unique indices that collide (on purpose).
+show verify examples/scatter_claims.mlir || echo "(exit status $?: a claimed property is false)"

@@ -33,9 +33,10 @@ struct IndexOpForm {
     std::string indices;     // "start_indices", "scatter_indices", "indices"
   };
   std::optional<Names> names;
-  // Gather only: false when an out-of-range index is undefined behavior (tensor.gather, tcp),
-  // not clamped; in bounds is then "every coordinate is in range".
-  bool clampsStarts = true;
+  // True when an out-of-range index is undefined behavior (tensor.gather / tensor.scatter,
+  // tcp): a gather's starts are then not clamped, and in bounds means "every coordinate is in
+  // range" (StableHLO's gather clamps, its scatter skips the update).
+  bool outOfRangeIsUndefined = false;
   // Gather only: whether to decide unique (tensor.gather's `unique`): no two result points
   // read the same element.
   bool uniqueAsked = false;

@@ -62,6 +62,14 @@ std::optional<std::pair<std::vector<int64_t>, std::vector<int64_t>>> samplePair(
                         std::vector<int64_t>(both.begin() + rank, both.end()));
 }
 
+// `scatter_indices[2] = [3]`: the index vector an index point reads, where it is written.
+std::string readsVector(const IndexedOp& op, const std::vector<int64_t>& point,
+                        const std::vector<int64_t>& vector) {
+  std::vector<int64_t> at;
+  for (int64_t axis : op.pointAxes) at.push_back(point[axis]);
+  return element(op.names.indices, at) + " = " + text(vector);
+}
+
 ProofResult notConfirmed() {
   return ProofResult::unknown(
       "isl found a counterexample that evaluation does not confirm (a bug)");
@@ -82,14 +90,17 @@ ProofResult proveSorted(const IndexedOp& op, const IndexValues& values,
   auto pair = samplePair(outOfOrder, op.indexShape.size());
   if (!pair) return ProofResult::proven("isl");
   auto [first, second] = *pair;
-  std::vector<int64_t> a = fullStartIndex(op, reader.at(first));
-  std::vector<int64_t> b = fullStartIndex(op, reader.at(second));
+  std::vector<int64_t> firstVector = reader.at(first), secondVector = reader.at(second);
+  std::vector<int64_t> a = fullStartIndex(op, firstVector);
+  std::vector<int64_t> b = fullStartIndex(op, secondVector);
   if (!(first < second) || !(b < a)) return notConfirmed();
   Counterexample example;
   const std::string& space = op.names.indexSpace;
   example.elements = {{space, first}, {space, second}};
   example.explanation = element(space, first) + " has full start index " + text(a) +
-                        " but the later " + element(space, second) + " has " + text(b);
+                        " but the later " + element(space, second) + " has " + text(b) + " (" +
+                        readsVector(op, first, firstVector) + ", " +
+                        readsVector(op, second, secondVector) + ")";
   return ProofResult::refuted("isl", std::move(example));
 }
 
@@ -127,6 +138,7 @@ ProofResult proveInBounds(const IndexedOp& op, const FoldedMap& reads,
                             ", out of range (undefined behavior)";
       break;
   }
+  example.explanation += " (" + readsVector(op, point, raw) + ")";
   return ProofResult::refuted("isl", std::move(example));
 }
 
@@ -159,8 +171,8 @@ ProofResult proveUnique(const IndexedOp& indexed, const FoldedMap& targets,
   example.explanation =
       element(names.indexSpace, first) + " and " + element(names.indexSpace, second) +
       (indexed.outOfRange == OutOfRange::Skipped ? " both write " : " both read ") +
-      element(names.target, *a) + " (start indices " + text(firstStarts) + " and " +
-      text(secondStarts) + ")";
+      element(names.target, *a) + " (" + readsVector(indexed, first, firstStarts) + ", " +
+      readsVector(indexed, second, secondStarts) + ")";
   return ProofResult::refuted("isl", std::move(example));
 }
 
@@ -190,7 +202,8 @@ bool noIndexPoint(const IndexedOp& op) {
 ProofResult fromCondition(const IndexCondition& condition, const IndexedOp& op,
                           const IndexValues& values, const std::vector<Assumption>& assumptions) {
   if (condition.alwaysHolds()) return ProofResult::proven("isl");
-  std::string reason = "the index values are known only at run time (" + values.provenance + ")";
+  std::string reason =
+      "the values of " + op.names.indices + " are known only at run time: " + values.provenance;
   if (assumptions.empty())
     return ProofResult::conditional(std::move(reason), condition.text(op.names.indices));
   std::vector<IndexFact> facts;

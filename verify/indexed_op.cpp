@@ -19,9 +19,10 @@ IndexedOp indexedOp(const gather_scatter::GatherOp& op, const IndexOpForm& form)
   indexed.pointAxes =
       gather_scatter::gatherBatchDims(dn, static_cast<int64_t>(indexed.indexShape.size()));
   for (int64_t d : dn.start_index_map)
-    indexed.clampTop.push_back(
-        form.clampsStarts ? std::optional(op.operand.shape[d] - op.slice_sizes[d]) : std::nullopt);
-  indexed.outOfRange = form.clampsStarts ? OutOfRange::Clamped : OutOfRange::Undefined;
+    indexed.clampTop.push_back(!form.outOfRangeIsUndefined
+                                   ? std::optional(op.operand.shape[d] - op.slice_sizes[d])
+                                   : std::nullopt);
+  indexed.outOfRange = form.outOfRangeIsUndefined ? OutOfRange::Undefined : OutOfRange::Clamped;
   indexed.map = gather_scatter::gatherOutputToOperandMap(op);
   return indexed;
 }
@@ -40,6 +41,7 @@ IndexedOp indexedOp(const gather_scatter::ScatterOp& op, const IndexOpForm& form
   indexed.pointAxes =
       gather_scatter::scatterUpdateScatterDims(dn, static_cast<int64_t>(indexed.indexShape.size()));
   indexed.clampTop.assign(dn.scatter_dims_to_operand_dims.size(), std::nullopt);
+  indexed.outOfRange = form.outOfRangeIsUndefined ? OutOfRange::Undefined : OutOfRange::Skipped;
   indexed.map = gather_scatter::scatterUpdateToResultMap(op);
   return indexed;
 }

@@ -13,6 +13,9 @@ Report validateHloModule(const hlo::Module& module) {
       const OpModel* model = findOpModel(instruction->opcode);
       if (!model) continue;
       ++report.checkedOps;
+      report.ops.push_back({instruction->opcodeLocation, instruction->opcode,
+                            report.findings.size(), 0, nullptr, nullptr});
+      size_t before = report.findings.size();
       try {
         model->validate(*instruction);
       } catch (const ParseError& error) {
@@ -32,6 +35,7 @@ Report validateHloModule(const hlo::Module& module) {
                                    {}});
         ++report.invalidOps;
       }
+      report.ops.back().findingCount = report.findings.size() - before;
     }
   }
   return report;

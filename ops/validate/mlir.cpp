@@ -24,6 +24,7 @@ constexpr int64_t kMaxSliceSizes = 1 << 16;
 class Scopes {
  public:
   void push(const std::vector<Operation>& ops) { scopes_.push_back(&ops); }
+  const std::vector<Operation>& innermost() const { return *scopes_.back(); }
   void pop() { scopes_.pop_back(); }
 
   const Operation* definingOp(const mlir_ir::Value& value) const {
@@ -67,16 +68,16 @@ std::optional<SourceLocation> attributeLocation(const Operation& op, const std::
   return std::nullopt;
 }
 
-struct CheckedOp {
+struct OpRules {
   std::string dimensionNumbers;  // the op's dimension-numbers attribute, if it has one
   std::function<std::vector<Violation>(const Operation&, const Scopes&)> validate;
   // The operand each operand-valued Violation::attribute names.
   std::function<std::map<std::string, size_t>(const Operation&)> operandIndices;
 };
 
-const std::map<std::string, CheckedOp, std::less<>>& checkedOps() {
+const std::map<std::string, OpRules, std::less<>>& checkedOps() {
   using namespace stablehlo_import;
-  static const std::map<std::string, CheckedOp, std::less<>> table = {
+  static const std::map<std::string, OpRules, std::less<>> table = {
       {"stablehlo.gather",
        {"dimension_numbers",
         [](const Operation& op, const Scopes&) {
@@ -169,8 +170,16 @@ class Walker {
   void check(const Operation& op) {
     auto found = checkedOps().find(op.name);
     if (found == checkedOps().end()) return;
-    const CheckedOp& checked = found->second;
+    const OpRules& checked = found->second;
     ++report_.checkedOps;
+    report_.ops.push_back(
+        CheckedOp{op.location, op.name, report_.findings.size(), 0, &op, &scopes_.innermost()});
+    size_t before = report_.findings.size();
+    findings(op, checked);
+    report_.ops.back().findingCount = report_.findings.size() - before;
+  }
+
+  void findings(const Operation& op, const OpRules& checked) {
     std::vector<Violation> violations;
     try {
       violations = checked.validate(op, scopes_);

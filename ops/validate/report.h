@@ -9,6 +9,10 @@
 
 #include "core/text.h"
 
+namespace idxmap::mlir_ir {
+struct Operation;
+}
+
 namespace idxmap::validation {
 
 struct Finding {
@@ -22,7 +26,21 @@ struct Finding {
   std::optional<SourceLocation> attributeLocation;  // where its value is written
 };
 
+// One op with a model, whatever its findings: what `idxmap verify --json` reports per op, and
+// where the provers (verify/) find the op again.
+struct CheckedOp {
+  SourceLocation location;
+  std::string op;
+  size_t firstFinding = 0;  // its findings: findings[firstFinding, firstFinding + findingCount)
+  size_t findingCount = 0;
+  // MLIR only: the op and the block that holds it (the scope index provenance follows its
+  // operands in), both owned by the module, valid while it lives.
+  const mlir_ir::Operation* mlirOp = nullptr;
+  const std::vector<mlir_ir::Operation>* block = nullptr;
+};
+
 struct Report {
+  std::vector<CheckedOp> ops;     // in the order they are written
   std::vector<Finding> findings;  // in the order the ops are written
   int64_t checkedOps = 0;         // ops with a model; the others are not checked
   int64_t invalidOps = 0;         // checked ops with at least one finding

@@ -51,6 +51,14 @@ inline std::filesystem::path makeScratchDir() {
   return dir;
 }
 
+// The lines of `text`, without their newlines.
+inline std::vector<std::string> linesOf(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
 inline std::string examplePath(const std::string& name) {
   return (std::filesystem::path(IDXMAP_SOURCE_DIR) / "examples" / name).string();
 }

@@ -7,14 +7,6 @@
 namespace idxmap::cli_test {
 namespace {
 
-// The lines of `text`, without their newlines.
-std::vector<std::string> linesOf(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
 // `line:col` of the n-th (0-based) occurrence of `token` in `text`, found by search: where a
 // diagnostic about the op spelled `token` must point.
 std::string positionOf(const std::string& text, const std::string& token, int n = 0) {
@@ -75,7 +67,12 @@ TEST(VerifyCli, ValidFileExitsZero) {
   CliResult result = runIdxmap({"verify", (dir / "valid.mlir").string()});
   EXPECT_EQ(result.exitCode, 0) << result.err;
   EXPECT_EQ(result.out, "");
-  EXPECT_EQ(result.err, (dir / "valid.mlir").string() + ": 3 ops verified, all valid\n");
+  std::vector<std::string> lines = linesOf(result.err);
+  ASSERT_EQ(lines.size(), 2u) << result.err;
+  EXPECT_EQ(lines[0], (dir / "valid.mlir").string() + ": 3 ops verified, all valid");
+  // Nothing is claimed, so nothing unproven is an error; the properties are counted.
+  EXPECT_EQ(lines[1].rfind((dir / "valid.mlir").string() + ": index properties of 3 ops: ", 0), 0u)
+      << lines[1];
 }
 
 // Ops without a model (stablehlo.add here) are not checked, and not errors.
@@ -121,7 +118,7 @@ TEST(VerifyCli, EveryViolationIsPrinted) {
   CliResult result = runIdxmap({"verify", path});
   EXPECT_EQ(result.exitCode, 2);
   std::vector<std::string> lines = linesOf(result.err);
-  ASSERT_EQ(lines.size(), 4u) << result.err;
+  ASSERT_EQ(lines.size(), 5u) << result.err;
   std::string gather = path + ":" + positionOf(text, "\"stablehlo.gather\"", 0) + ": error: ";
   std::string scatter = path + ":" + positionOf(text, "\"stablehlo.scatter\"") + ": error: ";
   EXPECT_EQ(lines[0].rfind(gather + "stablehlo.gather (C7): collapsed_slice_dims [1, 0]", 0), 0u)
@@ -131,6 +128,8 @@ TEST(VerifyCli, EveryViolationIsPrinted) {
   EXPECT_EQ(lines[2].rfind(scatter + "stablehlo.scatter (C22): index_vector_dim -1", 0), 0u)
       << lines[2];
   EXPECT_EQ(lines[3], path + ": 3 ops verified, 2 invalid (3 violations)");
+  // Only the valid op has index properties.
+  EXPECT_EQ(lines[4].rfind(path + ": index properties of 1 op: ", 0), 0u) << lines[4];
 }
 
 // The dynamic_gather's slice sizes come from the constant: 8 does not fit the `?` dim whose
@@ -173,11 +172,25 @@ TEST(VerifyCli, TensorAndTcpGathers) {
 )";
   CliResult result = runIdxmap({"verify", "-"}, text);
   EXPECT_EQ(result.exitCode, 2);
-  std::vector<std::string> lines = linesOf(result.err);
-  ASSERT_EQ(lines.size(), 2u) << result.err;
-  EXPECT_EQ(lines[0], "<stdin>:" + positionOf(text, "tensor.scatter") +
-                          ": error: tensor.scatter: requires 'unique' attribute to be set");
-  EXPECT_EQ(lines[1], "<stdin>: 4 ops verified, 1 invalid (1 violation)");
+  std::vector<std::string> errors;
+  for (const std::string& line : linesOf(result.err))
+    if (line.find(": error: ") != std::string::npos) errors.push_back(line);
+  ASSERT_EQ(errors.size(), 1u) << result.err;
+  EXPECT_EQ(errors[0], "<stdin>:" + positionOf(text, "tensor.scatter") +
+                           ": error: tensor.scatter: requires 'unique' attribute to be set");
+  EXPECT_NE(result.err.find("\n<stdin>: 4 ops verified, 1 invalid (1 violation)\n"),
+            std::string::npos)
+      << result.err;
+  // The valid ops' claims on run-time indices (tensor.gather's `unique`, every form's in-range
+  // indices) are not proven: warnings, each with its exact condition.
+  EXPECT_NE(result.err.find("<stdin>:" + positionOf(text, "tensor.gather") +
+                            ": warning: tensor.gather: `unique` is not proven: "),
+            std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("<stdin>:" + positionOf(text, "tcp.gather_nd") +
+                            ": remark: tcp.gather_nd: in bounds holds if and only if "),
+            std::string::npos)
+      << result.err;
 }
 
 // Ops in regions are checked too, and a constant defined around the region is found.
@@ -268,7 +281,12 @@ TEST(VerifyCli, JsonRecords) {
   std::string text = readTextFile(examplePath("bad_gather.mlir"));
   CliResult result = runIdxmap({"verify", "--json"}, text);
   EXPECT_EQ(result.exitCode, 2);
-  nlohmann::json records = nlohmann::json::parse(result.out);
+  nlohmann::json ops = nlohmann::json::parse(result.out);
+  ASSERT_EQ(ops.size(), 1u);
+  EXPECT_EQ(ops[0]["op"], "stablehlo.gather");
+  EXPECT_EQ(ops[0]["location"], (nlohmann::json{{"file", "<stdin>"}, {"line", 3}, {"column", 8}}));
+  EXPECT_TRUE(ops[0]["properties"].is_null());  // an invalid op has none
+  nlohmann::json records = ops[0]["constraints"];
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(records[0]["file"], "<stdin>");
   EXPECT_EQ(records[0]["line"], 3);
@@ -284,9 +302,20 @@ TEST(VerifyCli, JsonRecords) {
                 std::to_string(records[0]["attribute"]["column"].get<int>()),
             at);
 
+  // One record per op, valid ones too, with no constraint broken and their properties.
   CliResult valid = runIdxmap({"verify", "--json", "-"}, kValid);
   EXPECT_EQ(valid.exitCode, 0) << valid.err;
-  EXPECT_EQ(nlohmann::json::parse(valid.out), nlohmann::json::array());
+  nlohmann::json validOps = nlohmann::json::parse(valid.out);
+  ASSERT_EQ(validOps.size(), 3u);
+  for (const nlohmann::json& op : validOps) {
+    EXPECT_EQ(op["constraints"], nlohmann::json::array());
+    EXPECT_EQ(op["properties"]["sorted"]["verdict"], "unknown");
+    EXPECT_EQ(op["properties"]["sorted"]["claimed"], false);
+    EXPECT_TRUE(op["properties"]["sorted"]["condition"].is_string());
+  }
+  EXPECT_EQ(validOps[2]["op"], "stablehlo.scatter");
+  EXPECT_EQ(validOps[2]["properties"]["unique"]["claimed"], false);
+  EXPECT_TRUE(validOps[0]["properties"]["unique"].is_null());  // gather claims no uniqueness
 }
 
 TEST(VerifyCli, HelpNamesTheCheckedOps) {

@@ -1,0 +1,111 @@
+#include "cli/verify_properties.h"
+
+namespace idxmap::cli {
+namespace {
+
+// The properties of an op with the words its messages use.
+struct Named {
+  const char* name;  // "unique", "sorted", "in bounds"
+  const IndexProperty* property;
+};
+
+std::vector<Named> named(const OpIndexProperties& properties) {
+  std::vector<Named> all;
+  if (properties.unique) all.push_back({"unique", &*properties.unique});
+  all.push_back({"sorted", &properties.sorted});
+  all.push_back({"in bounds", &properties.inBounds});
+  return all;
+}
+
+// `unique_indices = true`: an attribute's claim as the text would write it.
+std::string claimText(const IndexProperty& property) {
+  bool attribute = !property.claim.empty() && property.claim.front() != '`' &&
+                   property.claim.find(' ') == std::string::npos;
+  return attribute ? property.claim + " = true" : property.claim;
+}
+
+std::string certificate(const ProofResult& result) {
+  std::string text = result.method;
+  if (!result.assumptions.empty()) {
+    text += ", assuming";
+    for (size_t i = 0; i < result.assumptions.size(); ++i)
+      text += (i ? "; " : " ") + result.assumptions[i];
+  }
+  return text;
+}
+
+nlohmann::ordered_json propertyJson(const IndexProperty& property) {
+  const ProofResult& result = property.result;
+  auto orNull = [](const std::string& text) {
+    return text.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(text);
+  };
+  nlohmann::ordered_json counterexample = nullptr;
+  if (result.counterexample) {
+    nlohmann::ordered_json elements = nlohmann::ordered_json::array();
+    for (const Counterexample::Element& element : result.counterexample->elements)
+      elements.push_back({{"tensor", element.tensor}, {"index", element.index}});
+    counterexample = {{"explanation", result.counterexample->explanation}, {"elements", elements}};
+  }
+  return {{"claimed", property.claimed ? nlohmann::ordered_json(*property.claimed)
+                                       : nlohmann::ordered_json(nullptr)},
+          {"verdict", verdictName(result.verdict)},
+          {"certificate", result.isUnknown() ? nlohmann::ordered_json(nullptr)
+                                             : nlohmann::ordered_json(result.method)},
+          {"counterexample", counterexample},
+          {"condition", orNull(result.condition)},
+          {"reason", orNull(result.reason)},
+          {"assumptions", result.assumptions}};
+}
+
+}  // namespace
+
+void printPropertyDiagnostics(const SourceLocation& location, const std::string& op,
+                              const OpIndexProperties& properties, std::ostream& diagnostics) {
+  for (const auto& [name, property] : named(properties)) {
+    const ProofResult& result = property->result;
+    if (property->claimed == true && result.isRefuted()) {
+      std::string explanation =
+          result.counterexample ? result.counterexample->explanation : result.reason;
+      // A required claim (in-range indices) is a rule, an optional one an attribute's value.
+      std::string claim = property == &properties.inBounds ? "indices must be in range"
+                                                           : claimText(*property) + " is false";
+      diagnostics << formatDiagnostic(location, "error", op + ": " + claim + ": " + explanation)
+                  << '\n';
+    } else if (property->claimed == true && result.isUnknown()) {
+      diagnostics << formatDiagnostic(
+                         location, "warning",
+                         op + ": " + claimText(*property) + " is not proven: " + result.reason)
+                  << '\n';
+      if (!result.condition.empty())
+        diagnostics << formatDiagnostic(
+                           location, "remark",
+                           op + ": " + name + " holds if and only if " + result.condition)
+                    << '\n';
+    } else if (property->claimed == false && result.isProven()) {
+      diagnostics << formatDiagnostic(location, "note",
+                                      op + ": " + property->claim + " could be set: proven (" +
+                                          certificate(result) + ")")
+                  << '\n';
+    }
+  }
+}
+
+nlohmann::ordered_json propertiesJson(const OpIndexProperties& properties) {
+  return {{"unique",
+           properties.unique ? propertyJson(*properties.unique) : nlohmann::ordered_json(nullptr)},
+          {"sorted", propertyJson(properties.sorted)},
+          {"in_bounds", propertyJson(properties.inBounds)},
+          {"indices", properties.indices}};
+}
+
+void tally(const OpIndexProperties& properties, PropertyTally& tally) {
+  ++tally.ops;
+  for (const auto& [name, property] : named(properties)) {
+    const ProofResult& result = property->result;
+    (result.isProven() ? tally.proven : result.isRefuted() ? tally.refuted : tally.unknown)++;
+    if (property->claimed == true && result.isRefuted()) ++tally.claimsRefuted;
+    if (property->claimed == true && result.isUnknown()) ++tally.claimsUnknown;
+  }
+}
+
+}  // namespace idxmap::cli

@@ -1,0 +1,153 @@
+// `idxmap verify`'s index properties as a user meets them: a claim refuted with the elements
+// that show it (exit 1), a claim on run-time indices not proven with its exact condition
+// (exit 3) and proven under --assume (exit 0), a property that holds unclaimed, the forms whose
+// out-of-range indices are undefined, JSON records, and bad --assume text (exit 2).
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_runner.h"
+
+namespace idxmap::cli_test {
+namespace {
+
+// A 1-d scatter of rows into an 8x2 table with the given indices (a 4x1 tensor) and claims.
+std::string rowScatter(const std::string& indices, const std::string& claims) {
+  return R"(func.func @main(%table: tensor<8x2xf32>, %updates: tensor<4x2xf32>,
+    %rows: tensor<4x1xi32>) -> tensor<8x2xf32> {
+  %fixed = stablehlo.constant dense<[[6], [0], [2], [4]]> : tensor<4x1xi32>
+  %0 = "stablehlo.scatter"(%table, )" +
+         indices + R"(, %updates) ({
+  ^bb0(%old: tensor<f32>, %new: tensor<f32>):
+    "stablehlo.return"(%new) : (tensor<f32>) -> ()
+  }) {
+    scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1],
+      inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>)" +
+         claims + R"(
+  } : (tensor<8x2xf32>, tensor<4x1xi32>, tensor<4x2xf32>) -> tensor<8x2xf32>
+  func.return %0 : tensor<8x2xf32>
+}
+)";
+}
+
+TEST(VerifyPropertiesCli, BundledExampleRefutesOneClaimAndLeavesOneOpen) {
+  std::string path = examplePath("scatter_claims.mlir");
+  CliResult result = runIdxmap({"verify", path});
+  EXPECT_EQ(result.exitCode, 1) << result.err;  // refuted outranks not proven
+  std::vector<std::string> lines = linesOf(result.err);
+  ASSERT_EQ(lines.size(), 6u) << result.err;
+  EXPECT_EQ(lines[0], path +
+                          ":8:8: error: stablehlo.scatter: unique_indices = true is false: "
+                          "updates[0, 1] and updates[2, 1] both write result[3, 1] "
+                          "(scatter_indices[0] = [3], scatter_indices[2] = [3])");
+  EXPECT_EQ(lines[1].rfind(path + ":16:8: warning: stablehlo.scatter: unique_indices = true is "
+                                  "not proven: the values of scatter_indices are known only at "
+                                  "run time: %rows",
+                           0),
+            0u)
+      << lines[1];
+  EXPECT_EQ(lines[2].rfind(path + ":16:8: remark: stablehlo.scatter: unique holds if and only if "
+                                  "no two points p, q of scatter_indices",
+                           0),
+            0u)
+      << lines[2];
+  EXPECT_EQ(lines[3], path +
+                          ":27:8: note: stablehlo.gather: indices_are_sorted could be set: "
+                          "proven (isl)");
+  EXPECT_EQ(lines[4], path + ": 3 ops verified, all valid");
+  EXPECT_EQ(lines[5], path +
+                          ": index properties of 3 ops: 3 proven, 2 refuted, 3 unknown "
+                          "(claims: 1 refuted, 1 not proven)");
+}
+
+TEST(VerifyPropertiesCli, ClaimsOnRuntimeIndicesNeedAssumptions) {
+  std::string text = rowScatter("%rows", ",\n    unique_indices = true");
+  CliResult bare = runIdxmap({"verify"}, text);
+  EXPECT_EQ(bare.exitCode, 3) << bare.err;
+  EXPECT_NE(bare.err.find("warning: stablehlo.scatter: unique_indices = true is not proven"),
+            std::string::npos)
+      << bare.err;
+
+  CliResult assumed = runIdxmap({"verify", "--assume", "%rows: unique", "-"}, text);
+  EXPECT_EQ(assumed.exitCode, 0) << assumed.err;
+  EXPECT_EQ(assumed.err.find("warning"), std::string::npos) << assumed.err;
+
+  // A permutation of 0..3 also keeps every update inside the table, and is sorted by nothing.
+  CliResult json = runIdxmap({"verify", "--json", "--assume", "%rows: permutation"}, text);
+  EXPECT_EQ(json.exitCode, 0) << json.err;
+  nlohmann::json properties = nlohmann::json::parse(json.out)[0]["properties"];
+  EXPECT_EQ(properties["unique"]["verdict"], "proven");
+  EXPECT_EQ(properties["unique"]["certificate"], "isl");
+  EXPECT_EQ(properties["unique"]["assumptions"], nlohmann::json::array({"%rows: permutation"}));
+  EXPECT_EQ(properties["in_bounds"]["verdict"], "proven");
+  EXPECT_EQ(properties["sorted"]["verdict"], "unknown");
+  EXPECT_TRUE(properties["sorted"]["condition"].is_string());
+
+  // Facts about another value change nothing.
+  CliResult other = runIdxmap({"verify", "--assume", "%updates: unique"}, text);
+  EXPECT_EQ(other.exitCode, 3) << other.err;
+}
+
+TEST(VerifyPropertiesCli, KnownIndicesAreDecidedAndUnclaimedFactsNoted) {
+  CliResult text = runIdxmap({"verify"}, rowScatter("%fixed", ""));
+  EXPECT_EQ(text.exitCode, 0) << text.err;
+  EXPECT_NE(text.err.find("note: stablehlo.scatter: unique_indices could be set: proven (isl)"),
+            std::string::npos)
+      << text.err;
+  CliResult result = runIdxmap({"verify", "--json"}, rowScatter("%fixed", ""));
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(result.err.find("note:"), std::string::npos);  // JSON carries it
+  nlohmann::json properties = nlohmann::json::parse(result.out)[0]["properties"];
+  EXPECT_EQ(properties["unique"]["claimed"], false);
+  EXPECT_EQ(properties["unique"]["verdict"], "proven");
+  EXPECT_EQ(properties["in_bounds"]["claimed"], nullptr);  // StableHLO cannot claim it
+  EXPECT_EQ(properties["in_bounds"]["verdict"], "proven");
+  // [6], [0], [2], [4] are not sorted: the counterexample names the first pair out of order.
+  EXPECT_EQ(properties["sorted"]["verdict"], "refuted");
+  nlohmann::json elements = properties["sorted"]["counterexample"]["elements"];
+  ASSERT_EQ(elements.size(), 2u);
+  EXPECT_EQ(elements[0]["tensor"], "updates");
+  EXPECT_LT(elements[0]["index"], elements[1]["index"]);
+
+  CliResult claimed =
+      runIdxmap({"verify"}, rowScatter("%fixed", ",\n    indices_are_sorted = true"));
+  EXPECT_EQ(claimed.exitCode, 1) << claimed.err;
+  // Any pair out of order will do; the first update reads [6], larger than every later one.
+  EXPECT_NE(claimed.err.find("error: stablehlo.scatter: indices_are_sorted = true is false: "
+                             "updates[0, "),
+            std::string::npos)
+      << claimed.err;
+  EXPECT_NE(claimed.err.find("(scatter_indices[0] = [6], scatter_indices["), std::string::npos)
+      << claimed.err;
+}
+
+// tensor.gather reads out of range: undefined behavior, an error whatever is claimed.
+TEST(VerifyPropertiesCli, OutOfRangeIndicesOfTheFormsAreErrors) {
+  const std::string text = R"(func.func @f(%source: tensor<4x5xf32>) -> tensor<3x1x5xf32> {
+  %idx = stablehlo.constant dense<[[1], [4], [3]]> : tensor<3x1xi32>
+  %0 = tensor.gather %source[%idx] gather_dims([0]) unique :
+    (tensor<4x5xf32>, tensor<3x1xi32>) -> tensor<3x1x5xf32>
+  func.return %0 : tensor<3x1x5xf32>
+}
+)";
+  CliResult result = runIdxmap({"verify"}, text);
+  EXPECT_EQ(result.exitCode, 1) << result.err;
+  EXPECT_NE(result.err.find("error: tensor.gather: indices must be in range: result[1, 0, 0] "
+                            "reads source at [4, 0], out of range (undefined behavior) "
+                            "(indices[1] = [4])"),
+            std::string::npos)
+      << result.err;
+  // Its `unique` claim holds: the in-range reads are distinct.
+  EXPECT_EQ(result.err.find("`unique`"), std::string::npos) << result.err;
+}
+
+TEST(VerifyPropertiesCli, BadAssumptionsAreUsageErrors) {
+  CliResult result = runIdxmap({"verify", "--assume", "%rows: unique", "--assume",
+                                "%rows: in [5, 2]", examplePath("scatter_claims.mlir")});
+  EXPECT_EQ(result.exitCode, 2);
+  EXPECT_EQ(result.err,
+            "--assume:2:15: error: empty range: the upper bound is below the lower bound\n"
+            "%rows: in [5, 2]\n"
+            "              ^\n");
+}
+
+}  // namespace
+}  // namespace idxmap::cli_test

@@ -1,0 +1,193 @@
+#include "verify/op_properties.h"
+
+#include "ops/forms/tcp_gather.h"
+#include "ops/forms/tensor_gather.h"
+#include "ops/gather_analysis/gather_maps.h"
+#include "ops/import/forms.h"
+#include "ops/import/stablehlo.h"
+#include "ops/provenance/index_values.h"
+#include "verify/index_properties.h"
+
+namespace idxmap {
+namespace {
+
+using gather_scatter::GatherOp;
+using gather_scatter::ScatterOp;
+using index_provenance::IndexValues;
+using mlir_ir::Operation;
+
+// What the op can claim of each property, and how the other gather forms name their tensors.
+struct Claims {
+  std::optional<IndexProperty> unique;  // result left unknown until proven
+  IndexProperty sorted;
+  IndexProperty inBounds;
+  IndexOpForm form;
+};
+
+const char* kUnique = "`unique`";
+const char* kInRange = "in-range indices";
+
+Claims stablehloClaims(std::optional<bool> uniqueIndices, bool indicesAreSorted) {
+  Claims claims;
+  if (uniqueIndices) claims.unique = IndexProperty{"unique_indices", *uniqueIndices, {}};
+  claims.sorted = {"indices_are_sorted", indicesAreSorted, {}};
+  claims.inBounds = {"", std::nullopt, {}};
+  return claims;
+}
+
+// A form where out-of-range indices are undefined behavior: in range is required, sorted has
+// no attribute.
+Claims formClaims(IndexOpForm::Names names, std::optional<bool> unique) {
+  Claims claims;
+  if (unique) claims.unique = IndexProperty{kUnique, *unique, {}};
+  claims.sorted = {"", std::nullopt, {}};
+  claims.inBounds = {kInRange, true, {}};
+  claims.form.names = std::move(names);
+  claims.form.outOfRangeIsUndefined = true;
+  claims.form.uniqueAsked = unique.has_value();
+  return claims;
+}
+
+std::vector<Assumption> about(const mlir_ir::Value& value,
+                              const std::vector<Assumption>& assumptions) {
+  std::string name = value.toString().substr(1);
+  std::vector<Assumption> facts;
+  for (const Assumption& assumption : assumptions)
+    if (assumption.value == name) facts.push_back(assumption);
+  return facts;
+}
+
+OpIndexProperties withResults(Claims claims, const IndexProperties& proven, std::string indices) {
+  OpIndexProperties out;
+  if (claims.unique && proven.unique) {
+    out.unique = std::move(claims.unique);
+    out.unique->result = *proven.unique;
+  }
+  out.sorted = std::move(claims.sorted);
+  out.sorted.result = proven.sorted;
+  out.inBounds = std::move(claims.inBounds);
+  out.inBounds.result = proven.inBounds;
+  out.indices = std::move(indices);
+  return out;
+}
+
+OpIndexProperties allUnknown(Claims claims, const std::string& reason) {
+  ProofResult unknown = ProofResult::unknown(reason);
+  IndexProperties none{claims.unique ? std::optional(unknown) : std::nullopt, unknown, unknown};
+  return withResults(std::move(claims), none, "");
+}
+
+bool isStatic(std::initializer_list<const TensorType*> types) {
+  for (const TensorType* type : types)
+    if (!type->isStatic()) return false;
+  return true;
+}
+
+class Prover {
+ public:
+  Prover(const Operation& op, const std::vector<Operation>& block,
+         const std::vector<Assumption>& assumptions)
+      : op_(op), block_(block), assumptions_(assumptions) {}
+
+  OpIndexProperties gather(const GatherOp& gather, size_t indicesOperand, Claims claims) {
+    if (!isStatic({&gather.operand, &gather.start_indices}))
+      return allUnknown(std::move(claims), "the op has dynamic shapes");
+    try {
+      IndexValues values = valuesOf(indicesOperand);
+      if (values.shape != gather.start_indices.shape)
+        return allUnknown(std::move(claims), "the indices' shape differs from the lowered op's");
+      IndexProperties proven = proveGatherIndexProperties(
+          gather, values, claims.form, about(op_.operands[indicesOperand], assumptions_));
+      return withResults(std::move(claims), proven, values.provenance);
+    } catch (const Error& error) {  // index provenance gave up
+      return allUnknown(std::move(claims), error.what());
+    }
+  }
+
+  OpIndexProperties scatter(const ScatterOp& scatter, size_t indicesOperand, Claims claims) {
+    bool shapesStatic = scatter.scatter_indices.isStatic();
+    for (const auto& type : scatter.inputs) shapesStatic = shapesStatic && type.isStatic();
+    for (const auto& type : scatter.updates) shapesStatic = shapesStatic && type.isStatic();
+    if (!shapesStatic) return allUnknown(std::move(claims), "the op has dynamic shapes");
+    try {
+      IndexValues values = valuesOf(indicesOperand);
+      if (values.shape != scatter.scatter_indices.shape)
+        return allUnknown(std::move(claims), "the indices' shape differs from the lowered op's");
+      IndexProperties proven = proveScatterIndexProperties(
+          scatter, values, claims.form, about(op_.operands[indicesOperand], assumptions_));
+      return withResults(std::move(claims), proven, values.provenance);
+    } catch (const Error& error) {
+      return allUnknown(std::move(claims), error.what());
+    }
+  }
+
+  std::optional<OpIndexProperties> prove() {
+    using namespace gather_scatter;
+    const std::string& name = op_.name;
+    if (name == "stablehlo.gather") {
+      GatherOp gather = stablehlo_import::importGather(op_);
+      return this->gather(gather, 1, stablehloClaims(std::nullopt, gather.indices_are_sorted));
+    }
+    if (name == "stablehlo.dynamic_gather") {
+      DynamicGatherOp dynamic = stablehlo_import::importDynamicGather(
+          op_, mlir_gather_analysis::constantSliceSizes(block_, op_));
+      Claims claims = stablehloClaims(std::nullopt, dynamic.indices_are_sorted);
+      if (dynamic.slice_sizes.empty())
+        return allUnknown(std::move(claims), "the slice sizes are not a constant");
+      return gather(asGather(dynamic), 1, std::move(claims));
+    }
+    if (name == "stablehlo.scatter") {
+      ScatterOp scatter = stablehlo_import::importScatter(op_);
+      return this->scatter(scatter, scatter.inputs.size(),
+                           stablehloClaims(scatter.unique_indices, scatter.indices_are_sorted));
+    }
+    if (name == "tensor.gather") {
+      TensorGatherOp form = importTensorGather(op_);
+      Claims claims = formClaims({"result", "source", "indices"}, form.unique);
+      if (!isStatic({&form.source, &form.indices}))
+        return allUnknown(std::move(claims), "the op has dynamic shapes");
+      return gather(lowerTensorGather(form).op, 1, std::move(claims));
+    }
+    if (name == "tensor.scatter") {
+      TensorScatterOp form = importTensorScatter(op_);
+      Claims claims = formClaims({"source", "result", "indices"}, true);
+      if (!isStatic({&form.source, &form.dest, &form.indices}))
+        return allUnknown(std::move(claims), "the op has dynamic shapes");
+      return scatter(lowerTensorScatter(form).op, 2, std::move(claims));
+    }
+    if (name == "tcp.gather" || name == "tcp.gather_nd") {
+      Claims claims = formClaims({"result", "input", "indices"}, std::nullopt);
+      if (name == "tcp.gather") {
+        TcpGatherOp form = importTcpGather(op_);
+        if (!isStatic({&form.input, &form.indices}))
+          return allUnknown(std::move(claims), "the op has dynamic shapes");
+        return gather(lowerTcpGather(form).op, 1, std::move(claims));
+      }
+      TcpGatherNdOp form = importTcpGatherNd(op_);
+      if (!isStatic({&form.input, &form.indices}))
+        return allUnknown(std::move(claims), "the op has dynamic shapes");
+      return gather(lowerTcpGatherNd(form).op, 1, std::move(claims));
+    }
+    return std::nullopt;
+  }
+
+ private:
+  IndexValues valuesOf(size_t operand) const {
+    return index_provenance::indexValues(block_, op_.operands.at(operand),
+                                         op_.operandTypes.at(operand));
+  }
+
+  const Operation& op_;
+  const std::vector<Operation>& block_;
+  const std::vector<Assumption>& assumptions_;
+};
+
+}  // namespace
+
+std::optional<OpIndexProperties> proveOpIndexProperties(
+    const Operation& op, const std::vector<Operation>& block,
+    const std::vector<Assumption>& assumptions) {
+  return Prover(op, block, assumptions).prove();
+}
+
+}  // namespace idxmap

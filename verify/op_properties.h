@@ -1,0 +1,45 @@
+// The index properties of one MLIR op, as `idxmap verify` reports them: every
+// stablehlo.gather, dynamic_gather and scatter, and tensor.gather / tensor.scatter / tcp.gather /
+// tcp.gather_nd through their StableHLO lowering, with the values of their indices from index
+// provenance and the user's facts about them (verify/index_properties.h), and what the op
+// claims:
+//   stablehlo.scatter   unique_indices, indices_are_sorted (attributes, false when absent);
+//   stablehlo.gather    indices_are_sorted; its in bounds is not claimable (it clamps);
+//   tensor.gather       `unique`; in bounds is required (out of range is undefined behavior);
+//   tensor.scatter      `unique` and in bounds, both required;
+//   tcp.gather[_nd]     in bounds, required.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/verdict.h"
+#include "ops/mlir/module.h"
+#include "verify/assumptions.h"
+
+namespace idxmap {
+
+struct IndexProperty {
+  // How the op claims it, as its text writes it ("unique_indices", "`unique`",
+  // "in-range indices"); empty when the op has no way to.
+  std::string claim;
+  std::optional<bool> claimed;  // nullopt when the op cannot claim it
+  ProofResult result;
+};
+
+struct OpIndexProperties {
+  std::optional<IndexProperty> unique;  // scatters, and tensor.gather
+  IndexProperty sorted;
+  IndexProperty inBounds;
+  std::string indices;  // where the index values come from ("iota", "%arg2")
+};
+
+// nullopt for an op without index properties (not a gather or scatter form). The op must be
+// valid; `block` is the block holding it. `assumptions` may name any value: the facts about the
+// op's indices are taken from those that name it.
+std::optional<OpIndexProperties> proveOpIndexProperties(
+    const mlir_ir::Operation& op, const std::vector<mlir_ir::Operation>& block,
+    const std::vector<Assumption>& assumptions);
+
+}  // namespace idxmap
