@@ -11,6 +11,7 @@
 #include <isl/space.h>
 #include <isl/val.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "core/bridges/isl_bridge.h"
@@ -46,14 +47,18 @@ isl::map opRelation(const IndexedOp& op) {
   return relation;
 }
 
-// { [i, v] -> [p, v] }: an index point's vector is the one at its index tensor point.
-isl::map liftToIndexTensor(const IndexedOp& op) {
+// { [i] -> [p] }: the index tensor point an index point reads its vector at.
+isl::map positionOf(const IndexedOp& op) {
   IndexingMap position = IndexingMap::identity(op.indexShape);
   position.results.clear();
   for (int64_t axis : op.pointAxes)
     position.results.push_back(Expr::dim(static_cast<unsigned>(axis)));
-  isl::map points = isl_bridge::buildIslMap(position, isl_bridge::IslNames::Positional);
-  return flatProduct(points, identity(op.entries()));
+  return isl_bridge::buildIslMap(position, isl_bridge::IslNames::Positional);
+}
+
+// { [i, v] -> [p, v] }: an index point's vector is the one at its index tensor point.
+isl::map liftToIndexTensor(const IndexedOp& op) {
+  return flatProduct(positionOf(op), identity(op.entries()));
 }
 
 // The index tensor's shape without the index vector dim: where index vectors are.
@@ -64,20 +69,26 @@ std::vector<int64_t> vectorPositions(const IndexedOp& op) {
   return shape;
 }
 
-// Pairs { [i1, v1] -> [i2, v2] } as pairs of index tensor points [p, x, q, y], keeping those
-// where p = q only with x = y.
-IndexCondition pairCondition(const IndexedOp& op, const std::vector<int64_t>& points,
-                             const isl::map& indexPointPairs) {
-  isl::map lift = liftToIndexTensor(op);
-  isl::map pairs = own(isl_map_apply_range(
-      own(isl_map_apply_domain(indexPointPairs.copy(), lift.copy())).release(), lift.copy()));
+// Pairs { [p, x] -> [q, y] } of index tensor points and vectors as the set [p, x, q, y],
+// keeping those where p = q only with x = y (one point holds one vector).
+IndexCondition possiblePairs(const IndexedOp& op, const std::vector<int64_t>& points,
+                             const isl::map& pairs) {
   size_t m = points.size(), k = op.entries();
   isl::map samePoint = flatProduct(identity(m), universe(k, k));
   isl::map possible = own(isl_map_union(
       own(isl_map_subtract(universe(m + k, m + k).release(), samePoint.release())).release(),
       identity(m + k).release()));
-  pairs = own(isl_map_intersect(pairs.release(), possible.release()));
-  return {true, points, k, isl_bridge::coalesce(flattened(pairs))};
+  isl::map kept = own(isl_map_intersect(pairs.copy(), possible.release()));
+  return {true, points, k, isl_bridge::coalesce(flattened(kept))};
+}
+
+// Pairs { [i1, v1] -> [i2, v2] } of index points as pairs of index tensor points.
+IndexCondition pairCondition(const IndexedOp& op, const std::vector<int64_t>& points,
+                             const isl::map& indexPointPairs) {
+  isl::map lift = liftToIndexTensor(op);
+  isl::map pairs = own(isl_map_apply_range(
+      own(isl_map_apply_domain(indexPointPairs.copy(), lift.copy())).release(), lift.copy()));
+  return possiblePairs(op, points, pairs);
 }
 
 // Two applied index points (updates; gather's result points) that reach the same element.
@@ -89,30 +100,56 @@ IndexCondition uniqueCondition(const IndexedOp& op, const std::vector<int64_t>& 
   return pairCondition(op, points, own(isl_map_intersect(same.release(), ordered.release())));
 }
 
-// { [v] -> [full start index] }, clamped where the op clamps.
-isl::map fullStartIndex(const IndexedOp& op) {
-  std::string vector, full;
-  std::vector<std::string> axes(op.tensorRank, "0");
+// { [v1] -> [v2] : full start index of v1 >lex that of v2 }, clamped where the op clamps.
+// Written out rather than composed from isl's min/max: the composition multiplies the
+// pieces of every clamp, and the pairs of index points multiply them again.
+isl::map laterIsSmaller(const IndexedOp& op) {
+  // Entries in the order of the axes they start: the full start index's lexicographic order.
+  std::vector<size_t> byAxis(op.entries());
+  for (size_t k = 0; k < byAxis.size(); ++k) byAxis[k] = k;
+  std::sort(byAxis.begin(), byAxis.end(),
+            [&](size_t a, size_t b) { return op.startIndexMap[a] < op.startIndexMap[b]; });
+  auto same = [&](size_t k) -> std::string {
+    std::string a = "a" + std::to_string(k), b = "b" + std::to_string(k);
+    if (!op.clampTop[k]) return a + " = " + b;
+    std::string top = std::to_string(*op.clampTop[k]);
+    if (*op.clampTop[k] == 0) return "true";  // every value clamps to 0
+    return "(" + a + " = " + b + " or (" + a + " <= 0 and " + b + " <= 0) or (" + a +
+           " >= " + top + " and " + b + " >= " + top + "))";
+  };
+  auto greater = [&](size_t k) -> std::string {
+    std::string a = "a" + std::to_string(k), b = "b" + std::to_string(k);
+    if (!op.clampTop[k]) return a + " > " + b;
+    if (*op.clampTop[k] == 0) return "false";
+    return "(" + a + " > " + b + " and " + a + " > 0 and " + b + " < " +
+           std::to_string(*op.clampTop[k]) + ")";
+  };
+  std::string first, second, condition;
   for (size_t k = 0; k < op.entries(); ++k) {
-    std::string v = "v" + std::to_string(k);
-    vector += (k ? ", " : "") + v;
-    axes[op.startIndexMap[k]] =
-        op.clampTop[k] ? "max(0, min(" + v + ", " + std::to_string(*op.clampTop[k]) + "))" : v;
+    first += (k ? ", a" : "a") + std::to_string(k);
+    second += (k ? ", b" : "b") + std::to_string(k);
   }
-  for (size_t a = 0; a < axes.size(); ++a) full += (a ? ", " : "") + axes[a];
-  std::string text = "{ [" + vector + "] -> [" + full + "] }";
+  for (size_t j = 0; j < byAxis.size(); ++j) {
+    std::string term = greater(byAxis[j]);
+    for (size_t e = 0; e < j; ++e) term += " and " + same(byAxis[e]);
+    condition += (j ? " or (" : "(") + term + ")";
+  }
+  if (condition.empty()) condition = "false";  // no entries: every full start index is 0
+  std::string text = "{ [" + first + "] -> [" + second + "] : " + condition + " }";
   return own(isl_map_read_from_str(islContext().get(), text.c_str()));
 }
 
-// An earlier index point whose full start index is lexicographically greater.
+// An earlier index point whose full start index is lexicographically greater. The order of
+// index points is taken to index tensor points first, values apart: cheaper than lifting
+// pairs that carry the values.
 IndexCondition sortedCondition(const IndexedOp& op, const std::vector<int64_t>& points) {
-  isl::map full = fullStartIndex(op);
-  isl::map greater = own(isl_map_apply_range(
-      own(isl_map_apply_range(full.copy(), index_points::lexGreater(op.tensorRank).release()))
+  isl::map position = positionOf(op);
+  isl::map earlier = own(isl_map_apply_range(
+      own(isl_map_apply_domain(index_points::earlierToLater(op.indexShape).release(),
+                               position.copy()))
           .release(),
-      isl_map_reverse(full.copy())));
-  return pairCondition(op, points,
-                       flatProduct(index_points::earlierToLater(op.indexShape), greater));
+      position.copy()));
+  return possiblePairs(op, points, flatProduct(earlier, laterIsSmaller(op)));
 }
 
 // An index point with no image: its start index is clamped (gather), out of range (forms), or
