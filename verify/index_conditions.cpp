@@ -79,7 +79,7 @@ IndexCondition possiblePairs(const IndexedOp& op, const std::vector<int64_t>& po
       own(isl_map_subtract(universe(m + k, m + k).release(), samePoint.release())).release(),
       identity(m + k).release()));
   isl::map kept = own(isl_map_intersect(pairs.copy(), possible.release()));
-  return {true, points, k, isl_bridge::coalesce(flattened(kept))};
+  return {true, points, k, isl_bridge::coalesce(flattened(kept)), {}};
 }
 
 // Pairs { [i1, v1] -> [i2, v2] } of index points as pairs of index tensor points.
@@ -100,41 +100,33 @@ IndexCondition uniqueCondition(const IndexedOp& op, const std::vector<int64_t>& 
   return pairCondition(op, points, own(isl_map_intersect(same.release(), ordered.release())));
 }
 
-// { [v1] -> [v2] : full start index of v1 >lex that of v2 }, clamped where the op clamps.
-// Written out rather than composed from isl's min/max: the composition multiplies the
-// pieces of every clamp, and the pairs of index points multiply them again.
+// { [v1] -> [v2] : full start index of v1 >lex that of v2 } over start vectors as the full
+// start index holds them (clamped ones for a clamping gather: each entry in [0, top]).
 isl::map laterIsSmaller(const IndexedOp& op) {
   // Entries in the order of the axes they start: the full start index's lexicographic order.
   std::vector<size_t> byAxis(op.entries());
   for (size_t k = 0; k < byAxis.size(); ++k) byAxis[k] = k;
   std::sort(byAxis.begin(), byAxis.end(),
             [&](size_t a, size_t b) { return op.startIndexMap[a] < op.startIndexMap[b]; });
-  auto same = [&](size_t k) -> std::string {
-    std::string a = "a" + std::to_string(k), b = "b" + std::to_string(k);
-    if (!op.clampTop[k]) return a + " = " + b;
-    std::string top = std::to_string(*op.clampTop[k]);
-    if (*op.clampTop[k] == 0) return "true";  // every value clamps to 0
-    return "(" + a + " = " + b + " or (" + a + " <= 0 and " + b + " <= 0) or (" + a +
-           " >= " + top + " and " + b + " >= " + top + "))";
-  };
-  auto greater = [&](size_t k) -> std::string {
-    std::string a = "a" + std::to_string(k), b = "b" + std::to_string(k);
-    if (!op.clampTop[k]) return a + " > " + b;
-    if (*op.clampTop[k] == 0) return "false";
-    return "(" + a + " > " + b + " and " + a + " > 0 and " + b + " < " +
-           std::to_string(*op.clampTop[k]) + ")";
-  };
   std::string first, second, condition;
+  std::vector<std::string> ranges;
   for (size_t k = 0; k < op.entries(); ++k) {
-    first += (k ? ", a" : "a") + std::to_string(k);
-    second += (k ? ", b" : "b") + std::to_string(k);
+    std::string a = "a" + std::to_string(k), b = "b" + std::to_string(k);
+    first += (k ? ", " : "") + a;
+    second += (k ? ", " : "") + b;
+    if (op.clampTop[k]) {
+      std::string range = " <= " + std::to_string(*op.clampTop[k]);
+      ranges.push_back("0 <= " + a + range + " and 0 <= " + b + range);
+    }
   }
   for (size_t j = 0; j < byAxis.size(); ++j) {
-    std::string term = greater(byAxis[j]);
-    for (size_t e = 0; e < j; ++e) term += " and " + same(byAxis[e]);
+    std::string term = "a" + std::to_string(byAxis[j]) + " > b" + std::to_string(byAxis[j]);
+    for (size_t e = 0; e < j; ++e)
+      term += " and a" + std::to_string(byAxis[e]) + " = b" + std::to_string(byAxis[e]);
     condition += (j ? " or (" : "(") + term + ")";
   }
   if (condition.empty()) condition = "false";  // no entries: every full start index is 0
+  for (const std::string& range : ranges) condition = "(" + condition + ") and " + range;
   std::string text = "{ [" + first + "] -> [" + second + "] : " + condition + " }";
   return own(isl_map_read_from_str(islContext().get(), text.c_str()));
 }
@@ -149,7 +141,9 @@ IndexCondition sortedCondition(const IndexedOp& op, const std::vector<int64_t>& 
                                position.copy()))
           .release(),
       position.copy()));
-  return possiblePairs(op, points, flatProduct(earlier, laterIsSmaller(op)));
+  IndexCondition condition = possiblePairs(op, points, flatProduct(earlier, laterIsSmaller(op)));
+  condition.clampTop = op.clampTop;
+  return condition;
 }
 
 // An index point with no image: its start index is clamped (gather), out of range (forms), or
@@ -161,7 +155,7 @@ IndexCondition inBoundsCondition(const IndexedOp& op, const std::vector<int64_t>
                                own(isl_map_range(universe(0, op.entries()).release())).release()));
   isl::set outside = own(isl_set_subtract(all.release(), isl_map_domain(relation.copy())));
   isl::set violations = own(isl_set_apply(outside.release(), liftToIndexTensor(op).release()));
-  return {false, points, op.entries(), isl_bridge::coalesce(violations)};
+  return {false, points, op.entries(), isl_bridge::coalesce(violations), {}};
 }
 
 IndexConditions conditions(const IndexedOp& op, bool uniqueAsked) {
@@ -202,15 +196,21 @@ bool IndexCondition::holdsFor(
     return checked(isl_set_is_subset(own(isl_set_from_point(at.release())).get(),
                                      violations.get())) != 0;
   };
+  auto read = [&](const std::vector<int64_t>& point) {
+    std::vector<int64_t> vector = vectorAt(point);
+    for (size_t k = 0; k < clampTop.size(); ++k)
+      if (clampTop[k]) vector[k] = std::clamp<int64_t>(vector[k], 0, *clampTop[k]);
+    return vector;
+  };
   for (const std::vector<int64_t>& p : all) {
-    std::vector<int64_t> single = p, x = vectorAt(p);
+    std::vector<int64_t> single = p, x = read(p);
     single.insert(single.end(), x.begin(), x.end());
     if (!pairwise) {
       if (contains(single)) return false;
       continue;
     }
     for (const std::vector<int64_t>& q : all) {
-      std::vector<int64_t> both = single, y = vectorAt(q);
+      std::vector<int64_t> both = single, y = read(q);
       both.insert(both.end(), q.begin(), q.end());
       both.insert(both.end(), y.begin(), y.end());
       if (contains(both)) return false;
@@ -239,10 +239,20 @@ std::string IndexCondition::text(const std::string& indicesName) const {
   if (!raw) isl_bridge::throwLastIslError();
   std::string formula = raw;
   free(raw);
+  std::string clamps;
+  for (size_t k = 0; k < clampTop.size(); ++k)
+    if (clampTop[k])
+      clamps += std::string(clamps.empty() ? "" : ", ") + "entry " + std::to_string(k) +
+                " to [0, " + std::to_string(*clampTop[k]) + "]";
+  std::string vectors = pairwise ? "index vector x at p, y at q" : "index vector x at p";
+  if (!clamps.empty()) vectors += ", clamped as the gather clamps them: " + clamps;
   if (pairwise)
-    return "no two points p, q of " + indicesName + " (index vector x at p, y at q) satisfy " +
-           formula;
-  return "no point p of " + indicesName + " (index vector x at p) satisfies " + formula;
+    return "no two points p, q of " + indicesName + " (" + vectors + ") satisfy " + formula;
+  return "no point p of " + indicesName + " (" + vectors + ") satisfies " + formula;
+}
+
+bool IndexCondition::clamped() const {
+  return std::any_of(clampTop.begin(), clampTop.end(), [](auto top) { return top.has_value(); });
 }
 
 IndexCondition IndexCondition::given(const isl::set& facts) const {

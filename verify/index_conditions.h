@@ -46,11 +46,15 @@ struct IndexOpForm {
 //   pairwise: [p, x, q, y] — index tensor points p and q (the index vector dim left out) and
 //             the index vectors x, y read there;
 //   single:   [p, x].
+// A clamping gather's sorted is about the clamped vectors: entry k of x and y is then clamped
+// to [0, clampTop[k]] before the set is asked. Written over the raw values, the set would have
+// a piece per combination of clamp cases (3^rank), over the clamped ones it has a few.
 struct IndexCondition {
   bool pairwise = false;
   std::vector<int64_t> pointShape;  // the index tensor's shape without the index vector dim
   size_t entries = 0;               // the index vector's length
   isl::set violations;
+  std::vector<std::optional<int64_t>> clampTop;  // empty, or one per entry
 
   bool alwaysHolds() const;
   // Whether the property holds for the index vectors `vectorAt(p)` at every point p.
@@ -59,9 +63,11 @@ struct IndexCondition {
   // "no two points p, q of scatter_indices, with index vectors x at p and y at q, satisfy
   // { [p0, x0, q0, y0] : ... }".
   std::string text(const std::string& indicesName) const;
-  // The violation set simplified where `facts` hold (isl's gist), and met with them.
+  // The violation set simplified where `facts` hold (isl's gist), and met with them. `facts`
+  // are about the vectors the set is asked with (clamped ones, when clampTop is set).
   IndexCondition given(const isl::set& facts) const;
   IndexCondition restrictedTo(const isl::set& facts) const;
+  bool clamped() const;  // some entry is clamped
 };
 
 struct IndexConditions {

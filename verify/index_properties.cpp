@@ -12,6 +12,7 @@
 #include "core/bridges/isl_bridge.h"
 #include "ops/provenance/fold.h"
 #include "verify/index_conditions.h"
+#include "verify/index_evaluation_internal.h"
 #include "verify/index_points.h"
 #include "verify/indexed_op_internal.h"
 
@@ -62,14 +63,6 @@ std::optional<std::pair<std::vector<int64_t>, std::vector<int64_t>>> samplePair(
                         std::vector<int64_t>(both.begin() + rank, both.end()));
 }
 
-// `scatter_indices[2] = [3]`: the index vector an index point reads, where it is written.
-std::string readsVector(const IndexedOp& op, const std::vector<int64_t>& point,
-                        const std::vector<int64_t>& vector) {
-  std::vector<int64_t> at;
-  for (int64_t axis : op.pointAxes) at.push_back(point[axis]);
-  return element(op.names.indices, at) + " = " + text(vector);
-}
-
 ProofResult notConfirmed() {
   return ProofResult::unknown(
       "isl found a counterexample that evaluation does not confirm (a bug)");
@@ -94,14 +87,8 @@ ProofResult proveSorted(const IndexedOp& op, const IndexValues& values,
   std::vector<int64_t> a = fullStartIndex(op, firstVector);
   std::vector<int64_t> b = fullStartIndex(op, secondVector);
   if (!(first < second) || !(b < a)) return notConfirmed();
-  Counterexample example;
-  const std::string& space = op.names.indexSpace;
-  example.elements = {{space, first}, {space, second}};
-  example.explanation = element(space, first) + " has full start index " + text(a) +
-                        " but the later " + element(space, second) + " has " + text(b) + " (" +
-                        readsVector(op, first, firstVector) + ", " +
-                        readsVector(op, second, secondVector) + ")";
-  return ProofResult::refuted("isl", std::move(example));
+  return ProofResult::refuted(
+      "isl", index_points::outOfOrder(op, first, firstVector, second, secondVector));
 }
 
 // Gather: no start index is clamped; scatter: no update is skipped. `reads` is the op's map
@@ -120,26 +107,7 @@ ProofResult proveInBounds(const IndexedOp& op, const FoldedMap& reads,
       index_points::coordinates(own(isl_set_sample_point(outside.release())));
   std::vector<int64_t> raw = reader.at(point);
   if (op.map.contains(point, {}, raw)) return notConfirmed();
-  std::vector<int64_t> unclamped = fullStartIndex(op, raw, false);
-  Counterexample example;
-  const std::string at = element(op.names.indexSpace, point);
-  example.elements = {{op.names.indexSpace, point}};
-  switch (op.outOfRange) {
-    case OutOfRange::Clamped:
-      example.explanation = at + " reads start index " + text(unclamped) + ", clamped to " +
-                            text(fullStartIndex(op, raw));
-      break;
-    case OutOfRange::Skipped:
-      example.explanation = at + " starts its window at " + text(unclamped) + ", outside the " +
-                            op.names.target + ": the update is skipped";
-      break;
-    case OutOfRange::Undefined:
-      example.explanation = at + " reads " + op.names.target + " at " + text(unclamped) +
-                            ", out of range (undefined behavior)";
-      break;
-  }
-  example.explanation += " (" + readsVector(op, point, raw) + ")";
-  return ProofResult::refuted("isl", std::move(example));
+  return ProofResult::refuted("isl", index_points::notInBounds(op, point, raw));
 }
 
 ProofResult proveUnique(const IndexedOp& indexed, const FoldedMap& targets,
@@ -165,15 +133,8 @@ ProofResult proveUnique(const IndexedOp& indexed, const FoldedMap& targets,
   std::optional<std::vector<int64_t>> a = target(first, firstStarts),
                                       b = target(second, secondStarts);
   if (!a || !b || *a != *b) return notConfirmed();
-  Counterexample example;
-  const IndexOpForm::Names& names = indexed.names;
-  example.elements = {{names.indexSpace, first}, {names.indexSpace, second}, {names.target, *a}};
-  example.explanation =
-      element(names.indexSpace, first) + " and " + element(names.indexSpace, second) +
-      (indexed.outOfRange == OutOfRange::Skipped ? " both write " : " both read ") +
-      element(names.target, *a) + " (" + readsVector(indexed, first, firstStarts) + ", " +
-      readsVector(indexed, second, secondStarts) + ")";
-  return ProofResult::refuted("isl", std::move(example));
+  return ProofResult::refuted(
+      "isl", index_points::collision(indexed, first, firstStarts, second, secondStarts, *a));
 }
 
 // Runs one prover; a limit hit or a value isl cannot give is unknown, with the reason.
@@ -197,6 +158,28 @@ bool noIndexPoint(const IndexedOp& op) {
   }
 }
 
+// Whether the facts keep every clamped entry within its clamp range: clamping is then the
+// identity on every value they allow, and facts about raw values are facts about clamped ones.
+bool clampIsIdentity(const std::vector<IndexFact>& facts, const IndexCondition& condition) {
+  int64_t points = 1;
+  for (int64_t size : condition.pointShape) points = checkedMul(points, size);
+  std::optional<std::pair<int64_t, int64_t>> range;
+  for (const IndexFact& fact : facts) {
+    if (fact.kind != IndexFact::Kind::InRange && fact.kind != IndexFact::Kind::Permutation)
+      continue;
+    std::pair<int64_t, int64_t> allowed = fact.kind == IndexFact::Kind::InRange
+                                              ? std::pair(fact.lo, fact.hi)
+                                              : std::pair(int64_t{0}, points - 1);
+    range = range ? std::pair(std::max(range->first, allowed.first),
+                              std::min(range->second, allowed.second))
+                  : allowed;
+  }
+  if (!range) return false;
+  for (const std::optional<int64_t>& top : condition.clampTop)
+    if (top && (range->first < 0 || range->second > *top)) return false;
+  return true;
+}
+
 // Run-time index values: the exact condition, or a proof from the op's structure or from the
 // user's assumptions.
 ProofResult fromCondition(const IndexCondition& condition, const IndexedOp& op,
@@ -211,6 +194,11 @@ ProofResult fromCondition(const IndexCondition& condition, const IndexedOp& op,
   for (const Assumption& assumption : assumptions) {
     facts.insert(facts.end(), assumption.facts.begin(), assumption.facts.end());
     texts.push_back(assumption.text);
+  }
+  if (condition.clamped() && !clampIsIdentity(facts, condition)) {
+    // Facts about raw values say nothing sound about clamped ones (clamping merges distinct
+    // values and reorders nothing only within range): the condition stands without them.
+    return ProofResult::conditional(std::move(reason), condition.text(op.names.indices));
   }
   isl::set assumed = factsSet(facts, condition.pointShape, condition.entries, condition.pairwise);
   ProofResult result =
@@ -259,6 +247,16 @@ std::optional<IndexProperties> runtimeCase(const Op& op, const IndexedOp& indexe
   }
 }
 
+// Known values in too many pieces for isl's pairwise questions.
+IndexProperties evaluated(const IndexedOp& op, const IndexValues& values, bool uniqueAsked) {
+  try {
+    return index_points::evaluateIndexProperties(op, values, uniqueAsked);
+  } catch (const Error& error) {
+    ProofResult unknown = ProofResult::unknown(error.what());
+    return {uniqueAsked ? std::optional(unknown) : std::nullopt, unknown, unknown};
+  }
+}
+
 }  // namespace
 
 IndexProperties proveGatherIndexProperties(const GatherOp& op, const IndexValues& startIndices,
@@ -267,6 +265,8 @@ IndexProperties proveGatherIndexProperties(const GatherOp& op, const IndexValues
   IndexedOp indexed = index_points::indexedOp(op, form);
   if (auto runtime = runtimeCase(op, indexed, startIndices, form, assumptions, form.uniqueAsked))
     return *runtime;
+  if (index_points::preferEvaluation(indexed, startIndices))
+    return evaluated(indexed, startIndices, form.uniqueAsked);
   ProofResult none = ProofResult::proven("isl");
   if (noIndexPoint(indexed))
     return {form.uniqueAsked ? std::optional(none) : std::nullopt, none, none};
@@ -287,6 +287,8 @@ IndexProperties proveScatterIndexProperties(const ScatterOp& op, const IndexValu
   IndexedOp indexed = index_points::indexedOp(op, form);
   if (auto runtime = runtimeCase(op, indexed, scatterIndices, form, assumptions, true))
     return *runtime;
+  if (index_points::preferEvaluation(indexed, scatterIndices))
+    return evaluated(indexed, scatterIndices, true);
   ProofResult none = ProofResult::proven("isl");
   if (noIndexPoint(indexed)) return {none, none, none};
   StartIndexReader reader(indexed.indicesMap, indexed.entries(), scatterIndices);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/indexing_map.h"
+#include "core/verdict.h"
 #include "ops/stablehlo/gather_scatter.h"
 #include "verify/index_conditions.h"
 
@@ -48,5 +49,22 @@ IndexedOp indexedOp(const gather_scatter::ScatterOp& op, const IndexOpForm& form
 // clamped where the op clamps (unless `clamp` is false), 0 on every other axis.
 std::vector<int64_t> fullStartIndex(const IndexedOp& op, const std::vector<int64_t>& vector,
                                     bool clamp = true);
+
+// The counterexamples, in the words of the op's tensors; each names the index vectors read
+// (`scatter_indices[2] = [3]`). The caller has confirmed them by evaluation.
+// `first` <lex `second` are index points whose full start indices are out of order.
+Counterexample outOfOrder(const IndexedOp& op, const std::vector<int64_t>& first,
+                          const std::vector<int64_t>& firstVector,
+                          const std::vector<int64_t>& second,
+                          const std::vector<int64_t>& secondVector);
+// `point` reads `vector`, which is clamped (gather), skipped (scatter) or out of range.
+Counterexample notInBounds(const IndexedOp& op, const std::vector<int64_t>& point,
+                           const std::vector<int64_t>& vector);
+// Two index points reach the same `target` element.
+Counterexample collision(const IndexedOp& op, const std::vector<int64_t>& first,
+                         const std::vector<int64_t>& firstVector,
+                         const std::vector<int64_t>& second,
+                         const std::vector<int64_t>& secondVector,
+                         const std::vector<int64_t>& target);
 
 }  // namespace idxmap::index_points

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/checked.h"
 #include "core/indexing_map.h"
@@ -121,6 +122,12 @@ isl::map coalesce(const isl::map& map);
 isl::set coalesce(const isl::set& set);
 isl::pw_aff coalesce(const isl::pw_aff& function);
 isl::pw_multi_aff coalesce(const isl::pw_multi_aff& function);
+
+// The points of `map` (input coordinates then output coordinates, one row each) when every
+// piece is plainly one point — only equalities, one per dimension, no parameters or
+// divisions: a table of values as index provenance builds it. Read without isl's point
+// enumeration, which costs a sampling per piece. nullopt when some piece is not so plain.
+std::optional<std::vector<std::vector<int64_t>>> plainPoints(const isl::map& map);
 
 // Converts an isl integer value; throws OverflowError when it does not fit in int64.
 int64_t toInt64(const isl::val& value);

@@ -31,6 +31,9 @@ inline constexpr int64_t kMaxConstantElements = 4096;
 inline constexpr int64_t kMaxPieces = 4096;
 // Unions of more pieces are not coalesced: isl's coalescing is quadratic in the pieces.
 inline constexpr int64_t kMaxCoalescedPieces = 256;
+// A table of values (one piece per element, a constant's) is coalesced only up to this many:
+// its pieces rarely merge (an affine constant is written as one piece in the first place).
+inline constexpr int64_t kMaxTablePiecesCoalesced = 16;
 // Ops followed back from the indices before giving up (long chains cost isl time).
 inline constexpr int kMaxDepth = 64;
 

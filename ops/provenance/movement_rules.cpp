@@ -3,8 +3,8 @@
 // map.
 #include <isl/map.h>
 
-#include "core/checked.h"
 #include "core/bridges/isl_bridge.h"
+#include "core/checked.h"
 #include "ops/provenance/relations_internal.h"
 #include "ops/provenance/tracer_internal.h"
 
@@ -42,20 +42,16 @@ IndexValues Tracer::constant(const Operation& op, const std::vector<int64_t>& sh
                    "constant of more than " + std::to_string(kMaxConstantElements) + " elements");
   if (static_cast<int64_t>(dense.ints.size()) != count)
     return unknown(shape, "constant whose value count differs from its type");
-  std::vector<isl::map> points;
-  std::vector<int64_t> index(shape.size(), 0);
-  for (int64_t position = 0; position < count; ++position) {
-    std::vector<std::string> coordinates;
-    for (int64_t c : index) coordinates.push_back(std::to_string(c));
-    points.push_back(readMap("{ [" + join(coordinates, ", ") + "] -> [" +
-                             std::to_string(dense.intAt(position)) + "] }"));
-    for (size_t axis = shape.size(); axis-- > 0;) {
-      if (++index[axis] < shape[axis]) break;
-      index[axis] = 0;
-    }
-  }
-  if (points.empty()) return {shape, unknown(shape, "").known, "constant", true};
-  return {shape, disjointUnion(points, 0, points.size()), "constant", true};
+  std::vector<int64_t> values(static_cast<size_t>(count));
+  for (int64_t position = 0; position < count; ++position)
+    values[static_cast<size_t>(position)] = dense.intAt(position);
+  if (count == 0) return {shape, unknown(shape, "").known, "constant", true};
+  // v = c + sum_d a_d * p_d (a table of an iota, a stride): one piece, as isl would coalesce
+  // it, without the quadratic cost of coalescing a piece per element.
+  if (std::optional<std::string> affine = affineValue(shape, values))
+    return {shape, relation(p, "[v]", concat(box('p', shape), {"v = " + *affine})), "constant",
+            true};
+  return {shape, pointTable(shape, values), "constant", true};
 }
 
 IndexValues Tracer::iota(const Operation& op, const std::vector<int64_t>& shape, int) {

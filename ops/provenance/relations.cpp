@@ -1,9 +1,14 @@
+#include <isl/constraint.h>
+#include <isl/local_space.h>
 #include <isl/map.h>
 #include <isl/set.h>
+#include <isl/space.h>
+#include <isl/val.h>
 
 #include <limits>
 
 #include "core/bridges/isl_bridge.h"
+#include "core/checked.h"
 #include "ops/provenance/relations_internal.h"
 
 namespace idxmap::index_provenance {
@@ -45,6 +50,11 @@ std::optional<std::pair<int64_t, int64_t>> valueRange(const mlir_ir::ElementType
 
 // Whether every known value lies in [lo, hi]: then the op computed it without wrapping.
 bool fitsIn(const isl::map& known, std::pair<int64_t, int64_t> range) {
+  if (auto points = isl_bridge::plainPoints(known)) {  // a table: its values, read off
+    for (const std::vector<int64_t>& point : *points)
+      if (point.back() < range.first || point.back() > range.second) return false;
+    return true;
+  }
   isl::set values = own(isl_map_range(known.copy()));
   if (checked(isl_set_is_empty(values.get()))) return true;
   isl::set allowed = own(isl_set_read_from_str(
@@ -100,8 +110,11 @@ IndexValues unknown(const std::vector<int64_t>& shape, std::string reason) {
 int pieces(const isl::map& map) { return checked(isl_map_n_basic_map(map.get())); }
 
 IndexValues finish(IndexValues values, const mlir_ir::ElementType& elementType) {
-  if (pieces(values.known) <= kMaxCoalescedPieces)
-    values.known = isl_bridge::coalesce(values.known);
+  int64_t elements = 1;
+  for (int64_t size : values.shape) elements = checkedMul(elements, size);
+  int count = pieces(values.known);
+  bool table = count > kMaxTablePiecesCoalesced && count >= elements;
+  if (count <= kMaxCoalescedPieces && !table) values.known = isl_bridge::coalesce(values.known);
   if (pieces(values.known) > kMaxPieces)
     return unknown(values.shape,
                    values.provenance + ": more than " + std::to_string(kMaxPieces) + " pieces");
@@ -111,6 +124,58 @@ IndexValues finish(IndexValues values, const mlir_ir::ElementType& elementType) 
     return unknown(values.shape,
                    values.provenance + ": values may not fit " + elementType.toString());
   return values;
+}
+
+isl::map pointTable(const std::vector<int64_t>& shape, const std::vector<int64_t>& values) {
+  isl::ctx ctx = islContext();
+  isl::space space = own(isl_space_alloc(ctx.get(), 0, static_cast<unsigned>(shape.size()), 1));
+  isl::map table = own(isl_map_empty(space.copy()));
+  std::vector<isl::map> points;
+  std::vector<int64_t> index(shape.size(), 0);
+  for (int64_t value : values) {
+    isl_basic_map* point = isl_basic_map_universe(space.copy());
+    auto fix = [&](isl_dim_type type, unsigned position, int64_t at) {
+      isl_constraint* c =
+          isl_constraint_alloc_equality(isl_local_space_from_space(isl_basic_map_get_space(point)));
+      c = isl_constraint_set_coefficient_si(c, type, static_cast<int>(position), 1);
+      c = isl_constraint_set_constant_val(c, isl_bridge::toIslVal(-at).release());
+      point = isl_basic_map_add_constraint(point, c);
+    };
+    for (size_t d = 0; d < shape.size(); ++d) fix(isl_dim_in, static_cast<unsigned>(d), index[d]);
+    fix(isl_dim_out, 0, value);
+    points.push_back(own(isl_map_from_basic_map(point)));
+    for (size_t axis = shape.size(); axis-- > 0;) {
+      if (++index[axis] < shape[axis]) break;
+      index[axis] = 0;
+    }
+  }
+  return points.empty() ? table : disjointUnion(points, 0, points.size());
+}
+
+std::optional<std::string> affineValue(const std::vector<int64_t>& shape,
+                                       const std::vector<int64_t>& values) try {
+  // The coefficient of each axis is the step from the origin along it.
+  std::vector<int64_t> strides(shape.size(), 1), coefficients(shape.size(), 0);
+  for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = checkedMul(strides[d], shape[d]);
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] > 1) coefficients[d] = checkedSub(values[strides[d]], values[0]);
+  std::vector<int64_t> index(shape.size(), 0);
+  for (int64_t value : values) {
+    int64_t expected = values[0];
+    for (size_t d = 0; d < shape.size(); ++d)
+      expected = checkedAdd(expected, checkedMul(coefficients[d], index[d]));
+    if (expected != value) return std::nullopt;
+    for (size_t axis = shape.size(); axis-- > 0;) {
+      if (++index[axis] < shape[axis]) break;
+      index[axis] = 0;
+    }
+  }
+  std::string text = std::to_string(values[0]);
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (coefficients[d] != 0) text += " + " + std::to_string(coefficients[d]) + " * " + var('p', d);
+  return text;
+} catch (const OverflowError&) {  // steps past int64: not a function isl should be given
+  return std::nullopt;
 }
 
 // isl intersects piece by piece, so the product of the piece counts is what it costs.

@@ -31,6 +31,13 @@ isl::map relation(const std::string& in, const std::string& out,
 isl::map applyRange(const isl::map& map, const isl::map& function);
 // The union of maps with disjoint domains (a constant's points).
 isl::map disjointUnion(const std::vector<isl::map>& maps, size_t begin, size_t end);
+// { [p] -> [values[p]] } for the row-major `values` of a tensor of `shape`: one piece per
+// element, built with isl's constraints rather than parsed (parsing is most of the cost).
+isl::map pointTable(const std::vector<int64_t>& shape, const std::vector<int64_t>& values);
+// "3 + 2 * p1" when the values are an affine function of the position (checked at every
+// element, with checked arithmetic); nullopt otherwise.
+std::optional<std::string> affineValue(const std::vector<int64_t>& shape,
+                                       const std::vector<int64_t>& values);
 int pieces(const isl::map& map);
 
 // No value known at any point of `shape`, and why.
@@ -39,7 +46,8 @@ IndexValues unknown(const std::vector<int64_t>& shape, std::string reason);
 // too much.
 std::optional<isl::map> paired(const isl::map& a, const isl::map& b);
 // Coalesces and checks the limits every op's result must meet (pieces, values that fit the
-// element type).
+// element type). A table of values (a piece per element, more than a few) is not coalesced:
+// its pieces rarely merge, and isl's coalescing is quadratic in them.
 IndexValues finish(IndexValues values, const mlir_ir::ElementType& elementType);
 
 }  // namespace idxmap::index_provenance

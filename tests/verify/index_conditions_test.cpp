@@ -161,8 +161,8 @@ TEST(IndexConditions, GatherConditionsMatchEnumeration) {
     GatherOp op = asGatherOp(random);
     SCOPED_TRACE("trial " + std::to_string(trial));
     bool clamps = trial % 2 == 0;
-    IndexConditions conditions =
-        gatherIndexConditions(op, {std::nullopt, /*outOfRangeIsUndefined=*/!clamps, /*uniqueAsked=*/!clamps});
+    IndexConditions conditions = gatherIndexConditions(
+        op, {std::nullopt, /*outOfRangeIsUndefined=*/!clamps, /*uniqueAsked=*/!clamps});
     ASSERT_EQ(conditions.unique.has_value(), !clamps);
     int64_t vectorDim = op.dimension_numbers.index_vector_dim;
     forEachIndexTensor(random.indicesShape, [&](const Tensor& indices) {

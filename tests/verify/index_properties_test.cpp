@@ -15,6 +15,7 @@
 #include "core/bridges/isl_bridge.h"
 #include "ops/eval/reference_evaluator.h"
 #include "tests/ops/stablehlo/random_ops.h"
+#include "tests/ops/stablehlo/test_util.h"
 #include "tests/verify/index_truth.h"
 #include "verify/index_points.h"
 
@@ -27,25 +28,6 @@ using gather_scatter::Tensor;
 using namespace gather_scatter::testing;
 using Index = std::vector<int64_t>;
 using namespace index_truth;
-
-// The tensor's values as index provenance states them: { [p] -> [v] } point by point.
-index_provenance::IndexValues valuesOf(const Tensor& tensor) {
-  std::string text;
-  if (gather_scatter::isEmptyShape(tensor.shape)) {
-    Index zeros(tensor.shape.size(), 0);  // no point: an empty relation of the right arity
-    text = "{ " + index_points::text(zeros) + " -> [v] : 1 = 0 }";
-  } else {
-    Index point(tensor.shape.size(), 0);
-    do {
-      text += (text.empty() ? "{ " : "; ") + index_points::text(point) + " -> [" +
-              std::to_string(tensor.intAt(gather_scatter::linearPosition(tensor.shape, point))) +
-              "]";
-    } while (gather_scatter::nextIndex(tensor.shape, point));
-    text += " }";
-  }
-  return {tensor.shape, isl_bridge::own(isl_map_read_from_str(islContext().get(), text.c_str())),
-          "a test tensor", true};
-}
 
 // Index values of three kinds, so that every verdict comes up: random (out of bounds and
 // repeated), sorted small values, and an in-bounds permutation-like spread.
@@ -153,6 +135,34 @@ TEST(IndexProperties, ScatterVerdictsMatchBruteForce) {
   }
   EXPECT_GT(proven, 300);
   EXPECT_GT(refuted, 300);
+}
+
+// Spec 000's gather and scatter examples, derived by hand: the start vector [0, 9] at
+// indices[0, 1, 2] is clamped (entry 1 starts axis 1 of size 3), and its update skipped; the
+// starts read in row-major order, (axis 1, axis 2) = (0, 0), (0, 1), (1, 2), (1, 0), ... go
+// down after the third; in batch 0 the windows of [0, 0] and [1, 0] (2 wide along axis 2)
+// overlap, and [0, 0] comes twice: the updates that collide are all in batch 0 with entry 1
+// (axis 1) equal to 0.
+TEST(IndexProperties, SpecExamplesByHand) {
+  Tensor indices = tensorFrom("i64", {2, 2, 3, 2}, kSpecIndices);
+  IndexProperties gather = proveGatherIndexProperties(specGatherExample(), valuesOf(indices));
+  ASSERT_TRUE(gather.inBounds.isRefuted());
+  Index clamped = gather.inBounds.counterexample->elements.at(0).index;
+  EXPECT_EQ(Index(clamped.begin(), clamped.begin() + 3), (Index{0, 1, 2}));
+  ASSERT_TRUE(gather.sorted.isRefuted());
+
+  IndexProperties scatter = proveScatterIndexProperties(specScatterExample(), valuesOf(indices));
+  ASSERT_TRUE(scatter.inBounds.isRefuted());
+  Index skipped = scatter.inBounds.counterexample->elements.at(0).index;
+  EXPECT_EQ(Index(skipped.begin(), skipped.begin() + 3), (Index{0, 1, 2}));
+  ASSERT_TRUE(scatter.sorted.isRefuted());
+  ASSERT_TRUE(scatter.unique && scatter.unique->isRefuted());
+  const auto& both = scatter.unique->counterexample->elements;
+  ASSERT_EQ(both.size(), 3u);
+  EXPECT_EQ(both[0].index.at(1), 0);  // update dim 1 is the batch
+  EXPECT_EQ(both[1].index.at(1), 0);
+  EXPECT_EQ(both[2].index.at(0), 0);  // result axis 0: batch 0
+  EXPECT_EQ(both[2].index.at(1), 0);  // result axis 1: entry 1 of the start vector
 }
 
 }  // namespace

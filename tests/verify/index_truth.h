@@ -9,8 +9,13 @@
 #include <set>
 #include <vector>
 
+#include <isl/map.h>
+
+#include "core/bridges/isl_bridge.h"
 #include "ops/eval/reference_evaluator.h"
+#include "ops/provenance/index_values.h"
 #include "ops/stablehlo/gather_scatter.h"
+#include "verify/index_points.h"
 
 namespace idxmap::index_truth {
 
@@ -18,6 +23,25 @@ using gather_scatter::GatherOp;
 using gather_scatter::ScatterOp;
 using gather_scatter::Tensor;
 using Index = std::vector<int64_t>;
+
+// The tensor's values as index provenance states them: { [p] -> [v] } point by point.
+inline index_provenance::IndexValues valuesOf(const Tensor& tensor) {
+  std::string text;
+  if (gather_scatter::isEmptyShape(tensor.shape)) {
+    Index zeros(tensor.shape.size(), 0);  // no point: an empty relation of the right arity
+    text = "{ " + index_points::text(zeros) + " -> [v] : 1 = 0 }";
+  } else {
+    Index point(tensor.shape.size(), 0);
+    do {
+      text += (text.empty() ? "{ " : "; ") + index_points::text(point) + " -> [" +
+              std::to_string(tensor.intAt(gather_scatter::linearPosition(tensor.shape, point))) +
+              "]";
+    } while (gather_scatter::nextIndex(tensor.shape, point));
+    text += " }";
+  }
+  return {tensor.shape, isl_bridge::own(isl_map_read_from_str(islContext().get(), text.c_str())),
+          "a test tensor", true};
+}
 
 // The start index vector at a batch position, from the spec's formula.
 inline Index startIndexAt(const Tensor& indices, const Index& batch, int64_t indexVectorDim) {
