@@ -182,14 +182,33 @@ bool clampIsIdentity(const std::vector<IndexFact>& facts, const IndexCondition& 
 
 // Run-time index values: the exact condition, or a proof from the op's structure or from the
 // user's assumptions.
+// The values an index element type can hold, as a fact: a fact of the op, not an assumption.
+std::vector<IndexFact> elementTypeFacts(const std::string& elementType) {
+  bool isUnsigned = elementType.rfind("ui", 0) == 0;
+  size_t digits = isUnsigned ? 2 : elementType.rfind("si", 0) == 0 ? 2 : 1;
+  if (elementType.size() <= digits ||
+      (elementType[0] != 'i' && elementType[0] != 's' && elementType[0] != 'u'))
+    return {};  // `index` and anything unexpected: no bound beyond int64
+  int bits = 0;
+  for (char c : elementType.substr(digits)) {
+    if (c < '0' || c > '9' || bits > 64) return {};
+    bits = bits * 10 + (c - '0');
+  }
+  if (bits < 1 || bits >= 64) return {};
+  IndexFact fact;
+  fact.kind = IndexFact::Kind::InRange;
+  fact.lo = isUnsigned ? 0 : -(int64_t{1} << (bits - 1));
+  fact.hi = isUnsigned ? (int64_t{1} << bits) - 1 : (int64_t{1} << (bits - 1)) - 1;
+  fact.text = elementType;
+  return {fact};
+}
+
 ProofResult fromCondition(const IndexCondition& condition, const IndexedOp& op,
                           const IndexValues& values, const std::vector<Assumption>& assumptions) {
   if (condition.alwaysHolds()) return ProofResult::proven("isl");
   std::string reason =
       "the values of " + op.names.indices + " are known only at run time: " + values.provenance;
-  if (assumptions.empty())
-    return ProofResult::conditional(std::move(reason), condition.text(op.names.indices));
-  std::vector<IndexFact> facts;
+  std::vector<IndexFact> facts = elementTypeFacts(op.indicesElementType);
   std::vector<std::string> texts;
   for (const Assumption& assumption : assumptions) {
     facts.insert(facts.end(), assumption.facts.begin(), assumption.facts.end());
@@ -197,9 +216,12 @@ ProofResult fromCondition(const IndexCondition& condition, const IndexedOp& op,
   }
   if (condition.clamped() && !clampIsIdentity(facts, condition)) {
     // Facts about raw values say nothing sound about clamped ones (clamping merges distinct
-    // values and reorders nothing only within range): the condition stands without them.
-    return ProofResult::conditional(std::move(reason), condition.text(op.names.indices));
+    // values): the condition stands without them.
+    facts.clear();
+    texts.clear();
   }
+  if (facts.empty())
+    return ProofResult::conditional(std::move(reason), condition.text(op.names.indices));
   isl::set assumed = factsSet(facts, condition.pointShape, condition.entries, condition.pairwise);
   ProofResult result =
       condition.restrictedTo(assumed).alwaysHolds()

@@ -17,6 +17,7 @@ IndexedOp indexedOp(const gather_scatter::GatherOp& op, const IndexOpForm& form)
   indexed.indexVectorDim = dn.index_vector_dim;
   indexed.indicesRank = op.start_indices.rank();
   indexed.indicesShape = op.start_indices.shape;
+  indexed.indicesElementType = op.start_indices.element_type;
   indexed.pointAxes =
       gather_scatter::gatherBatchDims(dn, static_cast<int64_t>(indexed.indexShape.size()));
   for (int64_t d : dn.start_index_map)
@@ -39,6 +40,7 @@ IndexedOp indexedOp(const gather_scatter::ScatterOp& op, const IndexOpForm& form
   indexed.indexVectorDim = dn.index_vector_dim;
   indexed.indicesRank = op.scatter_indices.rank();
   indexed.indicesShape = op.scatter_indices.shape;
+  indexed.indicesElementType = op.scatter_indices.element_type;
   indexed.pointAxes =
       gather_scatter::scatterUpdateScatterDims(dn, static_cast<int64_t>(indexed.indexShape.size()));
   indexed.clampTop.assign(dn.scatter_dims_to_operand_dims.size(), std::nullopt);

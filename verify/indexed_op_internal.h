@@ -31,6 +31,7 @@ struct IndexedOp {
   int64_t indexVectorDim = 0;
   int64_t indicesRank = 0;
   std::vector<int64_t> indicesShape;
+  std::string indicesElementType;  // "i32", "ui8", "index": bounds the run-time values
   // The index space axes that pick the point of the index tensor (its axes in order, the
   // index vector dim left out).
   std::vector<int64_t> pointAxes;

@@ -244,6 +244,23 @@ TEST(IndexConditions, AssumptionsProveWhatTheyImply) {
   EXPECT_TRUE(overlapping.inBounds.isProven());
 }
 
+// The element type bounds run-time values by itself: ui8 indices never leave 300 rows, i8 ones
+// can (negative), and neither proves more than that.
+TEST(IndexConditions, ElementTypesBoundRuntimeValues) {
+  ScatterOp op = pointScatter(1);
+  op.inputs = {{{300}, "f32"}};
+  op.scatter_indices.element_type = "ui8";
+  IndexProperties bytes = proveScatterIndexProperties(op, runtimeValues());
+  EXPECT_TRUE(bytes.inBounds.isProven());
+  EXPECT_TRUE(bytes.inBounds.assumptions.empty());  // a fact of the op, not an assumption
+  EXPECT_TRUE(bytes.unique->isUnknown());
+  op.scatter_indices.element_type = "i8";
+  EXPECT_TRUE(proveScatterIndexProperties(op, runtimeValues()).inBounds.isUnknown());
+  op.inputs = {{{100}, "f32"}};
+  op.scatter_indices.element_type = "ui8";
+  EXPECT_TRUE(proveScatterIndexProperties(op, runtimeValues()).inBounds.isUnknown());
+}
+
 // Every tensor that satisfies the assumptions satisfies what they proved (soundness), and
 // with an assumption dropped the proof goes (the assumption was needed).
 TEST(IndexConditions, ProofsUnderAssumptionsHoldForEverySatisfyingTensor) {
