@@ -103,7 +103,7 @@ CLI::App* addVerifyCommand(CLI::App& app, VerifyOptions& options) {
   command->add_flag("--json", options.json,
                     "Print a JSON array with one record per checked op on stdout: {op, location, "
                     "constraints: [{file, line, column, op, label, message, attribute}], "
-                    "properties: null | {unique, sorted, in_bounds, indices}}");
+                    "properties: null | {unique, sorted, in_bounds, int32_safe, indices}}");
   command
       ->add_option("--assume", options.assumptions,
                    "A fact about index values: '%VALUE: FACT[, FACT]...' with FACT one of "
@@ -129,7 +129,9 @@ CLI::App* addVerifyCommand(CLI::App& app, VerifyOptions& options) {
       "  unique     no two applied updates write one element (tensor.gather: no two reads);\n"
       "  sorted     start indices in row-major order are lexicographically non-decreasing;\n"
       "  in bounds  no start index is clamped (gather), no update skipped (scatter), every\n"
-      "             index in range (tensor.*, tcp.*: out of range is undefined behavior).\n"
+      "             index in range (tensor.*, tcp.*: out of range is undefined behavior);\n"
+      "  int32 safe every index expression of the op's maps, and each offset into a tensor,\n"
+      "             fits in signed 32 bits (--json only: nothing claims it).\n"
       "Proven or refuted exactly (isl) when the index values are constants, iotas and ops of\n"
       "them; otherwise proven when the op's structure or the --assume facts imply them, or\n"
       "stated as the exact condition on the values. What an op claims (unique_indices,\n"

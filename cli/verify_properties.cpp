@@ -14,6 +14,7 @@ std::vector<Named> named(const OpIndexProperties& properties) {
   if (properties.unique) all.push_back({"unique", &*properties.unique});
   all.push_back({"sorted", &properties.sorted});
   all.push_back({"in bounds", &properties.inBounds});
+  all.push_back({"int32 safe", &properties.int32Safe});
   return all;
 }
 
@@ -91,10 +92,24 @@ void printPropertyDiagnostics(const SourceLocation& location, const std::string&
 }
 
 nlohmann::ordered_json propertiesJson(const OpIndexProperties& properties) {
+  nlohmann::ordered_json int32 = propertyJson(properties.int32Safe);
+  nlohmann::ordered_json expressions = nlohmann::ordered_json::array();
+  for (const ExpressionSafety& expression : properties.int32Expressions)
+    expressions.push_back(
+        {{"map", expression.map},
+         {"expression", expression.expression},
+         {"min", expression.min},
+         {"max", expression.max},
+         {"verdict", verdictName(expression.verdict.verdict)},
+         {"certificate", expression.verdict.isUnknown()
+                             ? nlohmann::ordered_json(nullptr)
+                             : nlohmann::ordered_json(expression.verdict.method)}});
+  int32["expressions"] = expressions;
   return {{"unique",
            properties.unique ? propertyJson(*properties.unique) : nlohmann::ordered_json(nullptr)},
           {"sorted", propertyJson(properties.sorted)},
           {"in_bounds", propertyJson(properties.inBounds)},
+          {"int32_safe", int32},
           {"indices", properties.indices}};
 }
 

@@ -74,7 +74,35 @@ OpIndexProperties withResults(Claims claims, const IndexProperties& proven, std:
 OpIndexProperties allUnknown(Claims claims, const std::string& reason) {
   ProofResult unknown = ProofResult::unknown(reason);
   IndexProperties none{claims.unique ? std::optional(unknown) : std::nullopt, unknown, unknown};
-  return withResults(std::move(claims), none, "");
+  OpIndexProperties out = withResults(std::move(claims), none, "");
+  out.int32Safe.result = unknown;
+  return out;
+}
+
+void addInt32Safety(OpIndexProperties& out, const std::vector<KernelMap>& maps) {
+  Int32Safety safety = proveInt32Safety(maps);
+  out.int32Safe = {"", std::nullopt, safety.verdict};
+  out.int32Expressions = std::move(safety.expressions);
+}
+
+// Gather: result -> operand, result -> start_indices, and the result's own offsets.
+std::vector<KernelMap> kernelMaps(const GatherOp& op, const IndexOpForm::Names& names) {
+  std::vector<int64_t> result = gather_scatter::inferGatherResultShape(
+      op.dimension_numbers, op.start_indices.shape, op.slice_sizes);
+  return {{names.indexSpace + " -> " + names.target, gather_scatter::gatherOutputToOperandMap(op),
+           op.operand.shape},
+          {names.indexSpace + " -> " + names.indices,
+           gather_scatter::gatherOutputToStartIndicesMap(op), op.start_indices.shape},
+          {names.indexSpace, IndexingMap::identity(result), result}};
+}
+
+std::vector<KernelMap> kernelMaps(const ScatterOp& op, const IndexOpForm::Names& names) {
+  return {
+      {names.indexSpace + " -> " + names.target, gather_scatter::scatterUpdateToResultMap(op),
+       op.inputs.at(0).shape},
+      {names.indexSpace + " -> " + names.indices, gather_scatter::scatterUpdateToIndicesMap(op),
+       op.scatter_indices.shape},
+      {names.indexSpace, IndexingMap::identity(op.updates.at(0).shape), op.updates.at(0).shape}};
 }
 
 bool isStatic(std::initializer_list<const TensorType*> types) {
@@ -98,7 +126,11 @@ class Prover {
         return allUnknown(std::move(claims), "the indices' shape differs from the lowered op's");
       IndexProperties proven = proveGatherIndexProperties(
           gather, values, claims.form, about(op_.operands[indicesOperand], assumptions_));
-      return withResults(std::move(claims), proven, values.provenance);
+      IndexOpForm::Names names =
+          claims.form.names.value_or(IndexOpForm::Names{"result", "operand", "start_indices"});
+      OpIndexProperties out = withResults(std::move(claims), proven, values.provenance);
+      addInt32Safety(out, kernelMaps(gather, names));
+      return out;
     } catch (const Error& error) {  // index provenance gave up
       return allUnknown(std::move(claims), error.what());
     }
@@ -115,7 +147,11 @@ class Prover {
         return allUnknown(std::move(claims), "the indices' shape differs from the lowered op's");
       IndexProperties proven = proveScatterIndexProperties(
           scatter, values, claims.form, about(op_.operands[indicesOperand], assumptions_));
-      return withResults(std::move(claims), proven, values.provenance);
+      IndexOpForm::Names names =
+          claims.form.names.value_or(IndexOpForm::Names{"updates", "result", "scatter_indices"});
+      OpIndexProperties out = withResults(std::move(claims), proven, values.provenance);
+      addInt32Safety(out, kernelMaps(scatter, names));
+      return out;
     } catch (const Error& error) {
       return allUnknown(std::move(claims), error.what());
     }

@@ -17,6 +17,7 @@
 #include "core/verdict.h"
 #include "ops/mlir/module.h"
 #include "verify/assumptions.h"
+#include "verify/int32_safety.h"
 
 namespace idxmap {
 
@@ -32,6 +33,11 @@ struct OpIndexProperties {
   std::optional<IndexProperty> unique;  // scatters, and tensor.gather
   IndexProperty sorted;
   IndexProperty inBounds;
+  // The op's maps (index space -> target, -> indices, and the index space itself) evaluated
+  // in 32 bits: every expression and the offsets into the tensors (verify/int32_safety.h).
+  // Nothing claims it.
+  IndexProperty int32Safe;
+  std::vector<ExpressionSafety> int32Expressions;
   std::string indices;  // where the index values come from ("iota", "%arg2")
 };
 

@@ -54,7 +54,7 @@ TEST(VerifyPropertiesCli, BundledExampleRefutesOneClaimAndLeavesOneOpen) {
                           "proven (isl)");
   EXPECT_EQ(lines[4], path + ": 3 ops verified, all valid");
   EXPECT_EQ(lines[5], path +
-                          ": index properties of 3 ops: 3 proven, 2 refuted, 3 unknown "
+                          ": index properties of 3 ops: 6 proven, 2 refuted, 3 unknown "
                           "(claims: 1 refuted, 1 not proven)");
 }
 
@@ -80,6 +80,10 @@ TEST(VerifyPropertiesCli, ClaimsOnRuntimeIndicesNeedAssumptions) {
   EXPECT_EQ(properties["in_bounds"]["verdict"], "proven");
   EXPECT_EQ(properties["sorted"]["verdict"], "unknown");
   EXPECT_TRUE(properties["sorted"]["condition"].is_string());
+  // Rows of 2 in an 8x2 table: every index expression is tiny.
+  EXPECT_EQ(properties["int32_safe"]["verdict"], "proven");
+  EXPECT_EQ(properties["int32_safe"]["claimed"], nullptr);
+  EXPECT_FALSE(properties["int32_safe"]["expressions"].empty());
 
   // Facts about another value change nothing.
   CliResult other = runIdxmap({"verify", "--assume", "%updates: unique"}, text);
@@ -137,6 +141,32 @@ TEST(VerifyPropertiesCli, OutOfRangeIndicesOfTheFormsAreErrors) {
       << result.err;
   // Its `unique` claim holds: the in-range reads are distinct.
   EXPECT_EQ(result.err.find("`unique`"), std::string::npos) << result.err;
+}
+
+// Rows of a 70000 x 40000 table: offsets into it pass 2^31, and the counterexample says where.
+TEST(VerifyPropertiesCli, Int32SafetyIsReportedPerExpression) {
+  const std::string text = R"(func.func @f(%table: tensor<70000x40000xf32>,
+    %rows: tensor<16x1xi32>) -> tensor<16x40000xf32> {
+  %0 = "stablehlo.gather"(%table, %rows) {
+    dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0],
+      start_index_map = [0], index_vector_dim = 1>,
+    slice_sizes = array<i64: 1, 40000>
+  } : (tensor<70000x40000xf32>, tensor<16x1xi32>) -> tensor<16x40000xf32>
+  func.return %0 : tensor<16x40000xf32>
+}
+)";
+  CliResult result = runIdxmap({"verify", "--json"}, text);
+  EXPECT_EQ(result.exitCode, 0) << result.err;  // nothing claims int32 indexing
+  nlohmann::json int32 = nlohmann::json::parse(result.out)[0]["properties"]["int32_safe"];
+  EXPECT_EQ(int32["verdict"], "refuted");
+  EXPECT_EQ(int32["counterexample"]["explanation"],
+            "result -> operand: offset rt0 * 40000 + d1 reaches 2799999999 at (d0 = 0, d1 = "
+            "39999, rt0 = 69999), outside int32");
+  bool rowOffsetFits = false;
+  for (const nlohmann::json& expression : int32["expressions"])
+    if (expression["map"] == "result" && expression["expression"] == "offset d0 * 40000 + d1")
+      rowOffsetFits = expression["verdict"] == "proven" && expression["max"] == 639999;
+  EXPECT_TRUE(rowOffsetFits) << int32.dump(1);
 }
 
 TEST(VerifyPropertiesCli, BadAssumptionsAreUsageErrors) {
