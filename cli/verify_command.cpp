@@ -125,7 +125,8 @@ CLI::App* addVerifyCommand(CLI::App& app, VerifyOptions& options) {
       "\nOther ops are not checked.\n\n"
       "Prints each violation on stderr as `file:line:col: error: op (label): message`, located\n"
       "at the op (--json: the attribute's value too), then a summary line.\n\n"
-      "Index properties of every valid gather and scatter form with static shapes (MLIR):\n"
+      "Index properties of every valid gather and scatter form with static shapes (MLIR; and\n"
+      "HLO's gather and scatter, whose index values count as known at run time only):\n"
       "  unique     no two applied updates write one element (tensor.gather: no two reads);\n"
       "  sorted     start indices in row-major order are lexicographically non-decreasing;\n"
       "  in bounds  no start index is clamped (gather), no update skipped (scatter), every\n"
@@ -162,11 +163,13 @@ ExitCode runVerify(const VerifyOptions& options, std::ostream& out, std::ostream
   // The module outlives the report, which points into it.
   std::optional<mlir_ir::Module> mlirModule;
   validation::Report report;
+  std::optional<hlo::Module> hloModule;
   if (isMlir(source)) {
     mlirModule = mlir_ir::parseMlirModule(source.text, source.name);
     report = validation::validateMlirModule(*mlirModule);
   } else {
-    report = validation::validateHloModule(hlo::parseHloModule(source.text, source.name));
+    hloModule = hlo::parseHloModule(source.text, source.name);
+    report = validation::validateHloModule(*hloModule);
   }
   std::vector<VerifiedOp> ops;
   PropertyTally properties;
@@ -174,6 +177,8 @@ ExitCode runVerify(const VerifyOptions& options, std::ostream& out, std::ostream
     VerifiedOp op{&checked, std::nullopt};
     if (checked.mlirOp && checked.findingCount == 0)
       op.properties = proveOpIndexProperties(*checked.mlirOp, *checked.block, assumptions);
+    if (checked.hloInstruction && checked.findingCount == 0)
+      op.properties = proveHloOpIndexProperties(*checked.hloInstruction, assumptions);
     if (op.properties) tally(*op.properties, properties);
     ops.push_back(std::move(op));
   }

@@ -1,8 +1,14 @@
 #include "verify/op_properties.h"
 
+#include <isl/map.h>
+
+#include <functional>
+
+#include "core/bridges/isl_bridge.h"
 #include "ops/forms/tcp_gather.h"
 #include "ops/forms/tensor_gather.h"
 #include "ops/gather_analysis/gather_maps.h"
+#include "ops/hlo/models/gather_scatter.h"
 #include "ops/import/forms.h"
 #include "ops/import/stablehlo.h"
 #include "ops/provenance/index_values.h"
@@ -48,9 +54,8 @@ Claims formClaims(IndexOpForm::Names names, std::optional<bool> unique) {
   return claims;
 }
 
-std::vector<Assumption> about(const mlir_ir::Value& value,
-                              const std::vector<Assumption>& assumptions) {
-  std::string name = value.toString().substr(1);
+// The assumptions about the value named `name` (without its '%').
+std::vector<Assumption> about(const std::string& name, const std::vector<Assumption>& assumptions) {
   std::vector<Assumption> facts;
   for (const Assumption& assumption : assumptions)
     if (assumption.value == name) facts.push_back(assumption);
@@ -111,6 +116,49 @@ bool isStatic(std::initializer_list<const TensorType*> types) {
   return true;
 }
 
+// Where an op's index values come from, and what the user asserts about them.
+using ValuesOf = std::function<IndexValues()>;
+
+OpIndexProperties gatherProperties(const GatherOp& gather, const ValuesOf& valuesOf,
+                                   const std::vector<Assumption>& facts, Claims claims) {
+  if (!isStatic({&gather.operand, &gather.start_indices}))
+    return allUnknown(std::move(claims), "the op has dynamic shapes");
+  try {
+    IndexValues values = valuesOf();
+    if (values.shape != gather.start_indices.shape)
+      return allUnknown(std::move(claims), "the indices' shape differs from the lowered op's");
+    IndexProperties proven = proveGatherIndexProperties(gather, values, claims.form, facts);
+    IndexOpForm::Names names =
+        claims.form.names.value_or(IndexOpForm::Names{"result", "operand", "start_indices"});
+    OpIndexProperties out = withResults(std::move(claims), proven, values.provenance);
+    addInt32Safety(out, kernelMaps(gather, names));
+    return out;
+  } catch (const Error& error) {  // index provenance gave up
+    return allUnknown(std::move(claims), error.what());
+  }
+}
+
+OpIndexProperties scatterProperties(const ScatterOp& scatter, const ValuesOf& valuesOf,
+                                    const std::vector<Assumption>& facts, Claims claims) {
+  bool shapesStatic = scatter.scatter_indices.isStatic();
+  for (const auto& type : scatter.inputs) shapesStatic = shapesStatic && type.isStatic();
+  for (const auto& type : scatter.updates) shapesStatic = shapesStatic && type.isStatic();
+  if (!shapesStatic) return allUnknown(std::move(claims), "the op has dynamic shapes");
+  try {
+    IndexValues values = valuesOf();
+    if (values.shape != scatter.scatter_indices.shape)
+      return allUnknown(std::move(claims), "the indices' shape differs from the lowered op's");
+    IndexProperties proven = proveScatterIndexProperties(scatter, values, claims.form, facts);
+    IndexOpForm::Names names =
+        claims.form.names.value_or(IndexOpForm::Names{"updates", "result", "scatter_indices"});
+    OpIndexProperties out = withResults(std::move(claims), proven, values.provenance);
+    addInt32Safety(out, kernelMaps(scatter, names));
+    return out;
+  } catch (const Error& error) {
+    return allUnknown(std::move(claims), error.what());
+  }
+}
+
 class Prover {
  public:
   Prover(const Operation& op, const std::vector<Operation>& block,
@@ -118,43 +166,15 @@ class Prover {
       : op_(op), block_(block), assumptions_(assumptions) {}
 
   OpIndexProperties gather(const GatherOp& gather, size_t indicesOperand, Claims claims) {
-    if (!isStatic({&gather.operand, &gather.start_indices}))
-      return allUnknown(std::move(claims), "the op has dynamic shapes");
-    try {
-      IndexValues values = valuesOf(indicesOperand);
-      if (values.shape != gather.start_indices.shape)
-        return allUnknown(std::move(claims), "the indices' shape differs from the lowered op's");
-      IndexProperties proven = proveGatherIndexProperties(
-          gather, values, claims.form, about(op_.operands[indicesOperand], assumptions_));
-      IndexOpForm::Names names =
-          claims.form.names.value_or(IndexOpForm::Names{"result", "operand", "start_indices"});
-      OpIndexProperties out = withResults(std::move(claims), proven, values.provenance);
-      addInt32Safety(out, kernelMaps(gather, names));
-      return out;
-    } catch (const Error& error) {  // index provenance gave up
-      return allUnknown(std::move(claims), error.what());
-    }
+    return gatherProperties(
+        gather, [&] { return valuesOf(indicesOperand); },
+        about(op_.operands[indicesOperand].toString().substr(1), assumptions_), std::move(claims));
   }
 
   OpIndexProperties scatter(const ScatterOp& scatter, size_t indicesOperand, Claims claims) {
-    bool shapesStatic = scatter.scatter_indices.isStatic();
-    for (const auto& type : scatter.inputs) shapesStatic = shapesStatic && type.isStatic();
-    for (const auto& type : scatter.updates) shapesStatic = shapesStatic && type.isStatic();
-    if (!shapesStatic) return allUnknown(std::move(claims), "the op has dynamic shapes");
-    try {
-      IndexValues values = valuesOf(indicesOperand);
-      if (values.shape != scatter.scatter_indices.shape)
-        return allUnknown(std::move(claims), "the indices' shape differs from the lowered op's");
-      IndexProperties proven = proveScatterIndexProperties(
-          scatter, values, claims.form, about(op_.operands[indicesOperand], assumptions_));
-      IndexOpForm::Names names =
-          claims.form.names.value_or(IndexOpForm::Names{"updates", "result", "scatter_indices"});
-      OpIndexProperties out = withResults(std::move(claims), proven, values.provenance);
-      addInt32Safety(out, kernelMaps(scatter, names));
-      return out;
-    } catch (const Error& error) {
-      return allUnknown(std::move(claims), error.what());
-    }
+    return scatterProperties(
+        scatter, [&] { return valuesOf(indicesOperand); },
+        about(op_.operands[indicesOperand].toString().substr(1), assumptions_), std::move(claims));
   }
 
   std::optional<OpIndexProperties> prove() {
@@ -218,7 +238,43 @@ class Prover {
   const std::vector<Assumption>& assumptions_;
 };
 
+// HLO's index values are not followed (index provenance reads MLIR): known at run time only.
+IndexValues runtimeValues(const hlo::Instruction& indices) {
+  std::string points;
+  for (size_t d = 0; d < indices.shape.shape.size(); ++d)
+    points += (d ? ", p" : "p") + std::to_string(d);
+  return {indices.shape.shape,
+          isl_bridge::own(isl_map_read_from_str(islContext().get(),
+                                                ("{ [" + points + "] -> [v] : 1 = 0 }").c_str())),
+          "%" + indices.name + " (HLO index values are taken as known at run time only)", false};
+}
+
+std::string withoutPercent(const std::string& name) {
+  return !name.empty() && name.front() == '%' ? name.substr(1) : name;
+}
+
 }  // namespace
+
+std::optional<OpIndexProperties> proveHloOpIndexProperties(
+    const hlo::Instruction& instruction, const std::vector<Assumption>& assumptions) {
+  if (instruction.opcode == "gather") {
+    GatherOp gather = ops::hloGatherOp(instruction);
+    const hlo::Instruction& indices = *instruction.operands.at(1);
+    return gatherProperties(
+        gather, [&] { return runtimeValues(indices); },
+        about(withoutPercent(indices.name), assumptions),
+        stablehloClaims(std::nullopt, gather.indices_are_sorted));
+  }
+  if (instruction.opcode == "scatter") {
+    ScatterOp scatter = ops::hloScatterOp(instruction);
+    const hlo::Instruction& indices = *instruction.operands.at(scatter.inputs.size());
+    return scatterProperties(
+        scatter, [&] { return runtimeValues(indices); },
+        about(withoutPercent(indices.name), assumptions),
+        stablehloClaims(scatter.unique_indices, scatter.indices_are_sorted));
+  }
+  return std::nullopt;
+}
 
 std::optional<OpIndexProperties> proveOpIndexProperties(
     const Operation& op, const std::vector<Operation>& block,

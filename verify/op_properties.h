@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/verdict.h"
+#include "ops/hlo/module.h"
 #include "ops/mlir/module.h"
 #include "verify/assumptions.h"
 #include "verify/int32_safety.h"
@@ -47,5 +48,11 @@ struct OpIndexProperties {
 std::optional<OpIndexProperties> proveOpIndexProperties(
     const mlir_ir::Operation& op, const std::vector<mlir_ir::Operation>& block,
     const std::vector<Assumption>& assumptions);
+
+// XLA's HLO gather and scatter (ops/hlo/models/gather_scatter.h): the same properties and
+// claims as StableHLO's. HLO index values are not followed: they count as known at run time
+// only (conditions, structure, element type and `assumptions` naming the indices' instruction).
+std::optional<OpIndexProperties> proveHloOpIndexProperties(
+    const hlo::Instruction& instruction, const std::vector<Assumption>& assumptions);
 
 }  // namespace idxmap

@@ -14,15 +14,16 @@ Report validateHloModule(const hlo::Module& module) {
       if (!model) continue;
       ++report.checkedOps;
       report.ops.push_back({instruction->opcodeLocation, instruction->opcode,
-                            report.findings.size(), 0, nullptr, nullptr});
+                            report.findings.size(), 0, nullptr, nullptr, instruction.get()});
       size_t before = report.findings.size();
       try {
         model->validate(*instruction);
       } catch (const ParseError& error) {
-        // Messages read `opcode: ...` like MLIR's `stablehlo.gather (C6): ...`; attribute
-        // readers leave the opcode out.
+        // Messages read `opcode: ...` or, with a spec label, `gather (C6): ...`, like MLIR's
+        // `stablehlo.gather (C6): ...`; attribute readers leave the opcode out.
         std::string message = error.message();
-        if (message.rfind(instruction->opcode + ":", 0) != 0)
+        if (message.rfind(instruction->opcode + ":", 0) != 0 &&
+            message.rfind(instruction->opcode + " (", 0) != 0)
           message = instruction->opcode + ": " + message;
         report.findings.push_back({error.location(), instruction->opcode, "", message, "", {}});
         ++report.invalidOps;

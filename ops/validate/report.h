@@ -12,6 +12,9 @@
 namespace idxmap::mlir_ir {
 struct Operation;
 }
+namespace idxmap::hlo {
+struct Instruction;
+}
 
 namespace idxmap::validation {
 
@@ -37,6 +40,8 @@ struct CheckedOp {
   // operands in), both owned by the module, valid while it lives.
   const mlir_ir::Operation* mlirOp = nullptr;
   const std::vector<mlir_ir::Operation>* block = nullptr;
+  // HLO only: the instruction, owned by the module.
+  const hlo::Instruction* hloInstruction = nullptr;
 };
 
 struct Report {

@@ -169,6 +169,41 @@ TEST(VerifyPropertiesCli, Int32SafetyIsReportedPerExpression) {
   EXPECT_TRUE(rowOffsetFits) << int32.dump(1);
 }
 
+// XLA's HLO scatter: the same claims, its indices named by their instruction.
+TEST(VerifyPropertiesCli, HloScatterClaims) {
+  const std::string text = R"(HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  table = f32[300,20] parameter(0)
+  idx = s32[42,1] parameter(1)
+  rows = f32[42,20] parameter(2)
+  ROOT s = f32[300,20] scatter(table, idx, rows), update_window_dims={1},
+      inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1,
+      unique_indices=true, to_apply=add
+}
+)";
+  CliResult bare = runIdxmap({"verify"}, text);
+  EXPECT_EQ(bare.exitCode, 3) << bare.err;
+  EXPECT_NE(bare.err.find("warning: scatter: unique_indices = true is not proven"),
+            std::string::npos)
+      << bare.err;
+  CliResult assumed = runIdxmap({"verify", "--assume", "%idx: unique"}, text);
+  EXPECT_EQ(assumed.exitCode, 0) << assumed.err;
+  CliResult json = runIdxmap({"verify", "--json", "--assume", "%idx: in [0, 299]"}, text);
+  nlohmann::json records = nlohmann::json::parse(json.out);
+  for (const nlohmann::json& record : records)
+    if (record["op"] == "scatter") {
+      EXPECT_EQ(record["properties"]["in_bounds"]["verdict"], "proven");
+      EXPECT_EQ(record["properties"]["unique"]["verdict"], "unknown");
+    } else {
+      EXPECT_TRUE(record["properties"].is_null()) << record.dump();
+    }
+}
+
 TEST(VerifyPropertiesCli, BadAssumptionsAreUsageErrors) {
   CliResult result = runIdxmap({"verify", "--assume", "%rows: unique", "--assume",
                                 "%rows: in [5, 2]", examplePath("scatter_claims.mlir")});

@@ -103,6 +103,8 @@ const OpModel& padModel();
 const OpModel& reduceWindowModel();
 const OpModel& convolutionModel();
 const OpModel& dynamicSliceModel();
+const OpModel& gatherModel();
+const OpModel& scatterModel();
 const OpModel& dynamicUpdateSliceModel();
 const OpModel& copyModel();
 const OpModel& tupleModel();

@@ -25,6 +25,8 @@ const ModelRules& registry() {
         {"reduce", &ops::reduceModel()},
         {"slice", &ops::sliceModel()},
         {"concatenate", &ops::concatenateModel()},
+        {"gather", &ops::gatherModel()},
+        {"scatter", &ops::scatterModel()},
         {"reshape", &ops::reshapeModel()},
         {"bitcast", &ops::bitcastModel()},
         {"bitcast-convert", &ops::bitcastConvertModel()},
