@@ -143,6 +143,16 @@ isl::set allBut(const isl::map& pairsBroken, size_t width) {
   return flattened(own(isl_map_subtract(universe(width, width).release(), pairsBroken.copy())));
 }
 
+// { [x] -> [x[first], ..., x[first + count - 1]] } over vectors of `entries`.
+isl::map blockOf(size_t entries, size_t first, size_t count) {
+  std::string in, out;
+  for (size_t k = 0; k < entries; ++k) in += (k ? ", x" : "x") + std::to_string(k);
+  for (size_t k = first; k < first + count; ++k)
+    out += (k > first ? ", x" : "x") + std::to_string(k);
+  return own(
+      isl_map_read_from_str(islContext().get(), ("{ [" + in + "] -> [" + out + "] }").c_str()));
+}
+
 }  // namespace
 
 std::vector<Assumption> parseAssumptions(const std::vector<std::string>& arguments) {
@@ -153,8 +163,9 @@ std::vector<Assumption> parseAssumptions(const std::vector<std::string>& argumen
 }
 
 isl::set factsSet(const std::vector<IndexFact>& facts, const std::vector<int64_t>& pointShape,
-                  size_t entries, bool pairwise) {
-  size_t m = pointShape.size(), width = m + entries;
+                  size_t entries, bool pairwise, size_t firstEntry,
+                  std::optional<size_t> blockEntries) {
+  size_t m = pointShape.size(), block = blockEntries.value_or(entries), width = m + block;
   int64_t points = 1;
   for (int64_t size : pointShape) points = checkedMul(points, size);
   isl::set single = own(isl_map_range(universe(0, width).release()));
@@ -164,7 +175,7 @@ isl::set factsSet(const std::vector<IndexFact>& facts, const std::vector<int64_t
     if (fact.kind == Kind::InRange || fact.kind == Kind::Permutation) {
       int64_t lo = fact.kind == Kind::InRange ? fact.lo : 0;
       int64_t hi = fact.kind == Kind::InRange ? fact.hi : points - 1;
-      isl::set range = entriesIn(m, entries, lo, hi);
+      isl::set range = entriesIn(m, block, lo, hi);
       single = own(isl_set_intersect(single.release(), range.copy()));
       isl::set both = own(isl_set_flat_product(range.copy(), range.copy()));
       pairs = own(isl_set_intersect(pairs.release(), both.release()));
@@ -173,7 +184,7 @@ isl::set factsSet(const std::vector<IndexFact>& facts, const std::vector<int64_t
       // Two different points with the same vector.
       isl::map differentPoints =
           own(isl_map_subtract(universe(m, m).release(), identity(m).release()));
-      isl::set unique = allBut(flatProduct(differentPoints, identity(entries)), width);
+      isl::set unique = allBut(flatProduct(differentPoints, identity(block)), width);
       pairs = own(isl_set_intersect(pairs.release(), unique.release()));
     }
     if (fact.kind == Kind::Sorted) {
@@ -181,13 +192,16 @@ isl::set factsSet(const std::vector<IndexFact>& facts, const std::vector<int64_t
       isl::map earlier = own(isl_map_lex_lt(
           own(isl_space_set_alloc(islContext().get(), 0, static_cast<unsigned>(m))).release()));
       isl::map greater = own(isl_map_lex_gt(
-          own(isl_space_set_alloc(islContext().get(), 0, static_cast<unsigned>(entries)))
-              .release()));
+          own(isl_space_set_alloc(islContext().get(), 0, static_cast<unsigned>(block))).release()));
       isl::set sorted = allBut(flatProduct(earlier, greater), width);
       pairs = own(isl_set_intersect(pairs.release(), sorted.release()));
     }
   }
-  return pairwise ? pairs : single;
+  if (block == entries) return pairwise ? pairs : single;
+  // Back to whole vectors: [p, x] -> [p, x[first, first + block)], the other entries free.
+  isl::map keep = flatProduct(identity(m), blockOf(entries, firstEntry, block));
+  isl::map lift = pairwise ? flatProduct(keep, keep) : keep;
+  return own(isl_set_apply((pairwise ? pairs : single).release(), isl_map_reverse(lift.release())));
 }
 
 }  // namespace idxmap

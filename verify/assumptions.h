@@ -14,6 +14,7 @@
 #include <isl/cpp.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,8 +41,11 @@ std::vector<Assumption> parseAssumptions(const std::vector<std::string>& argumen
 
 // The facts about one op's index vectors as a set over the points of the index conditions:
 // [p, x, q, y] when `pairwise`, [p, x] otherwise. `pointShape`: the index tensor's shape
-// without the index vector dim; `entries`: the vector length.
+// without the index vector dim; `entries`: the vector length. With `blockEntries` set, the
+// facts are about entries [firstEntry, firstEntry + blockEntries) of each vector only (the
+// index vectors are a concatenation along the vector dim, and the facts name one operand).
 isl::set factsSet(const std::vector<IndexFact>& facts, const std::vector<int64_t>& pointShape,
-                  size_t entries, bool pairwise);
+                  size_t entries, bool pairwise, size_t firstEntry = 0,
+                  std::optional<size_t> blockEntries = std::nullopt);
 
 }  // namespace idxmap

@@ -15,6 +15,7 @@
 #include "verify/index_evaluation_internal.h"
 #include "verify/index_points.h"
 #include "verify/indexed_op_internal.h"
+#include "verify/runtime_properties_internal.h"
 
 namespace idxmap {
 namespace {
@@ -23,8 +24,10 @@ using gather_scatter::GatherOp;
 using gather_scatter::ScatterOp;
 using index_points::element;
 using index_points::fullStartIndex;
+using index_points::guarded;
 using index_points::IndexedOp;
 using index_points::OutOfRange;
+using index_points::RuntimeKnowledge;
 using index_points::StartIndexReader;
 using index_points::text;
 using index_provenance::FoldedMap;
@@ -137,16 +140,6 @@ ProofResult proveUnique(const IndexedOp& indexed, const FoldedMap& targets,
       "isl", index_points::collision(indexed, first, firstStarts, second, secondStarts, *a));
 }
 
-// Runs one prover; a limit hit or a value isl cannot give is unknown, with the reason.
-template <class Prover>
-ProofResult guarded(Prover&& prover) {
-  try {
-    return prover();
-  } catch (const Error& error) {
-    return ProofResult::unknown(error.what());
-  }
-}
-
 // Whether the index space has no point (a zero-sized result or update dim): then every
 // property holds, nothing being read or written, and isl says so before the folded
 // relations (which have no points to fold) are built.
@@ -156,96 +149,6 @@ bool noIndexPoint(const IndexedOp& op) {
   } catch (const Error&) {
     return false;  // the provers meet the same failure and say why
   }
-}
-
-// Whether the facts keep every clamped entry within its clamp range: clamping is then the
-// identity on every value they allow, and facts about raw values are facts about clamped ones.
-bool clampIsIdentity(const std::vector<IndexFact>& facts, const IndexCondition& condition) {
-  int64_t points = 1;
-  for (int64_t size : condition.pointShape) points = checkedMul(points, size);
-  std::optional<std::pair<int64_t, int64_t>> range;
-  for (const IndexFact& fact : facts) {
-    if (fact.kind != IndexFact::Kind::InRange && fact.kind != IndexFact::Kind::Permutation)
-      continue;
-    std::pair<int64_t, int64_t> allowed = fact.kind == IndexFact::Kind::InRange
-                                              ? std::pair(fact.lo, fact.hi)
-                                              : std::pair(int64_t{0}, points - 1);
-    range = range ? std::pair(std::max(range->first, allowed.first),
-                              std::min(range->second, allowed.second))
-                  : allowed;
-  }
-  if (!range) return false;
-  for (const std::optional<int64_t>& top : condition.clampTop)
-    if (top && (range->first < 0 || range->second > *top)) return false;
-  return true;
-}
-
-// Run-time index values: the exact condition, or a proof from the op's structure or from the
-// user's assumptions.
-// The values an index element type can hold, as a fact: a fact of the op, not an assumption.
-std::vector<IndexFact> elementTypeFacts(const std::string& elementType) {
-  bool isUnsigned = elementType.rfind("ui", 0) == 0;
-  size_t digits = isUnsigned ? 2 : elementType.rfind("si", 0) == 0 ? 2 : 1;
-  if (elementType.size() <= digits ||
-      (elementType[0] != 'i' && elementType[0] != 's' && elementType[0] != 'u'))
-    return {};  // `index` and anything unexpected: no bound beyond int64
-  int bits = 0;
-  for (char c : elementType.substr(digits)) {
-    if (c < '0' || c > '9' || bits > 64) return {};
-    bits = bits * 10 + (c - '0');
-  }
-  if (bits < 1 || bits >= 64) return {};
-  IndexFact fact;
-  fact.kind = IndexFact::Kind::InRange;
-  fact.lo = isUnsigned ? 0 : -(int64_t{1} << (bits - 1));
-  fact.hi = isUnsigned ? (int64_t{1} << bits) - 1 : (int64_t{1} << (bits - 1)) - 1;
-  fact.text = elementType;
-  return {fact};
-}
-
-ProofResult fromCondition(const IndexCondition& condition, const IndexedOp& op,
-                          const IndexValues& values, const std::vector<Assumption>& assumptions) {
-  if (condition.alwaysHolds()) return ProofResult::proven("isl");
-  std::string reason =
-      "the values of " + op.names.indices + " are known only at run time: " + values.provenance;
-  std::vector<IndexFact> facts = elementTypeFacts(op.indicesElementType);
-  std::vector<std::string> texts;
-  for (const Assumption& assumption : assumptions) {
-    facts.insert(facts.end(), assumption.facts.begin(), assumption.facts.end());
-    texts.push_back(assumption.text);
-  }
-  if (condition.clamped() && !clampIsIdentity(facts, condition)) {
-    // Facts about raw values say nothing sound about clamped ones (clamping merges distinct
-    // values): the condition stands without them.
-    facts.clear();
-    texts.clear();
-  }
-  if (facts.empty())
-    return ProofResult::conditional(std::move(reason), condition.text(op.names.indices));
-  isl::set assumed = factsSet(facts, condition.pointShape, condition.entries, condition.pairwise);
-  ProofResult result =
-      condition.restrictedTo(assumed).alwaysHolds()
-          ? ProofResult::proven("isl")
-          : ProofResult::conditional(std::move(reason),
-                                     condition.given(assumed).text(op.names.indices));
-  result.assumptions = std::move(texts);
-  return result;
-}
-
-IndexProperties runtimeProperties(const IndexConditions& conditions, const IndexedOp& op,
-                                  const IndexValues& values,
-                                  const std::vector<Assumption>& assumptions) {
-  auto prove = [&](const IndexCondition& condition) {
-    return guarded([&] {
-      return isl_bridge::withIslBudget(
-          [&] { return fromCondition(condition, op, values, assumptions); });
-    });
-  };
-  IndexProperties properties;
-  if (conditions.unique) properties.unique = prove(*conditions.unique);
-  properties.sorted = prove(conditions.sorted);
-  properties.inBounds = prove(conditions.inBounds);
-  return properties;
 }
 
 IndexConditions conditionsOf(const GatherOp& op, const IndexOpForm& form) {
@@ -258,11 +161,10 @@ IndexConditions conditionsOf(const ScatterOp& op, const IndexOpForm& form) {
 template <class Op>
 std::optional<IndexProperties> runtimeCase(const Op& op, const IndexedOp& indexed,
                                            const IndexValues& values, const IndexOpForm& form,
-                                           const std::vector<Assumption>& assumptions,
-                                           bool uniqueAsked) {
+                                           const RuntimeKnowledge& knowledge, bool uniqueAsked) {
   if (values.allKnown()) return std::nullopt;
   try {
-    return runtimeProperties(conditionsOf(op, form), indexed, values, assumptions);
+    return index_points::runtimeProperties(conditionsOf(op, form), indexed, values, knowledge);
   } catch (const Error& error) {
     ProofResult unknown = ProofResult::unknown(error.what());
     return IndexProperties{uniqueAsked ? std::optional(unknown) : std::nullopt, unknown, unknown};
@@ -283,9 +185,11 @@ IndexProperties evaluated(const IndexedOp& op, const IndexValues& values, bool u
 
 IndexProperties proveGatherIndexProperties(const GatherOp& op, const IndexValues& startIndices,
                                            const IndexOpForm& form,
-                                           const std::vector<Assumption>& assumptions) {
+                                           const std::vector<Assumption>& assumptions,
+                                           const std::vector<VectorBlock>& blocks) {
   IndexedOp indexed = index_points::indexedOp(op, form);
-  if (auto runtime = runtimeCase(op, indexed, startIndices, form, assumptions, form.uniqueAsked))
+  if (auto runtime =
+          runtimeCase(op, indexed, startIndices, form, {assumptions, blocks}, form.uniqueAsked))
     return *runtime;
   if (index_points::preferEvaluation(indexed, startIndices))
     return evaluated(indexed, startIndices, form.uniqueAsked);
@@ -305,9 +209,10 @@ IndexProperties proveGatherIndexProperties(const GatherOp& op, const IndexValues
 
 IndexProperties proveScatterIndexProperties(const ScatterOp& op, const IndexValues& scatterIndices,
                                             const IndexOpForm& form,
-                                            const std::vector<Assumption>& assumptions) {
+                                            const std::vector<Assumption>& assumptions,
+                                            const std::vector<VectorBlock>& blocks) {
   IndexedOp indexed = index_points::indexedOp(op, form);
-  if (auto runtime = runtimeCase(op, indexed, scatterIndices, form, assumptions, true))
+  if (auto runtime = runtimeCase(op, indexed, scatterIndices, form, {assumptions, blocks}, true))
     return *runtime;
   if (index_points::preferEvaluation(indexed, scatterIndices))
     return evaluated(indexed, scatterIndices, true);

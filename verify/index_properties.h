@@ -33,15 +33,27 @@ struct IndexProperties {
   ProofResult inBounds;
 };
 
+// When the indices are a concatenation along the index vector dim (a batched op's indices
+// beside iotas, as the batching-dims decomposition writes them), one block of every vector's
+// entries per operand: the user's facts about that operand, and its values when index
+// provenance knows them all (an iota). Both sharpen the run-time conditions.
+struct VectorBlock {
+  size_t firstEntry = 0, entries = 0;
+  std::vector<Assumption> assumptions;
+  std::optional<index_provenance::IndexValues> values;  // the operand's, known at every point
+};
+
 // `startIndices`: the values of the op's start_indices (index provenance); `assumptions`: the
 // user's facts about that value. The op must be valid, with static shapes.
 IndexProperties proveGatherIndexProperties(const gather_scatter::GatherOp& op,
                                            const index_provenance::IndexValues& startIndices,
                                            const IndexOpForm& form = {},
-                                           const std::vector<Assumption>& assumptions = {});
+                                           const std::vector<Assumption>& assumptions = {},
+                                           const std::vector<VectorBlock>& blocks = {});
 IndexProperties proveScatterIndexProperties(const gather_scatter::ScatterOp& op,
                                             const index_provenance::IndexValues& scatterIndices,
                                             const IndexOpForm& form = {},
-                                            const std::vector<Assumption>& assumptions = {});
+                                            const std::vector<Assumption>& assumptions = {},
+                                            const std::vector<VectorBlock>& blocks = {});
 
 }  // namespace idxmap

@@ -120,14 +120,15 @@ bool isStatic(std::initializer_list<const TensorType*> types) {
 using ValuesOf = std::function<IndexValues()>;
 
 OpIndexProperties gatherProperties(const GatherOp& gather, const ValuesOf& valuesOf,
-                                   const std::vector<Assumption>& facts, Claims claims) {
+                                   const std::vector<Assumption>& facts, Claims claims,
+                                   const std::vector<VectorBlock>& blocks = {}) {
   if (!isStatic({&gather.operand, &gather.start_indices}))
     return allUnknown(std::move(claims), "the op has dynamic shapes");
   try {
     IndexValues values = valuesOf();
     if (values.shape != gather.start_indices.shape)
       return allUnknown(std::move(claims), "the indices' shape differs from the lowered op's");
-    IndexProperties proven = proveGatherIndexProperties(gather, values, claims.form, facts);
+    IndexProperties proven = proveGatherIndexProperties(gather, values, claims.form, facts, blocks);
     IndexOpForm::Names names =
         claims.form.names.value_or(IndexOpForm::Names{"result", "operand", "start_indices"});
     OpIndexProperties out = withResults(std::move(claims), proven, values.provenance);
@@ -139,7 +140,8 @@ OpIndexProperties gatherProperties(const GatherOp& gather, const ValuesOf& value
 }
 
 OpIndexProperties scatterProperties(const ScatterOp& scatter, const ValuesOf& valuesOf,
-                                    const std::vector<Assumption>& facts, Claims claims) {
+                                    const std::vector<Assumption>& facts, Claims claims,
+                                    const std::vector<VectorBlock>& blocks = {}) {
   bool shapesStatic = scatter.scatter_indices.isStatic();
   for (const auto& type : scatter.inputs) shapesStatic = shapesStatic && type.isStatic();
   for (const auto& type : scatter.updates) shapesStatic = shapesStatic && type.isStatic();
@@ -148,7 +150,8 @@ OpIndexProperties scatterProperties(const ScatterOp& scatter, const ValuesOf& va
     IndexValues values = valuesOf();
     if (values.shape != scatter.scatter_indices.shape)
       return allUnknown(std::move(claims), "the indices' shape differs from the lowered op's");
-    IndexProperties proven = proveScatterIndexProperties(scatter, values, claims.form, facts);
+    IndexProperties proven =
+        proveScatterIndexProperties(scatter, values, claims.form, facts, blocks);
     IndexOpForm::Names names =
         claims.form.names.value_or(IndexOpForm::Names{"updates", "result", "scatter_indices"});
     OpIndexProperties out = withResults(std::move(claims), proven, values.provenance);
@@ -168,13 +171,15 @@ class Prover {
   OpIndexProperties gather(const GatherOp& gather, size_t indicesOperand, Claims claims) {
     return gatherProperties(
         gather, [&] { return valuesOf(indicesOperand); },
-        about(op_.operands[indicesOperand].toString().substr(1), assumptions_), std::move(claims));
+        about(op_.operands[indicesOperand].toString().substr(1), assumptions_), std::move(claims),
+        blocksOf(indicesOperand, gather.dimension_numbers.index_vector_dim));
   }
 
   OpIndexProperties scatter(const ScatterOp& scatter, size_t indicesOperand, Claims claims) {
     return scatterProperties(
         scatter, [&] { return valuesOf(indicesOperand); },
-        about(op_.operands[indicesOperand].toString().substr(1), assumptions_), std::move(claims));
+        about(op_.operands[indicesOperand].toString().substr(1), assumptions_), std::move(claims),
+        blocksOf(indicesOperand, scatter.dimension_numbers.index_vector_dim));
   }
 
   std::optional<OpIndexProperties> prove() {
@@ -228,6 +233,33 @@ class Prover {
   }
 
  private:
+  // The indices as a stablehlo.concatenate along the index vector dim: one block of entries
+  // per operand, with the user's facts about it and its values when all are known.
+  std::vector<VectorBlock> blocksOf(size_t indicesOperand, int64_t indexVectorDim) const {
+    const Operation* concatenate = mlir_ir::definingOp(block_, op_.operands.at(indicesOperand));
+    if (!concatenate || concatenate->name != "stablehlo.concatenate") return {};
+    const mlir_ir::Attribute* dimension = concatenate->attribute("dimension");
+    if (!dimension) dimension = concatenate->attribute("dim");
+    std::optional<int64_t> axis = dimension ? dimension->asInt() : std::nullopt;
+    if (!axis || *axis != indexVectorDim ||
+        concatenate->operandTypes.size() != concatenate->operands.size())
+      return {};
+    std::vector<VectorBlock> blocks;
+    size_t first = 0;
+    for (size_t i = 0; i < concatenate->operands.size(); ++i) {
+      const mlir_ir::Type& type = concatenate->operandTypes[i];
+      if (!type.hasStaticShape() || *axis >= static_cast<int64_t>(type.shape.size())) return {};
+      VectorBlock block{first, static_cast<size_t>(type.shape[*axis]),
+                        about(concatenate->operands[i].toString().substr(1), assumptions_),
+                        std::nullopt};
+      IndexValues values = index_provenance::indexValues(block_, concatenate->operands[i], type);
+      if (values.allKnown()) block.values = std::move(values);
+      first += block.entries;
+      blocks.push_back(std::move(block));
+    }
+    return blocks;
+  }
+
   IndexValues valuesOf(size_t operand) const {
     return index_provenance::indexValues(block_, op_.operands.at(operand),
                                          op_.operandTypes.at(operand));

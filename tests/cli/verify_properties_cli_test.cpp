@@ -204,6 +204,40 @@ ENTRY e {
     }
 }
 
+// The batching-dims decomposition as the first client of --assume: a batched scatter whose
+// indices are unique is unique, and so is its old form, concatenate(indices, iota), with the
+// same fact about the same argument.
+TEST(VerifyPropertiesCli, DecomposedBatchedScatterStaysProvablyUnique) {
+  const std::string batched = R"(func.func @batched(%input: tensor<3x8xf32>,
+    %idx: tensor<3x4x1xi32>, %updates: tensor<3x4xf32>) -> tensor<3x8xf32> {
+  %0 = "stablehlo.scatter"(%input, %idx, %updates) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    "stablehlo.return"(%b) : (tensor<f32>) -> ()
+  }) {
+    scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [],
+      inserted_window_dims = [1], input_batching_dims = [0], scatter_indices_batching_dims = [0],
+      scatter_dims_to_operand_dims = [1], index_vector_dim = 2>,
+    unique_indices = true
+  } : (tensor<3x8xf32>, tensor<3x4x1xi32>, tensor<3x4xf32>) -> tensor<3x8xf32>
+  func.return %0 : tensor<3x8xf32>
+}
+)";
+  CliResult original = runIdxmap({"verify", "--assume", "%idx: unique"}, batched);
+  EXPECT_EQ(original.exitCode, 0) << original.err;
+
+  CliResult decomposed = runIdxmap({"analyze", "--decompose-batching", "-"}, batched);
+  ASSERT_EQ(decomposed.exitCode, 0) << decomposed.err;
+  std::string oldForm = decomposed.out;
+  // The old form keeps the original's claim.
+  ASSERT_NE(oldForm.find("unique_indices = true"), std::string::npos) << oldForm;
+  ASSERT_NE(oldForm.find("stablehlo.concatenate %scatter_indices, %iota0"), std::string::npos)
+      << oldForm;
+  CliResult bare = runIdxmap({"verify"}, oldForm);
+  EXPECT_EQ(bare.exitCode, 3) << bare.err;
+  CliResult assumed = runIdxmap({"verify", "--assume", "%scatter_indices: unique"}, oldForm);
+  EXPECT_EQ(assumed.exitCode, 0) << assumed.err;
+}
+
 TEST(VerifyPropertiesCli, BadAssumptionsAreUsageErrors) {
   CliResult result = runIdxmap({"verify", "--assume", "%rows: unique", "--assume",
                                 "%rows: in [5, 2]", examplePath("scatter_claims.mlir")});
