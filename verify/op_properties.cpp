@@ -12,6 +12,7 @@
 #include "ops/import/forms.h"
 #include "ops/import/stablehlo.h"
 #include "ops/provenance/index_values.h"
+#include "verify/fact_flow.h"
 #include "verify/index_properties.h"
 
 namespace idxmap {
@@ -171,14 +172,14 @@ class Prover {
   OpIndexProperties gather(const GatherOp& gather, size_t indicesOperand, Claims claims) {
     return gatherProperties(
         gather, [&] { return valuesOf(indicesOperand); },
-        about(op_.operands[indicesOperand].toString().substr(1), assumptions_), std::move(claims),
+        factsAbout(op_.operands[indicesOperand], block_, assumptions_), std::move(claims),
         blocksOf(indicesOperand, gather.dimension_numbers.index_vector_dim));
   }
 
   OpIndexProperties scatter(const ScatterOp& scatter, size_t indicesOperand, Claims claims) {
     return scatterProperties(
         scatter, [&] { return valuesOf(indicesOperand); },
-        about(op_.operands[indicesOperand].toString().substr(1), assumptions_), std::move(claims),
+        factsAbout(op_.operands[indicesOperand], block_, assumptions_), std::move(claims),
         blocksOf(indicesOperand, scatter.dimension_numbers.index_vector_dim));
   }
 
@@ -250,8 +251,7 @@ class Prover {
       const mlir_ir::Type& type = concatenate->operandTypes[i];
       if (!type.hasStaticShape() || *axis >= static_cast<int64_t>(type.shape.size())) return {};
       VectorBlock block{first, static_cast<size_t>(type.shape[*axis]),
-                        about(concatenate->operands[i].toString().substr(1), assumptions_),
-                        std::nullopt};
+                        factsAbout(concatenate->operands[i], block_, assumptions_), std::nullopt};
       IndexValues values = index_provenance::indexValues(block_, concatenate->operands[i], type);
       if (values.allKnown()) block.values = std::move(values);
       first += block.entries;

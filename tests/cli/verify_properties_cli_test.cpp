@@ -238,6 +238,49 @@ TEST(VerifyPropertiesCli, DecomposedBatchedScatterStaysProvablyUnique) {
   EXPECT_EQ(assumed.exitCode, 0) << assumed.err;
 }
 
+// Facts travel through arithmetic with constants: 2 * %rows + 1 is unique, sorted and inside
+// the table when %rows is unique, sorted and in [0, 3]; negated, it is no longer sorted; and
+// without a range, `sorted` does not survive an add that could wrap.
+TEST(VerifyPropertiesCli, FactsFollowArithmeticWithConstants) {
+  auto scatterOf = [](const std::string& scale) {
+    return R"(func.func @main(%table: tensor<8x2xf32>, %updates: tensor<4x2xf32>,
+    %rows: tensor<4x1xi32>) -> tensor<8x2xf32> {
+  %k = stablehlo.constant dense<)" +
+           scale + R"(> : tensor<4x1xi32>
+  %one = stablehlo.constant dense<1> : tensor<4x1xi32>
+  %scaled = stablehlo.multiply %rows, %k : tensor<4x1xi32>
+  %idx = stablehlo.add %scaled, %one : tensor<4x1xi32>
+  %0 = "stablehlo.scatter"(%table, %idx, %updates) ({
+  ^bb0(%old: tensor<f32>, %new: tensor<f32>):
+    "stablehlo.return"(%new) : (tensor<f32>) -> ()
+  }) {
+    scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1],
+      inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>,
+    unique_indices = true, indices_are_sorted = true
+  } : (tensor<8x2xf32>, tensor<4x1xi32>, tensor<4x2xf32>) -> tensor<8x2xf32>
+  func.return %0 : tensor<8x2xf32>
+}
+)";
+  };
+  auto verdicts = [](const CliResult& result) {
+    nlohmann::json properties = nlohmann::json::parse(result.out)[0]["properties"];
+    return std::vector<std::string>{properties["unique"]["verdict"],
+                                    properties["sorted"]["verdict"],
+                                    properties["in_bounds"]["verdict"]};
+  };
+  std::vector<std::string> all = {"proven", "proven", "proven"};
+  CliResult doubled = runIdxmap(
+      {"verify", "--json", "--assume", "%rows: unique, sorted, in [0, 3]"}, scatterOf("2"));
+  EXPECT_EQ(doubled.exitCode, 0) << doubled.err;
+  EXPECT_EQ(verdicts(doubled), all);
+  CliResult negated = runIdxmap(
+      {"verify", "--json", "--assume", "%rows: unique, sorted, in [-3, 0]"}, scatterOf("-2"));
+  EXPECT_EQ(verdicts(negated), (std::vector<std::string>{"proven", "unknown", "proven"}));
+  CliResult unbounded =
+      runIdxmap({"verify", "--json", "--assume", "%rows: unique, sorted"}, scatterOf("1"));
+  EXPECT_EQ(verdicts(unbounded), (std::vector<std::string>{"proven", "unknown", "unknown"}));
+}
+
 TEST(VerifyPropertiesCli, BadAssumptionsAreUsageErrors) {
   CliResult result = runIdxmap({"verify", "--assume", "%rows: unique", "--assume",
                                 "%rows: in [5, 2]", examplePath("scatter_claims.mlir")});
