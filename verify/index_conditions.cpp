@@ -25,7 +25,6 @@ using index_points::flatProduct;
 using index_points::flattened;
 using index_points::identity;
 using index_points::IndexedOp;
-using index_points::OutOfRange;
 using index_points::universe;
 using isl_bridge::checked;
 using isl_bridge::own;

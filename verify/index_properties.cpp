@@ -22,14 +22,11 @@ namespace {
 
 using gather_scatter::GatherOp;
 using gather_scatter::ScatterOp;
-using index_points::element;
 using index_points::fullStartIndex;
 using index_points::guarded;
 using index_points::IndexedOp;
-using index_points::OutOfRange;
 using index_points::RuntimeKnowledge;
 using index_points::StartIndexReader;
-using index_points::text;
 using index_provenance::FoldedMap;
 using index_provenance::IndexValues;
 using isl_bridge::checked;
