@@ -17,6 +17,9 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <set>
 #include <string>
@@ -215,7 +218,50 @@ void BM_OneIslQuestion(benchmark::State& state, bool scatter, int rank, Values v
   for (auto _ : state) benchmark::DoNotOptimize(islIsEmpty(map));
 }
 
+// StableHLO's own gather and scatter ops (the conformance testdata, when the shared folder is
+// there): verify's per-op time over all of them, the median and the slowest as counters.
+void BM_ConformanceOps(benchmark::State& state) {
+  std::vector<mlir_ir::Module> modules;
+  std::ifstream in(std::string(IDXMAP_CONFORMANCE_DIR) + "/stablehlo/testdata_cases.jsonl");
+  for (std::string line; std::getline(in, line);) {
+    nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
+    if (record.is_discarded() || !record.contains("function_mlir")) continue;
+    try {
+      modules.push_back(mlir_ir::parseMlirModule(record["function_mlir"].get<std::string>()));
+    } catch (const Error&) {
+    }
+  }
+  if (modules.empty()) {
+    state.SkipWithError("no conformance data");
+    return;
+  }
+  std::vector<std::pair<const mlir_ir::Operation*, const std::vector<mlir_ir::Operation>*>> ops;
+  for (const mlir_ir::Module& module : modules)
+    for (const mlir_ir::Function& function : module.functions)
+      for (const mlir_ir::Operation& op : function.body.blocks.at(0).operations)
+        if (op.name == "stablehlo.gather" || op.name == "stablehlo.scatter")
+          ops.emplace_back(&op, &function.body.blocks.at(0).operations);
+  std::vector<double> perOp(ops.size());
+  for (auto _ : state)
+    for (size_t i = 0; i < ops.size(); ++i) {
+      auto start = std::chrono::steady_clock::now();
+      try {
+        benchmark::DoNotOptimize(proveOpIndexProperties(*ops[i].first, *ops[i].second, {}));
+      } catch (const Error&) {  // an op the validators would reject: not verify's per-op work
+      }
+      perOp[i] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                     .count();
+    }
+  std::vector<double> sorted = perOp;
+  std::sort(sorted.begin(), sorted.end());
+  state.counters["ops"] = static_cast<double>(ops.size());
+  state.counters["median_ms"] = sorted[sorted.size() / 2];
+  state.counters["max_ms"] = sorted.back();
+}
+
 void registerAll() {
+  benchmark::RegisterBenchmark("conformance/testdata_ops", BM_ConformanceOps)
+      ->Unit(benchmark::kMillisecond);
   for (bool scatter : {false, true})
     for (int rank = 1; rank <= 8; ++rank)
       for (Values values :

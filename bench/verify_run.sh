@@ -35,4 +35,8 @@ shares = [runs[f"prove/{c}"] / runs[f"verify/{c}"] for c in cases if f"prove/{c}
 print(f"\nmedian verify time per op: {statistics.median(times):.2f} ms over {len(times)} ops; "
       f"slowest {max(times):.1f} ms; slowest rank-8 op {max(rank8) if rank8 else float('nan'):.1f} ms")
 print(f"provers' share of verify time: median {statistics.median(shares):.0%}")
+for run in json.load(open(sys.argv[1]))["benchmarks"]:
+    if run.get("aggregate_name") == "median" and run["run_name"].startswith("conformance/"):
+        print(f"StableHLO testdata ops: {int(run['ops'])} ops, median {run['median_ms']:.2f} ms "
+              f"per op, slowest {run['max_ms']:.1f} ms")
 PY
