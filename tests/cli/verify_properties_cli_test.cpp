@@ -281,6 +281,38 @@ TEST(VerifyPropertiesCli, FactsFollowArithmeticWithConstants) {
   EXPECT_EQ(verdicts(unbounded), (std::vector<std::string>{"proven", "unknown", "unknown"}));
 }
 
+// Absurd sizes are a diagnostic (exit 2) before any prover runs; sizes that fit int64 but
+// nothing real are proven about symbolically, without a walk over their points.
+TEST(VerifyPropertiesCli, AbsurdSizesAreDiagnosticsOrSymbolic) {
+  auto scatterOf = [](const std::string& rows) {
+    return R"(func.func @main(%table: tensor<)" + rows + R"(x2xf32>, %updates: tensor<)" + rows +
+           R"(x2xf32>, %idx: tensor<)" + rows + R"(x1xi32>) -> tensor<)" + rows + R"(x2xf32> {
+  %0 = "stablehlo.scatter"(%table, %idx, %updates) ({
+  ^bb0(%old: tensor<f32>, %new: tensor<f32>):
+    "stablehlo.return"(%new) : (tensor<f32>) -> ()
+  }) {
+    scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1],
+      inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>,
+    unique_indices = true
+  } : (tensor<)" +
+           rows + R"(x2xf32>, tensor<)" + rows + R"(x1xi32>, tensor<)" + rows +
+           R"(x2xf32>) -> tensor<)" + rows + R"(x2xf32>
+  func.return %0 : tensor<)" +
+           rows + R"(x2xf32>
+}
+)";
+  };
+  CliResult absurd = runIdxmap({"verify"}, scatterOf("4611686018427387904"));  // 2^62 x 2
+  EXPECT_EQ(absurd.exitCode, 2) << absurd.err;
+  EXPECT_NE(absurd.err.find("more elements than fit in int64"), std::string::npos) << absurd.err;
+  CliResult huge = runIdxmap({"verify", "--json", "--assume", "%idx: unique"},
+                             scatterOf("1152921504606846976"));  // 2^60 rows
+  EXPECT_EQ(huge.exitCode, 0) << huge.err;
+  nlohmann::json properties = nlohmann::json::parse(huge.out)[0]["properties"];
+  EXPECT_EQ(properties["unique"]["verdict"], "proven");
+  EXPECT_EQ(properties["int32_safe"]["verdict"], "refuted");  // 2^61 elements to address
+}
+
 TEST(VerifyPropertiesCli, BadAssumptionsAreUsageErrors) {
   CliResult result = runIdxmap({"verify", "--assume", "%rows: unique", "--assume",
                                 "%rows: in [5, 2]", examplePath("scatter_claims.mlir")});
