@@ -138,10 +138,7 @@ ProofResult fromCondition(const IndexCondition& condition, const IndexedOp& op,
 IndexProperties runtimeProperties(const IndexConditions& conditions, const IndexedOp& op,
                                   const IndexValues& values, const RuntimeKnowledge& knowledge) {
   auto prove = [&](const IndexCondition& condition) {
-    return guarded([&] {
-      return isl_bridge::withIslBudget(
-          [&] { return fromCondition(condition, op, values, knowledge); });
-    });
+    return guarded([&] { return fromCondition(condition, op, values, knowledge); });
   };
   IndexProperties properties;
   if (conditions.unique) properties.unique = prove(*conditions.unique);

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "core/bridges/isl_bridge.h"
 #include "ops/provenance/index_values.h"
 #include "verify/index_conditions.h"
 #include "verify/index_properties.h"
@@ -24,11 +25,12 @@ IndexProperties runtimeProperties(const IndexConditions& conditions, const Index
                                   const index_provenance::IndexValues& values,
                                   const RuntimeKnowledge& knowledge);
 
-// Runs one prover; a limit hit or a value isl cannot give is unknown, with the reason.
+// Runs one prover as one isl question (under islLimits()); a limit hit or a value isl cannot
+// give is unknown, with the reason.
 template <class Prover>
 ProofResult guarded(Prover&& prover) {
   try {
-    return prover();
+    return isl_bridge::withIslBudget(prover);
   } catch (const Error& error) {
     return ProofResult::unknown(error.what());
   }
