@@ -1,12 +1,16 @@
 // Provers for what gather and scatter let users promise about their indices (spec 000):
 //   unique    scatter: no two applied updates write the same result element
-//             (`unique_indices`);
+//             (`unique_indices`); gather, when asked (tensor.gather's `unique`): no two result
+//             points read the same element;
 //   sorted    for all index points i1 < i2 in row-major order (of the result for gather, of
 //             the updates for scatter), full_start_index(i1) <= full_start_index(i2)
 //             lexicographically — the spec's definition of `indices_are_sorted`, with gather's
 //             start indices clamped as the op clamps them;
-//   in bounds gather: no start index is ever clamped; scatter: no update is ever skipped.
-// Decided exactly with isl when index provenance knows the index values at every point. A
+//   in bounds gather: no start index is ever clamped; scatter: no update is ever skipped;
+//             where out of range is undefined (IndexOpForm): every index in range.
+// Decided exactly when index provenance knows the index values at every point: with isl, or,
+// when the values are a table of as many pieces as elements, by evaluating the op's map at
+// every index point (certificate "evaluation"; isl's pairwise questions are quadratic there). A
 // refutation names the elements that show it (two updates and the result element both write,
 // say), and is reported only after evaluation confirms it: the op's own map evaluated at those
 // points with the index values read there.
