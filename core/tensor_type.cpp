@@ -67,4 +67,25 @@ bool admitsSize(const TensorType& type, size_t dim, int64_t size) {
   return meet(type.sizeRange(dim), {size, size});
 }
 
+bool allStatic(std::initializer_list<const TensorType*> types) {
+  for (const TensorType* type : types)
+    if (!type->isStatic()) return false;
+  return true;
+}
+
+int64_t linearPosition(const std::vector<int64_t>& shape, const std::vector<int64_t>& index) {
+  int64_t position = 0;
+  for (size_t axis = 0; axis < shape.size(); ++axis)
+    position = position * shape[axis] + index[axis];
+  return position;
+}
+
+bool nextIndex(const std::vector<int64_t>& shape, std::vector<int64_t>& index) {
+  for (size_t axis = shape.size(); axis-- > 0;) {
+    if (++index[axis] < shape[axis]) return true;
+    index[axis] = 0;
+  }
+  return false;
+}
+
 }  // namespace idxmap

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,5 +63,13 @@ struct TensorType {
 bool compatibleDims(const TensorType& x, size_t a, const TensorType& y, size_t b);
 // Whether dim `dim` of `type` can have size `size` at run time.
 bool admitsSize(const TensorType& type, size_t dim, int64_t size);
+
+// Whether every one of `types` has a static shape.
+bool allStatic(std::initializer_list<const TensorType*> types);
+
+// Row-major position of `index` in `shape`.
+int64_t linearPosition(const std::vector<int64_t>& shape, const std::vector<int64_t>& index);
+// Steps `index` to the next index of `shape` in row-major order; false after the last one.
+bool nextIndex(const std::vector<int64_t>& shape, std::vector<int64_t>& index);
 
 }  // namespace idxmap

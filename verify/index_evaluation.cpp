@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "core/bridges/isl_bridge.h"
+#include "core/tensor_type.h"
 #include "verify/index_evaluation_internal.h"
 #include "verify/index_points.h"
 
@@ -33,10 +34,9 @@ std::vector<int64_t> readTensor(const index_provenance::IndexValues& values) {
   int64_t count = elementCount(values.shape);
   std::vector<int64_t> tensor(static_cast<size_t>(count));
   std::vector<char> seen(static_cast<size_t>(count), 0);
+  // A point's coordinates are the tensor index, then the value.
   auto store = [&](const std::vector<int64_t>& coordinates) {
-    int64_t position = 0;
-    for (size_t d = 0; d < values.shape.size(); ++d)
-      position = position * values.shape[d] + coordinates[d];
+    int64_t position = linearPosition(values.shape, coordinates);
     tensor[static_cast<size_t>(position)] = coordinates.back();
     seen[static_cast<size_t>(position)] = 1;
   };
@@ -53,14 +53,6 @@ std::vector<int64_t> readTensor(const index_provenance::IndexValues& values) {
   for (char known : seen)
     if (!known) throw Error("an index value is not known");
   return tensor;
-}
-
-bool nextPoint(const std::vector<int64_t>& shape, std::vector<int64_t>& point) {
-  for (size_t d = shape.size(); d-- > 0;) {
-    if (++point[d] < shape[d]) return true;
-    point[d] = 0;
-  }
-  return false;
 }
 
 }  // namespace
@@ -82,16 +74,15 @@ IndexProperties evaluateIndexProperties(const IndexedOp& op,
                                         bool uniqueAsked) {
   std::vector<int64_t> tensor = readTensor(values);
   auto vectorAt = [&](const std::vector<int64_t>& point) {
+    // The index tensor's index: the point's axes, the entry k on the index vector dim.
+    std::vector<int64_t> at;
+    for (int64_t axis : op.pointAxes) at.push_back(point[static_cast<size_t>(axis)]);
+    bool explicitVector = op.indexVectorDim < op.indicesRank;
+    if (explicitVector) at.insert(at.begin() + op.indexVectorDim, 0);
     std::vector<int64_t> vector(op.entries());
     for (size_t k = 0; k < vector.size(); ++k) {
-      int64_t position = 0;
-      for (int64_t axis = 0, batch = 0; axis < op.indicesRank; ++axis) {
-        int64_t coordinate = axis == op.indexVectorDim
-                                 ? static_cast<int64_t>(k)
-                                 : point[op.pointAxes[static_cast<size_t>(batch++)]];
-        position = position * op.indicesShape[axis] + coordinate;
-      }
-      vector[k] = tensor[static_cast<size_t>(position)];
+      if (explicitVector) at[static_cast<size_t>(op.indexVectorDim)] = static_cast<int64_t>(k);
+      vector[k] = tensor[static_cast<size_t>(linearPosition(op.indicesShape, at))];
     }
     return vector;
   };
@@ -122,7 +113,7 @@ IndexProperties evaluateIndexProperties(const IndexedOp& op,
     previous = point;
     previousVector = vector;
     previousStart = std::move(start);
-  } while (nextPoint(op.indexShape, point));
+  } while (nextIndex(op.indexShape, point));
   return properties;
 }
 

@@ -111,19 +111,13 @@ std::vector<KernelMap> kernelMaps(const ScatterOp& op, const IndexOpForm::Names&
       {names.indexSpace, IndexingMap::identity(op.updates.at(0).shape), op.updates.at(0).shape}};
 }
 
-bool isStatic(std::initializer_list<const TensorType*> types) {
-  for (const TensorType* type : types)
-    if (!type->isStatic()) return false;
-  return true;
-}
-
 // Where an op's index values come from, and what the user asserts about them.
 using ValuesOf = std::function<IndexValues()>;
 
 OpIndexProperties gatherProperties(const GatherOp& gather, const ValuesOf& valuesOf,
                                    const std::vector<Assumption>& facts, Claims claims,
                                    const std::vector<VectorBlock>& blocks = {}) {
-  if (!isStatic({&gather.operand, &gather.start_indices}))
+  if (!gather_scatter::hasStaticShapes(gather))
     return allUnknown(std::move(claims), "the op has dynamic shapes");
   try {
     IndexValues values = valuesOf();
@@ -143,10 +137,8 @@ OpIndexProperties gatherProperties(const GatherOp& gather, const ValuesOf& value
 OpIndexProperties scatterProperties(const ScatterOp& scatter, const ValuesOf& valuesOf,
                                     const std::vector<Assumption>& facts, Claims claims,
                                     const std::vector<VectorBlock>& blocks = {}) {
-  bool shapesStatic = scatter.scatter_indices.isStatic();
-  for (const auto& type : scatter.inputs) shapesStatic = shapesStatic && type.isStatic();
-  for (const auto& type : scatter.updates) shapesStatic = shapesStatic && type.isStatic();
-  if (!shapesStatic) return allUnknown(std::move(claims), "the op has dynamic shapes");
+  if (!gather_scatter::hasStaticShapes(scatter))
+    return allUnknown(std::move(claims), "the op has dynamic shapes");
   try {
     IndexValues values = valuesOf();
     if (values.shape != scatter.scatter_indices.shape)
@@ -206,14 +198,14 @@ class Prover {
     if (name == "tensor.gather") {
       TensorGatherOp form = importTensorGather(op_);
       Claims claims = formClaims({"result", "source", "indices"}, form.unique);
-      if (!isStatic({&form.source, &form.indices}))
+      if (!allStatic({&form.source, &form.indices}))
         return allUnknown(std::move(claims), "the op has dynamic shapes");
       return gather(lowerTensorGather(form).op, 1, std::move(claims));
     }
     if (name == "tensor.scatter") {
       TensorScatterOp form = importTensorScatter(op_);
       Claims claims = formClaims({"source", "result", "indices"}, true);
-      if (!isStatic({&form.source, &form.dest, &form.indices}))
+      if (!allStatic({&form.source, &form.dest, &form.indices}))
         return allUnknown(std::move(claims), "the op has dynamic shapes");
       return scatter(lowerTensorScatter(form).op, 2, std::move(claims));
     }
@@ -221,12 +213,12 @@ class Prover {
       Claims claims = formClaims({"result", "input", "indices"}, std::nullopt);
       if (name == "tcp.gather") {
         TcpGatherOp form = importTcpGather(op_);
-        if (!isStatic({&form.input, &form.indices}))
+        if (!allStatic({&form.input, &form.indices}))
           return allUnknown(std::move(claims), "the op has dynamic shapes");
         return gather(lowerTcpGather(form).op, 1, std::move(claims));
       }
       TcpGatherNdOp form = importTcpGatherNd(op_);
-      if (!isStatic({&form.input, &form.indices}))
+      if (!allStatic({&form.input, &form.indices}))
         return allUnknown(std::move(claims), "the op has dynamic shapes");
       return gather(lowerTcpGatherNd(form).op, 1, std::move(claims));
     }

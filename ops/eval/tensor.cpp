@@ -233,21 +233,6 @@ Tensor zeros(const std::string& elementType, const std::vector<int64_t>& shape) 
   return tensor;
 }
 
-int64_t linearPosition(const std::vector<int64_t>& shape, const std::vector<int64_t>& index) {
-  int64_t position = 0;
-  for (size_t axis = 0; axis < shape.size(); ++axis)
-    position = position * shape[axis] + index[axis];
-  return position;
-}
-
-bool nextIndex(const std::vector<int64_t>& shape, std::vector<int64_t>& index) {
-  for (size_t axis = shape.size(); axis-- > 0;) {
-    if (++index[axis] < shape[axis]) return true;
-    index[axis] = 0;
-  }
-  return false;
-}
-
 bool isEmptyShape(const std::vector<int64_t>& shape) {
   return std::any_of(shape.begin(), shape.end(), [](int64_t size) { return size == 0; });
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/tensor_type.h"
 #include "ops/stablehlo/gather_scatter.h"
 
 namespace idxmap::gather_scatter {
@@ -44,10 +45,9 @@ Tensor scalarAt(const Tensor& tensor, int64_t position);
 // A tensor of zeros of the given type.
 Tensor zeros(const std::string& elementType, const std::vector<int64_t>& shape);
 
-// Row-major position of `index` in `shape`, and the reverse.
-int64_t linearPosition(const std::vector<int64_t>& shape, const std::vector<int64_t>& index);
-// Steps `index` to the next index of `shape` in row-major order; false after the last one.
-bool nextIndex(const std::vector<int64_t>& shape, std::vector<int64_t>& index);
+// Row-major positions and the walk over a shape's indices (core/tensor_type.h).
+using idxmap::linearPosition;
+using idxmap::nextIndex;
 // Whether `shape` has no elements (then there is no first index).
 bool isEmptyShape(const std::vector<int64_t>& shape);
 

@@ -44,7 +44,7 @@ void analyzeGather(const std::vector<Operation>& scope, const Operation& op, con
                    AnalyzedOp& out, bool clampIndices = true) {
   out.violations = gather_scatter::validateGather(gather);
   if (!out.violations.empty()) return;
-  if (!gather.operand.isStatic() || !gather.start_indices.isStatic()) {
+  if (!gather_scatter::hasStaticShapes(gather)) {
     out.indices = kDynamic;
     return;
   }
@@ -60,10 +60,7 @@ void analyzeScatter(const std::vector<Operation>& scope, const Operation& op,
                     const ScatterOp& scatter, AnalyzedOp& out, size_t indicesOperand) {
   out.violations = gather_scatter::validateScatter(scatter);
   if (!out.violations.empty()) return;
-  bool isStatic = scatter.scatter_indices.isStatic();
-  for (const auto& type : scatter.inputs) isStatic = isStatic && type.isStatic();
-  for (const auto& type : scatter.updates) isStatic = isStatic && type.isStatic();
-  if (!isStatic) {
+  if (!gather_scatter::hasStaticShapes(scatter)) {
     out.indices = kDynamic;
     return;
   }
@@ -80,16 +77,11 @@ void analyzeScatter(const std::vector<Operation>& scope, const Operation& op,
 // behavior there).
 void analyzeOtherForm(const std::vector<Operation>& scope, const Operation& op, AnalyzedOp& out) {
   using namespace gather_scatter;
-  auto staticTypes = [](std::initializer_list<const TensorType*> types) {
-    for (const TensorType* type : types)
-      if (!type->isStatic()) return false;
-    return true;
-  };
   if (op.name == "tensor.scatter") {
     TensorScatterOp scatter = importTensorScatter(op);
     out.violations = validateTensorScatter(scatter);
     if (!out.violations.empty()) return;
-    if (!staticTypes({&scatter.source, &scatter.dest, &scatter.indices})) {
+    if (!allStatic({&scatter.source, &scatter.dest, &scatter.indices})) {
       out.indices = kDynamic;
       return;
     }
@@ -100,17 +92,17 @@ void analyzeOtherForm(const std::vector<Operation>& scope, const Operation& op, 
   if (op.name == "tensor.gather") {
     TensorGatherOp gather = importTensorGather(op);
     out.violations = validateTensorGather(gather);
-    if (out.violations.empty() && staticTypes({&gather.source, &gather.indices}))
+    if (out.violations.empty() && allStatic({&gather.source, &gather.indices}))
       lowered = lowerTensorGather(gather);
   } else if (op.name == "tcp.gather") {
     TcpGatherOp gather = importTcpGather(op);
     out.violations = validateTcpGather(gather);
-    if (out.violations.empty() && staticTypes({&gather.input, &gather.indices}))
+    if (out.violations.empty() && allStatic({&gather.input, &gather.indices}))
       lowered = lowerTcpGather(gather);
   } else {
     TcpGatherNdOp gather = importTcpGatherNd(op);
     out.violations = validateTcpGatherNd(gather);
-    if (out.violations.empty() && staticTypes({&gather.input, &gather.indices}))
+    if (out.violations.empty() && allStatic({&gather.input, &gather.indices}))
       lowered = lowerTcpGatherNd(gather);
   }
   if (!out.violations.empty()) return;

@@ -9,6 +9,7 @@
 
 #include "core/bridges/isl_bridge.h"
 #include "core/checked.h"
+#include "core/tensor_type.h"
 #include "ops/provenance/relations_internal.h"
 
 namespace idxmap::index_provenance {
@@ -144,10 +145,7 @@ isl::map pointTable(const std::vector<int64_t>& shape, const std::vector<int64_t
     for (size_t d = 0; d < shape.size(); ++d) fix(isl_dim_in, static_cast<unsigned>(d), index[d]);
     fix(isl_dim_out, 0, value);
     points.push_back(own(isl_map_from_basic_map(point)));
-    for (size_t axis = shape.size(); axis-- > 0;) {
-      if (++index[axis] < shape[axis]) break;
-      index[axis] = 0;
-    }
+    nextIndex(shape, index);
   }
   return points.empty() ? table : disjointUnion(points, 0, points.size());
 }
@@ -165,10 +163,7 @@ std::optional<std::string> affineValue(const std::vector<int64_t>& shape,
     for (size_t d = 0; d < shape.size(); ++d)
       expected = checkedAdd(expected, checkedMul(coefficients[d], index[d]));
     if (expected != value) return std::nullopt;
-    for (size_t axis = shape.size(); axis-- > 0;) {
-      if (++index[axis] < shape[axis]) break;
-      index[axis] = 0;
-    }
+    nextIndex(shape, index);
   }
   std::string text = std::to_string(values[0]);
   for (size_t d = 0; d < shape.size(); ++d)

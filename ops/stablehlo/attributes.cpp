@@ -30,6 +30,15 @@ std::vector<int64_t> scatterUpdateScatterDims(const ScatterDimensionNumbers& dim
   return axesNotIn(dims.update_window_dims, updateRank);
 }
 
+bool hasStaticShapes(const GatherOp& op) { return allStatic({&op.operand, &op.start_indices}); }
+
+bool hasStaticShapes(const ScatterOp& op) {
+  bool shapesStatic = op.scatter_indices.isStatic();
+  for (const TensorType& type : op.inputs) shapesStatic = shapesStatic && type.isStatic();
+  for (const TensorType& type : op.updates) shapesStatic = shapesStatic && type.isStatic();
+  return shapesStatic;
+}
+
 std::vector<int64_t> inferGatherResultShape(const GatherDimensionNumbers& dims,
                                             const std::vector<int64_t>& startIndicesShape,
                                             const std::vector<int64_t>& sliceSizes) {

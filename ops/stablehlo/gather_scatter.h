@@ -131,6 +131,10 @@ std::vector<int64_t> inferGatherResultShape(const GatherDimensionNumbers& dims,
                                             const std::vector<int64_t>& startIndicesShape,
                                             const std::vector<int64_t>& sliceSizes);
 
+// Whether every operand (and update) of the op has a static shape: what its maps need.
+bool hasStaticShapes(const GatherOp& op);
+bool hasStaticShapes(const ScatterOp& op);
+
 // A GatherOp carrying a dynamic_gather's attributes and slice-size values.
 GatherOp asGather(const DynamicGatherOp& op);
 
