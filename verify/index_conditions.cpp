@@ -15,6 +15,7 @@
 #include <cstdlib>
 
 #include "core/bridges/isl_bridge.h"
+#include "core/tensor_type.h"
 #include "verify/index_points.h"
 #include "verify/indexed_op_internal.h"
 
@@ -32,15 +33,7 @@ using isl_bridge::own;
 // The op's map with its runtime variables rt_k as input dims after the index point:
 // { [i, v] -> [o] }.
 isl::map opRelation(const IndexedOp& op) {
-  isl::map relation = isl_bridge::buildIslMap(op.map, isl_bridge::IslNames::Positional);
-  unsigned rank = static_cast<unsigned>(op.indexShape.size());
-  for (unsigned k = 0; k < op.entries(); ++k) {
-    std::string name = "rt" + std::to_string(k);
-    int position = isl_map_find_dim_by_name(relation.get(), isl_dim_param, name.c_str());
-    relation = position < 0 ? own(isl_map_insert_dims(relation.release(), isl_dim_in, rank + k, 1))
-                            : own(isl_map_move_dims(relation.release(), isl_dim_in, rank + k,
-                                                    isl_dim_param, position, 1));
-  }
+  isl::map relation = isl_bridge::buildIslMapOverRuntimeVars(op.map);
   if (checked(isl_map_dim(relation.get(), isl_dim_param)) != 0)
     throw Error("the op's map has parameters other than its start indices");
   return relation;
@@ -181,12 +174,8 @@ bool IndexCondition::holdsFor(
   std::vector<int64_t> point(pointShape.size(), 0);
   for (int64_t size : pointShape)
     if (size == 0) return true;
-  while (true) {
-    all.push_back(point);
-    size_t d = point.size();
-    while (d > 0 && ++point[d - 1] == pointShape[d - 1]) point[--d] = 0;
-    if (d == 0) break;
-  }
+  do all.push_back(point);
+  while (nextIndex(pointShape, point));
   auto contains = [&](const std::vector<int64_t>& coordinates) {
     isl::point at = own(isl_point_zero(own(isl_set_get_space(violations.get())).release()));
     for (size_t i = 0; i < coordinates.size(); ++i)

@@ -108,16 +108,8 @@ class ExpressionChecker {
   ProofResult exact(Expr e, const std::string& text, ExpressionSafety& safety) {
     IndexingMap one = flat_;
     one.results = {e};
-    isl::map relation = isl_bridge::buildIslMap(one, isl_bridge::IslNames::Positional);
+    isl::map relation = isl_bridge::buildIslMapOverRuntimeVars(one);
     unsigned dims = static_cast<unsigned>(flat_.dims.size());
-    for (unsigned k = 0; k < flat_.runtimeVars.size(); ++k) {
-      std::string name = "rt" + std::to_string(k);
-      int position = isl_map_find_dim_by_name(relation.get(), isl_dim_param, name.c_str());
-      relation = position < 0
-                     ? own(isl_map_insert_dims(relation.release(), isl_dim_in, dims + k, 1))
-                     : own(isl_map_move_dims(relation.release(), isl_dim_in, dims + k,
-                                             isl_dim_param, position, 1));
-    }
     isl::set values = own(isl_map_range(relation.copy()));
     if (checked(isl_set_is_empty(values.get()))) return ProofResult::proven("isl");
     isl::val max = own(isl_set_dim_max_val(values.copy(), 0));

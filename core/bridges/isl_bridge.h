@@ -116,6 +116,11 @@ enum class IslNames {
 // positional names start at rt<runtimeVarOffset> (islCompose shifts the first map's).
 isl::map buildIslMap(const IndexingMap& map, IslNames names, unsigned runtimeVarOffset = 0);
 
+// The relation with the runtime variables as input dims after the dims, no parameters:
+// { [d0, ..., rt0, ...] -> [r0, ...] }, for questions that range over runtime values as they
+// range over dims (every value a kernel may load, not one value per question).
+isl::map buildIslMapOverRuntimeVars(const IndexingMap& map);
+
 // isl's coalescing, kept only where isl proves the result equal to the input (isl 0.25
 // coalesces some maps with integer divisions wrongly; see core/bridges/isl_coalesce.cpp).
 isl::map coalesce(const isl::map& map);

@@ -201,4 +201,18 @@ isl::map buildIslMap(const IndexingMap& map, IslNames names, unsigned runtimeVar
   return IslMapBuilder(map, names, runtimeVarOffset).build();
 }
 
+isl::map buildIslMapOverRuntimeVars(const IndexingMap& map) {
+  isl::map relation = buildIslMap(map, IslNames::Positional);
+  auto dims = static_cast<unsigned>(map.dims.size());
+  for (unsigned k = 0; k < map.runtimeVars.size(); ++k) {
+    // A runtime variable no expression uses has no parameter: it becomes a free input dim.
+    std::string name = "rt" + std::to_string(k);
+    int position = isl_map_find_dim_by_name(relation.get(), isl_dim_param, name.c_str());
+    relation = position < 0 ? own(isl_map_insert_dims(relation.release(), isl_dim_in, dims + k, 1))
+                            : own(isl_map_move_dims(relation.release(), isl_dim_in, dims + k,
+                                                    isl_dim_param, position, 1));
+  }
+  return relation;
+}
+
 }  // namespace idxmap::isl_bridge
