@@ -155,6 +155,39 @@ isl::map blockOf(size_t entries, size_t first, size_t count) {
 
 }  // namespace
 
+std::optional<std::pair<int64_t, int64_t>> integerTypeRange(const std::string& elementType) {
+  bool isUnsigned = elementType.rfind("ui", 0) == 0;
+  size_t digits = isUnsigned || elementType.rfind("si", 0) == 0 ? 2 : 1;
+  if (elementType.size() <= digits || (digits == 1 && elementType[0] != 'i')) return std::nullopt;
+  int bits = 0;
+  for (char c : elementType.substr(digits)) {
+    if (!std::isdigit(static_cast<unsigned char>(c)) || bits > 64) return std::nullopt;
+    bits = bits * 10 + (c - '0');
+  }
+  if (bits < 1) return std::nullopt;
+  if (bits >= 64) return std::pair(INT64_MIN, INT64_MAX);
+  if (isUnsigned) return std::pair(int64_t{0}, (int64_t{1} << bits) - 1);
+  return std::pair(-(int64_t{1} << (bits - 1)), (int64_t{1} << (bits - 1)) - 1);
+}
+
+std::optional<std::pair<int64_t, int64_t>> entryRange(const std::vector<IndexFact>& facts,
+                                                      std::optional<int64_t> points) {
+  std::optional<std::pair<int64_t, int64_t>> range;
+  for (const IndexFact& fact : facts) {
+    std::pair<int64_t, int64_t> allowed;
+    if (fact.kind == IndexFact::Kind::InRange)
+      allowed = {fact.lo, fact.hi};
+    else if (fact.kind == IndexFact::Kind::Permutation && points)
+      allowed = {0, *points - 1};
+    else
+      continue;
+    range = range ? std::pair(std::max(range->first, allowed.first),
+                              std::min(range->second, allowed.second))
+                  : allowed;
+  }
+  return range;
+}
+
 std::vector<Assumption> parseAssumptions(const std::vector<std::string>& arguments) {
   std::vector<Assumption> assumptions;
   for (size_t i = 0; i < arguments.size(); ++i)

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/text.h"
@@ -34,6 +35,17 @@ struct Assumption {
   std::vector<IndexFact> facts;
   std::string text;  // "%arg2: unique, in [0, 7]"
 };
+
+// [lo, hi] of an integer element type as MLIR writes it ("i32", "si8", "ui16"): what run-time
+// index values of that type can be. The whole of int64 for 64-bit types (no bound beyond what
+// checked arithmetic keeps); nullopt for any other type ("index", "f32").
+std::optional<std::pair<int64_t, int64_t>> integerTypeRange(const std::string& elementType);
+
+// The range every entry lies in by the facts: the meet of their `in [lo, hi]`, and of
+// [0, points - 1] for `permutation` when `points` (the number of index vectors) is given;
+// nullopt when no fact bounds the entries.
+std::optional<std::pair<int64_t, int64_t>> entryRange(const std::vector<IndexFact>& facts,
+                                                      std::optional<int64_t> points);
 
 // Each argument is `%value: fact[, fact]...`; argument n is located at `--assume:n:col`.
 // Throws ParseError on malformed text, an inverted range or a value that does not fit int64.

@@ -31,21 +31,6 @@ std::optional<int64_t> constantOf(const std::vector<Operation>& block, const mli
   }
 }
 
-// [lo, hi] of the integer element type; nullopt for a non-integer or 64-bit one (no bound
-// beyond int64 is needed: checked arithmetic refuses what would pass it).
-std::optional<std::pair<int64_t, int64_t>> typeRange(const mlir_ir::Type& type) {
-  mlir_ir::ElementType element = type.elementType();
-  if (!element.isInteger()) return std::nullopt;
-  const std::string& name = type.element_type;
-  bool isUnsigned = name.rfind("ui", 0) == 0;
-  size_t digits = name.find_first_of("0123456789");
-  if (digits == std::string::npos) return std::nullopt;
-  int bits = std::stoi(name.substr(digits));
-  if (bits >= 64 || bits < 1) return std::pair(INT64_MIN, INT64_MAX);
-  return isUnsigned ? std::pair(int64_t{0}, (int64_t{1} << bits) - 1)
-                    : std::pair(-(int64_t{1} << (bits - 1)), (int64_t{1} << (bits - 1)) - 1);
-}
-
 // One op on the way from an asserted value to the op's indices: v -> scale * v + shift, its
 // result in `type` (a convert: scale 1, shift 0).
 struct Step {
@@ -56,14 +41,11 @@ struct Step {
 // The facts of `from` after one step.
 Assumption stepped(const Assumption& from, const Step& step) {
   Assumption to{from.value, {}, from.text};
-  std::optional<std::pair<int64_t, int64_t>> range;
-  for (const IndexFact& fact : from.facts)
-    if (fact.kind == IndexFact::Kind::InRange)
-      range = range ? std::pair(std::max(range->first, fact.lo), std::min(range->second, fact.hi))
-                    : std::pair(fact.lo, fact.hi);
+  // A permutation's range is about the consumer's count of vectors: not used here.
+  std::optional<std::pair<int64_t, int64_t>> range = entryRange(from.facts, std::nullopt);
   // The image when every value lands inside the type: then no wrap reorders or merges values.
   std::optional<std::pair<int64_t, int64_t>> image;
-  std::optional<std::pair<int64_t, int64_t>> allowed = typeRange(*step.type);
+  std::optional<std::pair<int64_t, int64_t>> allowed = integerTypeRange(step.type->element_type);
   if (range && allowed) try {
       int64_t a = checkedAdd(checkedMul(range->first, step.scale), step.shift);
       int64_t b = checkedAdd(checkedMul(range->second, step.scale), step.shift);
@@ -107,8 +89,9 @@ void collect(const mlir_ir::Value& value, const std::vector<Operation>& block,
   };
   try {
     if (op->name == "stablehlo.convert" && op->operands.size() == 1) {
-      std::optional<std::pair<int64_t, int64_t>> from = typeRange(op->operandTypes[0]);
-      std::optional<std::pair<int64_t, int64_t>> to = typeRange(result);
+      std::optional<std::pair<int64_t, int64_t>> from =
+          integerTypeRange(op->operandTypes[0].element_type);
+      std::optional<std::pair<int64_t, int64_t>> to = integerTypeRange(result.element_type);
       if (from && to && to->first <= from->first && from->second <= to->second)  // widening
         collect(op->operands[0], block, assumptions, inner({1, 0}), out);
       return;

@@ -16,44 +16,18 @@ using isl_bridge::own;
 bool clampIsIdentity(const std::vector<IndexFact>& facts, const IndexCondition& condition) {
   int64_t points = 1;
   for (int64_t size : condition.pointShape) points = checkedMul(points, size);
-  std::optional<std::pair<int64_t, int64_t>> range;
-  for (const IndexFact& fact : facts) {
-    if (fact.kind != IndexFact::Kind::InRange && fact.kind != IndexFact::Kind::Permutation)
-      continue;
-    std::pair<int64_t, int64_t> allowed = fact.kind == IndexFact::Kind::InRange
-                                              ? std::pair(fact.lo, fact.hi)
-                                              : std::pair(int64_t{0}, points - 1);
-    range = range ? std::pair(std::max(range->first, allowed.first),
-                              std::min(range->second, allowed.second))
-                  : allowed;
-  }
+  std::optional<std::pair<int64_t, int64_t>> range = entryRange(facts, points);
   if (!range) return false;
   for (const std::optional<int64_t>& top : condition.clampTop)
     if (top && (range->first < 0 || range->second > *top)) return false;
   return true;
 }
 
-// Run-time index values: the exact condition, or a proof from the op's structure or from the
-// user's assumptions.
 // The values an index element type can hold, as a fact: a fact of the op, not an assumption.
 std::vector<IndexFact> elementTypeFacts(const std::string& elementType) {
-  bool isUnsigned = elementType.rfind("ui", 0) == 0;
-  size_t digits = isUnsigned ? 2 : elementType.rfind("si", 0) == 0 ? 2 : 1;
-  if (elementType.size() <= digits ||
-      (elementType[0] != 'i' && elementType[0] != 's' && elementType[0] != 'u'))
-    return {};  // `index` and anything unexpected: no bound beyond int64
-  int bits = 0;
-  for (char c : elementType.substr(digits)) {
-    if (c < '0' || c > '9' || bits > 64) return {};
-    bits = bits * 10 + (c - '0');
-  }
-  if (bits < 1 || bits >= 64) return {};
-  IndexFact fact;
-  fact.kind = IndexFact::Kind::InRange;
-  fact.lo = isUnsigned ? 0 : -(int64_t{1} << (bits - 1));
-  fact.hi = isUnsigned ? (int64_t{1} << bits) - 1 : (int64_t{1} << (bits - 1)) - 1;
-  fact.text = elementType;
-  return {fact};
+  std::optional<std::pair<int64_t, int64_t>> range = integerTypeRange(elementType);
+  if (!range || *range == std::pair(INT64_MIN, INT64_MAX)) return {};  // no bound past int64
+  return {{IndexFact::Kind::InRange, range->first, range->second, elementType}};
 }
 
 // The known values of a block as a set over the condition's points: { [p, x] : entry
@@ -86,6 +60,8 @@ std::optional<isl::set> knownBlock(const VectorBlock& block, const IndexedOp& op
   return own(isl_set_flat_product(known.copy(), known.copy()));
 }
 
+// One property of run-time index values: the exact condition, or a proof from the op's
+// structure, its element type, the known blocks or the user's facts.
 ProofResult fromCondition(const IndexCondition& condition, const IndexedOp& op,
                           const IndexValues& values, const RuntimeKnowledge& knowledge) {
   if (condition.alwaysHolds()) return ProofResult::proven("isl");
