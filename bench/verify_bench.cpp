@@ -163,27 +163,34 @@ int bruteForce(const mlir_ir::Operation& op, const gather_scatter::Tensor& indic
   return sorted + 2 * inBounds + 4 * unique;
 }
 
+// A generated op read back from its text, as verify reads it.
+struct ReadOp {
+  ReadOp(bool scatter, int rank, Values values)
+      : generated(generate(scatter, rank, values)),
+        module(mlir_ir::parseMlirModule(generated.text, "bench.mlir")),
+        block(module.functions.at(0).body.blocks.at(0).operations),
+        op(opNamed(module, scatter ? "stablehlo.scatter" : "stablehlo.gather")) {}
+  Generated generated;
+  mlir_ir::Module module;
+  const std::vector<mlir_ir::Operation>& block;
+  const mlir_ir::Operation& op;
+};
+
 // What verify does per valid op: import, index provenance, the three proofs.
 void BM_Verify(benchmark::State& state, bool scatter, int rank, Values values) {
-  Generated generated = generate(scatter, rank, values);
-  mlir_ir::Module module = mlir_ir::parseMlirModule(generated.text, "bench.mlir");
-  const mlir_ir::Operation& op =
-      opNamed(module, scatter ? "stablehlo.scatter" : "stablehlo.gather");
-  const auto& block = module.functions.at(0).body.blocks.at(0).operations;
-  for (auto _ : state) benchmark::DoNotOptimize(proveOpIndexProperties(op, block, {}));
-  state.counters["vectors"] = static_cast<double>(generated.vectors);
+  ReadOp read(scatter, rank, values);
+  const mlir_ir::Operation& op = read.op;
+  for (auto _ : state) benchmark::DoNotOptimize(proveOpIndexProperties(op, read.block, {}));
+  state.counters["vectors"] = static_cast<double>(read.generated.vectors);
 }
 
 // The proofs alone, index values given: their share of BM_Verify is the provers' (isl's, or
 // evaluation's for a table of values) share of verify's time.
 void BM_Prove(benchmark::State& state, bool scatter, int rank, Values values) {
-  Generated generated = generate(scatter, rank, values);
-  mlir_ir::Module module = mlir_ir::parseMlirModule(generated.text, "bench.mlir");
-  const mlir_ir::Operation& op =
-      opNamed(module, scatter ? "stablehlo.scatter" : "stablehlo.gather");
-  const auto& block = module.functions.at(0).body.blocks.at(0).operations;
+  ReadOp read(scatter, rank, values);
+  const mlir_ir::Operation& op = read.op;
   index_provenance::IndexValues indexValues =
-      index_provenance::indexValues(block, op.operands.at(1), op.operandTypes.at(1));
+      index_provenance::indexValues(read.block, op.operands.at(1), op.operandTypes.at(1));
   if (scatter) {
     gather_scatter::ScatterOp imported = stablehlo_import::importScatter(op);
     for (auto _ : state)
@@ -197,21 +204,16 @@ void BM_Prove(benchmark::State& state, bool scatter, int rank, Values values) {
 
 // Anchor: the spec's formulas at every index point (known values only).
 void BM_BruteForce(benchmark::State& state, bool scatter, int rank, Values values) {
-  Generated generated = generate(scatter, rank, values);
-  mlir_ir::Module module = mlir_ir::parseMlirModule(generated.text, "bench.mlir");
-  const mlir_ir::Operation& op =
-      opNamed(module, scatter ? "stablehlo.scatter" : "stablehlo.gather");
-  gather_scatter::Tensor indices =
-      constantIndices(module.functions.at(0).body.blocks.at(0).operations);
+  ReadOp read(scatter, rank, values);
+  const mlir_ir::Operation& op = read.op;
+  gather_scatter::Tensor indices = constantIndices(read.block);
   for (auto _ : state) benchmark::DoNotOptimize(bruteForce(op, indices, scatter));
 }
 
 // Anchor: one isl question on the op's own map.
 void BM_OneIslQuestion(benchmark::State& state, bool scatter, int rank, Values values) {
-  Generated generated = generate(scatter, rank, values);
-  mlir_ir::Module module = mlir_ir::parseMlirModule(generated.text, "bench.mlir");
-  const mlir_ir::Operation& op =
-      opNamed(module, scatter ? "stablehlo.scatter" : "stablehlo.gather");
+  ReadOp read(scatter, rank, values);
+  const mlir_ir::Operation& op = read.op;
   IndexingMap map =
       scatter ? gather_scatter::scatterUpdateToResultMap(stablehlo_import::importScatter(op))
               : gather_scatter::gatherOutputToOperandMap(stablehlo_import::importGather(op));
