@@ -7,6 +7,7 @@
 
 #include "cli/analyze_command.h"
 #include "cli/compose_command.h"
+#include "cli/emit_command.h"
 #include "cli/exit_code.h"
 #include "cli/input.h"
 #include "cli/output.h"
@@ -36,6 +37,7 @@ Examples:
   idxmap compose examples/compose/*.map
   idxmap verify examples/bad_gather.mlir
   idxmap run --engine maps examples/spec_example.mlir
+  idxmap emit examples/gather.mlir -o gather_kernels.cpp
   idxmap analyze --decompose-batching examples/gather.mlir
   idxmap simplify --help)");
 
@@ -49,6 +51,8 @@ Examples:
   CLI::App* verify = addVerifyCommand(app, verifyOptions);
   RunOptions runOptions;
   CLI::App* runCommand = addRunCommand(app, runOptions);
+  EmitOptions emitOptions;
+  CLI::App* emit = addEmitCommand(app, emitOptions);
 
   try {
     app.parse(argc, argv);
@@ -62,6 +66,7 @@ Examples:
   if (analyze->parsed()) return runAnalyze(analyzeOptions, std::cout, std::cerr);
   if (verify->parsed()) return runVerify(verifyOptions, std::cout, std::cerr);
   if (runCommand->parsed()) return runRun(runOptions, std::cout, std::cerr);
+  if (emit->parsed()) return runEmit(emitOptions, std::cout, std::cerr);
   return kInvalidInput;  // unreachable: require_subcommand(1) rejects everything else
 }
 

@@ -2,6 +2,7 @@
 
 #include "cli/input.h"
 #include "cli/output.h"
+#include "codegen/run/kernel_engine.h"
 #include "ops/interp/interpreter.h"
 
 namespace idxmap::cli {
@@ -21,10 +22,16 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
   command
       ->add_option("--engine", options.engine,
                    "How gather, dynamic_gather and scatter are computed: reference (the spec's "
-                   "formulas, default) or maps (walking their indexing maps); every other op "
-                   "is computed the same way by both")
-      ->type_name("reference|maps")
-      ->check(CLI::IsMember({"reference", "maps"}));
+                   "formulas, default), maps (walking their indexing maps) or kernel (the C++ "
+                   "kernels idxmap emit writes, compiled and run); every other op is computed "
+                   "the same way by all three")
+      ->type_name("reference|maps|kernel")
+      ->check(CLI::IsMember({"reference", "maps", "kernel"}));
+  command
+      ->add_option("--threads", options.threads,
+                   "--engine kernel: the kernels' OpenMP threads (default: OpenMP's)")
+      ->type_name("N")
+      ->check(CLI::Range(0, 1024));
   command->add_flag("--json", options.json,
                     "Print {\"checks\", \"passed\", \"failed\": [{location, op, message}]}");
   command->footer(R"(Runs func.func @main, or every function without arguments when there is no
@@ -41,6 +48,9 @@ Examples:
   idxmap run examples/spec_example.mlir
       3 checks passed
   idxmap run --engine maps examples/spec_example.mlir
+  idxmap run --engine kernel examples/spec_example.mlir
+      (kernels compiled with $IDXMAP_CXX or c++, cached in $IDXMAP_CACHE_DIR, else
+      ~/.cache/idxmap)
   idxmap run --json - < test.mlir)");
   return command;
 }
@@ -50,7 +60,11 @@ ExitCode runRun(const RunOptions& options, std::ostream& out, std::ostream& diag
   mlir_ir::Module module = mlir_ir::parseMlirModule(source.text, source.name);
   mlir_interpreter::Engine engine = options.engine == "maps" ? mlir_interpreter::Engine::kMaps
                                                              : mlir_interpreter::Engine::kReference;
-  mlir_interpreter::Interpreter interpreter(module, engine);
+  std::unique_ptr<codegen::KernelEngine> kernels;
+  if (options.engine == "kernel")
+    kernels =
+        std::make_unique<codegen::KernelEngine>(module, codegen::JitOptions{}, options.threads);
+  mlir_interpreter::Interpreter interpreter(module, engine, kernels.get());
   try {
     for (const mlir_ir::Function* function : mlir_interpreter::entryFunctions(module))
       interpreter.call(*function, {});

@@ -12,7 +12,8 @@ namespace idxmap::cli {
 
 struct RunOptions {
   std::string input = "-";           // an MLIR file; "-" reads stdin
-  std::string engine = "reference";  // or "maps": how gather / scatter are computed
+  std::string engine = "reference";  // "maps" or "kernel": how gather / scatter are computed
+  int threads = 0;                   // --engine kernel: OpenMP threads (0: the default)
   bool json = false;
 };
 

@@ -62,6 +62,8 @@ std::vector<Tensor> gather(const OpContext& ctx) {
   op.result = staticOrNone(op.result);
   expectValid(ctx, gather_scatter::validateGather(op));
   expectResultWithinLimit(ctx, op, indices);
+  if (ctx.interpreter.external())
+    return {ctx.interpreter.external()->gather(ctx.op, op, operand, indices)};
   if (ctx.interpreter.engine() == Engine::kMaps)
     return {gather_scatter::mapGather(op, operand, indices)};
   return {gather_scatter::referenceGather(op, operand, indices)};
@@ -81,6 +83,9 @@ std::vector<Tensor> dynamicGather(const OpContext& ctx) {
   op.result = staticOrNone(op.result);
   expectValid(ctx, gather_scatter::validateDynamicGather(op));
   expectResultWithinLimit(ctx, gather_scatter::asGather(op), indices);
+  if (ctx.interpreter.external())
+    return {
+        ctx.interpreter.external()->gather(ctx.op, gather_scatter::asGather(op), operand, indices)};
   if (ctx.interpreter.engine() == Engine::kMaps)
     return {gather_scatter::mapGather(gather_scatter::asGather(op), operand, indices)};
   return {gather_scatter::referenceDynamicGather(op, operand, indices)};
@@ -100,6 +105,8 @@ std::vector<Tensor> scatter(const OpContext& ctx) {
   }
   op.scatter_indices = typeOf(indices);
   expectValid(ctx, gather_scatter::validateScatter(op));
+  if (ctx.interpreter.external())
+    return ctx.interpreter.external()->scatter(ctx.op, op, inputs, indices, updates);
   bool maps = ctx.interpreter.engine() == Engine::kMaps;
   if (op.update_computation != gather_scatter::UpdateComputation::kOther)
     return maps ? gather_scatter::mapScatter(op, inputs, indices, updates)

@@ -44,8 +44,8 @@ OpEvaluator findOpEvaluator(std::string_view name) {
   return evaluator ? *evaluator : nullptr;
 }
 
-Interpreter::Interpreter(const mlir_ir::Module& module, Engine engine)
-    : module_(module), engine_(engine) {}
+Interpreter::Interpreter(const mlir_ir::Module& module, Engine engine, ExternalEngine* external)
+    : module_(module), engine_(engine), external_(external) {}
 
 const Tensor& Interpreter::lookup(const mlir_ir::Value& value) const {
   std::string key = valueKey(value);

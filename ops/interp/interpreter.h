@@ -49,9 +49,26 @@ struct CheckOutcome {
   std::optional<std::string> failure;  // "element [1, 0] is 3, expected 4"; none: passed
 };
 
+// A third way to compute gather, dynamic_gather and scatter, supplied from outside ops/
+// (codegen's compiled kernels: `idxmap run --engine kernel`). It sees the op, its validated
+// model (types from the values) and the operand values; it throws InterpretError for an op it
+// cannot compute. dynamic_gather comes as the gather it is (its slice sizes' values applied).
+class ExternalEngine {
+ public:
+  virtual ~ExternalEngine() = default;
+  virtual Tensor gather(const mlir_ir::Operation& op, const gather_scatter::GatherOp& model,
+                        const Tensor& operand, const Tensor& indices) = 0;
+  virtual std::vector<Tensor> scatter(const mlir_ir::Operation& op,
+                                      const gather_scatter::ScatterOp& model,
+                                      const std::vector<Tensor>& inputs, const Tensor& indices,
+                                      const std::vector<Tensor>& updates) = 0;
+};
+
 class Interpreter {
  public:
-  Interpreter(const mlir_ir::Module& module, Engine engine);
+  // With `external` (not owned; must outlive the interpreter), gather, dynamic_gather and
+  // scatter are computed by it instead of `engine`.
+  Interpreter(const mlir_ir::Module& module, Engine engine, ExternalEngine* external = nullptr);
 
   // Runs a function's body with its arguments bound to `arguments`; returns what it returns.
   std::vector<Tensor> call(const mlir_ir::Function& function, const std::vector<Tensor>& arguments);
@@ -63,6 +80,7 @@ class Interpreter {
   std::vector<Tensor> runBlock(const mlir_ir::Block& block, const std::vector<Tensor>& arguments);
 
   Engine engine() const { return engine_; }
+  ExternalEngine* external() const { return external_; }
   const mlir_ir::Module& module() const { return module_; }
   const std::vector<CheckOutcome>& checks() const { return checks_; }
   void recordCheck(CheckOutcome outcome) { checks_.push_back(std::move(outcome)); }
@@ -76,6 +94,7 @@ class Interpreter {
 
   const mlir_ir::Module& module_;
   Engine engine_;
+  ExternalEngine* external_;
   std::vector<CheckOutcome> checks_;
   std::vector<Scope> scopes_;  // innermost last: regions see the values of their parents
   int callDepth_ = 0;

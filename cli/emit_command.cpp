@@ -1,0 +1,133 @@
+#include "cli/emit_command.h"
+
+#include <fstream>
+
+#include "cli/input.h"
+#include "cli/output.h"
+#include "codegen/emit.h"
+#include "core/bridges/isl_bridge.h"
+#include "verify/assumptions.h"
+
+namespace idxmap::cli {
+namespace {
+
+using codegen::EmitProblem;
+
+ExitCode exitFor(const std::vector<EmitProblem>& problems) {
+  ExitCode code = kSuccess;
+  for (const EmitProblem& problem : problems) {
+    if (problem.kind == EmitProblem::Kind::kInvalidOp ||
+        problem.kind == EmitProblem::Kind::kUnsupported)
+      return kInvalidInput;
+    if (problem.kind == EmitProblem::Kind::kValidationRefuted) code = kRefuted;
+    if (problem.kind == EmitProblem::Kind::kValidationUnknown && code == kSuccess) code = kUnknown;
+  }
+  return code;
+}
+
+nlohmann::ordered_json kernelJson(const codegen::EmittedKernel& emitted) {
+  const codegen::Kernel& kernel = emitted.kernel;
+  nlohmann::ordered_json facts = nlohmann::ordered_json::array();
+  for (const codegen::ReliedFact& fact : kernel.facts)
+    facts.push_back({{"fact", fact.statement},
+                     {"certificate", fact.proof.method},
+                     {"assumptions", fact.proof.assumptions}});
+  return {{"op", kernel.op},
+          {"location", kernel.location},
+          {"symbol", kernel.symbol},
+          {"strategy", kernel.strategy == codegen::Strategy::kIndependent ? "parallel" : "ordered"},
+          {"clamps", kernel.clamp},
+          {"bounds_test", kernel.guard},
+          {"index_type", kernel.int32 ? "int32_t" : "int64_t"},
+          {"facts", facts},
+          {"notes", kernel.notes},
+          {"validated", emitted.printed.certificates}};
+}
+
+}  // namespace
+
+CLI::App* addEmitCommand(CLI::App& app, EmitOptions& options) {
+  CLI::App* command = app.add_subcommand(
+      "emit", "Write every gather and scatter of a StableHLO MLIR file as a C++ kernel");
+  command->add_option("input", options.input, "StableHLO MLIR text; - or none reads stdin")
+      ->type_name("FILE|-");
+  command->add_option("-o,--output", options.output, "The C++ file to write (default: stdout)")
+      ->type_name("FILE");
+  command
+      ->add_option("--assume", options.assumptions,
+                   "A fact about index values, as for idxmap verify: '%VALUE: FACT[, FACT]...' "
+                   "(repeatable); kernels then rely on it")
+      ->type_name("FACTS")
+      ->allow_extra_args(false);
+  command->add_flag(
+      "--json", options.json,
+      "Print one record per kernel on stdout: {op, location, symbol, strategy, "
+      "clamps, bounds_test, index_type, facts, notes, validated}; the C++ goes to -o");
+  command->footer(
+      R"(Kernels: stablehlo.gather, dynamic_gather (constant slice sizes) and scatter (update
+computation add, multiply, minimum, maximum or replace), tensor.gather, tensor.scatter,
+tcp.gather and tcp.gather_nd, with static shapes; element types f16, bf16, f32, f64, i1-i64,
+ui8-ui64. Each is one extern "C" function taking its buffers and their element counts
+(returning 1 when a count is not the one it was emitted for), plus SYMBOL_packed taking them
+as arrays; idxmap_set_num_threads sets the OpenMP threads. The file needs no idxmap header:
+  c++ -std=c++20 -O3 -fopenmp -c kernels.cpp
+
+The code follows what idxmap verify proves (--assume facts included): no clamp when no start
+index can be clamped, no bounds test when no update can be skipped, parallel plain stores when
+scatter indices are unique (else row-major order, threads splitting the targets), int32_t
+index arithmetic when every index expression fits. Before a kernel is written its loop nest,
+every index expression as printed (C '/' and '%' included) and every guard are read back and
+proven equal to the map with isl; the header lists the maps, the proofs and these checks.
+
+Exit status: 0 every op emitted; 1 validation refuted a kernel (a bug of the emitter: the
+diagnostic names the expression and a point); 2 invalid input, an invalid op, or an op
+kernels do not compute; 3 validation could not decide. Nothing is written unless every op is
+emitted.
+
+Examples:
+  idxmap emit examples/gather.mlir -o gather_kernels.cpp
+  idxmap emit --assume '%rows: unique' examples/scatter_claims.mlir -o scatter.cpp
+  idxmap run --engine kernel examples/spec_example.mlir)");
+  return command;
+}
+
+ExitCode runEmit(const EmitOptions& options, std::ostream& out, std::ostream& diagnostics) {
+  std::vector<Assumption> assumptions = parseAssumptions(options.assumptions);
+  setIslLimits({5'000'000, std::chrono::milliseconds(120'000)});
+  Source source = readSource(options.input);
+  if (!isMlir(source)) {
+    diagnostics << source.name
+                << ": error: idxmap emit reads StableHLO MLIR; kernels for HLO modules are not "
+                   "emitted yet\n";
+    return kInvalidInput;
+  }
+  mlir_ir::Module module = mlir_ir::parseMlirModule(source.text, source.name);
+  codegen::EmittedModule emitted = codegen::emitMlirModule(module, assumptions);
+  for (const EmitProblem& problem : emitted.problems)
+    diagnostics << formatDiagnostic(problem.location, "error", problem.message) << '\n';
+  ExitCode code = exitFor(emitted.problems);
+  if (emitted.kernels.empty() && emitted.problems.empty())
+    diagnostics << source.name << ": note: no gather or scatter to emit\n";
+  if (code == kSuccess) {
+    std::string text = emitted.source();
+    if (options.output.empty() && !options.json) {
+      out << text;
+    } else if (!options.output.empty()) {
+      std::ofstream file(options.output, std::ios::binary);
+      file << text;
+      if (!file.flush()) {
+        diagnostics << options.output << ": error: cannot write the file\n";
+        return kInvalidInput;
+      }
+    }
+  }
+  if (options.json) {
+    nlohmann::ordered_json records = nlohmann::ordered_json::array();
+    for (const codegen::EmittedKernel& kernel : emitted.kernels)
+      records.push_back(kernelJson(kernel));
+    writeJson(out, records);
+  }
+  return code;
+}
+
+}  // namespace idxmap::cli

@@ -1,0 +1,310 @@
+#include "codegen/cpp_kernel.h"
+
+#include <algorithm>
+
+#include "codegen/index_code.h"
+#include "codegen/loop_nest.h"
+#include "codegen/prelude.h"
+#include "codegen/validation.h"
+#include "core/text.h"
+
+namespace idxmap::codegen {
+namespace {
+
+std::string pad(int n) { return std::string(static_cast<size_t>(n), ' '); }
+
+std::string oneLine(const IndexingMap& map) {
+  std::string text = printIndexingMap(map), out;
+  for (char c : text) {
+    if (c != '\n')
+      out += c;
+    else if (!out.empty() && out.back() != ' ')
+      out += ' ';
+  }
+  return out;
+}
+
+std::string proofLabel(const ProofResult& proof) {
+  std::string label = "proven (" + proof.method + ")";
+  for (size_t i = 0; i < proof.assumptions.size(); ++i)
+    label += (i ? ", " : " assuming ") + proof.assumptions[i];
+  return label;
+}
+
+// The points of the loop nest's box: what decides whether threads pay off.
+int64_t boxPoints(const IndexingMap& map) {
+  int64_t points = 1;
+  for (const Variable& v : map.dims) {
+    int64_t size = v.range.isEmpty() ? 0 : v.range.hi - v.range.lo + 1;
+    if (size != 0 && points > INT64_MAX / size) return INT64_MAX;
+    points *= size;
+  }
+  return points;
+}
+
+class KernelPrinter {
+ public:
+  explicit KernelPrinter(const Kernel& kernel)
+      : kernel_(kernel),
+        width_(kernel.int32 ? CWidth::k32 : CWidth::k64),
+        lowering_(kernel.map, width_),
+        guardLowering_(kernel.map, width_, "v", CWidth::k64),
+        validator_(kernel.map, declared()) {}
+
+  PrintedKernel print() {
+    std::string body = signature() + " {\n" + sizeChecks() + initialCopies();
+    if (!kernel_.map.knownEmpty) body += loops();
+    body += "  return 0;\n}\n" + packedEntry();
+    return {header() + body, validator_.certificates()};
+  }
+
+ private:
+  std::vector<DeclaredVariable> declared() const {
+    std::vector<DeclaredVariable> out = IndexLowering(kernel_.map, width_).declared();
+    for (size_t k = 0; k < kernel_.map.runtimeVars.size(); ++k)
+      out.push_back({"v" + std::to_string(k), CWidth::k64});
+    return out;
+  }
+
+  void require(const ProofResult& result, const std::string& what) {
+    if (result.isProven()) return;
+    std::string detail = result.counterexample ? result.counterexample->explanation : result.reason;
+    throw ValidationError(kernel_.op + " at " + kernel_.location + ": " + what +
+                              (result.isRefuted() ? " is refuted: " : " is not proven: ") + detail,
+                          result);
+  }
+
+  const KernelBuffer& buffer(size_t index) const { return kernel_.buffers.at(index); }
+
+  std::string storage(const KernelBuffer& b) const {
+    std::optional<std::string> type = storageType(b.elementType);
+    if (!type)
+      throw Error(kernel_.op + " at " + kernel_.location + ": element type " + b.elementType +
+                  " of " + b.name + " has no kernel storage type");
+    return *type;
+  }
+
+  std::string signature() const {
+    std::string out = "extern \"C\" int " + kernel_.symbol + "(";
+    for (size_t i = 0; i < kernel_.buffers.size(); ++i) {
+      const KernelBuffer& b = kernel_.buffers[i];
+      out += std::string(i ? ",\n    " : "") + (b.written ? "" : "const ") + storage(b) + "* " +
+             b.name + ", int64_t " + b.name + "_elements";
+    }
+    return out + ")";
+  }
+
+  // The same entry with its buffers in arrays: one signature for every kernel, which a
+  // runtime (and the JIT runner) can call without knowing the kernel's parameter list.
+  std::string packedEntry() const {
+    std::string out = "extern \"C\" int " + kernel_.symbol +
+                      "_packed(void* const* buffers, const int64_t* elements) {\n  return " +
+                      kernel_.symbol + "(";
+    for (size_t i = 0; i < kernel_.buffers.size(); ++i) {
+      const KernelBuffer& b = kernel_.buffers[i];
+      out += std::string(i ? ", " : "") + "static_cast<" + (b.written ? "" : "const ") +
+             storage(b) + "*>(buffers[" + std::to_string(i) + "]), elements[" + std::to_string(i) +
+             "]";
+    }
+    return out + ");\n}\n";
+  }
+
+  std::string sizeChecks() const {
+    std::string out = "  // Sizes other than the ones the kernel was emitted for: refuse.\n  if (";
+    for (size_t i = 0; i < kernel_.buffers.size(); ++i)
+      out += std::string(i ? " ||\n      " : "") + kernel_.buffers[i].name +
+             "_elements != " + std::to_string(kernel_.buffers[i].elements());
+    return out + ")\n    return 1;\n";
+  }
+
+  std::string initialCopies() const {
+    std::string out;
+    for (auto [into, from] : kernel_.initialCopies)
+      out += "  if (" + buffer(into).name + " != " + buffer(from).name + ") std::memcpy(" +
+             buffer(into).name + ", " + buffer(from).name + ", sizeof(" + storage(buffer(into)) +
+             ") * " + std::to_string(buffer(into).elements()) + ");\n";
+    return out;
+  }
+
+  // An offset as printed, validated against its Expr and the buffer's size.
+  std::string offset(const std::string& role, const Access& access, Where where) {
+    std::string text = printCExpr(lowering_.lower(access.offset));
+    require(validator_.checkExpression(role + " " + buffer(access.buffer).name, text, access.offset,
+                                       where, buffer(access.buffer).elements()),
+            "offset into " + buffer(access.buffer).name);
+    return text;
+  }
+
+  std::string guardText() {
+    std::string text;
+    const IndexingMap& map = kernel_.map;
+    for (size_t k = 0; k < map.runtimeVars.size(); ++k) {
+      std::string v = "v" + std::to_string(k);
+      text += std::string(k ? " && " : "") + v +
+              " >= " + printCExpr(literal(map.runtimeVars[k].range.lo)) + " && " + v +
+              " <= " + printCExpr(literal(map.runtimeVars[k].range.hi));
+    }
+    for (const Constraint& c : map.constraints) {
+      if (usesOnlyDims(c.expr)) continue;  // the loop nest enforces it
+      std::string e = printCExpr(guardLowering_.lower(c.expr));
+      text += " && " + e + " >= " + printCExpr(literal(c.range.lo)) + " && " + e +
+              " <= " + printCExpr(literal(c.range.hi));
+    }
+    require(validator_.checkGuard(text), "the skip test");
+    return text;
+  }
+
+  std::string statement(const std::vector<CExpr>& point, int indent) {
+    const std::string W = typeName(width_);
+    std::string out = pad(indent) + "{\n";
+    int at = indent + 2;
+    for (size_t i = 0; i < point.size(); ++i) {
+      std::string name = "d" + std::to_string(i);
+      if (point[i]->op != COp::kVariable || point[i]->name != name)
+        out += pad(at) + "const " + W + " " + name + " = " + printCExpr(point[i]) + ";\n";
+    }
+    const IndexingMap& map = kernel_.map;
+    for (size_t k = 0; k < kernel_.loads.size(); ++k)
+      out += pad(at) + "const int64_t v" + std::to_string(k) + " = static_cast<int64_t>(" +
+             buffer(kernel_.loads[k].buffer).name + "[" +
+             offset("load of rt" + std::to_string(k) + " from", kernel_.loads[k], Where::kBox) +
+             "]);\n";
+    std::string closing;
+    if (kernel_.guard) {
+      out += pad(at) + "if (" + guardText() + ") {\n";
+      closing = pad(at) + "}\n";
+      at += 2;
+    }
+    for (size_t k = 0; k < map.runtimeVars.size(); ++k) {
+      std::string v = "v" + std::to_string(k);
+      std::string value = kernel_.clamp
+                              ? "idxmap_clamp<int64_t>(" + v + ", " +
+                                    printCExpr(literal(map.runtimeVars[k].range.lo)) + ", " +
+                                    printCExpr(literal(map.runtimeVars[k].range.hi)) + ")"
+                              : v;
+      out += pad(at) + "const " + W + " rt" + std::to_string(k) + " = static_cast<" + W + ">(" +
+             value + ");\n";
+    }
+    std::string partitioned;
+    for (size_t t = 0; t < kernel_.transfers.size(); ++t) {
+      const Transfer& transfer = kernel_.transfers[t];
+      std::string to = offset("store to", transfer.to, Where::kGuarded);
+      std::string from = offset("load from", transfer.from, Where::kGuarded);
+      std::string target = buffer(transfer.to.buffer).name + "[" + to + "]";
+      std::string source = buffer(transfer.from.buffer).name + "[" + from + "]";
+      std::string line = transfer.combine.empty() ? target + " = " + source + ";\n"
+                                                  : target + " = " + transfer.combine + "(" +
+                                                        target + ", " + source + ");\n";
+      if (partitioned_ && t == 0) {
+        out += pad(at) + "const int64_t target = " + to + ";\n";
+        out += pad(at) + "if (target >= idxmap_first && target < idxmap_last) {\n";
+        closing = pad(at) + "}\n" + closing;
+        at += 2;
+      }
+      out += pad(at) + line;
+    }
+    return out + closing + pad(indent) + "}\n";
+  }
+
+  std::string loops() {
+    LoopNest nest = buildLoopNest(kernel_.map, width_);
+    require(validator_.checkLoopNest(nest), "the loop nest");
+    // Threads only pay off past IDXMAP_PARALLEL_GRAIN points (a constant the compiler folds;
+    // tests lower it to run small kernels in parallel).
+    const std::string points = std::to_string(boxPoints(kernel_.map));
+    const std::string threaded = points + " >= IDXMAP_PARALLEL_GRAIN";
+    partitioned_ = kernel_.strategy == Strategy::kOrdered;
+    auto statementText = [&](const std::vector<CExpr>& point, int indent) {
+      return statement(point, indent);
+    };
+    if (partitioned_) {
+      const KernelBuffer& target = buffer(kernel_.transfers.at(0).to.buffer);
+      std::string out =
+          "  // Writes may collide: every thread walks all points in row-major order and applies\n"
+          "  // those whose target lies in its own range, so each element sees its updates in\n"
+          "  // order and the result is the same for any number of threads.\n"
+          "#pragma omp parallel if (" +
+          threaded +
+          ")\n  {\n    int64_t idxmap_first, idxmap_last;\n"
+          "    idxmap_thread_range(" +
+          std::to_string(target.elements()) + ", &idxmap_first, &idxmap_last);\n";
+      out += printLoopNest(nest, 4, statementText, [](int) { return std::string(); });
+      return out + "  }\n";
+    }
+    auto pragma = [&](int collapsible) -> std::string {
+      if (collapsible == 0) return "";
+      return "#pragma omp parallel for collapse(" + std::to_string(collapsible) +
+             ") schedule(static) if (" + threaded + ")\n";
+    };
+    return printLoopNest(nest, 2, statementText, pragma);
+  }
+
+  std::string header() const {
+    std::string out = "// idxmap kernel: " + kernel_.op + " at " + kernel_.location + "\n";
+    for (const auto& [name, map] : kernel_.maps) out += "// " + name + ": " + oneLine(map) + "\n";
+    for (const ReliedFact& fact : kernel_.facts)
+      out += "// " + proofLabel(fact.proof) + ": " + fact.statement + "\n";
+    for (const LoweringFact& fact : lowering_.facts())
+      out += "// proven (" + fact.method + "): " + fact.statement + "\n";
+    for (const LoweringFact& fact : guardLowering_.facts())
+      out += "// proven (" + fact.method + "): " + fact.statement + "\n";
+    for (const std::string& note : kernel_.notes) out += "// " + note + "\n";
+    for (const std::string& certificate : validator_.certificates())
+      out += "// validated (isl): " + certificate + "\n";
+    return out;
+  }
+
+  const Kernel& kernel_;
+  CWidth width_;
+  IndexLowering lowering_;
+  IndexLowering guardLowering_;
+  KernelValidator validator_;
+  bool partitioned_ = false;
+};
+
+// The helpers the kernels' bodies use besides the prelude.
+constexpr const char* kKernelSupport = R"(
+#ifndef IDXMAP_PARALLEL_GRAIN
+#define IDXMAP_PARALLEL_GRAIN 32768  // points below which a kernel stays serial
+#endif
+
+// The share of [0, n) that this thread owns in an ordered kernel.
+static inline void idxmap_thread_range(int64_t n, int64_t* first, int64_t* last) {
+#ifdef _OPENMP
+  const int64_t part = omp_get_thread_num(), parts = omp_get_num_threads();
+#else
+  const int64_t part = 0, parts = 1;
+#endif
+  *first = n / parts * part + std::min<int64_t>(part, n % parts);
+  *last = *first + n / parts + (part < n % parts ? 1 : 0);
+}
+)";
+
+}  // namespace
+
+PrintedKernel printCppKernel(const Kernel& kernel) {
+  // The header lists validation's certificates, so it is written after the body.
+  KernelPrinter printer(kernel);
+  return printer.print();
+}
+
+std::string cppFile(const std::vector<PrintedKernel>& kernels) {
+  std::string out =
+      "// Generated by idxmap emit: self-contained C++20, compile with -fopenmp for threads.\n";
+  out += kernelPrelude();
+  out += kKernelSupport;
+  for (const PrintedKernel& kernel : kernels) out += "\n" + kernel.text;
+  out += R"(
+// Threads the kernels may use (OpenMP); 0 keeps the default.
+extern "C" void idxmap_set_num_threads(int threads) {
+#ifdef _OPENMP
+  if (threads > 0) omp_set_num_threads(threads);
+#else
+  (void)threads;
+#endif
+}
+)";
+  return out;
+}
+
+}  // namespace idxmap::codegen

@@ -1,0 +1,39 @@
+// A Kernel (codegen/kernel.h) printed as C++ and validated as it is printed: every loop
+// bound, index expression and guard that goes into the text is read back and proven against
+// the kernel's map (codegen/validation.h) before the text is returned.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "codegen/kernel.h"
+#include "core/checked.h"
+#include "core/verdict.h"
+
+namespace idxmap::codegen {
+
+// Validation refuted (or could not prove) something the kernel would compute: nothing may be
+// written. `result` says what and where.
+class ValidationError : public Error {
+ public:
+  ValidationError(const std::string& message, ProofResult result)
+      : Error(message), result_(std::move(result)) {}
+  const ProofResult& result() const { return result_; }
+
+ private:
+  ProofResult result_;
+};
+
+struct PrintedKernel {
+  std::string text;                       // the header comment and the function
+  std::vector<std::string> certificates;  // what validation proved
+};
+
+// Throws ValidationError when a check fails, Error for a kernel outside what the printer
+// supports (an element type without storage, a range variable in an expression).
+PrintedKernel printCppKernel(const Kernel& kernel);
+
+// One self-contained file: the prelude, then every kernel, then idxmap_set_num_threads.
+std::string cppFile(const std::vector<PrintedKernel>& kernels);
+
+}  // namespace idxmap::codegen

@@ -1,0 +1,50 @@
+// `idxmap emit` as a library call: every gather and scatter form of a StableHLO MLIR module
+// becomes a validated C++ kernel (codegen/cpp_kernel.h), its code decided by the index
+// properties verify/ proves for it (with the user's --assume facts). An op that is invalid,
+// unsupported, or whose kernel fails validation is a located problem instead, never a kernel.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "codegen/cpp_kernel.h"
+#include "codegen/kernel.h"
+#include "core/text.h"
+#include "ops/mlir/module.h"
+#include "verify/assumptions.h"
+
+namespace idxmap::codegen {
+
+struct EmittedKernel {
+  const mlir_ir::Operation* op;  // owned by the module
+  Kernel kernel;
+  PrintedKernel printed;
+};
+
+struct EmitProblem {
+  enum class Kind : uint8_t {
+    kInvalidOp,          // the op breaks a constraint of its spec (idxmap verify says which)
+    kUnsupported,        // outside what kernels compute (dynamic shapes, another region)
+    kValidationRefuted,  // the kernel as printed differs from its map
+    kValidationUnknown,  // validation could not decide
+  };
+  Kind kind;
+  SourceLocation location;
+  std::string message;
+};
+
+struct EmittedModule {
+  std::vector<EmittedKernel> kernels;
+  std::vector<EmitProblem> problems;
+  // The self-contained C++ file of every kernel.
+  std::string source() const;
+};
+
+// The kernel's entry point for an op: idxmap_<op name>_<line>_<column>, e.g.
+// idxmap_stablehlo_gather_17_11.
+std::string kernelSymbol(const std::string& opName, const SourceLocation& location);
+
+EmittedModule emitMlirModule(const mlir_ir::Module& module,
+                             const std::vector<Assumption>& assumptions = {});
+
+}  // namespace idxmap::codegen

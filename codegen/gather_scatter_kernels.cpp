@@ -1,0 +1,165 @@
+#include "codegen/gather_scatter_kernels.h"
+
+#include "codegen/index_code.h"
+#include "codegen/prelude.h"
+#include "simplifier/simplify.h"
+
+namespace idxmap::codegen {
+namespace {
+
+using gather_scatter::GatherOp;
+using gather_scatter::ScatterOp;
+
+// The indices map with its range variable (the index vector position) fixed to `entry`: where
+// runtime variable `entry` is loaded from.
+IndexingMap entryMap(const IndexingMap& indicesMap, size_t entry) {
+  IndexingMap out = indicesMap;
+  std::vector<Expr> fixed(out.rangeVars.size(), Expr::constant(static_cast<int64_t>(entry)));
+  for (Expr& result : out.results) result = result.replaceVariables({}, fixed, {});
+  out.rangeVars.clear();
+  return out;
+}
+
+// The map with its dims as results: the index space's own offsets.
+IndexingMap identityResults(const IndexingMap& map) {
+  IndexingMap out = map;
+  out.results.clear();
+  for (size_t i = 0; i < map.dims.size(); ++i)
+    out.results.push_back(Expr::dim(static_cast<unsigned>(i)));
+  return out;
+}
+
+bool proven(const IndexProperty& property) { return property.result.isProven(); }
+
+// The loads of every runtime variable from buffer `indices` through `indicesMap`.
+std::vector<Access> runtimeLoads(const IndexingMap& map, const IndexingMap& indicesMap,
+                                 const std::vector<int64_t>& indicesShape, size_t indices) {
+  std::vector<Access> loads;
+  for (size_t k = 0; k < map.runtimeVars.size(); ++k) {
+    IndexingMap entry = entryMap(indicesMap, k);
+    entry.runtimeVars = map.runtimeVars;  // the same variables, for the offset's context
+    loads.push_back({indices, rowMajorOffset(entry, indicesShape)});
+  }
+  return loads;
+}
+
+void decideWidth(Kernel& kernel, const OpIndexProperties& properties) {
+  kernel.int32 = proven(properties.int32Safe);
+  if (kernel.int32)
+    kernel.facts.push_back(
+        {"every index expression and offset fits in int32 -> int32 index "
+         "arithmetic",
+         properties.int32Safe.result});
+  else
+    kernel.notes.push_back("int32 safety not proven (" + properties.int32Safe.result.reason +
+                           ") -> int64 index arithmetic");
+}
+
+void requireStatic(const std::vector<const TensorType*>& types, const std::string& op) {
+  for (const TensorType* type : types)
+    if (!type->isStatic()) throw Error(op + ": kernels need static shapes");
+}
+
+}  // namespace
+
+Kernel gatherKernel(const GatherOp& op, const OpIndexProperties& properties,
+                    const TensorNames& names, const std::vector<int64_t>& operandShape) {
+  requireStatic({&op.operand, &op.start_indices}, "gather");
+  IndexingMap map = simplify(gather_scatter::gatherOutputToOperandMap(op));
+  IndexingMap indicesMap = gather_scatter::gatherOutputToStartIndicesMap(op);
+  std::vector<int64_t> resultShape = gather_scatter::inferGatherResultShape(
+      op.dimension_numbers, op.start_indices.shape, op.slice_sizes);
+  Kernel kernel;
+  kernel.maps = {{names.indexSpace + " -> " + names.target, map},
+                 {names.indexSpace + " -> " + names.indices, indicesMap}};
+  kernel.map = map;
+  const std::vector<int64_t>& operand = operandShape.empty() ? op.operand.shape : operandShape;
+  kernel.buffers = {{names.target, op.operand.element_type, operand, false},
+                    {names.indices, op.start_indices.element_type, op.start_indices.shape, false},
+                    {names.indexSpace, op.operand.element_type, resultShape, true}};
+  kernel.loads = runtimeLoads(map, indicesMap, op.start_indices.shape, 1);
+  kernel.transfers = {{{2, rowMajorOffset(identityResults(map), resultShape)},
+                       {0, rowMajorOffset(map, operand)},
+                       ""}};
+  kernel.strategy = Strategy::kIndependent;
+  kernel.clamp = !proven(properties.inBounds);
+  if (kernel.clamp)
+    kernel.notes.push_back("start indices may be clamped (" +
+                           (properties.inBounds.result.isRefuted()
+                                ? std::string("refuted")
+                                : properties.inBounds.result.reason) +
+                           ") -> clamps emitted");
+  else
+    kernel.facts.push_back(
+        {"start indices never clamped -> no clamp emitted", properties.inBounds.result});
+  decideWidth(kernel, properties);
+  return kernel;
+}
+
+Kernel scatterKernel(const ScatterOp& op, const OpIndexProperties& properties,
+                     const TensorNames& names) {
+  std::vector<const TensorType*> types{&op.scatter_indices};
+  for (const TensorType& t : op.inputs) types.push_back(&t);
+  for (const TensorType& t : op.updates) types.push_back(&t);
+  requireStatic(types, "scatter");
+  IndexingMap map = simplify(gather_scatter::scatterUpdateToResultMap(op));
+  IndexingMap indicesMap = gather_scatter::scatterUpdateToIndicesMap(op);
+  Kernel kernel;
+  kernel.maps = {{names.indexSpace + " -> " + names.target, map},
+                 {names.indexSpace + " -> " + names.indices, indicesMap}};
+  kernel.map = map;
+  const size_t n = op.inputs.size();
+  auto suffix = [&](size_t i) { return n == 1 ? std::string() : std::to_string(i); };
+  // Parameters: inputs, indices, updates, results (the op's operand order, then results).
+  for (size_t i = 0; i < n; ++i)
+    kernel.buffers.push_back(
+        {"input" + suffix(i), op.inputs[i].element_type, op.inputs[i].shape, false});
+  kernel.buffers.push_back(
+      {names.indices, op.scatter_indices.element_type, op.scatter_indices.shape, false});
+  for (size_t i = 0; i < n; ++i)
+    kernel.buffers.push_back(
+        {names.indexSpace + suffix(i), op.updates[i].element_type, op.updates[i].shape, false});
+  for (size_t i = 0; i < n; ++i)
+    kernel.buffers.push_back(
+        {names.target + suffix(i), op.inputs[i].element_type, op.inputs[i].shape, true});
+  kernel.loads = runtimeLoads(map, indicesMap, op.scatter_indices.shape, n);
+  for (size_t i = 0; i < n; ++i) {
+    size_t input = i, updates = n + 1 + i, result = 2 * n + 1 + i;
+    std::optional<std::string> combine =
+        combineFunction(op.update_computation, op.inputs[i].element_type);
+    if (!combine)
+      throw Error(op.update_computation == gather_scatter::UpdateComputation::kOther
+                      ? "scatter: the update computation region is not add, multiply, minimum, "
+                        "maximum or replace; kernels compute only those"
+                      : "scatter: element type " + op.inputs[i].element_type +
+                            " has no kernel arithmetic");
+    kernel.initialCopies.push_back({result, input});
+    kernel.transfers.push_back(
+        {{result, rowMajorOffset(map, op.inputs[i].shape)},
+         {updates, rowMajorOffset(identityResults(map), op.updates[i].shape)},
+         *combine});
+  }
+  kernel.guard = !proven(properties.inBounds);
+  if (kernel.guard)
+    kernel.notes.push_back("updates may be skipped (" +
+                           (properties.inBounds.result.isRefuted()
+                                ? std::string("refuted")
+                                : properties.inBounds.result.reason) +
+                           ") -> bounds test emitted");
+  else
+    kernel.facts.push_back({"no update is skipped -> no bounds test", properties.inBounds.result});
+  if (properties.unique && proven(*properties.unique)) {
+    kernel.strategy = Strategy::kIndependent;
+    kernel.facts.push_back({"no two applied updates write one element -> parallel plain stores",
+                            properties.unique->result});
+  } else {
+    kernel.strategy = Strategy::kOrdered;
+    kernel.notes.push_back(
+        "unique not proven -> updates applied in row-major order, threads "
+        "split the targets");
+  }
+  decideWidth(kernel, properties);
+  return kernel;
+}
+
+}  // namespace idxmap::codegen

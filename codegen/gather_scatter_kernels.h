@@ -1,0 +1,35 @@
+// Gather and scatter as kernels (codegen/kernel.h): their maps (ops/stablehlo), the buffers
+// the maps index, and the index properties verify/ proved, which decide the code:
+//   in bounds proven    gather: no clamp of the start indices; scatter: no skip test;
+//   unique proven       scatter: parallel plain stores (else ordered, deterministic);
+//   int32 safe proven   index arithmetic in int32_t.
+// Every other form (tensor.gather / scatter, tcp.gather / gather_nd) comes through its
+// StableHLO lowering, with its own tensor names.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "codegen/kernel.h"
+#include "ops/stablehlo/gather_scatter.h"
+#include "verify/op_properties.h"
+
+namespace idxmap::codegen {
+
+// The names of an op's tensors in the kernel's parameters, as the op's form names them.
+struct TensorNames {
+  std::string indexSpace;  // "result" (gather) / "updates" (scatter)
+  std::string target;      // "operand" / "result"
+  std::string indices;     // "start_indices" / "scatter_indices"
+};
+
+// `operandShape`: the operand buffer's shape when the lowered op reads a prefix of it
+// (torch.gather's smaller index tensor); empty: the op's own operand shape. Throws Error for
+// an op with dynamic shapes or an element type kernels cannot store.
+Kernel gatherKernel(const gather_scatter::GatherOp& op, const OpIndexProperties& properties,
+                    const TensorNames& names, const std::vector<int64_t>& operandShape = {});
+// Throws Error for an update computation that is not add, mul, min, max or replace.
+Kernel scatterKernel(const gather_scatter::ScatterOp& op, const OpIndexProperties& properties,
+                     const TensorNames& names);
+
+}  // namespace idxmap::codegen

@@ -1,0 +1,100 @@
+#include "codegen/index_code.h"
+
+#include <algorithm>
+
+#include "core/text.h"
+#include "simplifier/range_evaluator.h"
+#include "simplifier/simplify.h"
+
+namespace idxmap::codegen {
+
+IndexLowering::IndexLowering(const IndexingMap& map, CWidth width, std::string runtimePrefix,
+                             std::optional<CWidth> runtimeWidth)
+    : map_(map),
+      width_(width),
+      runtimePrefix_(std::move(runtimePrefix)),
+      runtimeWidth_(runtimeWidth.value_or(width)) {}
+
+std::vector<DeclaredVariable> IndexLowering::declared() const {
+  std::vector<DeclaredVariable> out;
+  for (size_t i = 0; i < map_.dims.size(); ++i) out.push_back({"d" + std::to_string(i), width_});
+  for (size_t k = 0; k < map_.runtimeVars.size(); ++k)
+    out.push_back({runtimePrefix_ + std::to_string(k), runtimeWidth_});
+  return out;
+}
+
+void IndexLowering::record(std::string statement) {
+  LoweringFact fact{std::move(statement), "interval"};
+  if (std::find(facts_.begin(), facts_.end(), fact) == facts_.end()) facts_.push_back(fact);
+}
+
+CExpr IndexLowering::lowerDivision(Expr expr) {
+  Expr dividend = expr.lhs();
+  int64_t divisor = expr.rhs().constantValue();
+  CExpr lhs = lower(dividend), rhs = literal(divisor);
+  const char* helper = expr.kind() == ExprKind::FloorDiv ? "idxmap_floordiv"
+                       : expr.kind() == ExprKind::Mod    ? "idxmap_floormod"
+                                                         : "idxmap_ceildiv";
+  if (expr.kind() != ExprKind::CeilDiv) {
+    // Interval bounds over the variables' ranges alone: a kernel evaluates the expression at
+    // every point of the loop nest, before any constraint could narrow it.
+    RangeEvaluator ranges(map_, RangeEvaluator::Use::VariableRangesOnly);
+    if (ranges.range(dividend).lo >= 0) {
+      record(printExpr(dividend, &map_) + " >= 0 -> C '/' and '%' are floor division here");
+      return binary(expr.kind() == ExprKind::FloorDiv ? COp::kDiv : COp::kRem, lhs, rhs);
+    }
+  }
+  return call(helper, width_, {lhs, rhs});
+}
+
+CExpr IndexLowering::lower(Expr expr) {
+  switch (expr.kind()) {
+    case ExprKind::Constant:
+      return literal(expr.constantValue());
+    case ExprKind::Dim:
+      return variable("d" + std::to_string(expr.variableIndex()), width_);
+    case ExprKind::RuntimeVar:
+      return variable(runtimePrefix_ + std::to_string(expr.variableIndex()), runtimeWidth_);
+    case ExprKind::RangeVar:
+      throw Error("a kernel expression may not use range variable s" +
+                  std::to_string(expr.variableIndex()));
+    case ExprKind::Add: {
+      Expr rhs = expr.rhs();
+      // x + (-c) and x + y * (-c) read better as subtractions.
+      if (rhs.isConstant() && rhs.constantValue() < 0 && rhs.constantValue() != INT64_MIN)
+        return binary(COp::kSub, lower(expr.lhs()), literal(-rhs.constantValue()));
+      if (rhs.kind() == ExprKind::Mul && rhs.rhs().constantValue() < 0 &&
+          rhs.rhs().constantValue() != INT64_MIN) {
+        int64_t factor = -rhs.rhs().constantValue();
+        CExpr term =
+            factor == 1 ? lower(rhs.lhs()) : binary(COp::kMul, lower(rhs.lhs()), literal(factor));
+        return binary(COp::kSub, lower(expr.lhs()), term);
+      }
+      return binary(COp::kAdd, lower(expr.lhs()), lower(rhs));
+    }
+    case ExprKind::Mul:
+      if (expr.rhs().isConstant(-1)) return negate(lower(expr.lhs()));
+      return binary(COp::kMul, lower(expr.lhs()), lower(expr.rhs()));
+    case ExprKind::FloorDiv:
+    case ExprKind::CeilDiv:
+    case ExprKind::Mod:
+      return lowerDivision(expr);
+    case ExprKind::Min:
+    case ExprKind::Max:
+      return call(expr.kind() == ExprKind::Min ? "idxmap_min" : "idxmap_max", width_,
+                  {lower(expr.lhs()), lower(expr.rhs())});
+  }
+  throw Error("unknown expression kind");
+}
+
+Expr rowMajorOffset(const IndexingMap& map, const std::vector<int64_t>& shape) {
+  Expr offset = Expr::constant(0);
+  int64_t stride = 1;
+  for (size_t k = shape.size(); k-- > 0;) {
+    offset = map.results.at(k) * stride + offset;
+    stride = checkedMul(stride, std::max<int64_t>(shape[k], 1));
+  }
+  return simplifyExpr(offset, map);
+}
+
+}  // namespace idxmap::codegen

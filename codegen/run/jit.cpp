@@ -1,0 +1,147 @@
+#include "codegen/run/jit.h"
+
+#include <dlfcn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+namespace idxmap::codegen {
+namespace {
+
+namespace fs = std::filesystem;
+
+// FNV-1a: stable across runs and builds, unlike std::hash, so a cache survives upgrades of
+// idxmap itself as long as the source, compiler and flags are the same.
+uint64_t fnv1a(const std::string& text, uint64_t hash = 0xcbf29ce484222325ULL) {
+  for (unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ULL;
+  return hash;
+}
+
+std::string shellQuoted(const std::string& argument) {
+  std::string out = "'";
+  for (char c : argument) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Runs `command` through the shell; returns its exit status and its output (both streams).
+int runCommand(const std::string& command, std::string& output) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) throw JitError("cannot run `" + command + "`");
+  char chunk[4096];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, pipe)) > 0) output.append(chunk, n);
+  int status = pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+// The compiler's first --version line, once per compiler and process: part of the cache key,
+// so that an upgraded compiler rebuilds.
+std::string compilerVersion(const std::string& compiler) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string> versions;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = versions.find(compiler);
+  if (found != versions.end()) return found->second;
+  std::string output;
+  if (runCommand(shellQuoted(compiler) + " --version", output) != 0)
+    throw JitError("the C++ compiler `" + compiler +
+                   "` cannot be run (set IDXMAP_CXX): " + output.substr(0, 400));
+  std::string version = output.substr(0, output.find('\n'));
+  versions.emplace(compiler, version);
+  return version;
+}
+
+std::string hex(uint64_t value) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+}  // namespace
+
+fs::path defaultCacheDirectory() {
+  if (const char* dir = std::getenv("IDXMAP_CACHE_DIR"); dir && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "idxmap";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return fs::path(home) / ".cache" / "idxmap";
+  return fs::temp_directory_path() / "idxmap-cache";
+}
+
+LoadedLibrary::LoadedLibrary(void* handle, fs::path path)
+    : handle_(handle), path_(std::move(path)) {}
+
+LoadedLibrary::~LoadedLibrary() { dlclose(handle_); }
+
+void* LoadedLibrary::symbol(const std::string& name) const {
+  void* address = dlsym(handle_, name.c_str());
+  if (!address) throw JitError(path_.string() + " has no symbol `" + name + "`");
+  return address;
+}
+
+std::shared_ptr<LoadedLibrary> compileAndLoad(const std::string& source,
+                                              const JitOptions& options) {
+  std::string compiler = options.compiler;
+  if (const char* cxx = std::getenv("IDXMAP_CXX"); cxx && *cxx) compiler = cxx;
+  fs::path directory =
+      options.cacheDirectory.empty() ? defaultCacheDirectory() : options.cacheDirectory;
+  std::error_code error;
+  fs::create_directories(directory, error);
+  if (error)
+    throw JitError("cannot create the kernel cache " + directory.string() + ": " + error.message());
+
+  uint64_t key = fnv1a(compiler + '\0' + compilerVersion(compiler));
+  for (const std::string& flag : options.flags) key = fnv1a(flag + '\0', key);
+  key = fnv1a(source, key);
+  fs::path object = directory / (hex(key) + ".so");
+  fs::path sourcePath = directory / (hex(key) + ".cpp");
+
+  // One handle per object in a process: dlopen would share it anyway, and the weak table keeps
+  // a second load from racing with the first one's rename.
+  static std::mutex mutex;
+  static std::map<std::string, std::weak_ptr<LoadedLibrary>> loaded;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto existing = loaded[object.string()].lock()) return existing;
+
+  if (!fs::exists(object)) {
+    static std::atomic<unsigned> counter{0};
+    std::string unique = "." + std::to_string(getpid()) + "." + std::to_string(counter++);
+    fs::path temporarySource = sourcePath.string() + unique;
+    fs::path temporaryObject = object.string() + ".tmp" + unique;
+    {
+      std::ofstream out(temporarySource, std::ios::binary);
+      out << source;
+      if (!out.flush()) throw JitError("cannot write " + temporarySource.string());
+    }
+    std::string command = shellQuoted(compiler);
+    for (const std::string& flag : options.flags) command += " " + shellQuoted(flag);
+    command += " -x c++ " + shellQuoted(temporarySource.string()) + " -o " +
+               shellQuoted(temporaryObject.string());
+    std::string output;
+    int status = runCommand(command, output);
+    if (status != 0) {
+      fs::rename(temporarySource, sourcePath, error);
+      fs::remove(temporaryObject, error);
+      throw JitError(compiler + " failed to compile " + sourcePath.string() + " (exit " +
+                     std::to_string(status) + "):\n" + output.substr(0, 4000));
+    }
+    fs::rename(temporarySource, sourcePath, error);
+    fs::rename(temporaryObject, object, error);
+    if (error) throw JitError("cannot store " + object.string() + ": " + error.message());
+  }
+  // RTLD_NODELETE: a kernel that ran threads leaves OpenMP's pool alive; unloading the object
+  // (and with it libgomp) under those threads crashes the process at exit.
+  void* handle = dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  if (!handle) throw JitError(std::string("cannot load ") + object.string() + ": " + dlerror());
+  auto library = std::make_shared<LoadedLibrary>(handle, object);
+  loaded[object.string()] = library;
+  return library;
+}
+
+}  // namespace idxmap::codegen

@@ -1,0 +1,55 @@
+// The JIT runner: emitted C++ compiled by the system compiler into a shared object, cached by
+// content hash, and loaded. What the compiler says about a source it rejects becomes a
+// JitError carrying its diagnostics.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/checked.h"
+
+namespace idxmap::codegen {
+
+class JitError : public Error {
+ public:
+  using Error::Error;
+};
+
+struct JitOptions {
+  // Where compiled objects are kept: defaultCacheDirectory() unless set.
+  std::filesystem::path cacheDirectory;
+  std::string compiler = "c++";  // $IDXMAP_CXX overrides when set
+  std::vector<std::string> flags = {"-std=c++20", "-O3",   "-march=native", "-ffp-contract=off",
+                                    "-fopenmp",   "-fPIC", "-shared"};
+};
+
+// $IDXMAP_CACHE_DIR, else $XDG_CACHE_HOME/idxmap, else $HOME/.cache/idxmap, else
+// <temp>/idxmap-cache.
+std::filesystem::path defaultCacheDirectory();
+
+// A loaded shared object. Its handle is released when the last LoadedLibrary goes, but the
+// code stays mapped for the process (RTLD_NODELETE): OpenMP's threads may outlive a call.
+class LoadedLibrary {
+ public:
+  LoadedLibrary(void* handle, std::filesystem::path path);
+  ~LoadedLibrary();
+  LoadedLibrary(const LoadedLibrary&) = delete;
+  LoadedLibrary& operator=(const LoadedLibrary&) = delete;
+  // The address of an exported symbol; throws JitError naming it when absent.
+  void* symbol(const std::string& name) const;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  void* handle_;
+  std::filesystem::path path_;
+};
+
+// Compiles `source` (unless an object for the same source, compiler and flags is cached),
+// then loads it. Safe to call from several processes at once (objects are written to a
+// temporary name and renamed). Throws JitError with the compiler's output on failure.
+std::shared_ptr<LoadedLibrary> compileAndLoad(const std::string& source,
+                                              const JitOptions& options = {});
+
+}  // namespace idxmap::codegen

@@ -1,0 +1,59 @@
+// Validation: each kernel checked against its map before it is written. What is checked is
+// the code as printed, read back (c_expr.h's parser):
+//   - the loop nest enumerates exactly the map's points on dims (isl: the union of the
+//     statements' point sets equals the domain, each point once);
+//   - every index expression equals the map's expression over the points where the kernel
+//     evaluates it, with C's truncating `/` and `%` and the prelude's floor helpers (isl);
+//   - every node evaluated in int32_t (int64_t) stays in that type's range there, so C's
+//     arithmetic never wraps (isl);
+//   - every offset into a buffer lies inside it;
+//   - a guard (scatter's skip test) holds exactly at the map's points, its range checks on the
+//     raw loaded values coming first so that what follows computes with bounded values.
+// A check that fails is refuted with a point, replayed by evaluating the C expression and
+// the map's there; one isl gives up on is unknown.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "codegen/c_expr.h"
+#include "codegen/loop_nest.h"
+#include "core/indexing_map.h"
+#include "core/verdict.h"
+
+namespace idxmap::codegen {
+
+// Where a kernel evaluates an expression: at every point of the loop nest with runtime
+// variables in their ranges (kBox), or only where the map's constraints hold (kGuarded).
+enum class Where : uint8_t { kBox, kGuarded };
+
+class KernelValidator {
+ public:
+  // `map`: the kernel's map (dims, runtime variables, constraints; no range variables);
+  // `declared`: the variables the kernel declares, with their widths (d<i>, rt<k>, v<k>).
+  KernelValidator(const IndexingMap& map, std::vector<DeclaredVariable> declared);
+  ~KernelValidator();
+  KernelValidator(const KernelValidator&) = delete;
+  KernelValidator& operator=(const KernelValidator&) = delete;
+
+  ProofResult checkLoopNest(const LoopNest& nest);
+  // `text` as printed must equal `meaning` (a null Expr: no meaning to compare) at the points
+  // `where` says; with `bufferElements`, it must also lie in [0, bufferElements).
+  ProofResult checkExpression(const std::string& role, const std::string& text, Expr meaning,
+                              Where where, std::optional<int64_t> bufferElements = std::nullopt);
+  // `text`: `v0 >= lo && v0 <= hi && ... && <constraints>` over the raw loaded values v<k>
+  // (int64_t); the first 2 * runtimeVars conjuncts must be their range checks.
+  ProofResult checkGuard(const std::string& text);
+
+  // One line per check that passed, for the kernel's header.
+  const std::vector<std::string>& certificates() const { return certificates_; }
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+  std::vector<std::string> certificates_;
+};
+
+}  // namespace idxmap::codegen

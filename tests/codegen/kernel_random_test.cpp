@@ -1,0 +1,232 @@
+// Random gathers and scatters written as MLIR and taken through the whole pipeline a user's
+// file takes (reader, proofs, emission, validation, one compiled file): every kernel agrees
+// bit for bit with the reference evaluator (the spec's formulas), with 1 and 2 threads, and
+// twice in a row. Index values are constants out of range (clamps and skips), constants in
+// range (proven in bounds, often unique: plain stores) and function arguments (run time).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <set>
+
+#include "codegen/run/kernel_engine.h"
+#include "codegen/run/tensor_buffers.h"
+#include "ops/eval/reference_evaluator.h"
+#include "ops/import/stablehlo.h"
+#include "tests/codegen/jit_options.h"
+#include "tests/codegen/random_mlir.h"
+
+namespace idxmap::codegen {
+namespace {
+
+using namespace testing;
+using gather_scatter::testing::asGatherOp;
+using gather_scatter::testing::asScatterOp;
+using gather_scatter::testing::randomIndices;
+using gather_scatter::testing::randomOp;
+using gather_scatter::testing::RandomOp;
+
+constexpr int kGathers = 300, kScatters = 300;
+
+struct Case {
+  bool scatter = false;
+  GatherOp gather;
+  ScatterOp scatterOp;
+  std::vector<Tensor> reads;  // the kernel's read buffers, in parameter order
+  std::vector<Tensor> expected;
+  // Known index values only: what brute force says of them, the oracle of the proofs.
+  std::optional<bool> clampsOrSkips;
+  std::optional<bool> collides;
+};
+
+// Brute force over known values: does gather clamp a start index, does scatter skip an
+// update, do two applied updates share a target?
+bool gatherClamps(const GatherOp& op, const Tensor& indices) {
+  const auto& dn = op.dimension_numbers;
+  std::vector<int64_t> index(indices.shape.size(), 0);
+  for (size_t position = 0; position < indices.ints.size(); ++position) {
+    size_t k = dn.index_vector_dim < static_cast<int64_t>(index.size())
+                   ? static_cast<size_t>(index[dn.index_vector_dim])
+                   : 0;
+    int64_t d = dn.start_index_map.at(k), v = indices.ints[position];
+    if (v < 0 || v > op.operand.shape[d] - op.slice_sizes[d]) return true;
+    gather_scatter::nextIndex(indices.shape, index);
+  }
+  return false;
+}
+
+void scatterTargets(const ScatterOp& op, const Tensor& indices, Case& c) {
+  int64_t applied = 0, updatePoints = 1;
+  for (int64_t size : op.updates[0].shape) updatePoints *= size;
+  std::set<int64_t> targets;
+  bool collides = false;
+  gather_scatter::forEachReferenceScatterTarget(op, indices, op.updates[0].shape,
+                                                op.inputs[0].shape, [&](int64_t, int64_t target) {
+                                                  ++applied;
+                                                  collides |= !targets.insert(target).second;
+                                                });
+  c.clampsOrSkips = applied < updatePoints;
+  c.collides = collides;
+}
+
+bool sameBits(const Tensor& a, const Tensor& b) {
+  if (a.shape != b.shape || a.element_type != b.element_type) return false;
+  Buffer x = toBuffer(a), y = toBuffer(b);
+  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size()) == 0;
+}
+
+class RandomKernels : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    std::mt19937 rng(20261124);
+    const char* gatherTypes[] = {"f32", "f16", "bf16", "i32", "f64", "i8", "ui16", "i1", "i64"};
+    const char* indexTypes[] = {"i32", "i64", "i16"};
+    const std::vector<std::vector<std::string>> scatterTypes = {
+        {"f32"}, {"f16"}, {"bf16"}, {"i32"}, {"i64", "f64"}, {"ui8"}, {"i1"}};
+    const UpdateComputation computations[] = {UpdateComputation::kAdd, UpdateComputation::kMul,
+                                              UpdateComputation::kMin, UpdateComputation::kMax,
+                                              UpdateComputation::kReplace};
+    std::string module;
+    for (int trial = 0; trial < kGathers + kScatters; ++trial) {
+      RandomOp random = randomOp(rng);
+      Case c;
+      c.scatter = trial >= kGathers;
+      std::string indexType = indexTypes[trial % 3];
+      Tensor indices = randomIndices(rng, random);
+      indices.element_type = indexType;
+      if (trial % 3 == 1)
+        indices =
+            inRangeIndices(rng, indices, random.dims.index_vector_dim, random.dims.start_index_map,
+                           random.operandShape, random.sliceSizes);
+      std::optional<Tensor> known;
+      if (trial % 3 != 2) known = indices;
+      std::string name = "f" + std::to_string(trial);
+      if (!c.scatter) {
+        c.gather = asGatherOp(random);
+        std::string type = gatherTypes[trial % 9];
+        c.gather.operand.element_type = type;
+        c.gather.result->element_type = type;
+        c.gather.start_indices.element_type = indexType;
+        Tensor operand = randomTensor(rng, type, random.operandShape);
+        c.reads = {operand, indices};  // a kernel takes its indices even when they are known
+        c.expected = {gather_scatter::referenceGather(c.gather, operand, indices)};
+        if (known && !c.expected[0].shape.empty() && c.expected[0].elementCount() > 0)
+          c.clampsOrSkips = gatherClamps(c.gather, indices);
+        module += gatherFunction(name, c.gather, known);
+      } else {
+        c.scatterOp = asScatterOp(random, computations[trial % 5]);
+        const std::vector<std::string>& types = scatterTypes[trial % scatterTypes.size()];
+        c.scatterOp.inputs.resize(types.size());
+        c.scatterOp.updates.resize(types.size());
+        std::vector<Tensor> inputs, updates;
+        for (size_t i = 0; i < types.size(); ++i) {
+          c.scatterOp.inputs[i] = {random.operandShape, types[i]};
+          c.scatterOp.updates[i] = {random.resultShape, types[i]};
+          inputs.push_back(randomTensor(rng, types[i], random.operandShape));
+          updates.push_back(randomTensor(rng, types[i], random.resultShape));
+        }
+        c.scatterOp.scatter_indices.element_type = indexType;
+        c.reads = inputs;
+        c.reads.push_back(indices);
+        c.reads.insert(c.reads.end(), updates.begin(), updates.end());
+        c.expected = gather_scatter::referenceScatter(c.scatterOp, inputs, indices, updates);
+        if (known) scatterTargets(c.scatterOp, indices, c);
+        module += scatterFunction(name, c.scatterOp, known);
+      }
+      cases().push_back(std::move(c));
+    }
+    parsed() = std::make_unique<mlir_ir::Module>(mlir_ir::parseMlirModule(module, "random.mlir"));
+    emitted() = emitMlirModule(*parsed());
+    if (emitted().problems.empty())
+      library() = compileAndLoad(emitted().source(), testJitOptions());
+  }
+
+  static std::vector<Case>& cases() {
+    static std::vector<Case> c;
+    return c;
+  }
+  static std::unique_ptr<mlir_ir::Module>& parsed() {
+    static std::unique_ptr<mlir_ir::Module> m;
+    return m;
+  }
+  static EmittedModule& emitted() {
+    static EmittedModule e;
+    return e;
+  }
+  static std::shared_ptr<LoadedLibrary>& library() {
+    static std::shared_ptr<LoadedLibrary> l;
+    return l;
+  }
+
+  static void setThreads(int threads) {
+    reinterpret_cast<void (*)(int)>(library()->symbol("idxmap_set_num_threads"))(threads);
+  }
+};
+
+TEST_F(RandomKernels, EveryOpIsEmitted) {
+  for (const EmitProblem& problem : emitted().problems)
+    ADD_FAILURE() << problem.location.toString() << ": " << problem.message;
+  EXPECT_EQ(emitted().kernels.size(), cases().size());
+}
+
+TEST_F(RandomKernels, AgreeWithTheReferenceBitForBit) {
+  ASSERT_TRUE(library());
+  ASSERT_EQ(emitted().kernels.size(), cases().size());
+  for (int threads : {1, 2}) {
+    setThreads(threads);
+    for (size_t i = 0; i < cases().size(); ++i) {
+      const Case& c = cases()[i];
+      std::vector<const Tensor*> reads;
+      for (const Tensor& t : c.reads) reads.push_back(&t);
+      const Kernel& kernel = emitted().kernels[i].kernel;
+      std::vector<Tensor> first = runKernel(*library(), kernel, reads);
+      std::vector<Tensor> second = runKernel(*library(), kernel, reads);
+      ASSERT_EQ(first.size(), c.expected.size()) << kernel.symbol;
+      for (size_t r = 0; r < first.size(); ++r) {
+        EXPECT_TRUE(sameBits(first[r], c.expected[r]))
+            << kernel.symbol << " (" << threads << " threads), result " << r << "\n"
+            << emitted().kernels[i].printed.text;
+        EXPECT_TRUE(sameBits(first[r], second[r])) << kernel.symbol << ": not the same twice";
+      }
+    }
+  }
+}
+
+// The proof-driven choices are reached, not only the careful defaults.
+TEST_F(RandomKernels, ProofsDecideTheCode) {
+  int unclamped = 0, clamped = 0, unguarded = 0, guarded = 0, parallel = 0, ordered = 0, narrow = 0;
+  for (const EmittedKernel& e : emitted().kernels) {
+    const Kernel& k = e.kernel;
+    bool gather = k.op == "stablehlo.gather";
+    (gather ? (k.clamp ? clamped : unclamped) : (k.guard ? guarded : unguarded))++;
+    if (!gather) (k.strategy == Strategy::kIndependent ? parallel : ordered)++;
+    narrow += k.int32;
+    // Every choice cites a proof or says why it was not made.
+    EXPECT_FALSE(k.facts.empty() && k.notes.empty()) << k.symbol;
+  }
+  EXPECT_GT(unclamped, 50);
+  EXPECT_GT(clamped, 50);
+  EXPECT_GT(unguarded, 50);
+  EXPECT_GT(guarded, 50);
+  EXPECT_GT(parallel, 30);
+  EXPECT_GT(ordered, 30);
+  EXPECT_GT(narrow, 300);
+}
+
+// Where the index values are known, isl decides exactly: clamps, skip tests and ordered stores
+// appear exactly when brute force finds a clamped start, a skipped update or a collision.
+TEST_F(RandomKernels, ClampsAndOrderExactlyWhenNeeded) {
+  ASSERT_EQ(emitted().kernels.size(), cases().size());
+  int checked = 0;
+  for (size_t i = 0; i < cases().size(); ++i) {
+    const Case& c = cases()[i];
+    const Kernel& k = emitted().kernels[i].kernel;
+    if (!c.clampsOrSkips) continue;
+    ++checked;
+    EXPECT_EQ(c.scatter ? k.guard : k.clamp, *c.clampsOrSkips) << k.symbol;
+    if (c.collides) EXPECT_EQ(k.strategy == Strategy::kOrdered, *c.collides) << k.symbol;
+  }
+  EXPECT_GT(checked, 300);
+}
+
+}  // namespace
+}  // namespace idxmap::codegen
