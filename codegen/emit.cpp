@@ -93,8 +93,7 @@ EmittedModule emitMlirModule(const mlir_ir::Module& module,
       kernel.op = op.name;
       kernel.location = checked.location.toString();
       if (!properties->indices.empty())
-        kernel.notes.insert(kernel.notes.begin(), "index values: " + properties->indices +
-                                                      " (the proofs hold for these values)");
+        kernel.notes.insert(kernel.notes.begin(), "index values: " + properties->indices);
       PrintedKernel printed = printCppKernel(kernel);
       out.kernels.push_back({&op, std::move(kernel), std::move(printed)});
     } catch (const ValidationError& error) {

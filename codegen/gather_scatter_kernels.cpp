@@ -43,6 +43,15 @@ std::vector<Access> runtimeLoads(const IndexingMap& map, const IndexingMap& indi
   return loads;
 }
 
+// Why a proof-driven choice was not made: refuted (with what shows it), or not proven.
+std::string whyNot(const ProofResult& result, const std::string& refuted,
+                   const std::string& unknown) {
+  if (result.isRefuted())
+    return refuted + " (refuted by " + result.method + ": " +
+           (result.counterexample ? result.counterexample->explanation : result.reason) + ")";
+  return unknown + " (" + result.reason + ")";
+}
+
 void decideWidth(Kernel& kernel, const OpIndexProperties& properties) {
   kernel.int32 = proven(properties.int32Safe);
   if (kernel.int32)
@@ -51,8 +60,9 @@ void decideWidth(Kernel& kernel, const OpIndexProperties& properties) {
          "arithmetic",
          properties.int32Safe.result});
   else
-    kernel.notes.push_back("int32 safety not proven (" + properties.int32Safe.result.reason +
-                           ") -> int64 index arithmetic");
+    kernel.notes.push_back(whyNot(properties.int32Safe.result, "an index expression leaves int32",
+                                  "int32 safety is not proven") +
+                           " -> int64 index arithmetic");
 }
 
 void requireStatic(const std::vector<const TensorType*>& types, const std::string& op) {
@@ -84,11 +94,9 @@ Kernel gatherKernel(const GatherOp& op, const OpIndexProperties& properties,
   kernel.strategy = Strategy::kIndependent;
   kernel.clamp = !proven(properties.inBounds);
   if (kernel.clamp)
-    kernel.notes.push_back("start indices may be clamped (" +
-                           (properties.inBounds.result.isRefuted()
-                                ? std::string("refuted")
-                                : properties.inBounds.result.reason) +
-                           ") -> clamps emitted");
+    kernel.notes.push_back(whyNot(properties.inBounds.result, "a start index is clamped",
+                                  "clamping is not ruled out") +
+                           " -> clamps emitted");
   else
     kernel.facts.push_back(
         {"start indices never clamped -> no clamp emitted", properties.inBounds.result});
@@ -141,11 +149,9 @@ Kernel scatterKernel(const ScatterOp& op, const OpIndexProperties& properties,
   }
   kernel.guard = !proven(properties.inBounds);
   if (kernel.guard)
-    kernel.notes.push_back("updates may be skipped (" +
-                           (properties.inBounds.result.isRefuted()
-                                ? std::string("refuted")
-                                : properties.inBounds.result.reason) +
-                           ") -> bounds test emitted");
+    kernel.notes.push_back(
+        whyNot(properties.inBounds.result, "an update is skipped", "skipping is not ruled out") +
+        " -> bounds test emitted");
   else
     kernel.facts.push_back({"no update is skipped -> no bounds test", properties.inBounds.result});
   if (properties.unique && proven(*properties.unique)) {

@@ -1,6 +1,7 @@
 #include "codegen/index_code.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "core/text.h"
 #include "simplifier/range_evaluator.h"
@@ -47,6 +48,41 @@ CExpr IndexLowering::lowerDivision(Expr expr) {
   return call(helper, width_, {lhs, rhs});
 }
 
+// A sum is printed flat, left to right, constant last, and terms with a negative factor
+// subtracted: `d0 * 12 + d1 * 6 - rt0 + 1`, not `d0 * 12 + (d1 * 6 + (rt0 * -1 + 1))`.
+// Reassociating changes the intermediate sums; validation checks each one's width.
+CExpr IndexLowering::lowerSum(Expr expr) {
+  std::vector<Expr> terms;
+  std::function<void(Expr)> collect = [&](Expr e) {
+    if (e.kind() != ExprKind::Add) return terms.push_back(e);
+    collect(e.lhs());
+    collect(e.rhs());
+  };
+  collect(expr);
+  std::stable_partition(terms.begin(), terms.end(), [](Expr e) { return !e.isConstant(); });
+  CExpr sum;
+  for (Expr term : terms) {
+    int64_t factor = term.isConstant()              ? term.constantValue()
+                     : term.kind() == ExprKind::Mul ? term.rhs().constantValue()
+                                                    : 1;
+    bool subtract = factor < 0 && factor != INT64_MIN;
+    CExpr magnitude;
+    if (!subtract)
+      magnitude = lower(term);
+    else if (term.isConstant())
+      magnitude = literal(-factor);
+    else if (factor == -1)
+      magnitude = lower(term.lhs());
+    else
+      magnitude = binary(COp::kMul, lower(term.lhs()), literal(-factor));
+    if (!sum)
+      sum = subtract ? negate(magnitude) : magnitude;
+    else
+      sum = binary(subtract ? COp::kSub : COp::kAdd, sum, magnitude);
+  }
+  return sum;
+}
+
 CExpr IndexLowering::lower(Expr expr) {
   switch (expr.kind()) {
     case ExprKind::Constant:
@@ -58,20 +94,8 @@ CExpr IndexLowering::lower(Expr expr) {
     case ExprKind::RangeVar:
       throw Error("a kernel expression may not use range variable s" +
                   std::to_string(expr.variableIndex()));
-    case ExprKind::Add: {
-      Expr rhs = expr.rhs();
-      // x + (-c) and x + y * (-c) read better as subtractions.
-      if (rhs.isConstant() && rhs.constantValue() < 0 && rhs.constantValue() != INT64_MIN)
-        return binary(COp::kSub, lower(expr.lhs()), literal(-rhs.constantValue()));
-      if (rhs.kind() == ExprKind::Mul && rhs.rhs().constantValue() < 0 &&
-          rhs.rhs().constantValue() != INT64_MIN) {
-        int64_t factor = -rhs.rhs().constantValue();
-        CExpr term =
-            factor == 1 ? lower(rhs.lhs()) : binary(COp::kMul, lower(rhs.lhs()), literal(factor));
-        return binary(COp::kSub, lower(expr.lhs()), term);
-      }
-      return binary(COp::kAdd, lower(expr.lhs()), lower(rhs));
-    }
+    case ExprKind::Add:
+      return lowerSum(expr);
     case ExprKind::Mul:
       if (expr.rhs().isConstant(-1)) return negate(lower(expr.lhs()));
       return binary(COp::kMul, lower(expr.lhs()), lower(expr.rhs()));

@@ -40,6 +40,7 @@ class IndexLowering {
 
  private:
   CExpr lowerDivision(Expr expr);
+  CExpr lowerSum(Expr expr);
   void record(std::string statement);
 
   const IndexingMap& map_;
