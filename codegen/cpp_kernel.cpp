@@ -88,8 +88,8 @@ class KernelPrinter {
     std::string out = "extern \"C\" int " + kernel_.symbol + "(";
     for (size_t i = 0; i < kernel_.buffers.size(); ++i) {
       const KernelBuffer& b = kernel_.buffers[i];
-      out += std::string(i ? ",\n    " : "") + (b.written ? "" : "const ") + storage(b) + "* " +
-             b.name + ", int64_t " + b.name + "_elements";
+      out += std::string(i ? ",\n    " : "") + (b.written ? "" : "const ") + storage(b) +
+             "* __restrict " + b.name + ", int64_t " + b.name + "_elements";
     }
     return out + ")";
   }
@@ -224,19 +224,30 @@ class KernelPrinter {
           "  // those whose target lies in its own range, so each element sees its updates in\n"
           "  // order and the result is the same for any number of threads.\n"
           "#pragma omp parallel if (" +
-          threaded +
-          ")\n  {\n    int64_t idxmap_first, idxmap_last;\n"
-          "    idxmap_thread_range(" +
-          std::to_string(target.elements()) + ", &idxmap_first, &idxmap_last);\n";
-      out += printLoopNest(nest, 4, statementText, [](int) { return std::string(); });
+          threaded + ")\n  {\n    int64_t idxmap_first, idxmap_last;\n" +
+          "    idxmap_thread_range(" + std::to_string(target.elements()) +
+          ", &idxmap_first, &idxmap_last);\n";
+      out += printLoopNest(nest, 4, statementText, LoopPragmas{});
       return out + "  }\n";
     }
-    auto pragma = [&](int collapsible) -> std::string {
-      if (collapsible == 0) return "";
-      return "#pragma omp parallel for collapse(" + std::to_string(collapsible) +
-             ") schedule(static) if (" + threaded + ")\n";
+    // Independent points: threads share the outer loops (collapsed only as far as it takes to
+    // have enough chunks: collapsing costs a division per point), and the innermost loop is
+    // vectorized (no two of its points write one element).
+    LoopPragmas pragmas;
+    pragmas.innermost = "#pragma omp simd\n";
+    pragmas.outer = [threaded](const std::vector<int64_t>& trips, bool lastIsInnermost) {
+      size_t collapse = 0;
+      int64_t chunks = 1;
+      while (collapse < trips.size() && chunks < 64) chunks *= trips[collapse++];
+      if (collapse == 0) return std::pair<std::string, size_t>();
+      bool simd = collapse == trips.size() && lastIsInnermost;
+      return std::pair<std::string, size_t>(
+          "#pragma omp parallel for" + std::string(simd ? " simd" : "") +
+              (collapse > 1 ? " collapse(" + std::to_string(collapse) + ")" : "") +
+              " schedule(static) if (" + threaded + ")\n",
+          collapse);
     };
-    return printLoopNest(nest, 2, statementText, pragma);
+    return printLoopNest(nest, 2, statementText, pragmas);
   }
 
   std::string header() const {

@@ -148,38 +148,63 @@ std::vector<LoopNode> readNodes(isl_ast_node* node, AstReader& reader) {
 
 std::string spaces(int n) { return std::string(static_cast<size_t>(n), ' '); }
 
-// How many loops from `node` down are perfectly nested with constant bounds: what an OpenMP
-// collapse clause may cover.
-int collapsibleDepth(const LoopNode& node) {
+// The trip counts of the loops from `node` down that are perfectly nested with constant
+// bounds: what an OpenMP collapse clause may cover.
+std::vector<int64_t> collapsibleTrips(const LoopNode& node) {
+  std::vector<int64_t> trips;
   const LoopNode* current = &node;
-  int depth = 0;
   while (current->kind == LoopNode::Kind::kFor && current->step == 1 &&
          current->lower->op == COp::kLiteral && current->condition->operands.size() == 2 &&
-         current->condition->operands[1]->op == COp::kLiteral) {
-    ++depth;
+         current->condition->operands[1]->op == COp::kLiteral &&
+         current->condition->op == COp::kLessEqual) {
+    trips.push_back(current->condition->operands[1]->value - current->lower->value + 1);
     if (current->body.size() != 1) break;
     current = &current->body[0];
     if (current->kind == LoopNode::Kind::kBlock && current->body.size() == 1)
       current = &current->body[0];
   }
-  return depth;
+  return trips;
+}
+
+bool containsLoop(const std::vector<LoopNode>& nodes) {
+  for (const LoopNode& node : nodes)
+    if (node.kind == LoopNode::Kind::kFor || containsLoop(node.body) || containsLoop(node.orElse))
+      return true;
+  return false;
 }
 
 struct Printer {
   CWidth width;
   const std::function<std::string(const std::vector<CExpr>&, int)>& statement;
-  const std::function<std::string(int)>& beforeOuterLoop;
+  const LoopPragmas& pragmas;
   bool outerPrinted = false;
+  size_t covered = 0;  // loops of the outer chain still under the outer pragma
 
   void print(const std::vector<LoopNode>& nodes, int indent, std::string& out) {
     for (const LoopNode& node : nodes) print(node, indent, out);
   }
   void print(const LoopNode& node, int indent, std::string& out) {
     switch (node.kind) {
-      case LoopNode::Kind::kFor:
+      case LoopNode::Kind::kFor: {
+        bool innermost = !containsLoop(node.body);
         if (!outerPrinted) {
           outerPrinted = true;
-          out += beforeOuterLoop(collapsibleDepth(node));
+          std::vector<int64_t> trips = collapsibleTrips(node);
+          const LoopNode* last = &node;
+          for (size_t i = 1; i < trips.size(); ++i) {
+            last = &last->body[0];
+            if (last->kind == LoopNode::Kind::kBlock) last = &last->body[0];
+          }
+          if (pragmas.outer) {
+            auto [text, loops] = pragmas.outer(trips, !containsLoop(last->body));
+            out += text;
+            covered = loops;
+          }
+        }
+        if (covered > 0) {
+          --covered;
+        } else if (innermost) {
+          out += pragmas.innermost;
         }
         out += spaces(indent) + "for (" + typeName(width) + " " + node.iterator + " = " +
                printCExpr(node.lower) + "; " + printCExpr(node.condition) + "; " +
@@ -189,6 +214,7 @@ struct Printer {
         print(node.body, indent + 2, out);
         out += spaces(indent) + "}\n";
         return;
+      }
       case LoopNode::Kind::kIf:
         out += spaces(indent) + "if (" + printCExpr(node.condition) + ") {\n";
         print(node.body, indent + 2, out);
@@ -257,8 +283,8 @@ LoopNest buildLoopNest(const IndexingMap& map, CWidth width) {
 std::string printLoopNest(
     const LoopNest& nest, int indent,
     const std::function<std::string(const std::vector<CExpr>&, int)>& statement,
-    const std::function<std::string(int)>& beforeOuterLoop) {
-  Printer printer{nest.width, statement, beforeOuterLoop};
+    const LoopPragmas& pragmas) {
+  Printer printer{nest.width, statement, pragmas};
   std::string out;
   printer.print(nest.root, indent, out);
   return out;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -42,12 +43,23 @@ LoopNest buildLoopNest(const IndexingMap& map, CWidth width);
 // Whether an expression uses a runtime or range variable (then it is not a loop constraint).
 bool usesOnlyDims(Expr expr);
 
+// OpenMP pragmas a kernel puts on its nest.
+struct LoopPragmas {
+  // Before the outermost loop, given the trip counts of the perfectly nested, constant-bounded
+  // loops it starts (what a collapse clause may cover) and whether the last of them is
+  // innermost; returns the pragma and how many loops it covers (no pragma may come between).
+  std::function<std::pair<std::string, size_t>(const std::vector<int64_t>& tripCounts,
+                                               bool lastIsInnermost)>
+      outer;
+  // Before every innermost loop the outer pragma does not cover (e.g. "#pragma omp simd\n").
+  std::string innermost;
+};
+
 // The nest as C++, `indent` spaces deep; `statement(point, indent)` prints a statement's body
-// given its point; `beforeOuterLoop` is printed right before the outermost for loop (an
-// OpenMP pragma), with the number of perfectly nested constant-bounded loops it starts.
+// given its point.
 std::string printLoopNest(
     const LoopNest& nest, int indent,
     const std::function<std::string(const std::vector<CExpr>&, int)>& statement,
-    const std::function<std::string(int collapsible)>& beforeOuterLoop);
+    const LoopPragmas& pragmas);
 
 }  // namespace idxmap::codegen
