@@ -12,7 +12,7 @@
 #include "codegen/run/tensor_buffers.h"
 #include "ops/eval/reference_evaluator.h"
 #include "ops/import/stablehlo.h"
-#include "tests/codegen/jit_options.h"
+#include "tests/codegen/kernel_test_support.h"
 #include "tests/codegen/random_mlir.h"
 
 namespace idxmap::codegen {
@@ -66,12 +66,6 @@ void scatterTargets(const ScatterOp& op, const Tensor& indices, Case& c) {
                                                 });
   c.clampsOrSkips = applied < updatePoints;
   c.collides = collides;
-}
-
-bool sameBits(const Tensor& a, const Tensor& b) {
-  if (a.shape != b.shape || a.element_type != b.element_type) return false;
-  Buffer x = toBuffer(a), y = toBuffer(b);
-  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size()) == 0;
 }
 
 class RandomKernels : public ::testing::Test {
@@ -182,10 +176,11 @@ TEST_F(RandomKernels, AgreeWithTheReferenceBitForBit) {
       std::vector<Tensor> second = runKernel(*library(), kernel, reads);
       ASSERT_EQ(first.size(), c.expected.size()) << kernel.symbol;
       for (size_t r = 0; r < first.size(); ++r) {
-        EXPECT_TRUE(sameBits(first[r], c.expected[r]))
+        EXPECT_TRUE(testing::sameBits(first[r], c.expected[r]))
             << kernel.symbol << " (" << threads << " threads), result " << r << "\n"
             << emitted().kernels[i].printed.text;
-        EXPECT_TRUE(sameBits(first[r], second[r])) << kernel.symbol << ": not the same twice";
+        EXPECT_TRUE(testing::sameBits(first[r], second[r]))
+            << kernel.symbol << ": not the same twice";
       }
     }
   }

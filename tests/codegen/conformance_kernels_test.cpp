@@ -1,0 +1,138 @@
+// StableHLO's own gather / scatter / dynamic_gather cases as kernels: every values-complete
+// testdata op and every interpret case is emitted, all of them compiled in one file, and run;
+// each result must equal the record's expected value and, bit for bit, the reference
+// evaluator's. Skips cleanly when the conformance folder is absent.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <iostream>
+
+#include "codegen/run/kernel_engine.h"
+#include "codegen/run/tensor_buffers.h"
+#include "ops/interp/check_comparisons.h"
+#include "tests/codegen/kernel_test_support.h"
+#include "tests/ops/stablehlo/test_util.h"
+
+namespace idxmap::codegen {
+namespace {
+
+using gather_scatter::Tensor;
+using gather_scatter::testing::tensorFrom;
+using mlir_interpreter::Engine;
+using mlir_interpreter::Interpreter;
+using nlohmann::json;
+
+std::string conformancePath(const std::string& name) {
+  return std::string(IDXMAP_CONFORMANCE_DIR) + "/stablehlo/" + name;
+}
+
+std::vector<json> readRecords(const std::string& name) {
+  std::vector<json> records;
+  std::ifstream in(conformancePath(name));
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) records.push_back(json::parse(line));
+  return records;
+}
+
+Tensor tensorOfType(const mlir_ir::Type& type, const json& values) {
+  return tensorFrom(type.elementType().toString(), type.shape, values);
+}
+
+// The op's operand values from the record, in operand order.
+std::vector<Tensor> boundOperands(const json& record, const mlir_ir::Operation& op) {
+  std::vector<json> values;
+  const std::string kind = record.at("op");
+  if (kind == "scatter") {
+    for (const json& input : record.at("inputs")) values.push_back(input);
+    values.push_back(record.at("indices"));
+    values.push_back(record.at("updates"));
+  } else {
+    values = {record.at("operand"), record.at("indices")};
+  }
+  std::vector<Tensor> operands;
+  for (size_t i = 0; i < values.size() && i < op.operandTypes.size(); ++i)
+    operands.push_back(tensorOfType(op.operandTypes[i], values[i]));
+  return operands;
+}
+
+struct SingleOp {
+  json record;
+  std::unique_ptr<mlir_ir::Module> module;
+  Kernel kernel;
+};
+
+TEST(KernelConformance, TestdataOpsAgreeWithExpectedAndReference) {
+  if (!std::ifstream(conformancePath("testdata_cases.jsonl")).good())
+    GTEST_SKIP() << "no conformance data";
+  std::vector<SingleOp> ops;
+  std::vector<PrintedKernel> printed;
+  for (json& record : readRecords("testdata_cases.jsonl")) {
+    if (!record.value("values_complete", true)) continue;
+    SingleOp op{record,
+                std::make_unique<mlir_ir::Module>(mlir_ir::parseMlirModule(
+                    record.at("mlir").get<std::string>(), record.at("id").get<std::string>())),
+                {}};
+    EmittedModule emitted = emitMlirModule(*op.module);
+    for (const EmitProblem& problem : emitted.problems)
+      ADD_FAILURE() << record.at("id") << ": " << problem.message;
+    if (emitted.kernels.size() != 1) continue;
+    op.kernel = emitted.kernels[0].kernel;
+    // One file for every case: symbols made distinct by the case's position.
+    op.kernel.symbol = "case" + std::to_string(ops.size()) + "_" + op.kernel.symbol;
+    printed.push_back(printCppKernel(op.kernel));
+    ops.push_back(std::move(op));
+  }
+  EXPECT_EQ(ops.size(), 269u);  // every values-complete record
+  std::shared_ptr<LoadedLibrary> library =
+      compileAndLoad(cppFile(printed), testing::testJitOptions());
+  for (const SingleOp& op : ops) {
+    const std::string id = op.record.at("id");
+    const mlir_ir::Operation& mlirOp = op.module->operations.back();
+    std::vector<Tensor> operands = boundOperands(op.record, mlirOp);
+    std::vector<const Tensor*> reads;
+    for (const Tensor& t : operands) reads.push_back(&t);
+    std::vector<Tensor> result = runKernel(*library, op.kernel, reads);
+    ASSERT_FALSE(result.empty()) << id;
+    Tensor expected = tensorOfType(mlirOp.resultTypes.at(0), op.record.at("expected"));
+    bool close = op.record.value("expected_check", json()) == "check.expect_close";
+    std::optional<std::string> failure =
+        close ? mlir_interpreter::expectClose(result[0], expected, 1, 0)
+              : mlir_interpreter::expectEqual(result[0], expected);
+    EXPECT_FALSE(failure) << id << ": " << *failure;
+    std::vector<Tensor> operandsWithSizes = operands;
+    if (op.record.at("op") == "dynamic_gather")
+      operandsWithSizes.push_back(
+          tensorOfType(mlirOp.operandTypes.at(2), op.record.at("slice_sizes")));
+    Interpreter reference(*op.module, Engine::kReference);
+    std::vector<Tensor> oracle = reference.evaluate(mlirOp, operandsWithSizes);
+    EXPECT_TRUE(testing::sameBits(result[0], oracle[0]))
+        << id << ": the kernel and the reference differ";
+  }
+}
+
+TEST(KernelConformance, InterpretCasesPassWithKernels) {
+  if (!std::ifstream(conformancePath("interpret_cases.jsonl")).good())
+    GTEST_SKIP() << "no conformance data";
+  int functions = 0;
+  for (const json& record : readRecords("interpret_cases.jsonl")) {
+    std::string mlir = record.at("mlir");
+    if (mlir.find("func.func") == std::string::npos) continue;  // bare ops: as testdata above
+    const std::string id = record.at("id");
+    mlir_ir::Module module = mlir_ir::parseMlirModule(mlir, id);
+    KernelEngine kernels(module, testing::testJitOptions(), 2);
+    Interpreter interpreter(module, Engine::kReference, &kernels);
+    for (const mlir_ir::Function* function : mlir_interpreter::entryFunctions(module))
+      interpreter.call(*function, {});
+    EXPECT_FALSE(interpreter.checks().empty()) << id;
+    for (const mlir_interpreter::CheckOutcome& check : interpreter.checks())
+      EXPECT_FALSE(check.failure) << id << " line " << check.location.line << ": "
+                                  << *check.failure;
+    ++functions;
+  }
+  EXPECT_EQ(functions, 5);
+}
+
+}  // namespace
+}  // namespace idxmap::codegen
