@@ -151,8 +151,10 @@ constexpr std::array<TypeInfo, 13> kTypes{{
 }};
 
 const TypeInfo* typeInfo(const std::string& elementType) {
+  // MLIR's `index` (tensor.gather's indices) is 64 bits wide, as ops/eval computes it.
+  const std::string& name = elementType == "index" ? std::string("i64") : elementType;
   for (const TypeInfo& type : kTypes)
-    if (elementType == type.name) return &type;
+    if (name == type.name) return &type;
   return nullptr;
 }
 

@@ -49,6 +49,7 @@ uint16_t bfloatBits(double value) {
 
 int integerWidth(const std::string& type) {
   if (type == "i1") return 1;
+  if (type == "index") return 64;
   size_t digits = type.find_first_of("0123456789");
   return std::stoi(type.substr(digits));
 }
@@ -59,7 +60,8 @@ size_t storageBytes(const std::string& type) {
   if (type == "f64") return 8;
   if (type == "f32") return 4;
   if (type == "f16" || type == "bf16") return 2;
-  static const char* kIntegers[] = {"i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64"};
+  static const char* kIntegers[] = {"i1",  "i8",   "i16",  "i32",  "i64",
+                                    "ui8", "ui16", "ui32", "ui64", "index"};
   for (const char* integer : kIntegers)
     if (type == integer) return type == "i1" ? 1 : static_cast<size_t>(integerWidth(type) / 8);
   throw Error("element type " + type + " has no kernel storage");
