@@ -11,8 +11,9 @@ packages=(
   libisl-dev libz3-dev libboost-dev libcli11-dev nlohmann-json3-dev
   # Tests and benchmarks.
   libgtest-dev libbenchmark-dev
-  # The libFuzzer target needs clang and its runtime (libFuzzer, sanitizers).
-  clang libclang-rt-14-dev
+  # The libFuzzer target needs clang and its runtime (libFuzzer, sanitizers); the kernel
+  # ThreadSanitizer test needs LLVM's OpenMP runtime with its Archer tool (libomp-dev).
+  clang libclang-rt-14-dev libomp-dev
   # scripts/tidy.sh (run-clang-tidy-14 comes with clang-tidy-14).
   clang-tidy
 )
