@@ -185,7 +185,6 @@ class KernelPrinter {
       out += pad(at) + "const " + W + " rt" + std::to_string(k) + " = static_cast<" + W + ">(" +
              value + ");\n";
     }
-    std::string partitioned;
     for (size_t t = 0; t < kernel_.transfers.size(); ++t) {
       const Transfer& transfer = kernel_.transfers[t];
       std::string to = offset("store to", transfer.to, Where::kGuarded);
@@ -196,8 +195,8 @@ class KernelPrinter {
                                                   : target + " = " + transfer.combine + "(" +
                                                         target + ", " + source + ");\n";
       if (partitioned_ && t == 0) {
-        out += pad(at) + "const int64_t target = " + to + ";\n";
-        out += pad(at) + "if (target >= idxmap_first && target < idxmap_last) {\n";
+        out += pad(at) + "const int64_t idxmap_target = " + to + ";\n";
+        out += pad(at) + "if (idxmap_target >= idxmap_first && idxmap_target < idxmap_last) {\n";
         closing = pad(at) + "}\n" + closing;
         at += 2;
       }

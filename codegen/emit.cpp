@@ -1,5 +1,7 @@
 #include "codegen/emit.h"
 
+#include <cctype>
+
 #include "codegen/gather_scatter_kernels.h"
 #include "ops/forms/tcp_gather.h"
 #include "ops/forms/tensor_gather.h"

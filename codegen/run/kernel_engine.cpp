@@ -38,6 +38,7 @@ std::vector<Tensor> runKernel(const LoadedLibrary& library, const Kernel& kernel
     }
     elements.push_back(b.elements());
   }
+  if (next != reads.size()) throw Error(kernel.symbol + ": too many tensors");
   for (Buffer& buffer : buffers) pointers.push_back(buffer.data());
   auto entry = reinterpret_cast<PackedEntry>(library.symbol(kernel.symbol + "_packed"));
   if (entry(pointers.data(), elements.data()) != 0)

@@ -14,6 +14,7 @@
 
 #include "ops/interp/check_comparisons.h"
 #include "ops/interp/interpreter.h"
+#include "tests/ops/interp/conformance_cases.h"
 #include "tests/ops/stablehlo/test_util.h"
 
 namespace idxmap::mlir_interpreter {
@@ -27,39 +28,14 @@ constexpr Engine kEngines[] = {Engine::kReference, Engine::kMaps};
 
 const char* engineName(Engine engine) { return engine == Engine::kMaps ? "maps" : "reference"; }
 
-std::string conformancePath(const std::string& name) {
-  return std::string(IDXMAP_CONFORMANCE_DIR) + "/stablehlo/" + name;
-}
+using conformance_cases::conformancePath;
+using conformance_cases::readRecords;
+using conformance_cases::tensorOfType;
 
-std::vector<json> readRecords(const std::string& name) {
-  std::vector<json> records;
-  std::ifstream in(conformancePath(name));
-  std::string line;
-  while (std::getline(in, line))
-    if (!line.empty()) records.push_back(json::parse(line));
-  return records;
-}
-
-Tensor tensorOfType(const mlir_ir::Type& type, const json& values) {
-  return tensorFrom(type.elementType().toString(), type.shape, values);
-}
-
-// The values of the op's operands, in operand order, from the record.
+// The record's operand values; the op must take as many as the record gives.
 std::vector<Tensor> boundOperands(const json& record, const mlir_ir::Operation& op) {
-  std::vector<json> values;
-  const std::string kind = record.at("op");
-  if (kind == "scatter") {
-    for (const json& input : record.at("inputs")) values.push_back(input);
-    values.push_back(record.at("indices"));
-    values.push_back(record.at("updates"));
-  } else {
-    values = {record.at("operand"), record.at("indices")};
-    if (kind == "dynamic_gather") values.push_back(record.at("slice_sizes"));
-  }
-  EXPECT_EQ(values.size(), op.operandTypes.size()) << record.at("id");
-  std::vector<Tensor> operands;
-  for (size_t i = 0; i < values.size() && i < op.operandTypes.size(); ++i)
-    operands.push_back(tensorOfType(op.operandTypes[i], values[i]));
+  std::vector<Tensor> operands = conformance_cases::boundOperands(record, op);
+  EXPECT_EQ(operands.size(), op.operandTypes.size()) << record.at("id");
   return operands;
 }
 
