@@ -44,12 +44,66 @@ nlohmann::ordered_json kernelJson(const codegen::EmittedKernel& emitted) {
           {"validated", emitted.printed.certificates}};
 }
 
+nlohmann::ordered_json hloKernelJson(const codegen::HloKernel& kernel) {
+  nlohmann::ordered_json buffers = nlohmann::ordered_json::array();
+  for (const codegen::KernelBuffer& b : kernel.buffers)
+    buffers.push_back({{"name", b.name},
+                       {"element_type", b.elementType},
+                       {"shape", b.shape},
+                       {"written", b.written}});
+  return {{"op", kernel.op},         {"location", kernel.location},
+          {"symbol", kernel.symbol}, {"buffers", buffers},
+          {"index_type", "int64_t"}, {"validated", kernel.printed.certificates}};
+}
+
+// Writes the file (or stdout) when every kernel was emitted; a write failure is exit 2.
+ExitCode writeSource(const EmitOptions& options, const std::string& text, std::ostream& out,
+                     std::ostream& diagnostics) {
+  if (options.output.empty() && !options.json) {
+    out << text;
+  } else if (!options.output.empty()) {
+    std::ofstream file(options.output, std::ios::binary);
+    file << text;
+    if (!file.flush()) {
+      diagnostics << options.output << ": error: cannot write the file\n";
+      return kInvalidInput;
+    }
+  }
+  return kSuccess;
+}
+
+ExitCode runEmitHlo(const EmitOptions& options, const Source& source, std::ostream& out,
+                    std::ostream& diagnostics) {
+  if (!options.assumptions.empty()) {
+    diagnostics << "--assume: error: facts name MLIR values; an HLO module has none to assume "
+                   "about\n";
+    return kInvalidInput;
+  }
+  hlo::Module module = hlo::parseHloModule(source.text, source.name);
+  codegen::EmittedHloModule emitted = codegen::emitHloModule(module);
+  for (const EmitProblem& problem : emitted.problems)
+    diagnostics << formatDiagnostic(problem.location, "error", problem.message) << '\n';
+  ExitCode code = exitFor(emitted.problems);
+  if (emitted.kernels.empty() && emitted.problems.empty())
+    diagnostics << source.name << ": note: the entry computation computes nothing to emit\n";
+  if (code == kSuccess) code = writeSource(options, emitted.source(), out, diagnostics);
+  if (options.json) {
+    nlohmann::ordered_json records = nlohmann::ordered_json::array();
+    for (const codegen::HloKernel& kernel : emitted.kernels)
+      records.push_back(hloKernelJson(kernel));
+    writeJson(out, records);
+  }
+  return code;
+}
+
 }  // namespace
 
 CLI::App* addEmitCommand(CLI::App& app, EmitOptions& options) {
   CLI::App* command = app.add_subcommand(
-      "emit", "Write every gather and scatter of a StableHLO MLIR file as a C++ kernel");
-  command->add_option("input", options.input, "StableHLO MLIR text; - or none reads stdin")
+      "emit",
+      "Write every gather and scatter of a StableHLO MLIR file, or every op and fusion of an "
+      "HLO module, as a C++ kernel");
+  command->add_option("input", options.input, "StableHLO MLIR or HLO text; - or none reads stdin")
       ->type_name("FILE|-");
   command->add_option("-o,--output", options.output, "The C++ file to write (default: stdout)")
       ->type_name("FILE");
@@ -67,7 +121,19 @@ CLI::App* addEmitCommand(CLI::App& app, EmitOptions& options) {
       R"(Kernels: stablehlo.gather, dynamic_gather (constant slice sizes) and scatter (update
 computation add, multiply, minimum, maximum or replace), tensor.gather, tensor.scatter,
 tcp.gather and tcp.gather_nd, with static shapes; element types f16, bf16, f32, f64, i1-i64,
-ui8-ui64. Each is one extern "C" function taking its buffers and their element counts
+ui8-ui64.
+
+HLO modules: one kernel per instruction of the entry computation (parameters, constants,
+tuples and get-tuple-element aside): a fusion computes its fused computation, any other
+instruction its own op. Computed: elementwise ops (arithmetic, compare, select, clamp,
+convert, the math functions; XLA's integer and IEEE semantics, f16/bf16 rounded after every
+operation), broadcast, iota, constant, transpose, reverse, slice, reshape, bitcast, copy,
+concatenate, pad, dynamic-slice, dynamic-update-slice, and reduce (one init and input; the
+reducer applied in row-major order). The root and every reduce is a stage: a loop nest over
+its elements; everything else is computed in place from composed maps. Any other op is an
+error located at it.
+
+Each kernel is one extern "C" function taking its buffers and their element counts
 (returning 1 when a count is not the one it was emitted for), plus SYMBOL_packed taking them
 as arrays; idxmap_set_num_threads sets the OpenMP threads. The file needs no idxmap header:
   c++ -std=c++20 -O3 -fopenmp -c kernels.cpp
@@ -95,12 +161,7 @@ ExitCode runEmit(const EmitOptions& options, std::ostream& out, std::ostream& di
   std::vector<Assumption> assumptions = parseAssumptions(options.assumptions);
   setIslLimits({5'000'000, std::chrono::milliseconds(120'000)});
   Source source = readSource(options.input);
-  if (!isMlir(source)) {
-    diagnostics << source.name
-                << ": error: idxmap emit reads StableHLO MLIR; kernels for HLO modules are not "
-                   "emitted yet\n";
-    return kInvalidInput;
-  }
+  if (!isMlir(source)) return runEmitHlo(options, source, out, diagnostics);
   mlir_ir::Module module = mlir_ir::parseMlirModule(source.text, source.name);
   codegen::EmittedModule emitted = codegen::emitMlirModule(module, assumptions);
   for (const EmitProblem& problem : emitted.problems)
@@ -108,19 +169,7 @@ ExitCode runEmit(const EmitOptions& options, std::ostream& out, std::ostream& di
   ExitCode code = exitFor(emitted.problems);
   if (emitted.kernels.empty() && emitted.problems.empty())
     diagnostics << source.name << ": note: no gather or scatter to emit\n";
-  if (code == kSuccess) {
-    std::string text = emitted.source();
-    if (options.output.empty() && !options.json) {
-      out << text;
-    } else if (!options.output.empty()) {
-      std::ofstream file(options.output, std::ios::binary);
-      file << text;
-      if (!file.flush()) {
-        diagnostics << options.output << ": error: cannot write the file\n";
-        return kInvalidInput;
-      }
-    }
-  }
+  if (code == kSuccess) code = writeSource(options, emitted.source(), out, diagnostics);
   if (options.json) {
     nlohmann::ordered_json records = nlohmann::ordered_json::array();
     for (const codegen::EmittedKernel& kernel : emitted.kernels)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "codegen/element_code.h"
 #include "codegen/index_code.h"
 #include "codegen/loop_nest.h"
 #include "codegen/prelude.h"
@@ -13,7 +14,7 @@ namespace {
 
 std::string pad(int n) { return std::string(static_cast<size_t>(n), ' '); }
 
-std::string oneLine(const IndexingMap& map) {
+std::string oneLineText(const IndexingMap& map) {
   std::string text = printIndexingMap(map), out;
   for (char c : text) {
     if (c != '\n')
@@ -52,9 +53,11 @@ class KernelPrinter {
         validator_(kernel.map, declared()) {}
 
   PrintedKernel print() {
-    std::string body = signature() + " {\n" + sizeChecks() + initialCopies();
+    std::vector<EntryBuffer> entry = entryBuffers();
+    std::string body =
+        entrySignature(kernel_.symbol, entry) + " {\n" + sizeChecks(entry) + initialCopies();
     if (!kernel_.map.knownEmpty) body += loops();
-    body += "  return 0;\n}\n" + packedEntry();
+    body += "  return 0;\n}\n" + packedEntry(kernel_.symbol, entry);
     return {header() + body, validator_.certificates()};
   }
 
@@ -84,37 +87,11 @@ class KernelPrinter {
     return *type;
   }
 
-  std::string signature() const {
-    std::string out = "extern \"C\" int " + kernel_.symbol + "(";
-    for (size_t i = 0; i < kernel_.buffers.size(); ++i) {
-      const KernelBuffer& b = kernel_.buffers[i];
-      out += std::string(i ? ",\n    " : "") + (b.written ? "" : "const ") + storage(b) +
-             "* __restrict " + b.name + ", int64_t " + b.name + "_elements";
-    }
-    return out + ")";
-  }
-
-  // The same entry with its buffers in arrays: one signature for every kernel, which a
-  // runtime (and the JIT runner) can call without knowing the kernel's parameter list.
-  std::string packedEntry() const {
-    std::string out = "extern \"C\" int " + kernel_.symbol +
-                      "_packed(void* const* buffers, const int64_t* elements) {\n  return " +
-                      kernel_.symbol + "(";
-    for (size_t i = 0; i < kernel_.buffers.size(); ++i) {
-      const KernelBuffer& b = kernel_.buffers[i];
-      out += std::string(i ? ", " : "") + "static_cast<" + (b.written ? "" : "const ") +
-             storage(b) + "*>(buffers[" + std::to_string(i) + "]), elements[" + std::to_string(i) +
-             "]";
-    }
-    return out + ");\n}\n";
-  }
-
-  std::string sizeChecks() const {
-    std::string out = "  // Sizes other than the ones the kernel was emitted for: refuse.\n  if (";
-    for (size_t i = 0; i < kernel_.buffers.size(); ++i)
-      out += std::string(i ? " ||\n      " : "") + kernel_.buffers[i].name +
-             "_elements != " + std::to_string(kernel_.buffers[i].elements());
-    return out + ")\n    return 1;\n";
+  std::vector<EntryBuffer> entryBuffers() const {
+    std::vector<EntryBuffer> out;
+    for (const KernelBuffer& b : kernel_.buffers)
+      out.push_back({b.name, storage(b), b.written, b.elements()});
+    return out;
   }
 
   std::string initialCopies() const {
@@ -232,26 +209,13 @@ class KernelPrinter {
     // Independent points: threads share the outer loops (collapsed only as far as it takes to
     // have enough chunks: collapsing costs a division per point), and the innermost loop is
     // vectorized (no two of its points write one element).
-    LoopPragmas pragmas;
-    pragmas.innermost = "#pragma omp simd\n";
-    pragmas.outer = [threaded](const std::vector<int64_t>& trips, bool lastIsInnermost) {
-      size_t collapse = 0;
-      int64_t chunks = 1;
-      while (collapse < trips.size() && chunks < 64) chunks *= trips[collapse++];
-      if (collapse == 0) return std::pair<std::string, size_t>();
-      bool simd = collapse == trips.size() && lastIsInnermost;
-      return std::pair<std::string, size_t>(
-          "#pragma omp parallel for" + std::string(simd ? " simd" : "") +
-              (collapse > 1 ? " collapse(" + std::to_string(collapse) + ")" : "") +
-              " schedule(static) if (" + threaded + ")\n",
-          collapse);
-    };
-    return printLoopNest(nest, 2, statementText, pragmas);
+    return printLoopNest(nest, 2, statementText, independentPragmas(threaded));
   }
 
   std::string header() const {
     std::string out = "// idxmap kernel: " + kernel_.op + " at " + kernel_.location + "\n";
-    for (const auto& [name, map] : kernel_.maps) out += "// " + name + ": " + oneLine(map) + "\n";
+    for (const auto& [name, map] : kernel_.maps)
+      out += "// " + name + ": " + oneLineText(map) + "\n";
     for (const ReliedFact& fact : kernel_.facts)
       out += "// " + proofLabel(fact.proof) + ": " + fact.statement + "\n";
     for (const LoweringFact& fact : lowering_.facts())
@@ -292,6 +256,38 @@ static inline void idxmap_thread_range(int64_t n, int64_t* first, int64_t* last)
 
 }  // namespace
 
+std::string entrySignature(const std::string& symbol, const std::vector<EntryBuffer>& buffers) {
+  std::string out = "extern \"C\" int " + symbol + "(";
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const EntryBuffer& b = buffers[i];
+    out += std::string(i ? ",\n    " : "") + (b.written ? "" : "const ") + b.storage +
+           "* __restrict " + b.name + ", int64_t " + b.name + "_elements";
+  }
+  return out + ")";
+}
+
+std::string packedEntry(const std::string& symbol, const std::vector<EntryBuffer>& buffers) {
+  std::string out = "extern \"C\" int " + symbol +
+                    "_packed(void* const* buffers, const int64_t* elements) {\n  return " + symbol +
+                    "(";
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const EntryBuffer& b = buffers[i];
+    out += std::string(i ? ", " : "") + "static_cast<" + (b.written ? "" : "const ") + b.storage +
+           "*>(buffers[" + std::to_string(i) + "]), elements[" + std::to_string(i) + "]";
+  }
+  return out + ");\n}\n";
+}
+
+std::string sizeChecks(const std::vector<EntryBuffer>& buffers) {
+  std::string out = "  // Sizes other than the ones the kernel was emitted for: refuse.\n  if (";
+  for (size_t i = 0; i < buffers.size(); ++i)
+    out += std::string(i ? " ||\n      " : "") + buffers[i].name +
+           "_elements != " + std::to_string(buffers[i].elements);
+  return out + ")\n    return 1;\n";
+}
+
+std::string oneLine(const IndexingMap& map) { return oneLineText(map); }
+
 PrintedKernel printCppKernel(const Kernel& kernel) {
   // The header lists validation's certificates, so it is written after the body.
   KernelPrinter printer(kernel);
@@ -303,6 +299,7 @@ std::string cppFile(const std::vector<PrintedKernel>& kernels) {
       "// Generated by idxmap emit: self-contained C++20, compile with -fopenmp for threads.\n";
   out += kernelPrelude();
   out += kKernelSupport;
+  out += elementHelpers();
   for (const PrintedKernel& kernel : kernels) out += "\n" + kernel.text;
   out += R"(
 // Threads the kernels may use (OpenMP); 0 keeps the default.

@@ -29,6 +29,24 @@ struct PrintedKernel {
   std::vector<std::string> certificates;  // what validation proved
 };
 
+// A kernel parameter as the entry points print it.
+struct EntryBuffer {
+  std::string name;
+  std::string storage;  // the C++ element type
+  bool written = false;
+  int64_t elements = 0;
+};
+// `extern "C" int SYMBOL(const T* __restrict name, int64_t name_elements, ...)` (no body).
+std::string entrySignature(const std::string& symbol, const std::vector<EntryBuffer>& buffers);
+// The same entry with its buffers in arrays, SYMBOL_packed(void* const*, const int64_t*): one
+// signature for every kernel, which a runtime (and the JIT runner) calls without knowing the
+// kernel's parameter list.
+std::string packedEntry(const std::string& symbol, const std::vector<EntryBuffer>& buffers);
+// The body's first statement: sizes other than the emitted ones return 1.
+std::string sizeChecks(const std::vector<EntryBuffer>& buffers);
+// A map on one line, for header comments.
+std::string oneLine(const IndexingMap& map);
+
 // Throws ValidationError when a check fails, Error for a kernel outside what the printer
 // supports (an element type without storage, a range variable in an expression).
 PrintedKernel printCppKernel(const Kernel& kernel);

@@ -74,6 +74,35 @@ std::string EmittedModule::source() const {
   return cppFile(printed);
 }
 
+std::string EmittedHloModule::source() const {
+  std::vector<PrintedKernel> printed;
+  for (const HloKernel& kernel : kernels) printed.push_back(kernel.printed);
+  return cppFile(printed);
+}
+
+EmittedHloModule emitHloModule(const hlo::Module& module) {
+  EmittedHloModule out;
+  if (!module.entry) return out;
+  for (const auto& instruction : module.entry->instructions) {
+    const std::string& op = instruction->opcode;
+    if (op == "parameter" || op == "constant" || op == "tuple" || op == "get-tuple-element")
+      continue;
+    try {
+      out.kernels.push_back(hloKernel(*instruction, kernelSymbol(op, instruction->location)));
+    } catch (const ValidationError& error) {
+      out.problems.push_back({error.result().isRefuted() ? EmitProblem::Kind::kValidationRefuted
+                                                         : EmitProblem::Kind::kValidationUnknown,
+                              instruction->location, error.what()});
+    } catch (const LocatedError& error) {
+      out.problems.push_back({EmitProblem::Kind::kUnsupported, error.location(), error.message()});
+    } catch (const Error& error) {
+      out.problems.push_back({EmitProblem::Kind::kUnsupported, instruction->opcodeLocation,
+                              op + " (" + instruction->name + "): " + error.what()});
+    }
+  }
+  return out;
+}
+
 EmittedModule emitMlirModule(const mlir_ir::Module& module,
                              const std::vector<Assumption>& assumptions) {
   EmittedModule out;

@@ -1,15 +1,18 @@
 // `idxmap emit` as a library call: every gather and scatter form of a StableHLO MLIR module
-// becomes a validated C++ kernel (codegen/cpp_kernel.h), its code decided by the index
-// properties verify/ proves for it (with the user's --assume facts). An op that is invalid,
-// unsupported, or whose kernel fails validation is a located problem instead, never a kernel.
+// (and every op and fusion of an HLO module's entry, codegen/hlo_kernel.h) becomes a validated C++
+// kernel (codegen/cpp_kernel.h), its code decided by the index properties verify/ proves for it
+// (with the user's --assume facts). An op that is invalid, unsupported, or whose kernel fails
+// validation is a located problem instead, never a kernel.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "codegen/cpp_kernel.h"
+#include "codegen/hlo_kernel.h"
 #include "codegen/kernel.h"
 #include "core/text.h"
+#include "ops/hlo/module.h"
 #include "ops/mlir/module.h"
 #include "verify/assumptions.h"
 
@@ -43,6 +46,18 @@ struct EmittedModule {
 // The kernel's entry point for an op: idxmap_<op name>_<line>_<column>, e.g.
 // idxmap_stablehlo_gather_17_11.
 std::string kernelSymbol(const std::string& opName, const SourceLocation& location);
+
+// An HLO module's kernels: one per instruction of its entry computation that computes
+// something (a fusion, or an op with a model; parameters, constants, tuples and
+// get-tuple-element are not kernels). An instruction kernels cannot compute, or that its op
+// model rejects, is a problem located at it.
+struct EmittedHloModule {
+  std::vector<HloKernel> kernels;
+  std::vector<EmitProblem> problems;
+  std::string source() const;
+};
+
+EmittedHloModule emitHloModule(const hlo::Module& module);
 
 EmittedModule emitMlirModule(const mlir_ir::Module& module,
                              const std::vector<Assumption>& assumptions = {});

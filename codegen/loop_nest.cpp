@@ -291,3 +291,25 @@ std::string printLoopNest(
 }
 
 }  // namespace idxmap::codegen
+
+namespace idxmap::codegen {
+
+LoopPragmas independentPragmas(const std::string& threaded) {
+  LoopPragmas pragmas;
+  pragmas.innermost = "#pragma omp simd\n";
+  pragmas.outer = [threaded](const std::vector<int64_t>& trips, bool lastIsInnermost) {
+    size_t collapse = 0;
+    int64_t chunks = 1;
+    while (collapse < trips.size() && chunks < 64) chunks *= trips[collapse++];
+    if (collapse == 0) return std::pair<std::string, size_t>();
+    bool simd = collapse == trips.size() && lastIsInnermost;
+    return std::pair<std::string, size_t>(
+        "#pragma omp parallel for" + std::string(simd ? " simd" : "") +
+            (collapse > 1 ? " collapse(" + std::to_string(collapse) + ")" : "") +
+            " schedule(static) if (" + threaded + ")\n",
+        collapse);
+  };
+  return pragmas;
+}
+
+}  // namespace idxmap::codegen

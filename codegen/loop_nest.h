@@ -5,8 +5,8 @@
 #pragma once
 
 #include <functional>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "codegen/c_expr.h"
@@ -54,6 +54,12 @@ struct LoopPragmas {
   // Before every innermost loop the outer pragma does not cover (e.g. "#pragma omp simd\n").
   std::string innermost;
 };
+
+// The pragmas of a nest whose points are independent: threads share the outer loops
+// (collapsed only as far as it takes to have 64 chunks: collapsing costs a division per
+// point), the innermost loop is vectorized; `threaded` is the condition under which threads
+// pay off (an OpenMP `if` clause).
+LoopPragmas independentPragmas(const std::string& threaded);
 
 // The nest as C++, `indent` spaces deep; `statement(point, indent)` prints a statement's body
 // given its point.

@@ -110,6 +110,14 @@ struct KernelValidator::State {
     }
   }
 
+  // The points of the map's domain where every constraint of `constraints` holds.
+  isl::set satisfying(const std::vector<Constraint>& constraints) const {
+    isl::set out = guarded;
+    for (const Constraint& c : constraints)
+      out = out.intersect(expressions.valueIn(expressions.fromExpr(c.expr), c.range));
+    return out;
+  }
+
   // A point of `set` as values of the variables; nullopt when it is empty.
   std::optional<std::vector<int64_t>> sample(const isl::set& set) const {
     if (isl_bridge::checked(isl_set_is_empty(set.get()))) return std::nullopt;
@@ -273,6 +281,50 @@ ProofResult KernelValidator::checkGuard(const std::string& text) {
     return ProofResult::refuted("read-back", error.what());
   } catch (const isl_bridge::IslError& error) {
     return ProofResult::unknown(std::string("guard: ") + error.what());
+  }
+}
+
+ProofResult KernelValidator::checkCondition(const std::string& role, const std::string& text,
+                                            const std::vector<Constraint>& meaning) {
+  try {
+    return isl_bridge::withIslBudget([&]() -> ProofResult {
+      CExpr condition = parseCExpr(text, state_->declared);
+      const isl::set& domain = state_->guarded;
+      if (auto failure = state_->checkWidths(role, condition, domain)) return *failure;
+      isl::set holds = domain.intersect(state_->expressions.fromCondition(condition));
+      isl::set expected = state_->satisfying(meaning);
+      if (!holds.is_equal(expected)) {
+        isl::set wrong = own(isl_set_union(isl_set_subtract(holds.copy(), expected.copy()),
+                                           isl_set_subtract(expected.copy(), holds.copy())));
+        if (auto values = state_->sample(wrong))
+          return state_->refuted(role + ": `" + text + "` disagrees with the map's constraints",
+                                 *values);
+      }
+      certificates_.push_back(role + ": `" + text + "` holds exactly where the map says");
+      return ProofResult::proven("isl");
+    });
+  } catch (const CExprParseError& error) {
+    return ProofResult::refuted("read-back", role + ": " + error.what());
+  } catch (const isl_bridge::IslError& error) {
+    return ProofResult::unknown(role + ": " + error.what());
+  }
+}
+
+ProofResult KernelValidator::checkCovered(
+    const std::string& role, const std::vector<std::vector<Constraint>>& alternatives) {
+  try {
+    return isl_bridge::withIslBudget([&]() -> ProofResult {
+      isl::set uncovered = state_->guarded;
+      for (const std::vector<Constraint>& alternative : alternatives)
+        uncovered =
+            own(isl_set_subtract(uncovered.release(), state_->satisfying(alternative).release()));
+      if (auto values = state_->sample(uncovered))
+        return state_->refuted(role + ": no branch holds", *values);
+      certificates_.push_back(role + ": the branches cover the domain");
+      return ProofResult::proven("isl");
+    });
+  } catch (const isl_bridge::IslError& error) {
+    return ProofResult::unknown(role + ": " + error.what());
   }
 }
 

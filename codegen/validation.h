@@ -46,6 +46,14 @@ class KernelValidator {
   // `text`: `v0 >= lo && v0 <= hi && ... && <constraints>` over the raw loaded values v<k>
   // (int64_t); the first 2 * runtimeVars conjuncts must be their range checks.
   ProofResult checkGuard(const std::string& text);
+  // `text` (comparisons joined by &&) holds exactly where `meaning`'s constraints hold, within
+  // the map's domain (its constraints included: the branch the condition sits in).
+  ProofResult checkCondition(const std::string& role, const std::string& text,
+                             const std::vector<Constraint>& meaning);
+  // Every point of the map's domain satisfies the constraints of one of `alternatives` (the
+  // last branch of an if-else chain, which prints no condition, holds where it runs).
+  ProofResult checkCovered(const std::string& role,
+                           const std::vector<std::vector<Constraint>>& alternatives);
 
   // One line per check that passed, for the kernel's header.
   const std::vector<std::string>& certificates() const { return certificates_; }

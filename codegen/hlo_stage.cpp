@@ -1,0 +1,397 @@
+#include "codegen/hlo_stage_internal.h"
+
+#include "codegen/hlo_kernel.h"
+#include "ops/hlo/analysis/indexing.h"
+#include "simplifier/simplify.h"
+
+namespace idxmap::codegen::hlo_stage {
+namespace {
+
+using hlo::Instruction;
+
+UnsupportedHlo unsupported(const Instruction& at, const std::string& message) {
+  return UnsupportedHlo(at.opcodeLocation, at.opcode + " (" + at.name + "): " + message);
+}
+
+const ElementCode& codeOf(const Instruction& instruction) {
+  static thread_local std::map<std::string, ElementCode> cache;
+  auto found = cache.find(instruction.shape.element_type);
+  if (found != cache.end()) return found->second;
+  std::optional<ElementCode> code = elementCode(instruction.shape.element_type);
+  if (!code || instruction.shape.isTuple)
+    throw unsupported(instruction,
+                      "element type " + instruction.shape.toString() + " has no kernel arithmetic");
+  return cache.emplace(instruction.shape.element_type, *code).first->second;
+}
+
+// The op model's only map to `operand`; a model without one (unknown indexing) or with
+// several is outside what a kernel computes.
+IndexingMap operandMap(const Instruction& instruction, size_t operand) {
+  InstructionIndexing indexing = computeOutputToInputIndexing(instruction);
+  const OperandIndexing& entry = indexing.entries.at(operand);
+  if (entry.unknown || entry.maps.size() != 1)
+    throw unsupported(instruction,
+                      "operand " + std::to_string(operand) + " has no single indexing map");
+  return entry.maps[0];
+}
+
+bool coversShape(const IndexingMap& map, const hlo::Shape& shape) {
+  if (!map.constraints.empty() || map.knownEmpty) return false;
+  for (size_t i = 0; i < map.dims.size(); ++i)
+    if (map.dims[i].range.lo != 0 || map.dims[i].range.hi != shape.shape.at(i) - 1) return false;
+  return true;
+}
+
+std::string key(const Instruction& instruction, const std::vector<Expr>& index) {
+  std::string out = std::to_string(reinterpret_cast<uintptr_t>(&instruction));
+  for (Expr e : index) out += "," + std::to_string(reinterpret_cast<uintptr_t>(e.node()));
+  return out;
+}
+
+// Opcodes whose element is the operand's element at the mapped index.
+bool movesData(const std::string& opcode) {
+  return opcode == "broadcast" || opcode == "transpose" || opcode == "reshape" ||
+         opcode == "bitcast" || opcode == "copy" || opcode == "slice" || opcode == "reverse" ||
+         opcode == "dynamic-slice";
+}
+
+}  // namespace
+
+struct StageEmitter::Frame {
+  const hlo::Computation* computation;
+  std::vector<std::string> bound;  // a reducer's parameters; empty: the kernel's parameters
+  int id;                          // distinguishes memoized values of different frames
+};
+
+StageEmitter::StageEmitter(KernelScope& scope, const Instruction& stage, const ValueBuffer& output)
+    : scope_(scope),
+      stage_(stage),
+      output_(output),
+      map_(IndexingMap::identity(stage.shape.shape)),
+      outputDims_(stage.shape.shape.size()),
+      lowering_(map_, CWidth::k64) {
+  map_.results.clear();
+  if (stage.opcode == "reduce") {
+    IndexingMap reads = operandMap(stage, 0);
+    for (const Variable& v : reads.rangeVars) {
+      // An empty reduction leaves the init value; its loop would make every check vacuous.
+      if (v.range.isEmpty()) throw unsupported(stage, "reducing over an empty dimension");
+      map_.dims.push_back(v);
+    }
+  }
+}
+
+int64_t StageEmitter::pointsPerStatement() const {
+  int64_t points = 1;
+  for (size_t i = outputDims_; i < map_.dims.size(); ++i)
+    points *= map_.dims[i].range.hi - map_.dims[i].range.lo + 1;
+  return points;
+}
+
+void StageEmitter::line(const std::string& text) {
+  out_ += std::string(static_cast<size_t>(indent_), ' ') + text + "\n";
+}
+
+std::string StageEmitter::fresh(const std::string& prefix) {
+  return prefix + std::to_string(next_++);
+}
+
+std::string StageEmitter::local(const std::string& type, const std::string& value) {
+  std::string name = fresh("v");
+  line("const " + type + " " + name + " = " + value + ";");
+  return name;
+}
+
+IndexingMap StageEmitter::contextMap() const {
+  IndexingMap context = map_;
+  context.constraints = context_;
+  return context;
+}
+
+std::vector<Expr> StageEmitter::through(const IndexingMap& map, const std::vector<Expr>& index,
+                                        const std::vector<Expr>& runtime) const {
+  IndexingMap context = contextMap();
+  std::vector<Expr> out;
+  for (Expr result : map.results)
+    out.push_back(simplifyExpr(result.replaceVariables(index, {}, runtime), context));
+  return out;
+}
+
+std::vector<Constraint> StageEmitter::conditionOf(const IndexingMap& map,
+                                                  const std::vector<Expr>& index,
+                                                  const std::vector<Expr>& runtime) const {
+  IndexingMap context = contextMap();
+  std::vector<Constraint> out;
+  for (size_t i = 0; i < map.dims.size(); ++i) {
+    Expr at = simplifyExpr(index.at(i), context);
+    // A loop iterator already inside the range needs no test.
+    if (at.kind() == ExprKind::Dim &&
+        map_.dims[at.variableIndex()].range.lo >= map.dims[i].range.lo &&
+        map_.dims[at.variableIndex()].range.hi <= map.dims[i].range.hi)
+      continue;
+    out.push_back({at, map.dims[i].range});
+  }
+  for (const Constraint& c : map.constraints)
+    out.push_back({simplifyExpr(c.expr.replaceVariables(index, {}, runtime), context), c.range});
+  return out;
+}
+
+std::string StageEmitter::printIndex(const std::string& role, Expr meaning,
+                                     std::optional<int64_t> elements) {
+  std::string text = printCExpr(lowering_.lower(meaning));
+  checks_.push_back(
+      {PendingCheck::Kind::kExpression, role, text, meaning, elements, {}, {}, context_});
+  return text;
+}
+
+std::string StageEmitter::printCondition(const std::string& role,
+                                         const std::vector<Constraint>& condition) {
+  std::string text;
+  for (const Constraint& c : condition) {
+    std::string e = printCExpr(lowering_.lower(c.expr));
+    std::string lo = printCExpr(literal(c.range.lo)), hi = printCExpr(literal(c.range.hi));
+    text += (text.empty() ? "" : " && ") + e + " >= " + lo + " && " + e + " <= " + hi;
+  }
+  if (text.empty()) text = "0 <= 0";  // always: printed so that it reads back
+  checks_.push_back({PendingCheck::Kind::kCondition, role, text, {}, {}, condition, {}, context_});
+  return text;
+}
+
+std::string StageEmitter::load(const ValueBuffer& buffer, const std::vector<Expr>& index) {
+  IndexingMap at = contextMap();
+  at.results = index;
+  Expr offset = rowMajorOffset(at, buffer.shape);
+  int64_t elements = 1;
+  for (int64_t size : buffer.shape) elements *= size;
+  reads_.push_back({buffer.name, index});
+  std::string element =
+      buffer.name + "[" + printIndex("load from " + buffer.name, offset, elements) + "]";
+  return local(buffer.type.compute,
+               buffer.holdsComputeType ? element : loadElement(buffer.type, element));
+}
+
+std::string StageEmitter::statement(const std::vector<std::string>& pointDeclarations, int indent) {
+  out_.clear();
+  indent_ = indent + 2;
+  memo_.assign(1, {});
+  context_.clear();
+  for (const std::string& declaration : pointDeclarations) line(declaration);
+  std::vector<Expr> index;
+  for (size_t i = 0; i < outputDims_; ++i) index.push_back(Expr::dim(static_cast<unsigned>(i)));
+  Frame frame{scope_.computation, {}, 0};
+  std::string v =
+      stage_.opcode == "reduce" ? reduction(frame, stage_, index) : compute(frame, stage_, index);
+  IndexingMap at = contextMap();
+  at.results = index;
+  std::string offset =
+      printIndex("store to " + output_.name, rowMajorOffset(at, output_.shape), [&] {
+        int64_t n = 1;
+        for (int64_t size : output_.shape) n *= size;
+        return n;
+      }());
+  line(output_.name + "[" + offset +
+       "] = " + (output_.holdsComputeType ? v : storeElement(output_.type, v)) + ";");
+  return std::string(static_cast<size_t>(indent), ' ') + "{\n" + out_ +
+         std::string(static_cast<size_t>(indent), ' ') + "}\n";
+}
+
+std::string StageEmitter::value(const Frame& frame, const Instruction& instruction,
+                                const std::vector<Expr>& index) {
+  std::string k = std::to_string(frame.id) + ":" + key(instruction, index);
+  for (auto scope = memo_.rbegin(); scope != memo_.rend(); ++scope)
+    if (auto found = scope->find(k); found != scope->end()) return found->second;
+  std::string v;
+  if (instruction.opcode == "parameter") {
+    size_t number = static_cast<size_t>(instruction.parameterNumber);
+    v = frame.bound.empty() ? load(scope_.parameters.at(number), index) : frame.bound.at(number);
+  } else if (auto m = scope_.materialized.find(&instruction); m != scope_.materialized.end()) {
+    v = load(m->second, index);
+  } else {
+    v = compute(frame, instruction, index);
+  }
+  memo_.back()[k] = v;
+  return v;
+}
+
+std::vector<Expr> StageEmitter::runtimeStarts(const Frame& frame, const Instruction& instruction,
+                                              size_t firstOperand, const IndexingMap& map) {
+  std::vector<Expr> runtime;
+  for (size_t k = 0; k < map.runtimeVars.size(); ++k) {
+    const Instruction& start = *instruction.operands.at(firstOperand + k);
+    const ElementCode& type = codeOf(start);
+    if (type.kind != ElementCode::Kind::kInt)
+      throw unsupported(instruction, "start indices must be integers");
+    std::string raw = value(frame, start, {});
+    Interval range = map.runtimeVars[k].range;
+    // Clamped in the index's own type where it is unsigned 64-bit (a value past 2^63 is
+    // large, not negative), else in int64_t.
+    std::string clamped = type.bits == 64 && !type.isSigned
+                              ? "static_cast<int64_t>(std::min<uint64_t>(" + raw + ", " +
+                                    std::to_string(range.hi) + "ULL))"
+                              : "idxmap_clamp<int64_t>(static_cast<int64_t>(" + raw + "), " +
+                                    printCExpr(literal(range.lo)) + ", " +
+                                    printCExpr(literal(range.hi)) + ")";
+    std::string name = "rt" + std::to_string(map_.runtimeVars.size());
+    line("const int64_t " + name + " = " + clamped + ";");
+    map_.runtimeVars.push_back({range, ""});
+    runtime.push_back(Expr::runtimeVar(static_cast<unsigned>(map_.runtimeVars.size() - 1)));
+  }
+  return runtime;
+}
+
+std::string StageEmitter::compute(const Frame& frame, const Instruction& instruction,
+                                  const std::vector<Expr>& index) {
+  const std::string& op = instruction.opcode;
+  const ElementCode& type = codeOf(instruction);
+  if (op == "parameter") return value(frame, instruction, index);
+  if (op == "constant") {
+    if (instruction.shape.rank() == 0) {
+      std::optional<std::string> literalValue = literalElement(type, instruction.literal);
+      if (!literalValue)
+        throw unsupported(instruction, "cannot read the literal `" + instruction.literal + "` as " +
+                                           type.hloType);
+      return local(type.compute, *literalValue);
+    }
+    return load(scope_.constants.at(&instruction), index);
+  }
+  if (op == "iota") {
+    const hlo::Attribute* dimension = instruction.attribute("iota_dimension");
+    size_t d = dimension ? std::stoul(dimension->value) : 0;
+    std::string position = printIndex("iota", index.at(d));
+    ElementCode s64 = *elementCode("s64");
+    return local(type.compute, convertElement(s64, type, "static_cast<int64_t>(" + position + ")"));
+  }
+  if (op == "pad" || op == "concatenate" || op == "dynamic-update-slice")
+    return branch(frame, instruction, index);
+  if (op == "reduce") throw unsupported(instruction, "a reduce is computed in a stage of its own");
+  if (movesData(op)) {
+    IndexingMap map = operandMap(instruction, 0);
+    if (!coversShape(map, instruction.shape) || !map.rangeVars.empty())
+      throw unsupported(instruction, "its map reads conditionally");
+    std::vector<Expr> runtime;
+    if (op == "dynamic-slice") runtime = runtimeStarts(frame, instruction, 1, map);
+    return value(frame, *instruction.operands[0], through(map, index, runtime));
+  }
+  std::vector<std::string> operands;
+  std::vector<ElementCode> types;
+  for (size_t i = 0; i < instruction.operands.size(); ++i) {
+    IndexingMap map = operandMap(instruction, i);
+    if (!coversShape(map, instruction.shape) || !map.rangeVars.empty() || !map.runtimeVars.empty())
+      throw unsupported(instruction, "its map reads conditionally");
+    operands.push_back(value(frame, *instruction.operands[i], through(map, index)));
+    types.push_back(codeOf(*instruction.operands[i]));
+  }
+  std::string direction;
+  if (const hlo::Attribute* d = instruction.attribute("direction")) direction = d->value;
+  if (const hlo::Attribute* t = instruction.attribute("type"); t && t->value == "TOTALORDER")
+    throw unsupported(instruction, "type=TOTALORDER comparisons are not computed");
+  std::optional<std::string> result = elementwiseValue(op, direction, types, type, operands);
+  if (!result)
+    throw unsupported(instruction, "kernels do not compute `" + op + "` on " +
+                                       (types.empty() ? type.hloType : types[0].hloType));
+  return local(type.compute, *result);
+}
+
+std::string StageEmitter::branch(const Frame& frame, const Instruction& instruction,
+                                 const std::vector<Expr>& index) {
+  const std::string& op = instruction.opcode;
+  std::string result = fresh("v");
+  const ElementCode& type = codeOf(instruction);
+  line(type.compute + " " + result + ";");
+  // The operands that apply under conditions, in order; the fallback applies elsewhere.
+  std::vector<size_t> conditional;
+  std::optional<size_t> fallback;
+  if (op == "pad") {
+    conditional = {0};
+    fallback = 1;
+  } else if (op == "dynamic-update-slice") {
+    conditional = {1};
+    fallback = 0;
+  } else {
+    for (size_t i = 0; i < instruction.operands.size(); ++i) conditional.push_back(i);
+  }
+  std::vector<std::vector<Constraint>> alternatives;
+  std::string closing;
+  size_t printed = 0;
+  for (size_t n = 0; n < conditional.size(); ++n) {
+    size_t i = conditional[n];
+    IndexingMap map = operandMap(instruction, i);
+    if (map.knownEmpty) continue;  // an operand with no elements is never read
+    std::vector<Expr> runtime;
+    if (op == "dynamic-update-slice") runtime = runtimeStarts(frame, instruction, 2, map);
+    std::vector<Constraint> condition = conditionOf(map, index, runtime);
+    alternatives.push_back(condition);
+    const bool last = !fallback && n + 1 == conditional.size();
+    std::string role = op + " operand " + std::to_string(i);
+    if (last) {
+      checks_.push_back({PendingCheck::Kind::kCovered, op, "", {}, {}, {}, alternatives, context_});
+      line(printed ? "} else {" : "{");
+    } else {
+      std::string text = printCondition(role, condition);
+      line(std::string(printed ? "} else if (" : "if (") + text + ") {");
+    }
+    ++printed;
+    indent_ += 2;
+    memo_.emplace_back();
+    std::vector<Constraint> outer = context_;
+    context_.insert(context_.end(), condition.begin(), condition.end());
+    std::string v = value(frame, *instruction.operands[i], through(map, index, runtime));
+    line(result + " = " + v + ";");
+    context_ = outer;
+    memo_.pop_back();
+    indent_ -= 2;
+  }
+  if (fallback) {
+    IndexingMap map = operandMap(instruction, *fallback);
+    line(printed ? "} else {" : "{");
+    indent_ += 2;
+    memo_.emplace_back();
+    // Runs where no condition holds: checked over the whole branch, a superset.
+    std::string v = value(frame, *instruction.operands[*fallback], through(map, index));
+    line(result + " = " + v + ";");
+    memo_.pop_back();
+    indent_ -= 2;
+  } else if (printed == 0) {
+    throw unsupported(instruction, "no operand has elements");
+  }
+  line("}");
+  return result;
+}
+
+std::string StageEmitter::reduction(const Frame& frame, const Instruction& reduce,
+                                    const std::vector<Expr>& index) {
+  if (reduce.operands.size() != 2 || reduce.shape.isTuple)
+    throw unsupported(reduce, "variadic reduces are not computed");
+  const ElementCode& type = codeOf(reduce);
+  const hlo::Computation* reducer = reduce.calledComputations.at(0);
+  IndexingMap reads = operandMap(reduce, 0);
+  std::string accumulator = fresh("a");
+  line(type.compute + " " + accumulator + " = " + value(frame, *reduce.operands[1], {}) + ";");
+  std::vector<Expr> reduced;
+  for (size_t j = 0; j < reads.rangeVars.size(); ++j) {
+    std::string d = "d" + std::to_string(outputDims_ + j);
+    const Interval& range = map_.dims[outputDims_ + j].range;
+    line("for (int64_t " + d + " = " + printCExpr(literal(range.lo)) + "; " + d +
+         " <= " + printCExpr(literal(range.hi)) + "; ++" + d + ") {");
+    indent_ += 2;
+    reduced.push_back(Expr::dim(static_cast<unsigned>(outputDims_ + j)));
+  }
+  memo_.emplace_back();
+  IndexingMap context = contextMap();
+  std::vector<Expr> at;
+  for (Expr result : reads.results)
+    at.push_back(simplifyExpr(result.replaceVariables(index, reduced, {}), context));
+  std::string x = value(frame, *reduce.operands[0], at);
+  Frame inner{reducer, {accumulator, x}, next_++};
+  memo_.emplace_back();
+  line(accumulator + " = " + value(inner, *reducer->root, {}) + ";");
+  memo_.pop_back();
+  memo_.pop_back();
+  for (size_t j = 0; j < reads.rangeVars.size(); ++j) {
+    indent_ -= 2;
+    line("}");
+  }
+  return accumulator;
+}
+
+}  // namespace idxmap::codegen::hlo_stage

@@ -1,0 +1,111 @@
+// One stage of an HLO kernel (codegen/hlo_kernel.h): the statement that computes one element
+// of a stage's instruction, walking the computation toward the parameters through the op
+// models' maps. What it prints is validated afterwards, so every index expression, offset and
+// branch condition it prints is recorded as a PendingCheck. Private to codegen/.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "codegen/element_code.h"
+#include "codegen/index_code.h"
+#include "core/indexing_map.h"
+#include "ops/hlo/module.h"
+
+namespace idxmap::codegen::hlo_stage {
+
+// A buffer the kernel reads: one of its parameters, a stage's own buffer, a constant array.
+struct ValueBuffer {
+  std::string name;
+  ElementCode type;
+  std::vector<int64_t> shape;
+  bool holdsComputeType = false;  // stage buffers hold computed values, not stored ones
+};
+
+// What every stage of one kernel shares.
+struct KernelScope {
+  const hlo::Computation* computation = nullptr;
+  std::vector<ValueBuffer> parameters;                          // by parameter number
+  std::map<const hlo::Instruction*, ValueBuffer> materialized;  // stages computed before
+  std::map<const hlo::Instruction*, ValueBuffer> constants;     // array constants
+  std::string constantArrays;                                   // their definitions
+};
+
+// A check of printed text, run once the stage's variables are all known.
+struct PendingCheck {
+  enum class Kind : uint8_t { kExpression, kCondition, kCovered } kind;
+  std::string role, text;
+  Expr meaning;                                       // kExpression (may be null)
+  std::optional<int64_t> elements;                    // kExpression into a buffer
+  std::vector<Constraint> condition;                  // kCondition
+  std::vector<std::vector<Constraint>> alternatives;  // kCovered
+  std::vector<Constraint> context;                    // the branch it runs in
+};
+
+// A load the stage performs, for the kernel's header: buffer and index over the stage's map.
+struct StageRead {
+  std::string buffer;
+  std::vector<Expr> index;
+};
+
+class StageEmitter {
+ public:
+  // `stage`: the instruction whose element the statement computes, into `output` (its
+  // offset is the row-major one of the loop iterators d0..).
+  StageEmitter(KernelScope& scope, const hlo::Instruction& stage, const ValueBuffer& output);
+
+  // The stage's variables: its output dims, a reduce's reduced dims after them, and the
+  // runtime variables the statement declares.
+  const IndexingMap& map() const { return map_; }
+  // The statement at one point of the loop nest (`point` gives d0.. when isl fixed some).
+  std::string statement(const std::vector<std::string>& pointDeclarations, int indent);
+  const std::vector<PendingCheck>& checks() const { return checks_; }
+  const std::vector<StageRead>& reads() const { return reads_; }
+  // The points one statement visits: the reduced dims' sizes (1 for other stages).
+  int64_t pointsPerStatement() const;
+
+ private:
+  struct Frame;  // a computation being walked and its bound parameters
+  std::string value(const Frame& frame, const hlo::Instruction& instruction,
+                    const std::vector<Expr>& index);
+  std::string compute(const Frame& frame, const hlo::Instruction& instruction,
+                      const std::vector<Expr>& index);
+  std::string reduction(const Frame& frame, const hlo::Instruction& reduce,
+                        const std::vector<Expr>& index);
+  std::string branch(const Frame& frame, const hlo::Instruction& instruction,
+                     const std::vector<Expr>& index);
+  std::string load(const ValueBuffer& buffer, const std::vector<Expr>& index);
+  std::vector<Expr> runtimeStarts(const Frame& frame, const hlo::Instruction& instruction,
+                                  size_t firstOperand, const IndexingMap& map);
+  std::vector<Expr> through(const IndexingMap& map, const std::vector<Expr>& index,
+                            const std::vector<Expr>& runtime = {}) const;
+  std::vector<Constraint> conditionOf(const IndexingMap& map, const std::vector<Expr>& index,
+                                      const std::vector<Expr>& runtime) const;
+  std::string printIndex(const std::string& role, Expr meaning,
+                         std::optional<int64_t> elements = std::nullopt);
+  std::string printCondition(const std::string& role, const std::vector<Constraint>& condition);
+  std::string local(const std::string& type, const std::string& value);
+  std::string fresh(const std::string& prefix);
+  void line(const std::string& text);
+  IndexingMap contextMap() const;
+
+  KernelScope& scope_;
+  const hlo::Instruction& stage_;
+  ValueBuffer output_;
+  IndexingMap map_;
+  size_t outputDims_;
+  IndexLowering lowering_;
+  std::vector<PendingCheck> checks_;
+  std::vector<StageRead> reads_;
+  // Per statement: the text, its indent, the branch constraints, values already computed.
+  std::string out_;
+  int indent_ = 0;
+  std::vector<Constraint> context_;
+  std::vector<std::map<std::string, std::string>> memo_;
+  int next_ = 0;
+};
+
+}  // namespace idxmap::codegen::hlo_stage
