@@ -35,6 +35,21 @@ IndexingMap operandMap(const Instruction& instruction, size_t operand) {
   return entry.maps[0];
 }
 
+// The map to an operand read where no other branch applies (pad's padding value,
+// dynamic-update-slice's operand outside the window): the model may split it into pieces by
+// where they apply, but they must all read the same index.
+IndexingMap fallbackMap(const Instruction& instruction, size_t operand) {
+  InstructionIndexing indexing = computeOutputToInputIndexing(instruction);
+  const OperandIndexing& entry = indexing.entries.at(operand);
+  if (entry.unknown || entry.maps.empty())
+    throw unsupported(instruction, "operand " + std::to_string(operand) + " has no indexing map");
+  for (const IndexingMap& map : entry.maps)
+    if (map.results != entry.maps[0].results || !map.rangeVars.empty())
+      throw unsupported(instruction, "operand " + std::to_string(operand) +
+                                         " is read at different indices in different pieces");
+  return entry.maps[0];
+}
+
 bool coversShape(const IndexingMap& map, const hlo::Shape& shape) {
   if (!map.constraints.empty() || map.knownEmpty) return false;
   for (size_t i = 0; i < map.dims.size(); ++i)
@@ -342,7 +357,7 @@ std::string StageEmitter::branch(const Frame& frame, const Instruction& instruct
     indent_ -= 2;
   }
   if (fallback) {
-    IndexingMap map = operandMap(instruction, *fallback);
+    IndexingMap map = fallbackMap(instruction, *fallback);
     line(printed ? "} else {" : "{");
     indent_ += 2;
     memo_.emplace_back();

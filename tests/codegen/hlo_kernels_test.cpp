@@ -1,0 +1,217 @@
+// HLO kernels against an op-by-op evaluator written from XLA's operation semantics
+// (tests/codegen/hlo_reference.h, no indexing maps): random loop fusions of every op the
+// kernels compute, the bundled softmax fusion, and single ops of an entry computation, all
+// compiled in one translation unit and run with threads on; results must agree bit for bit
+// (any NaN matching any NaN). Unsupported ops are located problems, never kernels.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "codegen/emit.h"
+#include "codegen/hlo_kernel.h"
+#include "codegen/run/tensor_buffers.h"
+#include "tests/codegen/hlo_reference.h"
+#include "tests/codegen/kernel_test_support.h"
+#include "tests/codegen/random_hlo.h"
+
+namespace idxmap::codegen {
+namespace hlo_kernel_tests {  // named: the folder's tests share one unity file
+
+using namespace testing;
+
+// Values for a parameter: small numbers with the float specials now and then; start index
+// parameters (s32 scalars) in [-2, 6], so that clamping happens.
+Tensor randomTensor(const hlo::Shape& shape, std::mt19937& rng, bool specials) {
+  const std::string type = tensorType(shape.element_type);
+  Tensor t = gather_scatter::zeros(type, shape.shape);
+  std::uniform_int_distribution<int> small(-5, 5), special(0, 19);
+  for (size_t i = 0; i < t.floats.size(); ++i) {
+    int s = specials ? special(rng) : 19;
+    double v = s == 0 ? NAN : s == 1 ? -0.0 : s == 2 ? INFINITY : small(rng) * 0.75;
+    t.floats[i] = gather_scatter::roundToElementType(type, v);
+  }
+  for (int64_t& v : t.ints) v = shape.shape.empty() ? small(rng) + 1 : small(rng);
+  return t;
+}
+
+bool agree(const Tensor& a, const Tensor& b) {
+  if (a.shape != b.shape || a.element_type != b.element_type) return false;
+  if (a.ints != b.ints) return false;
+  for (size_t i = 0; i < a.floats.size(); ++i) {
+    double x = a.floats[i], y = b.floats[i];
+    if (std::isnan(x) && std::isnan(y)) continue;
+    if (x != y || std::signbit(x) != std::signbit(y)) return false;
+  }
+  return true;
+}
+
+struct Case {
+  std::string text;
+  std::unique_ptr<hlo::Module> module;
+  const hlo::Instruction* instruction = nullptr;
+  HloKernel kernel;
+};
+
+// Runs a kernel on the operands; the results in the kernel's output order.
+std::vector<Tensor> runHloKernel(const LoadedLibrary& library, const HloKernel& kernel,
+                                 const std::vector<Tensor>& operands) {
+  using Entry = int (*)(void* const*, const int64_t*);
+  std::vector<Buffer> buffers;
+  std::vector<void*> pointers;
+  std::vector<int64_t> elements;
+  size_t next = 0;
+  for (const KernelBuffer& b : kernel.buffers) {
+    std::string type = tensorType(b.elementType);
+    buffers.push_back(b.written ? Buffer(storageBytes(type) * static_cast<size_t>(b.elements()))
+                                : toBuffer(operands.at(next++)));
+    elements.push_back(b.elements());
+  }
+  for (Buffer& buffer : buffers) pointers.push_back(buffer.data());
+  auto entry = reinterpret_cast<Entry>(library.symbol(kernel.symbol + "_packed"));
+  EXPECT_EQ(entry(pointers.data(), elements.data()), 0) << kernel.symbol;
+  std::vector<Tensor> out;
+  for (size_t i = 0; i < kernel.buffers.size(); ++i)
+    if (kernel.buffers[i].written)
+      out.push_back(fromBuffer(buffers[i], tensorType(kernel.buffers[i].elementType),
+                               kernel.buffers[i].shape));
+  return out;
+}
+
+// Every case's kernel in one file, compiled once (cached by content).
+std::shared_ptr<LoadedLibrary> compileCases(const std::vector<Case>& cases) {
+  std::vector<PrintedKernel> printed;
+  for (const Case& c : cases) printed.push_back(c.kernel.printed);
+  return compileAndLoad(cppFile(printed), testJitOptions());
+}
+
+// `specials`: NaN, -0 and infinities among the inputs (a softmax row with one is NaN
+// throughout, which would hide its arithmetic).
+void expectAgreement(const std::vector<Case>& cases, const LoadedLibrary& library, int rounds,
+                     bool specials = true) {
+  std::mt19937 rng(7);
+  for (const Case& c : cases) {
+    for (int round = 0; round < rounds; ++round) {
+      std::vector<Tensor> operands;
+      for (const hlo::Instruction* operand : c.instruction->operands)
+        operands.push_back(randomTensor(operand->shape, rng, specials));
+      std::vector<Tensor> expected = HloReference::run(*c.instruction, operands);
+      std::vector<Tensor> actual = runHloKernel(library, c.kernel, operands);
+      ASSERT_EQ(actual.size(), expected.size()) << c.text;
+      for (size_t k = 0; k < actual.size(); ++k)
+        ASSERT_TRUE(agree(actual[k], expected[k])) << c.text << "\nresult " << k << "\n"
+                                                   << c.kernel.printed.text;
+    }
+  }
+}
+
+TEST(HloKernels, RandomFusionsAgreeWithTheReference) {
+  RandomHlo generator(20261125);
+  std::vector<Case> cases;
+  std::map<std::string, int> opcodes;
+  for (int id = 0; cases.size() < 150 && id < 400; ++id) {
+    Case c;
+    c.text = generator.module(id);
+    c.module = std::make_unique<hlo::Module>(hlo::parseHloModule(c.text, "random.hlo"));
+    c.instruction = c.module->entry->root;
+    try {
+      c.kernel = hloKernel(*c.instruction, "random_" + std::to_string(id));
+    } catch (const UnsupportedHlo& error) {
+      ADD_FAILURE() << error.what() << "\n" << c.text;
+      continue;
+    }
+    for (const auto& i : c.instruction->calledComputations[0]->instructions) ++opcodes[i->opcode];
+    cases.push_back(std::move(c));
+  }
+  ASSERT_EQ(cases.size(), 150u);
+  // The generator reached every op family.
+  for (const char* op : {"pad", "concatenate", "dynamic-slice", "dynamic-update-slice", "reduce",
+                         "transpose", "reshape", "slice", "reverse", "select", "convert"})
+    EXPECT_GT(opcodes[op], 3) << op;
+  auto library = compileCases(cases);
+  expectAgreement(cases, *library, 3);
+}
+
+TEST(HloKernels, SoftmaxExampleAgreesWithTheReference) {
+  std::ifstream in(std::string(IDXMAP_SOURCE_DIR) + "/examples/softmax.hlo");
+  std::stringstream text;
+  text << in.rdbuf();
+  Case c;
+  c.text = text.str();
+  c.module = std::make_unique<hlo::Module>(hlo::parseHloModule(c.text, "softmax.hlo"));
+  EmittedHloModule emitted = emitHloModule(*c.module);
+  ASSERT_TRUE(emitted.problems.empty());
+  ASSERT_EQ(emitted.kernels.size(), 1u);
+  c.kernel = emitted.kernels[0];
+  c.instruction = c.module->entry->root;
+  // Two reduces, each computed once into a buffer of its own.
+  EXPECT_NE(c.kernel.printed.text.find("std::vector<float> t1(130)"), std::string::npos);
+  std::vector<Case> cases;
+  cases.push_back(std::move(c));
+  auto library = compileCases(cases);
+  expectAgreement(cases, *library, 2, /*specials=*/false);
+}
+
+TEST(HloKernels, SingleOpsOfAnEntryAgreeWithTheReference) {
+  const std::string text = R"(HloModule ops
+ENTRY e {
+  p0 = f16[4,6] parameter(0)
+  p1 = s32[] parameter(1)
+  p2 = s32[] parameter(2)
+  c = f16[] constant(0.5)
+  pd = f16[7,12] pad(p0, c), padding=1_2_0x0_1_1
+  t = f16[12,7] transpose(pd), dimensions={1,0}
+  ds = f16[3,2] dynamic-slice(t, p1, p2), dynamic_slice_sizes={3,2}
+  i = s32[3,2] iota(), iota_dimension=1
+  cv = f16[3,2] convert(i)
+  a = f16[3,2] add(ds, cv)
+  cc = f16[6,2] concatenate(a, ds), dimensions={0}
+  r = f16[12] reshape(cc)
+  k = s32[3] constant({1, -2, 3})
+  rv = s32[3] reverse(k), dimensions={0}
+  q = s32[3] divide(rv, k)
+  ROOT tup = (f16[12], s32[3]) tuple(r, q)
+})";
+  auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text, "ops.hlo"));
+  EmittedHloModule emitted = emitHloModule(*module);
+  ASSERT_TRUE(emitted.problems.empty());
+  std::vector<Case> cases;
+  for (const HloKernel& kernel : emitted.kernels) {
+    Case c;
+    c.text = kernel.op;
+    c.kernel = kernel;
+    for (const auto& i : module->entry->instructions)
+      if (kernel.symbol == kernelSymbol(i->opcode, i->location)) c.instruction = i.get();
+    ASSERT_NE(c.instruction, nullptr);
+    cases.push_back(std::move(c));
+  }
+  EXPECT_EQ(cases.size(), 10u);  // every instruction but parameters, constants, the tuple
+  auto library = compileCases(cases);
+  expectAgreement(cases, *library, 4);
+}
+
+TEST(HloKernels, UnsupportedOpsAreLocatedProblems) {
+  const std::string text = R"(HloModule bad
+lt {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = pred[] compare(a, b), direction=LT
+}
+ENTRY e {
+  p0 = f32[4,4] parameter(0)
+  d = f32[4,4] dot(p0, p0), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT s = f32[4,4] sort(p0), dimensions={1}, to_apply=lt
+})";
+  hlo::Module module = hlo::parseHloModule(text, "bad.hlo");
+  EmittedHloModule emitted = emitHloModule(module);
+  EXPECT_TRUE(emitted.kernels.empty());
+  ASSERT_EQ(emitted.problems.size(), 2u);
+  EXPECT_EQ(emitted.problems[0].location.line, 9);
+  EXPECT_NE(emitted.problems[0].message.find("dot"), std::string::npos);
+  EXPECT_EQ(emitted.problems[1].location.line, 10);
+}
+
+}  // namespace hlo_kernel_tests
+}  // namespace idxmap::codegen

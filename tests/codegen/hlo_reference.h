@@ -1,0 +1,346 @@
+// An op-by-op HLO evaluator written for the tests from XLA's operation semantics, with no
+// indexing map anywhere: each instruction's value is computed from its operands' values by
+// walking indices the way the operation semantics describe them (broadcast's dimensions,
+// transpose's permutation, pad's edges and interior, a reduce's row-major accumulation, ...).
+// Element arithmetic: floats computed in their C type (f16 / bf16 in float) and rounded to the
+// element type by ops/eval's rounding; integers wrapped to their width; XLA's division by zero,
+// saturating float-to-integer conversion.
+#pragma once
+
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ops/eval/tensor.h"
+#include "ops/hlo/attributes.h"
+#include "ops/hlo/module.h"
+
+namespace idxmap::codegen::testing {
+
+using gather_scatter::Tensor;
+
+// HLO's element type names in the Tensor's (StableHLO's) words.
+inline std::string tensorType(const std::string& hlo) {
+  if (hlo == "pred") return "i1";
+  if (hlo[0] == 's') return "i" + hlo.substr(1);
+  if (hlo[0] == 'u') return "ui" + hlo.substr(1);
+  return hlo;
+}
+
+struct Scalar {
+  double f = 0;
+  int64_t i = 0;
+};
+
+inline int widthOf(const std::string& type) {
+  return type == "i1" ? 1 : std::stoi(type.substr(type[0] == 'u' ? 2 : 1));
+}
+
+// An integer wrapped to the type's width (two's complement for signed types).
+inline int64_t wrapTo(const std::string& type, int64_t v) {
+  int bits = widthOf(type);
+  if (bits == 1) return v != 0;
+  if (bits == 64) return v;
+  uint64_t mask = (uint64_t{1} << bits) - 1, u = static_cast<uint64_t>(v) & mask;
+  if (type[0] == 'u') return static_cast<int64_t>(u);
+  if (u >> (bits - 1)) u |= ~mask;
+  return static_cast<int64_t>(u);
+}
+
+// A float computation in the type's C type, rounded to the type.
+inline double inType(const std::string& type, double x, double y,
+                     const std::function<float(float, float)>& single,
+                     const std::function<double(double, double)>& wide) {
+  if (type == "f64") return wide(x, y);
+  return gather_scatter::roundToElementType(
+      type, static_cast<double>(single(static_cast<float>(x), static_cast<float>(y))));
+}
+
+inline Scalar elementwise(const std::string& op, const std::string& direction,
+                          const std::vector<std::string>& types, const std::string& result,
+                          const std::vector<Scalar>& a) {
+  const std::string& t = types[0];
+  const bool isFloat = gather_scatter::isFloatType(t);
+  Scalar out;
+  if (op == "convert") {
+    if (gather_scatter::isFloatType(result)) {
+      double v = isFloat ? a[0].f : static_cast<double>(a[0].i);
+      out.f = result == "f32" && !isFloat ? static_cast<double>(static_cast<float>(a[0].i))
+                                          : gather_scatter::roundToElementType(result, v);
+    } else if (result == "i1") {
+      out.i = isFloat ? a[0].f != 0 : a[0].i != 0;
+    } else if (isFloat) {
+      double v = std::trunc(a[0].f);
+      int bits = widthOf(result);
+      bool isUnsigned = result[0] == 'u';
+      double lo = isUnsigned ? 0 : -std::ldexp(1.0, bits - 1);
+      double hi = isUnsigned ? std::ldexp(1.0, bits) : std::ldexp(1.0, bits - 1);
+      if (std::isnan(v)) out.i = 0;
+      else if (v <= lo) out.i = isUnsigned ? 0 : static_cast<int64_t>(lo);
+      else if (v >= hi) out.i = isUnsigned ? wrapTo(result, -1) : static_cast<int64_t>(hi - 1);
+      else out.i = isUnsigned && bits == 64 ? static_cast<int64_t>(static_cast<uint64_t>(v))
+                                            : static_cast<int64_t>(v);
+    } else {
+      out.i = wrapTo(result, a[0].i);
+    }
+    return out;
+  }
+  if (op == "compare") {
+    auto cmp = [&](auto x, auto y) {
+      if (direction == "EQ") return x == y;
+      if (direction == "NE") return x != y;
+      if (direction == "LT") return x < y;
+      if (direction == "LE") return x <= y;
+      if (direction == "GT") return x > y;
+      return x >= y;
+    };
+    bool u = t[0] == 'u' && t == "ui64";
+    out.i = isFloat ? cmp(a[0].f, a[1].f)
+            : u     ? cmp(static_cast<uint64_t>(a[0].i), static_cast<uint64_t>(a[1].i))
+                    : cmp(a[0].i, a[1].i);
+    return out;
+  }
+  if (op == "select") return a[0].i ? a[1] : a[2];
+  if (isFloat) {
+    auto f1 = [&](float (*single)(float), double (*wide)(double)) {
+      return inType(t, a[0].f, 0, [&](float x, float) { return single(x); },
+                    [&](double x, double) { return wide(x); });
+    };
+    auto maxOf = [](double x, double y) {
+      return std::isnan(x) ? x : std::isnan(y) ? y : x == y ? (std::signbit(x) ? y : x)
+                                                            : (x < y ? y : x);
+    };
+    auto minOf = [](double x, double y) {
+      return std::isnan(x) ? x : std::isnan(y) ? y : x == y ? (std::signbit(x) ? x : y)
+                                                            : (x < y ? x : y);
+    };
+    if (op == "negate") out.f = -a[0].f;
+    else if (op == "abs") out.f = std::fabs(a[0].f);
+    else if (op == "exponential") out.f = f1(std::exp, std::exp);
+    else if (op == "log") out.f = f1(std::log, std::log);
+    else if (op == "tanh") out.f = f1(std::tanh, std::tanh);
+    else if (op == "sqrt") out.f = f1(std::sqrt, std::sqrt);
+    else if (op == "floor") out.f = std::floor(a[0].f);
+    else if (op == "add") out.f = inType(t, a[0].f, a[1].f, std::plus<float>(), std::plus<double>());
+    else if (op == "subtract")
+      out.f = inType(t, a[0].f, a[1].f, std::minus<float>(), std::minus<double>());
+    else if (op == "multiply")
+      out.f = inType(t, a[0].f, a[1].f, std::multiplies<float>(), std::multiplies<double>());
+    else if (op == "divide")
+      out.f = inType(t, a[0].f, a[1].f, std::divides<float>(), std::divides<double>());
+    else if (op == "maximum") out.f = maxOf(a[0].f, a[1].f);
+    else if (op == "minimum") out.f = minOf(a[0].f, a[1].f);
+    else if (op == "clamp") out.f = minOf(maxOf(a[1].f, a[0].f), a[2].f);
+    else throw std::runtime_error("reference: no float " + op);
+    return out;
+  }
+  auto wrap = [&](uint64_t v) { return wrapTo(result, static_cast<int64_t>(v)); };
+  uint64_t x = static_cast<uint64_t>(a[0].i), y = a.size() > 1 ? static_cast<uint64_t>(a[1].i) : 0;
+  int64_t minimum = t == "i1" || t[0] == 'u' ? 0 : -(int64_t{1} << (widthOf(t) - 1));
+  if (op == "negate") out.i = wrap(0 - x);
+  else if (op == "abs") out.i = a[0].i < 0 ? wrap(0 - x) : a[0].i;
+  else if (op == "add") out.i = t == "i1" ? (a[0].i || a[1].i) : wrap(x + y);
+  else if (op == "subtract") out.i = wrap(x - y);
+  else if (op == "multiply") out.i = t == "i1" ? (a[0].i && a[1].i) : wrap(x * y);
+  else if (op == "divide")
+    out.i = a[1].i == 0                                     ? wrapTo(result, -1)
+            : (a[1].i == -1 && a[0].i == minimum && minimum) ? a[0].i
+                                                              : wrap(static_cast<uint64_t>(a[0].i / a[1].i));
+  else if (op == "remainder")
+    out.i = a[1].i == 0 ? a[0].i : (a[1].i == -1 ? 0 : wrap(static_cast<uint64_t>(a[0].i % a[1].i)));
+  else if (op == "maximum") out.i = std::max(a[0].i, a[1].i);
+  else if (op == "minimum") out.i = std::min(a[0].i, a[1].i);
+  else if (op == "clamp") out.i = std::min(std::max(a[1].i, a[0].i), a[2].i);
+  else if (op == "and") out.i = wrap(x & y);
+  else if (op == "or") out.i = wrap(x | y);
+  else if (op == "xor") out.i = wrap(x ^ y);
+  else if (op == "not") out.i = t == "i1" ? !a[0].i : wrap(~x);
+  else throw std::runtime_error("reference: no integer " + op);
+  return out;
+}
+
+class HloReference {
+ public:
+  // The results of `instruction` (a fusion, or a single op) on its operands' values.
+  static std::vector<Tensor> run(const hlo::Instruction& instruction,
+                                 const std::vector<Tensor>& operands) {
+    HloReference reference;
+    if (instruction.opcode == "fusion")
+      return reference.computation(*instruction.calledComputations.at(0), operands);
+    return {reference.op(instruction, operands)};
+  }
+
+ private:
+  std::vector<Tensor> computation(const hlo::Computation& c, const std::vector<Tensor>& params) {
+    std::map<const hlo::Instruction*, Tensor> values;
+    for (const auto& instruction : c.instructions) {
+      if (instruction->opcode == "parameter") {
+        values[instruction.get()] = params.at(static_cast<size_t>(instruction->parameterNumber));
+        continue;
+      }
+      if (instruction->opcode == "tuple") continue;
+      std::vector<Tensor> operands;
+      for (const hlo::Instruction* o : instruction->operands) operands.push_back(values.at(o));
+      values[instruction.get()] = op(*instruction, operands);
+    }
+    std::vector<Tensor> out;
+    if (c.root->opcode == "tuple")
+      for (const hlo::Instruction* o : c.root->operands) out.push_back(values.at(o));
+    else
+      out.push_back(values.at(c.root));
+    return out;
+  }
+
+  static Scalar at(const Tensor& t, int64_t p) {
+    return t.isFloat() ? Scalar{t.floats.at(static_cast<size_t>(p)), 0}
+                       : Scalar{0, t.ints.at(static_cast<size_t>(p))};
+  }
+  static void put(Tensor& t, int64_t p, Scalar s) {
+    if (t.isFloat()) t.floats.at(static_cast<size_t>(p)) = s.f;
+    else t.ints.at(static_cast<size_t>(p)) = s.i;
+  }
+  // Calls fn(index) for every index of `shape`, row-major.
+  static void forEach(const std::vector<int64_t>& shape,
+                      const std::function<void(const std::vector<int64_t>&)>& fn) {
+    for (int64_t s : shape)
+      if (s == 0) return;
+    std::vector<int64_t> index(shape.size(), 0);
+    do fn(index);
+    while (nextIndex(shape, index));
+  }
+
+  Tensor op(const hlo::Instruction& ins, const std::vector<Tensor>& in) {
+    using namespace hlo;
+    const std::string type = tensorType(ins.shape.element_type);
+    const std::vector<int64_t>& shape = ins.shape.shape;
+    Tensor out = gather_scatter::zeros(type, shape);
+    const std::string& op = ins.opcode;
+    auto set = [&](const std::vector<int64_t>& index, Scalar s) {
+      put(out, linearPosition(shape, index), s);
+    };
+    auto get = [&](size_t k, const std::vector<int64_t>& index) {
+      return at(in[k], linearPosition(in[k].shape, index));
+    };
+    auto ints = [&](const char* name) { return readIntList(requireAttribute(ins, name), name); };
+    if (op == "fusion") return computation(*ins.calledComputations.at(0), in).at(0);
+    if (op == "constant") {
+      std::vector<std::string> tokens;
+      std::string token;
+      for (char c : ins.literal + " ") {
+        if (c == '{' || c == '}' || c == ',' || c == ' ') {
+          if (!token.empty()) tokens.push_back(token);
+          token.clear();
+        } else {
+          token += c;
+        }
+      }
+      for (size_t p = 0; p < tokens.size(); ++p) {
+        const std::string& s = tokens[p];
+        Scalar v = out.isFloat() ? Scalar{gather_scatter::roundToElementType(
+                                              type, std::strtod(s.c_str(), nullptr)),
+                                          0}
+                                 : Scalar{0, s == "true" ? 1 : s == "false" ? 0 : std::stoll(s)};
+        put(out, static_cast<int64_t>(p), v);
+      }
+      return out;
+    }
+    if (op == "iota") {
+      size_t d = static_cast<size_t>(readIntOr(ins, "iota_dimension", 0));
+      forEach(shape, [&](const std::vector<int64_t>& i) {
+        set(i, out.isFloat() ? Scalar{gather_scatter::roundToElementType(
+                                          type, static_cast<double>(i[d])),
+                                      0}
+                             : Scalar{0, wrapTo(type, i[d])});
+      });
+      return out;
+    }
+    forEach(shape, [&](const std::vector<int64_t>& i) {
+      if (op == "broadcast") {
+        std::vector<int64_t> dims = ints("dimensions"), j;
+        for (int64_t d : dims) j.push_back(i[static_cast<size_t>(d)]);
+        set(i, get(0, j));
+      } else if (op == "transpose") {
+        std::vector<int64_t> dims = ints("dimensions"), j(i.size());
+        for (size_t k = 0; k < dims.size(); ++k) j[static_cast<size_t>(dims[k])] = i[k];
+        set(i, get(0, j));
+      } else if (op == "reshape" || op == "bitcast" || op == "copy") {
+        put(out, linearPosition(shape, i), at(in[0], linearPosition(shape, i)));
+      } else if (op == "reverse") {
+        std::vector<int64_t> j = i;
+        for (int64_t d : ints("dimensions"))
+          j[static_cast<size_t>(d)] = shape[static_cast<size_t>(d)] - 1 - i[static_cast<size_t>(d)];
+        set(i, get(0, j));
+      } else if (op == "slice") {
+        std::vector<SliceDim> slice = readSlice(requireAttribute(ins, "slice"), "slice");
+        std::vector<int64_t> j;
+        for (size_t k = 0; k < i.size(); ++k) j.push_back(slice[k].start + i[k] * slice[k].stride);
+        set(i, get(0, j));
+      } else if (op == "concatenate") {
+        size_t d = static_cast<size_t>(ints("dimensions").at(0));
+        std::vector<int64_t> j = i;
+        size_t k = 0;
+        while (j[d] >= in[k].shape[d]) j[d] -= in[k++].shape[d];
+        set(i, get(k, j));
+      } else if (op == "pad") {
+        std::vector<PadDim> pad = readPadding(requireAttribute(ins, "padding"), "padding");
+        std::vector<int64_t> j;
+        bool inside = true;
+        for (size_t k = 0; k < i.size(); ++k) {
+          int64_t offset = i[k] - pad[k].low, step = pad[k].interior + 1;
+          if (offset < 0 || offset % step != 0 || offset / step >= in[0].shape[k]) inside = false;
+          j.push_back(offset / step);
+        }
+        set(i, inside ? get(0, j) : get(1, {}));
+      } else if (op == "dynamic-slice" || op == "dynamic-update-slice") {
+        const Tensor& base = op == "dynamic-slice" ? in[0] : in[1];
+        size_t first = op == "dynamic-slice" ? 1 : 2;
+        std::vector<int64_t> start;
+        for (size_t k = 0; k < i.size(); ++k) {
+          int64_t hi = op == "dynamic-slice" ? in[0].shape[k] - shape[k]
+                                             : shape[k] - in[1].shape[k];
+          start.push_back(std::clamp<int64_t>(in[first + k].ints.at(0), 0, hi));
+        }
+        std::vector<int64_t> j = i;
+        bool inUpdate = true;
+        for (size_t k = 0; k < i.size(); ++k) {
+          j[k] = op == "dynamic-slice" ? i[k] + start[k] : i[k] - start[k];
+          if (j[k] < 0 || j[k] >= base.shape[k]) inUpdate = false;
+        }
+        set(i, op == "dynamic-slice" ? get(0, j) : inUpdate ? get(1, j) : get(0, i));
+      } else if (op == "reduce") {
+        std::vector<int64_t> dims = ints("dimensions"), kept, reducedShape;
+        for (size_t k = 0; k < in[0].shape.size(); ++k)
+          (std::count(dims.begin(), dims.end(), static_cast<int64_t>(k)) ? reducedShape : kept)
+              .push_back(static_cast<int64_t>(k));
+        for (size_t k = 0; k < reducedShape.size(); ++k)
+          reducedShape[k] = in[0].shape[static_cast<size_t>(reducedShape[k])];
+        Tensor acc = gather_scatter::scalarAt(in[1], 0);
+        forEach(reducedShape, [&](const std::vector<int64_t>& r) {
+          std::vector<int64_t> j(in[0].shape.size());
+          size_t a = 0, b = 0;
+          for (size_t k = 0; k < j.size(); ++k)
+            j[k] = std::count(dims.begin(), dims.end(), static_cast<int64_t>(k)) ? r[b++] : i[a++];
+          Tensor x = gather_scatter::scalarAt(in[0], linearPosition(in[0].shape, j));
+          acc = computation(*ins.calledComputations.at(0), {acc, x}).at(0);
+        });
+        set(i, at(acc, 0));
+      } else {
+        std::vector<Scalar> values;
+        std::vector<std::string> types;
+        for (size_t k = 0; k < in.size(); ++k) {
+          values.push_back(in[k].shape.empty() ? at(in[k], 0) : get(k, i));
+          types.push_back(in[k].element_type);
+        }
+        std::string direction;
+        if (const Attribute* d = ins.attribute("direction")) direction = d->value;
+        set(i, elementwise(op, direction, types, type, values));
+      }
+    });
+    return out;
+  }
+};
+
+}  // namespace idxmap::codegen::testing
