@@ -291,8 +291,13 @@ std::string StageEmitter::compute(const Frame& frame, const Instruction& instruc
   std::vector<ElementCode> types;
   for (size_t i = 0; i < instruction.operands.size(); ++i) {
     IndexingMap map = operandMap(instruction, i);
-    if (!coversShape(map, instruction.shape) || !map.rangeVars.empty() || !map.runtimeVars.empty())
-      throw unsupported(instruction, "its map reads conditionally");
+    if (!map.rangeVars.empty())
+      throw unsupported(instruction,
+                        "kernels do not compute it (its map reads a range of operand " +
+                            std::to_string(i) + "; only reduce's ranges become loops)");
+    if (!coversShape(map, instruction.shape) || !map.runtimeVars.empty())
+      throw unsupported(instruction, "kernels do not compute it (its map reads operand " +
+                                         std::to_string(i) + " conditionally)");
     operands.push_back(value(frame, *instruction.operands[i], through(map, index)));
     types.push_back(codeOf(*instruction.operands[i]));
   }

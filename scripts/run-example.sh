@@ -31,4 +31,8 @@ show emit examples/gather.mlir -o build/gather_kernels.cpp
 echo "(wrote build/gather_kernels.cpp; one kernel:)"
 sed -n '/gather.mlir:17:11$/,/^}/p' build/gather_kernels.cpp
 echo
+show emit examples/softmax.hlo -o build/softmax_kernels.cpp
+echo "(wrote build/softmax_kernels.cpp; its header:)"
+sed -n '/^\/\/ idxmap kernel: fusion/,/^\/\/ index arithmetic/p' build/softmax_kernels.cpp
+echo
 show run --engine kernel examples/spec_example.mlir

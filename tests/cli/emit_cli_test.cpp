@@ -109,8 +109,43 @@ TEST(EmitCli, WhatKernelsDoNotComputeIsALocatedErrorAndNothingIsWritten) {
   CliResult invalid = runIdxmap({"emit", examplePath("bad_gather.mlir")});
   EXPECT_EQ(invalid.exitCode, 2);
   EXPECT_NE(invalid.err.find("stablehlo.gather (C6)"), std::string::npos) << invalid.err;
-  EXPECT_EQ(runIdxmap({"emit", examplePath("softmax.hlo")}).exitCode, 2);
   EXPECT_EQ(runIdxmap({"emit", "-"}, "func.func @f( {\n").exitCode, 2);
+}
+
+TEST(EmitCli, HloModulesBecomeKernels) {
+  std::filesystem::path dir = makeScratchDir();
+  std::string out = (dir / "softmax.cpp").string();
+  CliResult result = runIdxmap({"emit", examplePath("softmax.hlo"), "-o", out});
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  std::string file = readTextFile(out);
+  EXPECT_NE(file.find("// idxmap kernel: fusion f at "), std::string::npos);
+  EXPECT_NE(file.find("// stage t0 = row_max (reduce) over f32[2,65], reducing d2 in [0, 124]"),
+            std::string::npos)
+      << file;
+  EXPECT_NE(file.find("extern \"C\" int idxmap_fusion_30_8_packed("), std::string::npos);
+  CliResult json = runIdxmap({"emit", "--json", examplePath("softmax.hlo"), "-o", out});
+  ASSERT_EQ(json.exitCode, 0) << json.err;
+  nlohmann::json records = nlohmann::json::parse(json.out);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0]["buffers"].size(), 2u);
+  EXPECT_EQ(records[0]["buffers"][1]["written"], true);
+  // Not computed: a located error, nothing written; --assume has no MLIR values to name.
+  const char* dot =
+      "HloModule m\nENTRY e {\n  p = f32[2,2] parameter(0)\n"
+      "  ROOT d = f32[2,2] dot(p, p), lhs_contracting_dims={1}, "
+      "rhs_contracting_dims={0}\n}\n";
+  std::string never = (dir / "never.cpp").string();
+  CliResult bad = runIdxmap({"emit", "-", "-o", never}, dot);
+  EXPECT_EQ(bad.exitCode, 2);
+  EXPECT_NE(bad.err.find("<stdin>:4:21: error: dot (d): kernels do not compute it"),
+            std::string::npos)
+      << bad.err;
+  EXPECT_FALSE(std::filesystem::exists(never));
+  EXPECT_EQ(runIdxmap({"emit", "--assume", "%x: unique", examplePath("softmax.hlo")}).exitCode, 2);
+  if (std::system("command -v c++ > /dev/null 2>&1") != 0) GTEST_SKIP() << "no C++ compiler";
+  std::string compile = "c++ -std=c++20 -fopenmp -Wall -Wextra -Werror -c '" + out + "' -o '" +
+                        (dir / "k.o").string() + "' 2>&1";
+  EXPECT_EQ(std::system(compile.c_str()), 0) << compile;
 }
 
 TEST(RunCli, KernelEngineRunsTheSpecExample) {

@@ -78,11 +78,15 @@ inline Scalar elementwise(const std::string& op, const std::string& direction,
       bool isUnsigned = result[0] == 'u';
       double lo = isUnsigned ? 0 : -std::ldexp(1.0, bits - 1);
       double hi = isUnsigned ? std::ldexp(1.0, bits) : std::ldexp(1.0, bits - 1);
-      if (std::isnan(v)) out.i = 0;
-      else if (v <= lo) out.i = isUnsigned ? 0 : static_cast<int64_t>(lo);
-      else if (v >= hi) out.i = isUnsigned ? wrapTo(result, -1) : static_cast<int64_t>(hi - 1);
-      else out.i = isUnsigned && bits == 64 ? static_cast<int64_t>(static_cast<uint64_t>(v))
-                                            : static_cast<int64_t>(v);
+      if (std::isnan(v))
+        out.i = 0;
+      else if (v <= lo)
+        out.i = isUnsigned ? 0 : static_cast<int64_t>(lo);
+      else if (v >= hi)
+        out.i = isUnsigned ? wrapTo(result, -1) : static_cast<int64_t>(hi - 1);
+      else
+        out.i = isUnsigned && bits == 64 ? static_cast<int64_t>(static_cast<uint64_t>(v))
+                                         : static_cast<int64_t>(v);
     } else {
       out.i = wrapTo(result, a[0].i);
     }
@@ -106,59 +110,91 @@ inline Scalar elementwise(const std::string& op, const std::string& direction,
   if (op == "select") return a[0].i ? a[1] : a[2];
   if (isFloat) {
     auto f1 = [&](float (*single)(float), double (*wide)(double)) {
-      return inType(t, a[0].f, 0, [&](float x, float) { return single(x); },
-                    [&](double x, double) { return wide(x); });
+      return inType(
+          t, a[0].f, 0, [&](float x, float) { return single(x); },
+          [&](double x, double) { return wide(x); });
     };
     auto maxOf = [](double x, double y) {
-      return std::isnan(x) ? x : std::isnan(y) ? y : x == y ? (std::signbit(x) ? y : x)
-                                                            : (x < y ? y : x);
+      return std::isnan(x)   ? x
+             : std::isnan(y) ? y
+             : x == y        ? (std::signbit(x) ? y : x)
+                             : (x < y ? y : x);
     };
     auto minOf = [](double x, double y) {
-      return std::isnan(x) ? x : std::isnan(y) ? y : x == y ? (std::signbit(x) ? x : y)
-                                                            : (x < y ? x : y);
+      return std::isnan(x)   ? x
+             : std::isnan(y) ? y
+             : x == y        ? (std::signbit(x) ? x : y)
+                             : (x < y ? x : y);
     };
-    if (op == "negate") out.f = -a[0].f;
-    else if (op == "abs") out.f = std::fabs(a[0].f);
-    else if (op == "exponential") out.f = f1(std::exp, std::exp);
-    else if (op == "log") out.f = f1(std::log, std::log);
-    else if (op == "tanh") out.f = f1(std::tanh, std::tanh);
-    else if (op == "sqrt") out.f = f1(std::sqrt, std::sqrt);
-    else if (op == "floor") out.f = std::floor(a[0].f);
-    else if (op == "add") out.f = inType(t, a[0].f, a[1].f, std::plus<float>(), std::plus<double>());
+    if (op == "negate")
+      out.f = -a[0].f;
+    else if (op == "abs")
+      out.f = std::fabs(a[0].f);
+    else if (op == "exponential")
+      out.f = f1(std::exp, std::exp);
+    else if (op == "log")
+      out.f = f1(std::log, std::log);
+    else if (op == "tanh")
+      out.f = f1(std::tanh, std::tanh);
+    else if (op == "sqrt")
+      out.f = f1(std::sqrt, std::sqrt);
+    else if (op == "floor")
+      out.f = std::floor(a[0].f);
+    else if (op == "add")
+      out.f = inType(t, a[0].f, a[1].f, std::plus<float>(), std::plus<double>());
     else if (op == "subtract")
       out.f = inType(t, a[0].f, a[1].f, std::minus<float>(), std::minus<double>());
     else if (op == "multiply")
       out.f = inType(t, a[0].f, a[1].f, std::multiplies<float>(), std::multiplies<double>());
     else if (op == "divide")
       out.f = inType(t, a[0].f, a[1].f, std::divides<float>(), std::divides<double>());
-    else if (op == "maximum") out.f = maxOf(a[0].f, a[1].f);
-    else if (op == "minimum") out.f = minOf(a[0].f, a[1].f);
-    else if (op == "clamp") out.f = minOf(maxOf(a[1].f, a[0].f), a[2].f);
-    else throw std::runtime_error("reference: no float " + op);
+    else if (op == "maximum")
+      out.f = maxOf(a[0].f, a[1].f);
+    else if (op == "minimum")
+      out.f = minOf(a[0].f, a[1].f);
+    else if (op == "clamp")
+      out.f = minOf(maxOf(a[1].f, a[0].f), a[2].f);
+    else
+      throw std::runtime_error("reference: no float " + op);
     return out;
   }
   auto wrap = [&](uint64_t v) { return wrapTo(result, static_cast<int64_t>(v)); };
   uint64_t x = static_cast<uint64_t>(a[0].i), y = a.size() > 1 ? static_cast<uint64_t>(a[1].i) : 0;
   int64_t minimum = t == "i1" || t[0] == 'u' ? 0 : -(int64_t{1} << (widthOf(t) - 1));
-  if (op == "negate") out.i = wrap(0 - x);
-  else if (op == "abs") out.i = a[0].i < 0 ? wrap(0 - x) : a[0].i;
-  else if (op == "add") out.i = t == "i1" ? (a[0].i || a[1].i) : wrap(x + y);
-  else if (op == "subtract") out.i = wrap(x - y);
-  else if (op == "multiply") out.i = t == "i1" ? (a[0].i && a[1].i) : wrap(x * y);
+  if (op == "negate")
+    out.i = wrap(0 - x);
+  else if (op == "abs")
+    out.i = a[0].i < 0 ? wrap(0 - x) : a[0].i;
+  else if (op == "add")
+    out.i = t == "i1" ? (a[0].i || a[1].i) : wrap(x + y);
+  else if (op == "subtract")
+    out.i = wrap(x - y);
+  else if (op == "multiply")
+    out.i = t == "i1" ? (a[0].i && a[1].i) : wrap(x * y);
   else if (op == "divide")
-    out.i = a[1].i == 0                                     ? wrapTo(result, -1)
-            : (a[1].i == -1 && a[0].i == minimum && minimum) ? a[0].i
-                                                              : wrap(static_cast<uint64_t>(a[0].i / a[1].i));
+    out.i = a[1].i == 0 ? wrapTo(result, -1)
+            : (a[1].i == -1 && a[0].i == minimum && minimum)
+                ? a[0].i
+                : wrap(static_cast<uint64_t>(a[0].i / a[1].i));
   else if (op == "remainder")
-    out.i = a[1].i == 0 ? a[0].i : (a[1].i == -1 ? 0 : wrap(static_cast<uint64_t>(a[0].i % a[1].i)));
-  else if (op == "maximum") out.i = std::max(a[0].i, a[1].i);
-  else if (op == "minimum") out.i = std::min(a[0].i, a[1].i);
-  else if (op == "clamp") out.i = std::min(std::max(a[1].i, a[0].i), a[2].i);
-  else if (op == "and") out.i = wrap(x & y);
-  else if (op == "or") out.i = wrap(x | y);
-  else if (op == "xor") out.i = wrap(x ^ y);
-  else if (op == "not") out.i = t == "i1" ? !a[0].i : wrap(~x);
-  else throw std::runtime_error("reference: no integer " + op);
+    out.i =
+        a[1].i == 0 ? a[0].i : (a[1].i == -1 ? 0 : wrap(static_cast<uint64_t>(a[0].i % a[1].i)));
+  else if (op == "maximum")
+    out.i = std::max(a[0].i, a[1].i);
+  else if (op == "minimum")
+    out.i = std::min(a[0].i, a[1].i);
+  else if (op == "clamp")
+    out.i = std::min(std::max(a[1].i, a[0].i), a[2].i);
+  else if (op == "and")
+    out.i = wrap(x & y);
+  else if (op == "or")
+    out.i = wrap(x | y);
+  else if (op == "xor")
+    out.i = wrap(x ^ y);
+  else if (op == "not")
+    out.i = t == "i1" ? !a[0].i : wrap(~x);
+  else
+    throw std::runtime_error("reference: no integer " + op);
   return out;
 }
 
@@ -199,8 +235,10 @@ class HloReference {
                        : Scalar{0, t.ints.at(static_cast<size_t>(p))};
   }
   static void put(Tensor& t, int64_t p, Scalar s) {
-    if (t.isFloat()) t.floats.at(static_cast<size_t>(p)) = s.f;
-    else t.ints.at(static_cast<size_t>(p)) = s.i;
+    if (t.isFloat())
+      t.floats.at(static_cast<size_t>(p)) = s.f;
+    else
+      t.ints.at(static_cast<size_t>(p)) = s.i;
   }
   // Calls fn(index) for every index of `shape`, row-major.
   static void forEach(const std::vector<int64_t>& shape,
@@ -239,10 +277,13 @@ class HloReference {
       }
       for (size_t p = 0; p < tokens.size(); ++p) {
         const std::string& s = tokens[p];
-        Scalar v = out.isFloat() ? Scalar{gather_scatter::roundToElementType(
-                                              type, std::strtod(s.c_str(), nullptr)),
-                                          0}
-                                 : Scalar{0, s == "true" ? 1 : s == "false" ? 0 : std::stoll(s)};
+        Scalar v =
+            out.isFloat()
+                ? Scalar{gather_scatter::roundToElementType(type, std::strtod(s.c_str(), nullptr)),
+                         0}
+                : Scalar{0, s == "true"    ? 1
+                            : s == "false" ? 0
+                                           : std::stoll(s)};
         put(out, static_cast<int64_t>(p), v);
       }
       return out;
@@ -250,10 +291,9 @@ class HloReference {
     if (op == "iota") {
       size_t d = static_cast<size_t>(readIntOr(ins, "iota_dimension", 0));
       forEach(shape, [&](const std::vector<int64_t>& i) {
-        set(i, out.isFloat() ? Scalar{gather_scatter::roundToElementType(
-                                          type, static_cast<double>(i[d])),
-                                      0}
-                             : Scalar{0, wrapTo(type, i[d])});
+        set(i, out.isFloat()
+                   ? Scalar{gather_scatter::roundToElementType(type, static_cast<double>(i[d])), 0}
+                   : Scalar{0, wrapTo(type, i[d])});
       });
       return out;
     }
@@ -299,8 +339,8 @@ class HloReference {
         size_t first = op == "dynamic-slice" ? 1 : 2;
         std::vector<int64_t> start;
         for (size_t k = 0; k < i.size(); ++k) {
-          int64_t hi = op == "dynamic-slice" ? in[0].shape[k] - shape[k]
-                                             : shape[k] - in[1].shape[k];
+          int64_t hi =
+              op == "dynamic-slice" ? in[0].shape[k] - shape[k] : shape[k] - in[1].shape[k];
           start.push_back(std::clamp<int64_t>(in[first + k].ints.at(0), 0, hi));
         }
         std::vector<int64_t> j = i;

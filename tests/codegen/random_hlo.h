@@ -54,8 +54,8 @@ class RandomHlo {
            "\n\nadd {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] "
            "add(a, b)\n}\n\nmax_s32 {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n  "
            "ROOT m = s32[] maximum(a, b)\n}\n\nfused {\n" +
-           body_ + "}\n\nENTRY e {\n" + entry + "  ROOT f = " + rootShape +
-           " fusion(" + args + "), kind=kLoop, calls=fused\n}\n";
+           body_ + "}\n\nENTRY e {\n" + entry + "  ROOT f = " + rootShape + " fusion(" + args +
+           "), kind=kLoop, calls=fused\n}\n";
   }
 
  private:
@@ -94,7 +94,8 @@ class RandomHlo {
     return params_.back();
   }
   Node scalarConstant(const std::string& type) {
-    std::string value = type == "s32" ? std::to_string(between(-3, 3)) : pick<std::string>({"0.5", "-2", "0", "inf", "1.25"});
+    std::string value = type == "s32" ? std::to_string(between(-3, 3))
+                                      : pick<std::string>({"0.5", "-2", "0", "inf", "1.25"});
     return add(type, {}, "constant(" + value + ")");
   }
   bool isFloat(const std::string& type) const { return type != "s32"; }
@@ -104,23 +105,28 @@ class RandomHlo {
     switch (between(0, 13)) {
       case 0:
         return add(x.type, x.shape,
-                   pick<std::string>(isFloat(x.type) ? std::vector<std::string>{"negate", "abs", "exponential", "tanh", "floor"}
-                                                     : std::vector<std::string>{"negate", "abs", "not"}) +
+                   pick<std::string>(isFloat(x.type)
+                                         ? std::vector<std::string>{"negate", "abs", "exponential",
+                                                                    "tanh", "floor"}
+                                         : std::vector<std::string>{"negate", "abs", "not"}) +
                        "(" + x.name + ")");
       case 1: {
         Node c = scalarConstant(x.type);
         Node b = add(x.type, x.shape, "broadcast(" + c.name + "), dimensions={}");
-        std::string op = pick<std::string>({"add", "multiply", "maximum", "subtract", "divide", "minimum"});
+        std::string op =
+            pick<std::string>({"add", "multiply", "maximum", "subtract", "divide", "minimum"});
         return add(x.type, x.shape, op + "(" + x.name + ", " + b.name + ")");
       }
       case 2: {
         Node y = add(x.type, x.shape, "negate(" + x.name + ")");
-        Node p = add("pred", x.shape, "compare(" + x.name + ", " + y.name + "), direction=" +
-                                          pick<std::string>({"LT", "GE", "EQ", "NE"}));
+        Node p = add("pred", x.shape,
+                     "compare(" + x.name + ", " + y.name +
+                         "), direction=" + pick<std::string>({"LT", "GE", "EQ", "NE"}));
         return add(x.type, x.shape, "select(" + p.name + ", " + x.name + ", " + y.name + ")");
       }
       case 3:
-        return add(pick<std::string>({"f32", "s32", "f16", "bf16"}), x.shape, "convert(" + x.name + ")");
+        return add(pick<std::string>({"f32", "s32", "f16", "bf16"}), x.shape,
+                   "convert(" + x.name + ")");
       case 4: {
         std::vector<int64_t> perm(rank), shape(rank);
         std::iota(perm.begin(), perm.end(), 0);
@@ -129,7 +135,8 @@ class RandomHlo {
         return add(x.type, shape, "transpose(" + x.name + "), dimensions={" + dims(perm) + "}");
       }
       case 5:
-        return add(x.type, x.shape, "reverse(" + x.name + "), dimensions={" + std::to_string(index(rank)) + "}");
+        return add(x.type, x.shape,
+                   "reverse(" + x.name + "), dimensions={" + std::to_string(index(rank)) + "}");
       case 6: {
         std::string slice;
         std::vector<int64_t> shape;
@@ -137,7 +144,8 @@ class RandomHlo {
           int64_t start = between(0, static_cast<int>(x.shape[i]) - 1), stride = between(1, 2);
           int64_t limit = between(static_cast<int>(start) + 1, static_cast<int>(x.shape[i]));
           shape.push_back((limit - start + stride - 1) / stride);
-          slice += std::string(i ? ", " : "") + "[" + std::to_string(start) + ":" + std::to_string(limit) + ":" + std::to_string(stride) + "]";
+          slice += std::string(i ? ", " : "") + "[" + std::to_string(start) + ":" +
+                   std::to_string(limit) + ":" + std::to_string(stride) + "]";
         }
         return add(x.type, shape, "slice(" + x.name + "), slice={" + slice + "}");
       }
@@ -162,7 +170,9 @@ class RandomHlo {
         std::vector<int64_t> shape = x.shape;
         shape[d] *= 2;
         Node y = add(x.type, x.shape, "negate(" + x.name + ")");
-        return add(x.type, shape, "concatenate(" + x.name + ", " + y.name + "), dimensions={" + std::to_string(d) + "}");
+        return add(
+            x.type, shape,
+            "concatenate(" + x.name + ", " + y.name + "), dimensions={" + std::to_string(d) + "}");
       }
       case 10: {
         Node c = scalarConstant(x.type);
@@ -173,7 +183,8 @@ class RandomHlo {
           int64_t size = x.shape[i] + (x.shape[i] - 1) * interior + low + high;
           if (size < 1) low = high = 0, size = x.shape[i] + (x.shape[i] - 1) * interior;
           shape.push_back(size);
-          padding += std::string(i ? "x" : "") + std::to_string(low) + "_" + std::to_string(high) + "_" + std::to_string(interior);
+          padding += std::string(i ? "x" : "") + std::to_string(low) + "_" + std::to_string(high) +
+                     "_" + std::to_string(interior);
         }
         return add(x.type, shape, "pad(" + x.name + ", " + c.name + "), padding=" + padding);
       }
@@ -184,7 +195,9 @@ class RandomHlo {
           sizes.push_back(between(1, static_cast<int>(x.shape[i])));
           starts += ", " + parameter("s32", {}).name;
         }
-        return add(x.type, sizes, "dynamic-slice(" + x.name + starts + "), dynamic_slice_sizes={" + dims(sizes) + "}");
+        return add(
+            x.type, sizes,
+            "dynamic-slice(" + x.name + starts + "), dynamic_slice_sizes={" + dims(sizes) + "}");
       }
       case 12: {
         std::vector<int64_t> sizes;
@@ -193,7 +206,8 @@ class RandomHlo {
         Node u = add(x.type, sizes, "broadcast(" + c.name + "), dimensions={}");
         std::string starts;
         for (size_t i = 0; i < rank; ++i) starts += ", " + parameter("s32", {}).name;
-        return add(x.type, x.shape, "dynamic-update-slice(" + x.name + ", " + u.name + starts + ")");
+        return add(x.type, x.shape,
+                   "dynamic-update-slice(" + x.name + ", " + u.name + starts + ")");
       }
       default: {
         if (x.type != "f32" && x.type != "s32") return x;
@@ -201,7 +215,9 @@ class RandomHlo {
         std::vector<int64_t> shape = x.shape;
         shape.erase(shape.begin() + static_cast<long>(d));
         Node init = add(x.type, {}, x.type == "f32" ? "constant(0)" : "constant(-100)");
-        return add(x.type, shape, "reduce(" + x.name + ", " + init.name + "), dimensions={" + std::to_string(d) + "}, to_apply=" + (x.type == "f32" ? "add" : "max_s32"));
+        return add(x.type, shape,
+                   "reduce(" + x.name + ", " + init.name + "), dimensions={" + std::to_string(d) +
+                       "}, to_apply=" + (x.type == "f32" ? "add" : "max_s32"));
       }
     }
   }
