@@ -38,7 +38,20 @@ KernelComputation computationOf(const Instruction& instruction) {
   if (instruction.opcode == "fusion") {
     if (instruction.calledComputations.size() != 1)
       throw unsupported(instruction, "a fusion calls one computation");
-    return {instruction.calledComputations[0], nullptr};
+    const hlo::Computation* fused = instruction.calledComputations[0];
+    // Each parameter is read through the buffer of the operand it stands for.
+    for (const auto& parameter : fused->instructions) {
+      if (parameter->opcode != "parameter") continue;
+      size_t number = static_cast<size_t>(parameter->parameterNumber);
+      if (number >= instruction.operands.size() ||
+          parameter->shape.shape != instruction.operands[number]->shape.shape ||
+          parameter->shape.element_type != instruction.operands[number]->shape.element_type ||
+          parameter->shape.isTuple != instruction.operands[number]->shape.isTuple)
+        throw UnsupportedHlo(parameter->location,
+                             "parameter " + parameter->name + " " + parameter->shape.toString() +
+                                 " does not match the fusion's operand " + std::to_string(number));
+    }
+    return {fused, nullptr};
   }
   auto owned = std::make_unique<hlo::Computation>();
   owned->name = instruction.name;

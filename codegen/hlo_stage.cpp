@@ -341,7 +341,10 @@ std::string StageEmitter::branch(const Frame& frame, const Instruction& instruct
     if (op == "dynamic-update-slice") runtime = runtimeStarts(frame, instruction, 2, map);
     std::vector<Constraint> condition = conditionOf(map, index, runtime);
     alternatives.push_back(condition);
-    const bool last = !fallback && n + 1 == conditional.size();
+    // The last operand that has elements takes the else branch.
+    bool last = !fallback;
+    for (size_t later = n + 1; last && later < conditional.size(); ++later)
+      last = operandMap(instruction, conditional[later]).knownEmpty;
     std::string role = op + " operand " + std::to_string(i);
     if (last) {
       checks_.push_back({PendingCheck::Kind::kCovered, op, "", {}, {}, {}, alternatives, context_});

@@ -172,7 +172,9 @@ ENTRY e {
   k = s32[3] constant({1, -2, 3})
   rv = s32[3] reverse(k), dimensions={0}
   q = s32[3] divide(rv, k)
-  ROOT tup = (f16[12], s32[3]) tuple(r, q)
+  z = s32[0] constant({})
+  qz = s32[3] concatenate(q, z), dimensions={0}
+  ROOT tup = (f16[12], s32[3]) tuple(r, qz)
 })";
   auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text, "ops.hlo"));
   EmittedHloModule emitted = emitHloModule(*module);
@@ -187,7 +189,7 @@ ENTRY e {
     ASSERT_NE(c.instruction, nullptr);
     cases.push_back(std::move(c));
   }
-  EXPECT_EQ(cases.size(), 10u);  // every instruction but parameters, constants, the tuple
+  EXPECT_EQ(cases.size(), 11u);  // every instruction but parameters, constants, the tuple
   auto library = compileCases(cases);
   expectAgreement(cases, *library, 4);
 }
@@ -211,6 +213,21 @@ ENTRY e {
   EXPECT_EQ(emitted.problems[0].location.line, 9);
   EXPECT_NE(emitted.problems[0].message.find("dot"), std::string::npos);
   EXPECT_EQ(emitted.problems[1].location.line, 10);
+  // A fused parameter that does not match the fusion's operand.
+  const std::string mismatch = R"(HloModule m
+fused {
+  p = f32[3] parameter(0)
+  ROOT n = f32[3] negate(p)
+}
+ENTRY e {
+  a = f32[4] parameter(0)
+  ROOT f = f32[3] fusion(a), kind=kLoop, calls=fused
+})";
+  hlo::Module wrong = hlo::parseHloModule(mismatch, "mismatch.hlo");
+  EmittedHloModule refused = emitHloModule(wrong);
+  ASSERT_EQ(refused.problems.size(), 1u);
+  EXPECT_EQ(refused.problems[0].location.line, 3);
+  EXPECT_NE(refused.problems[0].message.find("does not match"), std::string::npos);
 }
 
 }  // namespace hlo_kernel_tests
