@@ -35,7 +35,9 @@ nlohmann::ordered_json kernelJson(const codegen::EmittedKernel& emitted) {
   return {{"op", kernel.op},
           {"location", kernel.location},
           {"symbol", kernel.symbol},
-          {"strategy", kernel.strategy == codegen::Strategy::kIndependent ? "parallel" : "ordered"},
+          {"strategy", kernel.strategy == codegen::Strategy::kIndependent ? "parallel"
+                       : kernel.strategy == codegen::Strategy::kSegmented ? "segmented"
+                                                                          : "ordered"},
           {"clamps", kernel.clamp},
           {"bounds_test", kernel.guard},
           {"index_type", kernel.int32 ? "int32_t" : "int64_t"},
@@ -140,7 +142,8 @@ as arrays; idxmap_set_num_threads sets the OpenMP threads. The file needs no idx
 
 The code follows what idxmap verify proves (--assume facts included): no clamp when no start
 index can be clamped, no bounds test when no update can be skipped, parallel plain stores when
-scatter indices are unique (else row-major order, threads splitting the targets), int32_t
+scatter indices are unique, threads splitting the updates at runs of equal index vectors
+when they are sorted (else row-major order, threads splitting the targets), int32_t
 index arithmetic when every index expression fits. Before a kernel is written its loop nest,
 every index expression as printed (C '/' and '%' included) and every guard are read back and
 proven equal to the map with isl; the header lists the maps, the proofs and these checks.

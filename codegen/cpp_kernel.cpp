@@ -182,6 +182,58 @@ class KernelPrinter {
     return out + closing + pad(indent) + "}\n";
   }
 
+  // The outermost loop when it is `for (d0 = lo; d0 <= hi; ++d0)` with literal bounds.
+  static LoopNode* outerD0Loop(LoopNode& node) {
+    LoopNode* current = &node;
+    while (current->kind == LoopNode::Kind::kBlock && current->body.size() == 1)
+      current = &current->body[0];
+    if (current->kind != LoopNode::Kind::kFor || current->iterator != "d0" || current->step != 1 ||
+        current->lower->op != COp::kLiteral || current->condition->op != COp::kLessEqual ||
+        current->condition->operands[1]->op != COp::kLiteral)
+      return nullptr;
+    return current;
+  }
+
+  // Sorted indices: every thread takes a share of d0's range, both ends moved forward to the
+  // start of a run (a d0 whose index vector differs from the one before), so that a run is
+  // never split; each runs the validated nest with d0's loop narrowed to its share. The
+  // shares still partition d0's range: the same monotone move applies to shared boundaries.
+  std::optional<std::string> segmentedLoops(
+      LoopNest nest, const std::string& threaded,
+      const std::function<std::string(const std::vector<CExpr>&, int)>& statementText) {
+    LoopNode* outer = outerD0Loop(nest.root);
+    if (!outer) return std::nullopt;
+    const int64_t lo = outer->lower->value, hi = outer->condition->operands[1]->value;
+    const std::string W = typeName(width_);
+    std::string out =
+        "  // Sorted indices: updates that write one element share a run of equal index vectors\n"
+        "  // along d0; threads split d0 at run boundaries and keep row-major order inside.\n";
+    out += "  auto idxmap_run_starts_at = [&](" + W +
+           " d0) {\n    return d0 <= " + std::to_string(lo) + " || d0 > " + std::to_string(hi);
+    for (size_t k = 0; k < kernel_.loads.size(); ++k) {
+      // The load's offset is validated (over the box) where the statements read it; here it
+      // is read at d0 and d0 - 1, both inside d0's range.
+      std::string at =
+          offset("load of rt" + std::to_string(k) + " from", kernel_.loads[k], Where::kBox);
+      const std::string& name = buffer(kernel_.loads[k].buffer).name;
+      out += " ||\n           [&](" + W + " d0) { return " + name + "[" + at + "]; }(d0) != [&](" +
+             W + " d0) { return " + name + "[" + at + "]; }(d0 - 1)";
+    }
+    out += ";\n  };\n";
+    out += "#pragma omp parallel if (" + threaded +
+           ")\n  {\n    int64_t idxmap_first, idxmap_last;\n" + "    idxmap_thread_range(" +
+           std::to_string(hi - lo + 1) +
+           ", &idxmap_first, &idxmap_last);\n    idxmap_first += " + std::to_string(lo) +
+           ";\n    idxmap_last += " + std::to_string(lo) + ";\n" +
+           "    while (!idxmap_run_starts_at(idxmap_first)) ++idxmap_first;\n" +
+           "    while (!idxmap_run_starts_at(idxmap_last)) ++idxmap_last;\n";
+    outer->lower = variable("idxmap_first", CWidth::k64);
+    outer->condition =
+        binary(COp::kLess, variable("d0", width_), variable("idxmap_last", CWidth::k64));
+    out += printLoopNest(nest, 4, statementText, LoopPragmas{});
+    return out + "  }\n";
+  }
+
   std::string loops() {
     LoopNest nest = buildLoopNest(kernel_.map, width_);
     require(validator_.checkLoopNest(nest), "the loop nest");
@@ -189,10 +241,15 @@ class KernelPrinter {
     // tests lower it to run small kernels in parallel).
     const std::string points = std::to_string(boxPoints(kernel_.map));
     const std::string threaded = points + " >= IDXMAP_PARALLEL_GRAIN";
-    partitioned_ = kernel_.strategy == Strategy::kOrdered;
     auto statementText = [&](const std::vector<CExpr>& point, int indent) {
       return statement(point, indent);
     };
+    partitioned_ = false;
+    if (kernel_.strategy == Strategy::kSegmented)
+      if (std::optional<std::string> out = segmentedLoops(nest, threaded, statementText))
+        return *out;
+    // Not segmented (or d0 is not a loop of its own there): the ordered code.
+    partitioned_ = kernel_.strategy != Strategy::kIndependent;
     if (partitioned_) {
       const KernelBuffer& target = buffer(kernel_.transfers.at(0).to.buffer);
       std::string out =

@@ -1,5 +1,7 @@
 #include "codegen/gather_scatter_kernels.h"
 
+#include <algorithm>
+
 #include "codegen/index_code.h"
 #include "codegen/prelude.h"
 #include "simplifier/simplify.h"
@@ -63,6 +65,30 @@ void decideWidth(Kernel& kernel, const OpIndexProperties& properties) {
     kernel.notes.push_back(whyNot(properties.int32Safe.result, "an index expression leaves int32",
                                   "int32 safety is not proven") +
                            " -> int64 index arithmetic");
+}
+
+// Whether sorted indices confine collisions to runs along d0: the index vectors are read at
+// d0 alone, and every target coordinate that depends on them is one runtime variable (plus a
+// constant) with no dim, each variable appearing somewhere. Then two updates that write one
+// element read equal vectors, and sorted order puts every point between them in the same run.
+bool segmentable(const Kernel& kernel) {
+  const IndexingMap& map = kernel.map;
+  if (map.dims.empty() || map.runtimeVars.empty()) return false;
+  for (const Access& load : kernel.loads)
+    for (unsigned d = 1; d < map.dims.size(); ++d)
+      if (load.offset.uses(ExprKind::Dim, d)) return false;
+  std::vector<bool> appears(map.runtimeVars.size(), false);
+  for (Expr result : map.results) {
+    bool usesRuntime = false;
+    for (unsigned k = 0; k < map.runtimeVars.size(); ++k)
+      usesRuntime |= result.uses(ExprKind::RuntimeVar, k);
+    if (!usesRuntime) continue;
+    Expr variable = result;
+    if (variable.kind() == ExprKind::Add && variable.rhs().isConstant()) variable = variable.lhs();
+    if (variable.kind() != ExprKind::RuntimeVar) return false;
+    appears[variable.variableIndex()] = true;
+  }
+  return std::find(appears.begin(), appears.end(), false) == appears.end();
 }
 
 void requireStatic(const std::vector<const TensorType*>& types, const std::string& op) {
@@ -158,6 +184,12 @@ Kernel scatterKernel(const ScatterOp& op, const OpIndexProperties& properties,
     kernel.strategy = Strategy::kIndependent;
     kernel.facts.push_back({"no two applied updates write one element -> parallel plain stores",
                             properties.unique->result});
+  } else if (proven(properties.sorted) && segmentable(kernel)) {
+    kernel.strategy = Strategy::kSegmented;
+    kernel.facts.push_back(
+        {"indices sorted: updates that write one element lie in one run of equal index "
+         "vectors along d0 -> threads split d0 at run boundaries, row-major order within",
+         properties.sorted.result});
   } else {
     kernel.strategy = Strategy::kOrdered;
     kernel.notes.push_back(

@@ -1,7 +1,9 @@
 // Gather and scatter as kernels (codegen/kernel.h): their maps (ops/stablehlo), the buffers
 // the maps index, and the index properties verify/ proved, which decide the code:
 //   in bounds proven    gather: no clamp of the start indices; scatter: no skip test;
-//   unique proven       scatter: parallel plain stores (else ordered, deterministic);
+//   unique proven       scatter: parallel plain stores;
+//   sorted proven       scatter: threads split d0 at runs of equal index vectors, when only
+//                       equal vectors can collide (else ordered; both deterministic);
 //   int32 safe proven   index arithmetic in int32_t.
 // Every other form (tensor.gather / scatter, tcp.gather / gather_nd) comes through its
 // StableHLO lowering, with its own tensor names.

@@ -51,6 +51,10 @@ struct ReliedFact {
 enum class Strategy : uint8_t {
   kIndependent,  // no two points write one element: the loop nest runs in parallel
   kOrdered,      // writes may collide: row-major order, parallel across disjoint targets
+  // Writes collide only between points of one run of equal index vectors along d0 (the
+  // indices are sorted, and each target coordinate that depends on them is one of them):
+  // threads split d0 at run boundaries, each walks its range in row-major order.
+  kSegmented,
 };
 
 struct Kernel {
