@@ -52,7 +52,8 @@ nlohmann::ordered_json hloKernelJson(const codegen::HloKernel& kernel) {
     buffers.push_back({{"name", b.name},
                        {"element_type", b.elementType},
                        {"shape", b.shape},
-                       {"written", b.written}});
+                       {"written", b.written},
+                       {"layout", b.layout}});
   return {{"op", kernel.op},         {"location", kernel.location},
           {"symbol", kernel.symbol}, {"buffers", buffers},
           {"index_type", "int64_t"}, {"validated", kernel.printed.certificates}};

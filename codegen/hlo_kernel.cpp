@@ -1,5 +1,6 @@
 #include "codegen/hlo_kernel.h"
 
+#include <algorithm>
 #include <memory>
 #include <set>
 
@@ -94,6 +95,9 @@ void checkInstructions(const hlo::Computation& computation, std::set<const Instr
     if (!instruction->shape.isStatic())
       throw unsupported(*instruction,
                         "kernels need static shapes, not " + instruction->shape.toString());
+    if (instruction->shape.isTuple)
+      throw unsupported(*instruction, "results of tuple shape " + instruction->shape.toString() +
+                                          " (variadic ops) are not computed");
     if (!elementCode(instruction->shape.element_type))
       throw unsupported(*instruction, "element type " + instruction->shape.element_type +
                                           " has no kernel arithmetic");
@@ -101,6 +105,23 @@ void checkInstructions(const hlo::Computation& computation, std::set<const Instr
       for (const hlo::Computation* reducer : instruction->calledComputations)
         checkInstructions(*reducer, seen);
   }
+}
+
+// A buffer's layout as XLA writes it (minor-to-major), empty when it is row-major (the
+// default, or a shape of at most one dim or no elements); a layout that is not a permutation
+// of the dims is refused where it is written.
+std::vector<int64_t> layoutOf(const Instruction& instruction, const hlo::Shape& shape) {
+  if (!shape.layout) return {};
+  const std::vector<int64_t>& layout = *shape.layout;
+  std::vector<int64_t> sorted = layout;
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t i = 0; i < sorted.size(); ++i)
+    if (sorted.size() != shape.shape.size() || sorted[i] != static_cast<int64_t>(i))
+      throw unsupported(instruction, "layout of " + shape.toString() + " is not a permutation");
+  bool rowMajor = true;
+  for (size_t i = 0; i < layout.size(); ++i)
+    rowMajor &= layout[i] == static_cast<int64_t>(layout.size() - 1 - i);
+  return rowMajor ? std::vector<int64_t>{} : layout;
 }
 
 std::string identifier(size_t index, const std::string& prefix) {
@@ -153,8 +174,10 @@ class HloKernelPrinter {
       if (!type || shape.isTuple)
         throw unsupported(instruction_, "operand " + std::to_string(i) + " of type " +
                                             shape.toString() + " has no kernel storage");
-      scope_.parameters.push_back({identifier(i, "in"), *type, shape.shape, false});
-      out.buffers.push_back({identifier(i, "in"), shape.element_type, shape.shape, false});
+      scope_.parameters.push_back({identifier(i, "in"), *type, shape.shape, false,
+                                   layoutOf(*instruction_.operands[i], shape)});
+      out.buffers.push_back({identifier(i, "in"), shape.element_type, shape.shape, false,
+                             scope_.parameters.back().layout});
       header_ += "// " + identifier(i, "in") + " = " + instruction_.operands[i]->name + ": " +
                  shape.toString() + "\n";
     }
@@ -180,9 +203,13 @@ class HloKernelPrinter {
     }
     for (size_t k = 0; k < roots.size(); ++k) {
       const hlo::Shape& shape = roots[k]->shape;
-      ValueBuffer buffer{identifier(k, "out"), *elementCode(shape.element_type), shape.shape,
-                         false};
-      out.buffers.push_back({buffer.name, shape.element_type, shape.shape, true});
+      const hlo::Shape& declared =
+          instruction_.shape.isTuple && k < instruction_.shape.tupleElements.size()
+              ? instruction_.shape.tupleElements[k]
+              : instruction_.shape;
+      ValueBuffer buffer{identifier(k, "out"), *elementCode(shape.element_type), shape.shape, false,
+                         layoutOf(instruction_, declared)};
+      out.buffers.push_back({buffer.name, shape.element_type, shape.shape, true, buffer.layout});
       header_ += "// " + buffer.name + " = " + roots[k]->name + ": " + shape.toString() + "\n";
       body += stage(*roots[k], buffer);
     }

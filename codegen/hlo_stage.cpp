@@ -72,6 +72,19 @@ bool movesData(const std::string& opcode) {
 
 }  // namespace
 
+Expr bufferOffset(IndexingMap at, const ValueBuffer& buffer) {
+  if (buffer.layout.empty()) return rowMajorOffset(at, buffer.shape);
+  // Row-major over the dims from major to minor.
+  std::vector<Expr> index;
+  std::vector<int64_t> shape;
+  for (auto d = buffer.layout.rbegin(); d != buffer.layout.rend(); ++d) {
+    index.push_back(at.results.at(static_cast<size_t>(*d)));
+    shape.push_back(buffer.shape.at(static_cast<size_t>(*d)));
+  }
+  at.results = index;
+  return rowMajorOffset(at, shape);
+}
+
 struct StageEmitter::Frame {
   const hlo::Computation* computation;
   std::vector<std::string> bound;  // a reducer's parameters; empty: the kernel's parameters
@@ -175,7 +188,7 @@ std::string StageEmitter::printCondition(const std::string& role,
 std::string StageEmitter::load(const ValueBuffer& buffer, const std::vector<Expr>& index) {
   IndexingMap at = contextMap();
   at.results = index;
-  Expr offset = rowMajorOffset(at, buffer.shape);
+  Expr offset = bufferOffset(at, buffer);
   int64_t elements = 1;
   for (int64_t size : buffer.shape) elements *= size;
   reads_.push_back({buffer.name, index});
@@ -198,12 +211,11 @@ std::string StageEmitter::statement(const std::vector<std::string>& pointDeclara
       stage_.opcode == "reduce" ? reduction(frame, stage_, index) : compute(frame, stage_, index);
   IndexingMap at = contextMap();
   at.results = index;
-  std::string offset =
-      printIndex("store to " + output_.name, rowMajorOffset(at, output_.shape), [&] {
-        int64_t n = 1;
-        for (int64_t size : output_.shape) n *= size;
-        return n;
-      }());
+  std::string offset = printIndex("store to " + output_.name, bufferOffset(at, output_), [&] {
+    int64_t n = 1;
+    for (int64_t size : output_.shape) n *= size;
+    return n;
+  }());
   line(output_.name + "[" + offset +
        "] = " + (output_.holdsComputeType ? v : storeElement(output_.type, v)) + ";");
   return std::string(static_cast<size_t>(indent), ' ') + "{\n" + out_ +

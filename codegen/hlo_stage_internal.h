@@ -23,7 +23,13 @@ struct ValueBuffer {
   ElementCode type;
   std::vector<int64_t> shape;
   bool holdsComputeType = false;  // stage buffers hold computed values, not stored ones
+  // XLA's minor-to-major layout of the buffer's elements; empty: row-major.
+  std::vector<int64_t> layout = {};
 };
+
+// The offset of `at`'s results (an index of `buffer`'s logical shape) into the buffer's
+// elements as its layout orders them, simplified over `at`'s domain.
+Expr bufferOffset(IndexingMap at, const ValueBuffer& buffer);
 
 // What every stage of one kernel shares.
 struct KernelScope {

@@ -27,6 +27,8 @@ struct KernelBuffer {
   std::string elementType;
   std::vector<int64_t> shape;
   bool written = false;
+  // Minor-to-major order of the elements in memory (XLA's layout); empty: row-major.
+  std::vector<int64_t> layout = {};
   int64_t elements() const;
 };
 

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 
@@ -66,7 +67,7 @@ std::vector<Tensor> runHloKernel(const LoadedLibrary& library, const HloKernel& 
   for (const KernelBuffer& b : kernel.buffers) {
     std::string type = tensorType(b.elementType);
     buffers.push_back(b.written ? Buffer(storageBytes(type) * static_cast<size_t>(b.elements()))
-                                : toBuffer(operands.at(next++)));
+                                : toBuffer(inLayout(operands.at(next++), b.layout, true)));
     elements.push_back(b.elements());
   }
   for (Buffer& buffer : buffers) pointers.push_back(buffer.data());
@@ -75,8 +76,10 @@ std::vector<Tensor> runHloKernel(const LoadedLibrary& library, const HloKernel& 
   std::vector<Tensor> out;
   for (size_t i = 0; i < kernel.buffers.size(); ++i)
     if (kernel.buffers[i].written)
-      out.push_back(fromBuffer(buffers[i], tensorType(kernel.buffers[i].elementType),
-                               kernel.buffers[i].shape));
+      out.push_back(
+          inLayout(fromBuffer(buffers[i], tensorType(kernel.buffers[i].elementType),
+                              physicalShape(kernel.buffers[i].shape, kernel.buffers[i].layout)),
+                   kernel.buffers[i].layout, false, kernel.buffers[i].shape));
   return out;
 }
 
@@ -192,6 +195,55 @@ ENTRY e {
   EXPECT_EQ(cases.size(), 11u);  // every instruction but parameters, constants, the tuple
   auto library = compileCases(cases);
   expectAgreement(cases, *library, 4);
+}
+
+// XLA's indexing-analysis modules (../shared/conformance/xla/op_maps.jsonl): every entry
+// instruction is a kernel that agrees with the reference, physical layouts included, or a
+// problem located in the module.
+TEST(HloKernels, XlaModulesAgreeWithTheReference) {
+  std::ifstream in(std::string(IDXMAP_CONFORMANCE_DIR) + "/xla/op_maps.jsonl");
+  if (!in) GTEST_SKIP() << "no conformance data";
+  std::vector<Case> cases;
+  std::vector<std::unique_ptr<hlo::Module>> modules;
+  int problems = 0, layouts = 0;
+  std::string line;
+  for (int n = 0; std::getline(in, line); ++n) {
+    nlohmann::json record = nlohmann::json::parse(line);
+    modules.push_back(std::make_unique<hlo::Module>(
+        hlo::parseHloModule(record.at("hlo").get<std::string>(), "xla.hlo")));
+    for (const auto& instruction : modules.back()->entry->instructions) {
+      const std::string& op = instruction->opcode;
+      if (op == "parameter" || op == "constant" || op == "tuple" || op == "get-tuple-element")
+        continue;
+      Case c;
+      c.text = record.at("id").get<std::string>();
+      c.instruction = instruction.get();
+      try {
+        c.kernel = hloKernel(*instruction,
+                             "xla_" + std::to_string(n) + "_" + std::to_string(cases.size()));
+      } catch (const UnsupportedHlo& error) {
+        EXPECT_GT(error.location().line, 1) << c.text;
+        ++problems;
+        continue;
+      }
+      for (const KernelBuffer& b : c.kernel.buffers) layouts += !b.layout.empty();
+      cases.push_back(std::move(c));
+    }
+  }
+  EXPECT_GE(cases.size(), 36u);
+  EXPECT_GT(layouts, 3);  // XLA's physical layouts are honored, not refused
+  EXPECT_GT(problems, 10);
+  // All are emitted and compiled; those of up to 2^18 elements a buffer are run (a few have
+  // hundreds of millions, which the element-by-element reference would take minutes over).
+  auto library = compileCases(cases);
+  std::vector<Case> small;
+  for (Case& c : cases) {
+    bool fits = true;
+    for (const KernelBuffer& b : c.kernel.buffers) fits &= b.elements() <= (1 << 18);
+    if (fits) small.push_back(std::move(c));
+  }
+  EXPECT_GE(small.size(), 25u);
+  expectAgreement(small, *library, 1);
 }
 
 TEST(HloKernels, UnsupportedOpsAreLocatedProblems) {

@@ -198,6 +198,36 @@ inline Scalar elementwise(const std::string& op, const std::string& direction,
   return out;
 }
 
+// A shape's dims from major to minor under an XLA layout (minor-to-major; empty: row-major).
+std::vector<int64_t> physicalShape(const std::vector<int64_t>& shape,
+                                   const std::vector<int64_t>& layout) {
+  if (layout.empty()) return shape;
+  std::vector<int64_t> out;
+  for (auto d = layout.rbegin(); d != layout.rend(); ++d)
+    out.push_back(shape[static_cast<size_t>(*d)]);
+  return out;
+}
+
+// `toPhysical`: a logical tensor's elements in the layout's memory order (as a tensor of the
+// physical shape); else the inverse, back to `logicalShape`.
+Tensor inLayout(const Tensor& t, const std::vector<int64_t>& layout, bool toPhysical,
+                const std::vector<int64_t>& logicalShape = {}) {
+  if (layout.empty()) return t;
+  const std::vector<int64_t>& logical = toPhysical ? t.shape : logicalShape;
+  std::vector<int64_t> physical = physicalShape(logical, layout);
+  Tensor out = gather_scatter::zeros(t.element_type, toPhysical ? physical : logical);
+  if (gather_scatter::isEmptyShape(logical)) return out;
+  std::vector<int64_t> index(logical.size(), 0);
+  do {
+    std::vector<int64_t> at;
+    for (auto d = layout.rbegin(); d != layout.rend(); ++d)
+      at.push_back(index[static_cast<size_t>(*d)]);
+    int64_t l = linearPosition(logical, index), p = linearPosition(physical, at);
+    gather_scatter::copyElement(t, toPhysical ? l : p, out, toPhysical ? p : l);
+  } while (nextIndex(logical, index));
+  return out;
+}
+
 class HloReference {
  public:
   // The results of `instruction` (a fusion, or a single op) on its operands' values.
@@ -297,6 +327,19 @@ class HloReference {
       });
       return out;
     }
+    if (op == "bitcast") {  // the same bytes: equal positions in memory order
+      auto layoutOf = [](const hlo::Shape& s) {
+        std::vector<int64_t> l;
+        if (s.layout)
+          for (size_t k = 0; k < s.layout->size(); ++k)
+            if ((*s.layout)[k] != static_cast<int64_t>(s.layout->size() - 1 - k)) l = *s.layout;
+        return l;
+      };
+      Tensor memory = inLayout(in[0], layoutOf(ins.operands[0]->shape), true);
+      memory.shape = physicalShape(shape, layoutOf(ins.shape));
+      out = inLayout(memory, layoutOf(ins.shape), false, shape);
+      return out;
+    }
     forEach(shape, [&](const std::vector<int64_t>& i) {
       if (op == "broadcast") {
         std::vector<int64_t> dims = ints("dimensions"), j;
@@ -306,7 +349,7 @@ class HloReference {
         std::vector<int64_t> dims = ints("dimensions"), j(i.size());
         for (size_t k = 0; k < dims.size(); ++k) j[static_cast<size_t>(dims[k])] = i[k];
         set(i, get(0, j));
-      } else if (op == "reshape" || op == "bitcast" || op == "copy") {
+      } else if (op == "reshape" || op == "copy") {
         put(out, linearPosition(shape, i), at(in[0], linearPosition(shape, i)));
       } else if (op == "reverse") {
         std::vector<int64_t> j = i;

@@ -138,7 +138,7 @@ TEST(Prelude, FloorHelpersRoundTowardMinusInfinity) {
               ceil = static_cast<int64_t>(std::ceil(exact));
       if (a % b == 0)
         floor = ceil = a / b;  // exact where long double would round
-      else if (std::abs(a) > (int64_t{1} << 60))
+      else if (a > (int64_t{1} << 60) || a < -(int64_t{1} << 60))  // std::abs(INT64_MIN) overflows
         floor = a / b - (a < 0), ceil = a / b + (a > 0);
       EXPECT_EQ(drive(0, a, b), floor) << a << " floordiv " << b;
       EXPECT_EQ(drive(1, a, b), a - floor * b) << a << " mod " << b;
