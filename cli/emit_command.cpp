@@ -131,10 +131,11 @@ tuples and get-tuple-element aside): a fusion computes its fused computation, an
 instruction its own op. Computed: elementwise ops (arithmetic, compare, select, clamp,
 convert, the math functions; XLA's integer and IEEE semantics, f16/bf16 rounded after every
 operation), broadcast, iota, constant, transpose, reverse, slice, reshape, bitcast, copy,
-concatenate, pad, dynamic-slice, dynamic-update-slice, and reduce (one init and input; the
-reducer applied in row-major order). The root and every reduce is a stage: a loop nest over
-its elements; everything else is computed in place from composed maps. Any other op is an
-error located at it.
+concatenate, pad, dynamic-slice, dynamic-update-slice, gather (start indices clamped), and
+reduce (one init and input; the reducer applied in row-major order). The root and every
+reduce is a stage: a loop nest over its elements; everything else is computed in place from
+composed maps. Buffers follow the layouts the module writes. Any other op is an error located
+at it.
 
 Each kernel is one extern "C" function taking its buffers and their element counts
 (returning 1 when a count is not the one it was emitted for), plus SYMBOL_packed taking them

@@ -240,6 +240,22 @@ std::string StageEmitter::value(const Frame& frame, const Instruction& instructi
   return v;
 }
 
+Expr StageEmitter::declareRuntime(const std::string& raw, const ElementCode& type, Interval range) {
+  if (range.lo < 0) throw Error("a runtime variable's range starts below 0");
+  // Clamped in the index's own type where it is unsigned 64-bit (a value past 2^63 is
+  // large, not negative), else in int64_t.
+  std::string clamped =
+      type.bits == 64 && !type.isSigned
+          ? "static_cast<int64_t>(idxmap_clamp<uint64_t>(" + raw + ", " + std::to_string(range.lo) +
+                "ULL, " + std::to_string(range.hi) + "ULL))"
+          : "idxmap_clamp<int64_t>(static_cast<int64_t>(" + raw + "), " +
+                printCExpr(literal(range.lo)) + ", " + printCExpr(literal(range.hi)) + ")";
+  std::string name = "rt" + std::to_string(map_.runtimeVars.size());
+  line("const int64_t " + name + " = " + clamped + ";");
+  map_.runtimeVars.push_back({range, ""});
+  return Expr::runtimeVar(static_cast<unsigned>(map_.runtimeVars.size() - 1));
+}
+
 std::vector<Expr> StageEmitter::runtimeStarts(const Frame& frame, const Instruction& instruction,
                                               size_t firstOperand, const IndexingMap& map) {
   std::vector<Expr> runtime;
@@ -249,19 +265,7 @@ std::vector<Expr> StageEmitter::runtimeStarts(const Frame& frame, const Instruct
     if (type.kind != ElementCode::Kind::kInt)
       throw unsupported(instruction, "start indices must be integers");
     std::string raw = value(frame, start, {});
-    Interval range = map.runtimeVars[k].range;
-    // Clamped in the index's own type where it is unsigned 64-bit (a value past 2^63 is
-    // large, not negative), else in int64_t.
-    std::string clamped = type.bits == 64 && !type.isSigned
-                              ? "static_cast<int64_t>(std::min<uint64_t>(" + raw + ", " +
-                                    std::to_string(range.hi) + "ULL))"
-                              : "idxmap_clamp<int64_t>(static_cast<int64_t>(" + raw + "), " +
-                                    printCExpr(literal(range.lo)) + ", " +
-                                    printCExpr(literal(range.hi)) + ")";
-    std::string name = "rt" + std::to_string(map_.runtimeVars.size());
-    line("const int64_t " + name + " = " + clamped + ";");
-    map_.runtimeVars.push_back({range, ""});
-    runtime.push_back(Expr::runtimeVar(static_cast<unsigned>(map_.runtimeVars.size() - 1)));
+    runtime.push_back(declareRuntime(raw, type, map.runtimeVars[k].range));
   }
   return runtime;
 }
@@ -291,6 +295,7 @@ std::string StageEmitter::compute(const Frame& frame, const Instruction& instruc
   if (op == "pad" || op == "concatenate" || op == "dynamic-update-slice")
     return branch(frame, instruction, index);
   if (op == "reduce") throw unsupported(instruction, "a reduce is computed in a stage of its own");
+  if (op == "gather") return gather(frame, instruction, index);
   if (movesData(op)) {
     IndexingMap map = operandMap(instruction, 0);
     if (!coversShape(map, instruction.shape) || !map.rangeVars.empty())
@@ -322,6 +327,28 @@ std::string StageEmitter::compute(const Frame& frame, const Instruction& instruc
     throw unsupported(instruction, "kernels do not compute `" + op + "` on " +
                                        (types.empty() ? type.hloType : types[0].hloType));
   return local(type.compute, *result);
+}
+
+std::string StageEmitter::gather(const Frame& frame, const Instruction& instruction,
+                                 const std::vector<Expr>& index) {
+  IndexingMap operand = operandMap(instruction, 0), indices = operandMap(instruction, 1);
+  if (!coversShape(operand, instruction.shape) || !operand.rangeVars.empty())
+    throw unsupported(instruction, "kernels do not compute it (its map reads conditionally)");
+  const Instruction& startIndices = *instruction.operands[1];
+  const ElementCode& type = codeOf(startIndices);
+  if (type.kind != ElementCode::Kind::kInt)
+    throw unsupported(instruction, "start indices must be integers");
+  // Runtime variable k is entry k of the index vector (the indices map with its range
+  // variable, the position in the vector, fixed to k), clamped into its range as XLA clamps.
+  std::vector<Expr> runtime;
+  for (size_t k = 0; k < operand.runtimeVars.size(); ++k) {
+    IndexingMap entry = indices;
+    std::vector<Expr> fixed(entry.rangeVars.size(), Expr::constant(static_cast<int64_t>(k)));
+    for (Expr& result : entry.results) result = result.replaceVariables({}, fixed, {});
+    std::string raw = value(frame, startIndices, through(entry, index));
+    runtime.push_back(declareRuntime(raw, type, operand.runtimeVars[k].range));
+  }
+  return value(frame, *instruction.operands[0], through(operand, index, runtime));
 }
 
 std::string StageEmitter::branch(const Frame& frame, const Instruction& instruction,

@@ -84,6 +84,10 @@ class StageEmitter {
   std::string branch(const Frame& frame, const hlo::Instruction& instruction,
                      const std::vector<Expr>& index);
   std::string load(const ValueBuffer& buffer, const std::vector<Expr>& index);
+  std::string gather(const Frame& frame, const hlo::Instruction& instruction,
+                     const std::vector<Expr>& index);
+  // A new runtime variable rt<k>: `raw` (of integer `type`) clamped into `range`.
+  Expr declareRuntime(const std::string& raw, const ElementCode& type, Interval range);
   std::vector<Expr> runtimeStarts(const Frame& frame, const hlo::Instruction& instruction,
                                   size_t firstOperand, const IndexingMap& map);
   std::vector<Expr> through(const IndexingMap& map, const std::vector<Expr>& index,

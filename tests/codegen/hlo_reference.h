@@ -14,8 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "ops/eval/reference_evaluator.h"
 #include "ops/eval/tensor.h"
 #include "ops/hlo/attributes.h"
+#include "ops/hlo/models/gather_scatter.h"
 #include "ops/hlo/module.h"
 
 namespace idxmap::codegen::testing {
@@ -327,6 +329,8 @@ class HloReference {
       });
       return out;
     }
+    if (op == "gather")  // the spec's formulas on XLA's attributes read into StableHLO's op
+      return gather_scatter::referenceGather(ops::hloGatherOp(ins), in[0], in[1]);
     if (op == "bitcast") {  // the same bytes: equal positions in memory order
       auto layoutOf = [](const hlo::Shape& s) {
         std::vector<int64_t> l;

@@ -102,7 +102,7 @@ class RandomHlo {
 
   Node step(Node x) {  // a copy: adding nodes moves the others
     const size_t rank = x.shape.size();
-    switch (between(0, 13)) {
+    switch (between(0, 14)) {
       case 0:
         return add(x.type, x.shape,
                    pick<std::string>(isFloat(x.type)
@@ -208,6 +208,21 @@ class RandomHlo {
         for (size_t i = 0; i < rank; ++i) starts += ", " + parameter("s32", {}).name;
         return add(x.type, x.shape,
                    "dynamic-update-slice(" + x.name + ", " + u.name + starts + ")");
+      }
+      case 13: {  // rows of x picked by run-time indices (clamped when out of range)
+        int64_t n = between(1, 4);
+        Node rows = parameter("s32", {n, 1});
+        std::vector<int64_t> sizes = x.shape, shape{n}, offsets;
+        sizes[0] = 1;
+        for (size_t i = 1; i < rank; ++i) {
+          shape.push_back(x.shape[i]);
+          offsets.push_back(static_cast<int64_t>(i));
+        }
+        return add(x.type, shape,
+                   "gather(" + x.name + ", " + rows.name + "), offset_dims={" + dims(offsets) +
+                       "}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, "
+                       "slice_sizes={" +
+                       dims(sizes) + "}");
       }
       default: {
         if (x.type != "f32" && x.type != "s32") return x;
