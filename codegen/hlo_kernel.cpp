@@ -159,8 +159,13 @@ ValueBuffer constantArray(const Instruction& constant, size_t number, std::strin
 
 class HloKernelPrinter {
  public:
-  HloKernelPrinter(const Instruction& instruction, std::string symbol)
-      : instruction_(instruction), symbol_(std::move(symbol)) {}
+  // `widthNote`: why index arithmetic is in `width`, for the header.
+  HloKernelPrinter(const Instruction& instruction, std::string symbol, CWidth width,
+                   std::string widthNote)
+      : instruction_(instruction),
+        symbol_(std::move(symbol)),
+        width_(width),
+        widthNote_(std::move(widthNote)) {}
 
   HloKernel print() {
     KernelComputation kernel = computationOf(instruction_);
@@ -220,8 +225,8 @@ class HloKernelPrinter {
         "// idxmap kernel: " + instruction_.opcode + " " + instruction_.name + " at " +
         out.location +
         (instruction_.opcode == "fusion" ? " (" + kernel.computation->name + ")" : "") + "\n" +
-        header_ +
-        "// index arithmetic in int64_t; f16 / bf16 computed in float, rounded "
+        header_ + "// " + widthNote_ +
+        "\n// f16 / bf16 computed in float, rounded "
         "after every operation\n";
     for (const std::string& certificate : certificates_)
       text += "// validated (isl): " + certificate + "\n";
@@ -233,7 +238,7 @@ class HloKernelPrinter {
 
  private:
   std::string stage(const Instruction& instruction, const ValueBuffer& output) {
-    StageEmitter emitter(scope_, instruction, output);
+    StageEmitter emitter(scope_, instruction, output, width_);
     const int64_t points = elementsOf(output.shape);
     std::string describe = output.name + " = " + instruction.name + " (" + instruction.opcode +
                            ") over " + instruction.shape.toString();
@@ -253,8 +258,8 @@ class HloKernelPrinter {
     if (output.shape.empty()) {
       code = emitter.statement({}, 2);
     } else {
-      LoopNest nest = buildLoopNest(loopMap, CWidth::k64);
-      KernelValidator loops(loopMap, IndexLowering(loopMap, CWidth::k64).declared());
+      LoopNest nest = buildLoopNest(loopMap, width_);
+      KernelValidator loops(loopMap, IndexLowering(loopMap, width_).declared());
       require(loops.checkLoopNest(nest), "the loop nest of " + output.name);
       collect(loops);
       std::string threaded = std::to_string(points > INT64_MAX / emitter.pointsPerStatement()
@@ -266,7 +271,8 @@ class HloKernelPrinter {
         for (size_t i = 0; i < point.size(); ++i) {
           std::string name = "d" + std::to_string(i);
           if (point[i]->op != COp::kVariable || point[i]->name != name)
-            declarations.push_back("const int64_t " + name + " = " + printCExpr(point[i]) + ";");
+            declarations.push_back("const " + std::string(typeName(width_)) + " " + name + " = " +
+                                   printCExpr(point[i]) + ";");
         }
         return emitter.statement(declarations, indent);
       };
@@ -294,8 +300,7 @@ class HloKernelPrinter {
                std::to_string(c.range.lo) + ":" + std::to_string(c.range.hi) + ";";
       auto& validator = validators[key];
       if (!validator)
-        validator =
-            std::make_unique<KernelValidator>(map, IndexLowering(map, CWidth::k64).declared());
+        validator = std::make_unique<KernelValidator>(map, IndexLowering(map, width_).declared());
       switch (check.kind) {
         case PendingCheck::Kind::kExpression:
           require(validator->checkExpression(check.role, check.text, check.meaning, Where::kGuarded,
@@ -331,6 +336,8 @@ class HloKernelPrinter {
 
   const Instruction& instruction_;
   std::string symbol_;
+  CWidth width_;
+  std::string widthNote_;
   KernelScope scope_;
   std::string header_;
   std::set<std::string> readLines_;
@@ -341,7 +348,32 @@ class HloKernelPrinter {
 }  // namespace
 
 HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symbol) {
-  return HloKernelPrinter(instruction, symbol).print();
+  // int32_t index arithmetic when every buffer has fewer than 2^31 elements and validation
+  // proves no index expression, as printed in int32_t, leaves it; else int64_t.
+  bool small = true;
+  auto fits = [&](const hlo::Shape& shape) {
+    if (shape.isTuple)
+      for (const hlo::Shape& element : shape.tupleElements)
+        small &= element.elementCount() < (int64_t{1} << 31);
+    else
+      small &= shape.elementCount() < (int64_t{1} << 31);
+  };
+  fits(instruction.shape);
+  for (const hlo::Instruction* operand : instruction.operands) fits(operand->shape);
+  std::string why = "a buffer has 2^31 elements or more";
+  if (small) {
+    try {
+      return HloKernelPrinter(instruction, symbol, CWidth::k32,
+                              "proven (isl): every index expression and offset, printed in "
+                              "int32_t, fits -> int32_t index arithmetic")
+          .print();
+    } catch (const ValidationError& error) {
+      if (!error.result().isRefuted()) throw;
+      why = std::string("int32_t refuted: ") + error.what();
+    }
+  }
+  return HloKernelPrinter(instruction, symbol, CWidth::k64, why + " -> int64_t index arithmetic")
+      .print();
 }
 
 }  // namespace idxmap::codegen

@@ -91,13 +91,15 @@ struct StageEmitter::Frame {
   int id;                          // distinguishes memoized values of different frames
 };
 
-StageEmitter::StageEmitter(KernelScope& scope, const Instruction& stage, const ValueBuffer& output)
+StageEmitter::StageEmitter(KernelScope& scope, const Instruction& stage, const ValueBuffer& output,
+                           CWidth width)
     : scope_(scope),
       stage_(stage),
       output_(output),
       map_(IndexingMap::identity(stage.shape.shape)),
       outputDims_(stage.shape.shape.size()),
-      lowering_(map_, CWidth::k64) {
+      width_(width),
+      lowering_(map_, width) {
   map_.results.clear();
   if (stage.opcode == "reduce") {
     IndexingMap reads = operandMap(stage, 0);
@@ -251,7 +253,9 @@ Expr StageEmitter::declareRuntime(const std::string& raw, const ElementCode& typ
           : "idxmap_clamp<int64_t>(static_cast<int64_t>(" + raw + "), " +
                 printCExpr(literal(range.lo)) + ", " + printCExpr(literal(range.hi)) + ")";
   std::string name = "rt" + std::to_string(map_.runtimeVars.size());
-  line("const int64_t " + name + " = " + clamped + ";");
+  // In range, so it fits the index width (int32_t only when every buffer has < 2^31 elements).
+  line("const " + std::string(typeName(width_)) + " " + name + " = static_cast<" +
+       typeName(width_) + ">(" + clamped + ");");
   map_.runtimeVars.push_back({range, ""});
   return Expr::runtimeVar(static_cast<unsigned>(map_.runtimeVars.size() - 1));
 }
@@ -433,8 +437,8 @@ std::string StageEmitter::reduction(const Frame& frame, const Instruction& reduc
   for (size_t j = 0; j < reads.rangeVars.size(); ++j) {
     std::string d = "d" + std::to_string(outputDims_ + j);
     const Interval& range = map_.dims[outputDims_ + j].range;
-    line("for (int64_t " + d + " = " + printCExpr(literal(range.lo)) + "; " + d +
-         " <= " + printCExpr(literal(range.hi)) + "; ++" + d + ") {");
+    line("for (" + std::string(typeName(width_)) + " " + d + " = " + printCExpr(literal(range.lo)) +
+         "; " + d + " <= " + printCExpr(literal(range.hi)) + "; ++" + d + ") {");
     indent_ += 2;
     reduced.push_back(Expr::dim(static_cast<unsigned>(outputDims_ + j)));
   }

@@ -61,7 +61,9 @@ class StageEmitter {
  public:
   // `stage`: the instruction whose element the statement computes, into `output` (its
   // offset is the row-major one of the loop iterators d0..).
-  StageEmitter(KernelScope& scope, const hlo::Instruction& stage, const ValueBuffer& output);
+  // Index variables (loop iterators, runtime variables) and arithmetic in `width`.
+  StageEmitter(KernelScope& scope, const hlo::Instruction& stage, const ValueBuffer& output,
+               CWidth width);
 
   // The stage's variables: its output dims, a reduce's reduced dims after them, and the
   // runtime variables the statement declares.
@@ -107,6 +109,7 @@ class StageEmitter {
   ValueBuffer output_;
   IndexingMap map_;
   size_t outputDims_;
+  CWidth width_;
   IndexLowering lowering_;
   std::vector<PendingCheck> checks_;
   std::vector<StageRead> reads_;

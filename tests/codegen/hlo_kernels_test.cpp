@@ -246,6 +246,29 @@ TEST(HloKernels, XlaModulesAgreeWithTheReference) {
   expectAgreement(small, *library, 1);
 }
 
+// int32_t index arithmetic only where validation proves it, int64_t past 2^31 elements (shape
+// only: emitted and validated, not run).
+TEST(HloKernels, IndexWidthFollowsTheProof) {
+  const std::string text = R"(HloModule w
+ENTRY e {
+  small = f32[100,300] parameter(0)
+  a = f32[300,100] transpose(small), dimensions={1,0}
+  huge = f32[65536,65536] parameter(1)
+  b = f32[65536,65536] negate(huge)
+  ROOT t = (f32[300,100], f32[65536,65536]) tuple(a, b)
+})";
+  hlo::Module module = hlo::parseHloModule(text, "width.hlo");
+  EmittedHloModule emitted = emitHloModule(module);
+  ASSERT_TRUE(emitted.problems.empty());
+  ASSERT_EQ(emitted.kernels.size(), 2u);
+  const std::string& narrow = emitted.kernels[0].printed.text;
+  const std::string& wide = emitted.kernels[1].printed.text;
+  EXPECT_NE(narrow.find("-> int32_t index arithmetic"), std::string::npos) << narrow;
+  EXPECT_NE(narrow.find("for (int32_t d0"), std::string::npos);
+  EXPECT_NE(wide.find("a buffer has 2^31 elements or more -> int64_t"), std::string::npos) << wide;
+  EXPECT_NE(wide.find("for (int64_t d0"), std::string::npos);
+}
+
 TEST(HloKernels, UnsupportedOpsAreLocatedProblems) {
   const std::string text = R"(HloModule bad
 lt {

@@ -140,12 +140,15 @@ TEST(Prelude, FloorHelpersRoundTowardMinusInfinity) {
         floor = ceil = a / b;  // exact where long double would round
       else if (a > (int64_t{1} << 60) || a < -(int64_t{1} << 60))  // std::abs(INT64_MIN) overflows
         floor = a / b - (a < 0), ceil = a / b + (a > 0);
+      // a - floor * b is in [0, b), but floor * b alone may pass INT64_MIN: 128 bits.
+      const int64_t mod =
+          static_cast<int64_t>(static_cast<__int128>(a) - static_cast<__int128>(floor) * b);
       EXPECT_EQ(drive(0, a, b), floor) << a << " floordiv " << b;
-      EXPECT_EQ(drive(1, a, b), a - floor * b) << a << " mod " << b;
+      EXPECT_EQ(drive(1, a, b), mod) << a << " mod " << b;
       EXPECT_EQ(drive(2, a, b), ceil) << a << " ceildiv " << b;
       if (a >= -50 && a <= 50) {
         EXPECT_EQ(drive(3, a, b), floor);
-        EXPECT_EQ(drive(4, a, b), a - floor * b);
+        EXPECT_EQ(drive(4, a, b), mod);
       }
     }
 }
