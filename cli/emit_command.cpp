@@ -134,8 +134,8 @@ operation), broadcast, iota, constant, transpose, reverse, slice, reshape, bitca
 concatenate, pad, dynamic-slice, dynamic-update-slice, gather (start indices clamped), and
 reduce (one init and input; the reducer applied in row-major order). The root and every
 reduce is a stage: a loop nest over its elements; everything else is computed in place from
-composed maps. Buffers follow the layouts the module writes. Any other op is an error located
-at it.
+composed maps. Buffers follow the layouts the module writes; index arithmetic is int32_t
+where validation proves it fits. Any other op is an error located at it.
 
 Each kernel is one extern "C" function taking its buffers and their element counts
 (returning 1 when a count is not the one it was emitted for), plus SYMBOL_packed taking them
