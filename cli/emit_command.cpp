@@ -131,9 +131,9 @@ tuples and get-tuple-element aside): a fusion computes its fused computation, an
 instruction its own op. Computed: elementwise ops (arithmetic, compare, select, clamp,
 convert, the math functions; XLA's integer and IEEE semantics, f16/bf16 rounded after every
 operation), broadcast, iota, constant, transpose, reverse, slice, reshape, bitcast, copy,
-concatenate, pad, dynamic-slice, dynamic-update-slice, gather (start indices clamped), and
-reduce (one init and input; the reducer applied in row-major order). The root and every
-reduce is a stage: a loop nest over its elements; everything else is computed in place from
+concatenate, pad, dynamic-slice, dynamic-update-slice, gather (start indices clamped), reduce
+and reduce-window (one init and input; the reducer applied in row-major order, padding and
+dilation holes skipped as XLA skips them). The root and every reduction is a stage: a loop nest over its elements; everything else is computed in place from
 composed maps. Buffers follow the layouts the module writes; index arithmetic is int32_t
 where validation proves it fits. Any other op is an error located at it.
 

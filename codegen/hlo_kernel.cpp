@@ -101,7 +101,7 @@ void checkInstructions(const hlo::Computation& computation, std::set<const Instr
     if (!elementCode(instruction->shape.element_type))
       throw unsupported(*instruction, "element type " + instruction->shape.element_type +
                                           " has no kernel arithmetic");
-    if (instruction->opcode == "reduce")
+    if (instruction->opcode == "reduce" || instruction->opcode == "reduce-window")
       for (const hlo::Computation* reducer : instruction->calledComputations)
         checkInstructions(*reducer, seen);
   }
@@ -197,7 +197,7 @@ class HloKernelPrinter {
       if (instruction->opcode == "constant" && instruction->shape.rank() > 0)
         scope_.constants[instruction.get()] =
             constantArray(*instruction, constants++, scope_.constantArrays);
-      if (instruction->opcode != "reduce") continue;
+      if (instruction->opcode != "reduce" && instruction->opcode != "reduce-window") continue;
       ValueBuffer buffer{identifier(temporaries++, "t"),
                          *elementCode(instruction->shape.element_type), instruction->shape.shape,
                          true};

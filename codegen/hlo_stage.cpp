@@ -101,13 +101,15 @@ StageEmitter::StageEmitter(KernelScope& scope, const Instruction& stage, const V
       width_(width),
       lowering_(map_, width) {
   map_.results.clear();
-  if (stage.opcode == "reduce") {
+  if (stage.opcode == "reduce" || stage.opcode == "reduce-window") {
     IndexingMap reads = operandMap(stage, 0);
-    for (const Variable& v : reads.rangeVars) {
-      // An empty reduction leaves the init value; its loop would make every check vacuous.
-      if (v.range.isEmpty()) throw unsupported(stage, "reducing over an empty dimension");
-      map_.dims.push_back(v);
-    }
+    // A window or reduced dim with no position (a zero-size dim, or only padding and dilation
+    // holes) leaves the init value: no loops, so that no check ranges over an empty set.
+    bool empty = reads.knownEmpty;
+    for (const Variable& v : reads.rangeVars) empty |= v.range.isEmpty();
+    if (!empty)
+      for (const Variable& v : reads.rangeVars) map_.dims.push_back(v);
+    emptyReduction_ = empty;
   }
 }
 
@@ -209,8 +211,9 @@ std::string StageEmitter::statement(const std::vector<std::string>& pointDeclara
   std::vector<Expr> index;
   for (size_t i = 0; i < outputDims_; ++i) index.push_back(Expr::dim(static_cast<unsigned>(i)));
   Frame frame{scope_.computation, {}, 0};
-  std::string v =
-      stage_.opcode == "reduce" ? reduction(frame, stage_, index) : compute(frame, stage_, index);
+  std::string v = stage_.opcode == "reduce" || stage_.opcode == "reduce-window"
+                      ? reduction(frame, stage_, index)
+                      : compute(frame, stage_, index);
   IndexingMap at = contextMap();
   at.results = index;
   std::string offset = printIndex("store to " + output_.name, bufferOffset(at, output_), [&] {
@@ -298,7 +301,8 @@ std::string StageEmitter::compute(const Frame& frame, const Instruction& instruc
   }
   if (op == "pad" || op == "concatenate" || op == "dynamic-update-slice")
     return branch(frame, instruction, index);
-  if (op == "reduce") throw unsupported(instruction, "a reduce is computed in a stage of its own");
+  if (op == "reduce" || op == "reduce-window")
+    throw unsupported(instruction, "a reduction is computed in a stage of its own");
   if (op == "gather") return gather(frame, instruction, index);
   if (movesData(op)) {
     IndexingMap map = operandMap(instruction, 0);
@@ -427,12 +431,13 @@ std::string StageEmitter::branch(const Frame& frame, const Instruction& instruct
 std::string StageEmitter::reduction(const Frame& frame, const Instruction& reduce,
                                     const std::vector<Expr>& index) {
   if (reduce.operands.size() != 2 || reduce.shape.isTuple)
-    throw unsupported(reduce, "variadic reduces are not computed");
+    throw unsupported(reduce, "variadic reductions are not computed");
   const ElementCode& type = codeOf(reduce);
   const hlo::Computation* reducer = reduce.calledComputations.at(0);
   IndexingMap reads = operandMap(reduce, 0);
   std::string accumulator = fresh("a");
   line(type.compute + " " + accumulator + " = " + value(frame, *reduce.operands[1], {}) + ";");
+  if (emptyReduction_) return accumulator;
   std::vector<Expr> reduced;
   for (size_t j = 0; j < reads.rangeVars.size(); ++j) {
     std::string d = "d" + std::to_string(outputDims_ + j);
@@ -443,6 +448,18 @@ std::string StageEmitter::reduction(const Frame& frame, const Instruction& reduc
     reduced.push_back(Expr::dim(static_cast<unsigned>(outputDims_ + j)));
   }
   memo_.emplace_back();
+  // A window position outside the operand (padding, a base dilation hole) is skipped, as XLA
+  // skips it: the map's constraints, with its range variables as the loops' iterators, guard
+  // the accumulation.
+  IndexingMap walked = reads;
+  for (Constraint& c : walked.constraints) c.expr = c.expr.replaceVariables({}, reduced, {});
+  std::vector<Constraint> condition = conditionOf(walked, index, {});
+  std::vector<Constraint> outer = context_;
+  if (!condition.empty()) {
+    line("if (" + printCondition(reduce.opcode + " window", condition) + ") {");
+    indent_ += 2;
+    context_.insert(context_.end(), condition.begin(), condition.end());
+  }
   IndexingMap context = contextMap();
   std::vector<Expr> at;
   for (Expr result : reads.results)
@@ -453,6 +470,11 @@ std::string StageEmitter::reduction(const Frame& frame, const Instruction& reduc
   line(accumulator + " = " + value(inner, *reducer->root, {}) + ";");
   memo_.pop_back();
   memo_.pop_back();
+  if (!condition.empty()) {
+    indent_ -= 2;
+    line("}");
+    context_ = outer;
+  }
   for (size_t j = 0; j < reads.rangeVars.size(); ++j) {
     indent_ -= 2;
     line("}");

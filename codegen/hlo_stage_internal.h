@@ -110,6 +110,7 @@ class StageEmitter {
   IndexingMap map_;
   size_t outputDims_;
   CWidth width_;
+  bool emptyReduction_ = false;  // a reduction over no position: the init value
   IndexLowering lowering_;
   std::vector<PendingCheck> checks_;
   std::vector<StageRead> reads_;

@@ -130,8 +130,9 @@ TEST(HloKernels, RandomFusionsAgreeWithTheReference) {
   }
   ASSERT_EQ(cases.size(), 150u);
   // The generator reached every op family.
-  for (const char* op : {"pad", "concatenate", "dynamic-slice", "dynamic-update-slice", "reduce",
-                         "transpose", "reshape", "slice", "reverse", "select", "convert", "gather"})
+  for (const char* op :
+       {"pad", "concatenate", "dynamic-slice", "dynamic-update-slice", "reduce", "transpose",
+        "reshape", "slice", "reverse", "select", "convert", "gather", "reduce-window"})
     EXPECT_GT(opcodes[op], 3) << op;
   auto library = compileCases(cases);
   expectAgreement(cases, *library, 3);

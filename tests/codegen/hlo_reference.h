@@ -397,6 +397,24 @@ class HloReference {
           if (j[k] < 0 || j[k] >= base.shape[k]) inUpdate = false;
         }
         set(i, op == "dynamic-slice" ? get(0, j) : inUpdate ? get(1, j) : get(0, i));
+      } else if (op == "reduce-window") {  // XLA skips positions in padding and dilation holes
+        std::vector<WindowDim> window = readWindow(requireAttribute(ins, "window"), "window");
+        std::vector<int64_t> sizes;
+        for (const WindowDim& w : window) sizes.push_back(w.size);
+        Tensor acc = gather_scatter::scalarAt(in[1], 0);
+        forEach(sizes, [&](const std::vector<int64_t>& w) {
+          std::vector<int64_t> j;
+          for (size_t k = 0; k < w.size(); ++k) {
+            int64_t base = i[k] * window[k].stride + w[k] * window[k].rhsDilate - window[k].padLow;
+            if (base % window[k].lhsDilate != 0) return;
+            base /= window[k].lhsDilate;
+            if (base < 0 || base >= in[0].shape[k]) return;
+            j.push_back(base);
+          }
+          Tensor x = gather_scatter::scalarAt(in[0], linearPosition(in[0].shape, j));
+          acc = computation(*ins.calledComputations.at(0), {acc, x}).at(0);
+        });
+        set(i, at(acc, 0));
       } else if (op == "reduce") {
         std::vector<int64_t> dims = ints("dimensions"), kept, reducedShape;
         for (size_t k = 0; k < in[0].shape.size(); ++k)

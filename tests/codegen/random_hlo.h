@@ -102,7 +102,7 @@ class RandomHlo {
 
   Node step(Node x) {  // a copy: adding nodes moves the others
     const size_t rank = x.shape.size();
-    switch (between(0, 14)) {
+    switch (between(0, 15)) {
       case 0:
         return add(x.type, x.shape,
                    pick<std::string>(isFloat(x.type)
@@ -223,6 +223,31 @@ class RandomHlo {
                        "}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, "
                        "slice_sizes={" +
                        dims(sizes) + "}");
+      }
+      case 14: {  // windows with strides, padding and both dilations
+        if (x.type != "f32" && x.type != "s32") return x;
+        std::string window = "size=", stride = "stride=", pad = "pad=", lhs = "lhs_dilate=",
+                    rhs = "rhs_dilate=";
+        std::vector<int64_t> shape;
+        for (size_t i = 0; i < rank; ++i) {
+          int64_t size = between(1, 3), step = between(1, 2), low = between(0, 1),
+                  high = between(0, 1), base = between(1, 2), dilation = between(1, 2);
+          int64_t padded = (x.shape[i] - 1) * base + 1 + low + high,
+                  span = (size - 1) * dilation + 1;
+          if (padded < span) size = 1, span = 1;
+          shape.push_back((padded - span) / step + 1);
+          std::string sep = i ? "x" : "";
+          window += sep + std::to_string(size);
+          stride += sep + std::to_string(step);
+          pad += sep + std::to_string(low) + "_" + std::to_string(high);
+          lhs += sep + std::to_string(base);
+          rhs += sep + std::to_string(dilation);
+        }
+        Node init = add(x.type, {}, x.type == "f32" ? "constant(0.5)" : "constant(-100)");
+        return add(x.type, shape,
+                   "reduce-window(" + x.name + ", " + init.name + "), window={" + window + " " +
+                       stride + " " + pad + " " + lhs + " " + rhs +
+                       "}, to_apply=" + (x.type == "f32" ? "add" : "max_s32"));
       }
       default: {
         if (x.type != "f32" && x.type != "s32") return x;
