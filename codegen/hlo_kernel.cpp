@@ -16,11 +16,8 @@ using hlo::Instruction;
 using hlo_stage::KernelScope;
 using hlo_stage::PendingCheck;
 using hlo_stage::StageEmitter;
+using hlo_stage::unsupported;
 using hlo_stage::ValueBuffer;
-
-UnsupportedHlo unsupported(const Instruction& at, const std::string& message) {
-  return UnsupportedHlo(at.opcodeLocation, at.opcode + " (" + at.name + "): " + message);
-}
 
 int64_t elementsOf(const std::vector<int64_t>& shape) {
   int64_t n = 1;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "codegen/element_code.h"
+#include "codegen/hlo_kernel.h"
 #include "codegen/index_code.h"
 #include "core/indexing_map.h"
 #include "ops/hlo/module.h"
@@ -56,6 +57,16 @@ struct StageRead {
   std::string buffer;
   std::vector<Expr> index;
 };
+
+// What the stage's files share: an instruction kernels cannot compute, located at its opcode;
+// its element type as code; the op model's only map to an operand; the map of a fallback
+// operand (read at one index in every piece); whether a map reads its operand everywhere in
+// `shape`.
+UnsupportedHlo unsupported(const hlo::Instruction& at, const std::string& message);
+const ElementCode& codeOf(const hlo::Instruction& instruction);
+IndexingMap operandMap(const hlo::Instruction& instruction, size_t operand);
+IndexingMap fallbackMap(const hlo::Instruction& instruction, size_t operand);
+bool coversShape(const IndexingMap& map, const hlo::Shape& shape);
 
 class StageEmitter {
  public:
@@ -120,6 +131,12 @@ class StageEmitter {
   std::vector<Constraint> context_;
   std::vector<std::map<std::string, std::string>> memo_;
   int next_ = 0;
+};
+
+struct StageEmitter::Frame {
+  const hlo::Computation* computation;
+  std::vector<std::string> bound;  // a reducer's parameters; empty: the kernel's parameters
+  int id;                          // distinguishes memoized values of different frames
 };
 
 }  // namespace idxmap::codegen::hlo_stage

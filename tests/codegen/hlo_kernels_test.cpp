@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -245,6 +246,76 @@ TEST(HloKernels, XlaModulesAgreeWithTheReference) {
   }
   EXPECT_GE(small.size(), 25u);
   expectAgreement(small, *library, 1);
+}
+
+// Spec 004's HLO snippets (../shared/spec/004_*.txt): instruction lists become an entry
+// (each op a kernel), computations `f { ... }` a loop fusion; every kernel agrees with the
+// reference where its buffers are small enough to run; what kernels do not compute is a
+// located problem.
+TEST(HloKernels, Spec004ExamplesAgreeWithTheReference) {
+  std::string specText;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(IDXMAP_SOURCE_DIR) + "/../shared/spec"))
+    if (entry.path().filename().string().rfind("004_", 0) == 0) {
+      std::ifstream in(entry.path());
+      specText.assign(std::istreambuf_iterator<char>(in), {});
+    }
+  if (specText.empty()) GTEST_SKIP() << "no spec 004";
+  const std::string reducers =
+      "HloModule m\nadd {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = f32[] "
+      "add(a, b)\n}\nmax {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = f32[] "
+      "maximum(a, b)\n}\nmin {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = "
+      "f32[] minimum(a, b)\n}\n";
+  std::vector<std::unique_ptr<hlo::Module>> modules;
+  std::vector<Case> cases;
+  int snippets = 0, problems = 0, kernels = 0;
+  for (size_t at = specText.find("```"); at != std::string::npos;) {
+    size_t start = specText.find('\n', at) + 1, end = specText.find("```", start);
+    if (end == std::string::npos) break;
+    std::string block = specText.substr(start, end - start);
+    at = specText.find("```", end + 3);
+    if (block.find("parameter(") == std::string::npos) continue;
+    ++snippets;
+    std::string text;
+    if (block.rfind("f {", 0) == 0) {  // a fused computation: called by a fusion
+      hlo::Module probe = hlo::parseHloModule(reducers + "ENTRY " + block, "spec004.hlo");
+      std::string params, args;
+      for (const auto& i : probe.entry->instructions)
+        if (i->opcode == "parameter") {
+          params += "  a" + std::to_string(i->parameterNumber) + " = " + i->shape.toString() +
+                    " parameter(" + std::to_string(i->parameterNumber) + ")\n";
+          args += std::string(args.empty() ? "" : ", ") + "a" + std::to_string(i->parameterNumber);
+        }
+      text = reducers + block + "\nENTRY e {\n" + params +
+             "  ROOT r = " + probe.entry->root->shape.toString() + " fusion(" + args +
+             "), kind=kLoop, calls=f\n}\n";
+    } else {
+      text = reducers + "ENTRY e {\n" + block + "}\n";
+    }
+    modules.push_back(std::make_unique<hlo::Module>(hlo::parseHloModule(text, "spec004.hlo")));
+    for (const auto& instruction : modules.back()->entry->instructions) {
+      const std::string& op = instruction->opcode;
+      if (op == "parameter" || op == "constant" || op == "tuple") continue;
+      Case c;
+      c.text = block;
+      c.instruction = instruction.get();
+      try {
+        c.kernel = hloKernel(*instruction, "spec_" + std::to_string(kernels++));
+      } catch (const LocatedError& error) {  // not computed, or rejected by its op model
+        EXPECT_GT(error.location().line, 1) << block;
+        ++problems;
+        continue;
+      }
+      bool small = true;
+      for (const KernelBuffer& b : c.kernel.buffers) small &= b.elements() <= (1 << 18);
+      if (small) cases.push_back(std::move(c));
+    }
+  }
+  EXPECT_GE(snippets, 15);
+  EXPECT_GE(cases.size(), 10u);
+  auto library = compileCases(cases);
+  expectAgreement(cases, *library, 1);
+  EXPECT_GT(problems, 0);  // the variadic reduce
 }
 
 // int32_t index arithmetic only where validation proves it, int64_t past 2^31 elements (shape
