@@ -50,7 +50,6 @@ std::string StageEmitter::branch(const Frame& frame, const Instruction& instruct
     for (size_t i = 0; i < instruction.operands.size(); ++i) conditional.push_back(i);
   }
   std::vector<std::vector<Constraint>> alternatives;
-  std::string closing;
   size_t printed = 0;
   for (size_t n = 0; n < conditional.size(); ++n) {
     size_t i = conditional[n];
