@@ -254,8 +254,9 @@ TEST(HloKernels, XlaModulesAgreeWithTheReference) {
 // located problem.
 TEST(HloKernels, Spec004ExamplesAgreeWithTheReference) {
   std::string specText;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(IDXMAP_SOURCE_DIR) + "/../shared/spec"))
+  const std::filesystem::path specs = std::string(IDXMAP_SOURCE_DIR) + "/../shared/spec";
+  std::error_code missing;
+  for (const auto& entry : std::filesystem::directory_iterator(specs, missing))
     if (entry.path().filename().string().rfind("004_", 0) == 0) {
       std::ifstream in(entry.path());
       specText.assign(std::istreambuf_iterator<char>(in), {});
