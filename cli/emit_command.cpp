@@ -75,6 +75,26 @@ ExitCode writeSource(const EmitOptions& options, const std::string& text, std::o
   return kSuccess;
 }
 
+// What both inputs share once their kernels are emitted: the problems as diagnostics, a note
+// when there is nothing to emit, the file when every kernel was emitted, the JSON records.
+template <class Emitted, class ToJson>
+ExitCode report(const EmitOptions& options, const Emitted& emitted, const std::string& name,
+                const std::string& nothing, ToJson toJson, std::ostream& out,
+                std::ostream& diagnostics) {
+  for (const EmitProblem& problem : emitted.problems)
+    diagnostics << formatDiagnostic(problem.location, "error", problem.message) << '\n';
+  ExitCode code = exitFor(emitted.problems);
+  if (emitted.kernels.empty() && emitted.problems.empty())
+    diagnostics << name << ": note: " << nothing << "\n";
+  if (code == kSuccess) code = writeSource(options, emitted.source(), out, diagnostics);
+  if (options.json) {
+    nlohmann::ordered_json records = nlohmann::ordered_json::array();
+    for (const auto& kernel : emitted.kernels) records.push_back(toJson(kernel));
+    writeJson(out, records);
+  }
+  return code;
+}
+
 ExitCode runEmitHlo(const EmitOptions& options, const Source& source, std::ostream& out,
                     std::ostream& diagnostics) {
   if (!options.assumptions.empty()) {
@@ -83,20 +103,8 @@ ExitCode runEmitHlo(const EmitOptions& options, const Source& source, std::ostre
     return kInvalidInput;
   }
   hlo::Module module = hlo::parseHloModule(source.text, source.name);
-  codegen::EmittedHloModule emitted = codegen::emitHloModule(module);
-  for (const EmitProblem& problem : emitted.problems)
-    diagnostics << formatDiagnostic(problem.location, "error", problem.message) << '\n';
-  ExitCode code = exitFor(emitted.problems);
-  if (emitted.kernels.empty() && emitted.problems.empty())
-    diagnostics << source.name << ": note: the entry computation computes nothing to emit\n";
-  if (code == kSuccess) code = writeSource(options, emitted.source(), out, diagnostics);
-  if (options.json) {
-    nlohmann::ordered_json records = nlohmann::ordered_json::array();
-    for (const codegen::HloKernel& kernel : emitted.kernels)
-      records.push_back(hloKernelJson(kernel));
-    writeJson(out, records);
-  }
-  return code;
+  return report(options, codegen::emitHloModule(module), source.name,
+                "the entry computation computes nothing to emit", hloKernelJson, out, diagnostics);
 }
 
 }  // namespace
@@ -168,20 +176,8 @@ ExitCode runEmit(const EmitOptions& options, std::ostream& out, std::ostream& di
   Source source = readSource(options.input);
   if (!isMlir(source)) return runEmitHlo(options, source, out, diagnostics);
   mlir_ir::Module module = mlir_ir::parseMlirModule(source.text, source.name);
-  codegen::EmittedModule emitted = codegen::emitMlirModule(module, assumptions);
-  for (const EmitProblem& problem : emitted.problems)
-    diagnostics << formatDiagnostic(problem.location, "error", problem.message) << '\n';
-  ExitCode code = exitFor(emitted.problems);
-  if (emitted.kernels.empty() && emitted.problems.empty())
-    diagnostics << source.name << ": note: no gather or scatter to emit\n";
-  if (code == kSuccess) code = writeSource(options, emitted.source(), out, diagnostics);
-  if (options.json) {
-    nlohmann::ordered_json records = nlohmann::ordered_json::array();
-    for (const codegen::EmittedKernel& kernel : emitted.kernels)
-      records.push_back(kernelJson(kernel));
-    writeJson(out, records);
-  }
-  return code;
+  return report(options, codegen::emitMlirModule(module, assumptions), source.name,
+                "no gather or scatter to emit", kernelJson, out, diagnostics);
 }
 
 }  // namespace idxmap::cli
