@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -85,7 +86,8 @@ inline Scalar elementwise(const std::string& op, const std::string& direction,
       else if (v <= lo)
         out.i = isUnsigned ? 0 : static_cast<int64_t>(lo);
       else if (v >= hi)
-        out.i = isUnsigned ? wrapTo(result, -1) : static_cast<int64_t>(hi - 1);
+        out.i =
+            isUnsigned ? wrapTo(result, -1) : std::numeric_limits<int64_t>::max() >> (64 - bits);
       else
         out.i = isUnsigned && bits == 64 ? static_cast<int64_t>(static_cast<uint64_t>(v))
                                          : static_cast<int64_t>(v);
@@ -162,7 +164,9 @@ inline Scalar elementwise(const std::string& op, const std::string& direction,
   }
   auto wrap = [&](uint64_t v) { return wrapTo(result, static_cast<int64_t>(v)); };
   uint64_t x = static_cast<uint64_t>(a[0].i), y = a.size() > 1 ? static_cast<uint64_t>(a[1].i) : 0;
-  int64_t minimum = t == "i1" || t[0] == 'u' ? 0 : -(int64_t{1} << (widthOf(t) - 1));
+  // The signed type's minimum by an arithmetic shift: negating 2^63 would overflow.
+  int64_t minimum =
+      t == "i1" || t[0] == 'u' ? 0 : std::numeric_limits<int64_t>::min() >> (64 - widthOf(t));
   if (op == "negate")
     out.i = wrap(0 - x);
   else if (op == "abs")
