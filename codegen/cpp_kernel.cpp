@@ -56,7 +56,12 @@ class KernelPrinter {
     std::vector<EntryBuffer> entry = entryBuffers();
     std::string body =
         entrySignature(kernel_.symbol, entry) + " {\n" + sizeChecks(entry) + initialCopies();
-    if (!kernel_.map.knownEmpty) body += loops();
+    if (!kernel_.map.knownEmpty) {
+      if (kernel_.check)
+        body += "  int idxmap_bad_index = 0;  // set by any thread that meets one\n";
+      body += loops();
+      if (kernel_.check) body += "  if (idxmap_bad_index) return 2;\n";
+    }
     body += "  return 0;\n}\n" + packedEntry(kernel_.symbol, entry);
     return {header() + body, validator_.certificates()};
   }
@@ -141,15 +146,23 @@ class KernelPrinter {
         out += pad(at) + "const " + W + " " + name + " = " + printCExpr(point[i]) + ";\n";
     }
     const IndexingMap& map = kernel_.map;
-    for (size_t k = 0; k < kernel_.loads.size(); ++k)
-      out += pad(at) + "const int64_t v" + std::to_string(k) + " = static_cast<int64_t>(" +
-             buffer(kernel_.loads[k].buffer).name + "[" +
-             offset("load of rt" + std::to_string(k) + " from", kernel_.loads[k], Where::kBox) +
-             "]);\n";
+    for (size_t k = 0; k < kernel_.loads.size(); ++k) {
+      std::string value =
+          "static_cast<int64_t>(" + buffer(kernel_.loads[k].buffer).name + "[" +
+          offset("load of rt" + std::to_string(k) + " from", kernel_.loads[k], Where::kBox) + "])";
+      if (k < kernel_.wrapNegative.size() && kernel_.wrapNegative[k] != 0)
+        value =
+            "idxmap_wrap_negative(" + value + ", " + std::to_string(kernel_.wrapNegative[k]) + ")";
+      out += pad(at) + "const int64_t v" + std::to_string(k) + " = " + value + ";\n";
+    }
     std::string closing;
-    if (kernel_.guard) {
+    if (kernel_.guard || kernel_.check) {
       out += pad(at) + "if (" + guardText() + ") {\n";
       closing = pad(at) + "}\n";
+      if (kernel_.check)
+        closing = pad(at) + "} else {\n" + pad(at + 2) +
+                  "std::atomic_ref<int>(idxmap_bad_index).store(1, std::memory_order_relaxed);\n" +
+                  closing;
       at += 2;
     }
     for (size_t k = 0; k < map.runtimeVars.size(); ++k) {

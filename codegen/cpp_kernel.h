@@ -36,7 +36,9 @@ struct EntryBuffer {
   bool written = false;
   int64_t elements = 0;
 };
-// `extern "C" int SYMBOL(const T* __restrict name, int64_t name_elements, ...)` (no body).
+// `extern "C" int SYMBOL(const T* __restrict name, int64_t name_elements, ...)` (no body). It
+// returns 0, 1 when an element count is not the emitted one, 2 when a checked kernel
+// (Kernel::check) met an index value out of range.
 std::string entrySignature(const std::string& symbol, const std::vector<EntryBuffer>& buffers);
 // The same entry with its buffers in arrays, SYMBOL_packed(void* const*, const int64_t*): one
 // signature for every kernel, which a runtime (and the JIT runner) calls without knowing the

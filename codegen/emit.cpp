@@ -103,6 +103,20 @@ EmittedHloModule emitHloModule(const hlo::Module& module) {
   return out;
 }
 
+EmittedKernel emitLoweredGather(const gather_scatter::LoweredGather& lowered,
+                                const TensorType& input, const std::vector<IndexFact>& facts,
+                                const std::string& symbol) {
+  const IndexOpForm::Names names{"result", "input", "indices"};
+  OpIndexProperties properties = proveLoweredGatherProperties(lowered, names, facts);
+  Kernel kernel = loweredGatherKernel(lowered, input.shape, properties,
+                                      {names.indexSpace, names.target, names.indices});
+  kernel.symbol = symbol;
+  kernel.op = lowered.op_name;
+  kernel.location = "(library call)";
+  PrintedKernel printed = printCppKernel(kernel);
+  return {nullptr, std::move(kernel), std::move(printed)};
+}
+
 EmittedModule emitMlirModule(const mlir_ir::Module& module,
                              const std::vector<Assumption>& assumptions) {
   EmittedModule out;

@@ -12,6 +12,7 @@
 #include "codegen/hlo_kernel.h"
 #include "codegen/kernel.h"
 #include "core/text.h"
+#include "ops/forms/lowering.h"
 #include "ops/hlo/module.h"
 #include "ops/mlir/module.h"
 #include "verify/assumptions.h"
@@ -19,7 +20,7 @@
 namespace idxmap::codegen {
 
 struct EmittedKernel {
-  const mlir_ir::Operation* op;  // owned by the module
+  const mlir_ir::Operation* op;  // owned by the module; null for a lowered framework form
   Kernel kernel;
   PrintedKernel printed;
 };
@@ -58,6 +59,17 @@ struct EmittedHloModule {
 };
 
 EmittedHloModule emitHloModule(const hlo::Module& module);
+
+// A gather form that has no text form here (torch.gather, index_select, tf.gather, onnx.Gather /
+// GatherElements / GatherND: ops/forms/framework_gather.h), lowered, as a validated kernel
+// named `symbol` over buffers `input`, `indices`, `result`. Its code is decided by
+// proveLoweredGatherProperties with `facts` about the index values (after ONNX's wrap): without
+// a proof that they are in range, the kernel checks each and returns 2 on one that is not.
+// `input`: the operand as the framework passes it. Throws ValidationError when the kernel fails
+// validation, Error when kernels cannot compute it.
+EmittedKernel emitLoweredGather(const gather_scatter::LoweredGather& lowered,
+                                const TensorType& input, const std::vector<IndexFact>& facts,
+                                const std::string& symbol);
 
 EmittedModule emitMlirModule(const mlir_ir::Module& module,
                              const std::vector<Assumption>& assumptions = {});

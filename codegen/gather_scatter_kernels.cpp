@@ -31,6 +31,8 @@ IndexingMap identityResults(const IndexingMap& map) {
   return out;
 }
 
+const char* const kNoClamp = "start indices never clamped -> no clamp emitted";
+
 bool proven(const IndexProperty& property) { return property.result.isProven(); }
 
 // The loads of every runtime variable from buffer `indices` through `indicesMap`.
@@ -124,9 +126,32 @@ Kernel gatherKernel(const GatherOp& op, const OpIndexProperties& properties,
                                   "clamping is not ruled out") +
                            " -> clamps emitted");
   else
-    kernel.facts.push_back(
-        {"start indices never clamped -> no clamp emitted", properties.inBounds.result});
+    kernel.facts.push_back({kNoClamp, properties.inBounds.result});
   decideWidth(kernel, properties);
+  return kernel;
+}
+
+Kernel loweredGatherKernel(const gather_scatter::LoweredGather& lowered,
+                           const std::vector<int64_t>& inputShape,
+                           const OpIndexProperties& properties, const TensorNames& names) {
+  Kernel kernel =
+      gatherKernel(lowered.op, properties, names,
+                   lowered.operand_prefix.empty() ? std::vector<int64_t>{} : inputShape);
+  if (lowered.wrap_negative_indices) {
+    kernel.wrapNegative = lowered.index_bounds;
+    kernel.notes.push_back("negative index values wrap: v in [-size, -1] reads v + size");
+  }
+  for (ReliedFact& fact : kernel.facts)  // the form has no clamp to omit
+    if (fact.statement == kNoClamp) fact.statement = "index values in range -> no check emitted";
+  if (kernel.clamp) {  // the form defines no clamp: an out-of-range value is an error
+    kernel.clamp = false;
+    kernel.check = true;
+    std::erase_if(kernel.notes,
+                  [](const std::string& note) { return note.ends_with(" -> clamps emitted"); });
+    kernel.notes.push_back(whyNot(properties.inBounds.result, "an index value is out of range",
+                                  "in-range index values are not proven") +
+                           " -> each is checked; out of range the entry returns 2");
+  }
   return kernel;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "codegen/kernel.h"
+#include "ops/forms/lowering.h"
 #include "ops/stablehlo/gather_scatter.h"
 #include "verify/op_properties.h"
 
@@ -30,6 +31,14 @@ struct TensorNames {
 // an op with dynamic shapes or an element type kernels cannot store.
 Kernel gatherKernel(const gather_scatter::GatherOp& op, const OpIndexProperties& properties,
                     const TensorNames& names, const std::vector<int64_t>& operandShape = {});
+// A gather form lowered to StableHLO (ops/forms/lowering.h; torch, TF and ONNX among them, which
+// have no text form here): `inputShape` is the operand buffer's (before torch.gather's prefix
+// slice). Nothing clamps: unless in bounds is proven, each index value is checked, and the entry
+// returns 2 when one is out of range (the framework's error); ONNX's negative values are wrapped
+// first. Properties: verify/op_properties.h's proveLoweredGatherProperties.
+Kernel loweredGatherKernel(const gather_scatter::LoweredGather& lowered,
+                           const std::vector<int64_t>& inputShape,
+                           const OpIndexProperties& properties, const TensorNames& names);
 // Throws Error for an update computation that is not add, mul, min, max or replace.
 Kernel scatterKernel(const gather_scatter::ScatterOp& op, const OpIndexProperties& properties,
                      const TensorNames& names);

@@ -4,9 +4,10 @@
 //
 // Semantics of one kernel, for every point p of `map`'s dims (row-major order when the
 // strategy is ordered):
-//   rt_k = value of loads[k].buffer at loads[k].offset(p)   (clamped into rt_k's range when
-//          `clamp`; otherwise, when `guard`, p is skipped unless the values are in range and
-//          the map's constraints hold)
+//   rt_k = value of loads[k].buffer at loads[k].offset(p)   (plus wrapNegative[k] when that
+//          is set and the value is negative; then clamped into rt_k's range when `clamp`;
+//          otherwise, when `guard` or `check`, p is skipped unless the values are in range and
+//          the map's constraints hold, and under `check` the entry then returns 2)
 //   for each transfer: target[to.offset(p, rt)] = combine(target[...], source[from.offset(p, rt)])
 //          (a copy when `combine` is empty)
 // after each `initialCopies` pair (into, from) copied whole.
@@ -69,6 +70,10 @@ struct Kernel {
   std::vector<Access> loads;          // one per runtime variable of `map`
   bool clamp = false;                 // gather: clamp loaded values into their ranges
   bool guard = false;                 // scatter: skip points outside the map's domain
+  // Forms where an index value out of range is an error (torch, TF, ONNX): such a point is
+  // skipped and the entry returns 2 once every other point is done.
+  bool check = false;
+  std::vector<int64_t> wrapNegative;  // per load, 0: none (ONNX's negative indices)
   std::vector<std::pair<size_t, size_t>> initialCopies;  // (into, from) buffers
   std::vector<Transfer> transfers;
   Strategy strategy = Strategy::kOrdered;

@@ -11,6 +11,7 @@ using gather_scatter::UpdateComputation;
 // positive divisor without overflow (no a + b - 1 tricks); conversions round to nearest even,
 // overflow to infinity and keep NaN a NaN, as ops/eval's tensors round.
 constexpr const char* kHelpers = R"(#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -35,6 +36,9 @@ template <class T> static inline T idxmap_max(T a, T b) { return a < b ? b : a; 
 template <class T> static inline T idxmap_clamp(T v, T lo, T hi) {
   return v < lo ? lo : (hi < v ? hi : v);
 }
+// ONNX's negative indices: v in [-size, -1] reads v + size (any other value is kept, and a
+// checked kernel rejects it when out of range).
+static inline int64_t idxmap_wrap_negative(int64_t v, int64_t size) { return v < 0 ? v + size : v; }
 
 static inline uint32_t idxmap_float_bits(float value) {
   uint32_t bits;

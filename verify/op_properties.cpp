@@ -262,15 +262,21 @@ class Prover {
   const std::vector<Assumption>& assumptions_;
 };
 
-// HLO's index values are not followed (index provenance reads MLIR): known at run time only.
-IndexValues runtimeValues(const hlo::Instruction& indices) {
+// Index values known at run time only: no value at any point.
+IndexValues runtimeValues(const std::vector<int64_t>& shape, std::string provenance) {
   std::string points;
-  for (size_t d = 0; d < indices.shape.shape.size(); ++d)
-    points += (d ? ", p" : "p") + std::to_string(d);
-  return {indices.shape.shape,
+  for (size_t d = 0; d < shape.size(); ++d) points += (d ? ", p" : "p") + std::to_string(d);
+  return {shape,
           isl_bridge::own(isl_map_read_from_str(islContext().get(),
                                                 ("{ [" + points + "] -> [v] : 1 = 0 }").c_str())),
-          "%" + indices.name + " (HLO index values are taken as known at run time only)", false};
+          std::move(provenance), false};
+}
+
+// HLO's index values are not followed (index provenance reads MLIR).
+IndexValues runtimeValues(const hlo::Instruction& indices) {
+  return runtimeValues(
+      indices.shape.shape,
+      "%" + indices.name + " (HLO index values are taken as known at run time only)");
 }
 
 std::string withoutPercent(const std::string& name) {
@@ -298,6 +304,23 @@ std::optional<OpIndexProperties> proveHloOpIndexProperties(
         stablehloClaims(scatter.unique_indices, scatter.indices_are_sorted));
   }
   return std::nullopt;
+}
+
+OpIndexProperties proveLoweredGatherProperties(const gather_scatter::LoweredGather& lowered,
+                                               const IndexOpForm::Names& names,
+                                               const std::vector<IndexFact>& facts) {
+  const GatherOp& gather = lowered.op;
+  Assumption known{names.indices, facts, names.indices + ":"};
+  for (size_t i = 0; i < facts.size(); ++i) known.text += (i ? ", " : " ") + facts[i].text;
+  std::optional<bool> unique;
+  if (lowered.require_unique_indices) unique = true;
+  return gatherProperties(
+      gather,
+      [&] {
+        return runtimeValues(gather.start_indices.shape, lowered.op_name + "'s " + names.indices);
+      },
+      facts.empty() ? std::vector<Assumption>{} : std::vector<Assumption>{known},
+      formClaims(names, unique));
 }
 
 std::optional<OpIndexProperties> proveOpIndexProperties(

@@ -15,9 +15,11 @@
 #include <vector>
 
 #include "core/verdict.h"
+#include "ops/forms/lowering.h"
 #include "ops/hlo/module.h"
 #include "ops/mlir/module.h"
 #include "verify/assumptions.h"
+#include "verify/index_conditions.h"
 #include "verify/int32_safety.h"
 
 namespace idxmap {
@@ -52,6 +54,16 @@ std::optional<OpIndexProperties> proveOpIndexProperties(
 // XLA's HLO gather and scatter (ops/hlo/models/gather_scatter.h): the same properties and
 // claims as StableHLO's. HLO index values are not followed: they count as known at run time
 // only (conditions, structure, element type and `assumptions` naming the indices' instruction).
+// A gather form lowered to a StableHLO gather (ops/forms/lowering.h: torch.gather,
+// index_select, tf.gather, onnx.Gather / GatherElements / GatherND, ...), its index values known
+// at run time only. In bounds means every index value is in range, which these forms require
+// (out of range is an error or undefined); unique is decided when the form requires it.
+// `facts`: what the caller knows about the index values as the lowered op reads them (after
+// ONNX's negative-index wrap); `names`: the form's names for its tensors.
+OpIndexProperties proveLoweredGatherProperties(const gather_scatter::LoweredGather& lowered,
+                                               const IndexOpForm::Names& names,
+                                               const std::vector<IndexFact>& facts = {});
+
 std::optional<OpIndexProperties> proveHloOpIndexProperties(
     const hlo::Instruction& instruction, const std::vector<Assumption>& assumptions);
 

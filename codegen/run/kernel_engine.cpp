@@ -1,6 +1,7 @@
 #include "codegen/run/kernel_engine.h"
 
 #include "codegen/run/tensor_buffers.h"
+#include "ops/eval/lowered_gather.h"
 
 namespace idxmap::codegen {
 
@@ -41,8 +42,11 @@ std::vector<Tensor> runKernel(const LoadedLibrary& library, const Kernel& kernel
   if (next != reads.size()) throw Error(kernel.symbol + ": too many tensors");
   for (Buffer& buffer : buffers) pointers.push_back(buffer.data());
   auto entry = reinterpret_cast<PackedEntry>(library.symbol(kernel.symbol + "_packed"));
-  if (entry(pointers.data(), elements.data()) != 0)
-    throw Error(kernel.symbol + ": the kernel refused the buffers' sizes");
+  int status = entry(pointers.data(), elements.data());
+  if (status == 2)
+    throw gather_scatter::IndexValueError(kernel.op + " (" + kernel.symbol +
+                                          "): an index value is out of range");
+  if (status != 0) throw Error(kernel.symbol + ": the kernel refused the buffers' sizes");
   std::vector<Tensor> out;
   for (size_t i = 0; i < kernel.buffers.size(); ++i)
     if (kernel.buffers[i].written)

@@ -15,7 +15,8 @@ namespace idxmap::codegen {
 
 // Runs `kernel` (compiled into `library`) on `reads`, the tensors of its read buffers in
 // parameter order; returns its written buffers as tensors. Throws Error when a tensor's type
-// is not the one the kernel was emitted for.
+// is not the one the kernel was emitted for, gather_scatter::IndexValueError when a checked
+// kernel (a framework form) met an index value out of range.
 std::vector<gather_scatter::Tensor> runKernel(
     const LoadedLibrary& library, const Kernel& kernel,
     const std::vector<const gather_scatter::Tensor*>& reads);
