@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstring>
 #include <iostream>
+#include <new>
 #include <numeric>
 #include <random>
 
@@ -153,36 +154,50 @@ const Kernels& kernels() {
   return k;
 }
 
-std::vector<float> floats(int64_t n) {
-  std::vector<float> v(static_cast<size_t>(n));
+// Buffers on 64-byte boundaries, as torch and XLA allocate them (so neither side pays for a
+// cache line that straddles two rows or two threads' shares).
+template <class T>
+struct CacheLineAllocator {
+  using value_type = T;
+  CacheLineAllocator() = default;
+  template <class U>
+  explicit CacheLineAllocator(const CacheLineAllocator<U>&) {}
+  T* allocate(size_t n) {
+    return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{64}));
+  }
+  void deallocate(T* p, size_t) { ::operator delete (p, std::align_val_t{64}); }
+  bool operator==(const CacheLineAllocator&) const { return true; }
+};
+using Floats = std::vector<float, CacheLineAllocator<float>>;
+using Indices = std::vector<int64_t, CacheLineAllocator<int64_t>>;
+
+Floats floats(int64_t n) {
+  Floats v(static_cast<size_t>(n));
   for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % 1000) * 0.25f;
   return v;
 }
-std::vector<int64_t> uniformIndices(int64_t n, int64_t bound, uint64_t seed) {
+Indices uniformIndices(int64_t n, int64_t bound, uint64_t seed) {
   std::mt19937_64 rng(seed);
-  std::vector<int64_t> v(static_cast<size_t>(n));
+  Indices v(static_cast<size_t>(n));
   for (int64_t& x : v) x = static_cast<int64_t>(rng() % static_cast<uint64_t>(bound));
   return v;
 }
 
 // The data of every case, made once.
 struct Data {
-  std::vector<float> table256 = floats(kRows256 * kWidth256),
-                     out256 = floats(kLookups256 * kWidth256);
-  std::vector<int64_t> idx256 = uniformIndices(kLookups256, kRows256, 1);
-  std::vector<float> table4k = floats(kRows4K * kWidth4K), out4k = floats(kLookups4K * kWidth4K);
-  std::vector<int64_t> idx4k = uniformIndices(kLookups4K, kRows4K, 2);
-  std::vector<float> elemOperand = floats(kElemRows * kElemCols),
-                     elemOut = floats(kElemRows * kElemCols);
-  std::vector<int64_t> elemIdx = uniformIndices(kElemRows * kElemCols, kElemCols, 3);
-  std::vector<float> batchOperand = floats(kBatches * kBatchRows * kBatchWidth),
-                     batchOut = floats(kBatches * kBatchLookups * kBatchWidth);
-  std::vector<int64_t> batchIdx = uniformIndices(kBatches * kBatchLookups, kBatchRows, 4);
-  std::vector<int64_t> batchIdxExpanded;  // torch.gather wants the index at the output's shape
-  std::vector<float> scatterTable = floats(kScatterRows * kScatterWidth),
-                     updates = floats(kScatterN * kScatterWidth),
-                     addTable = floats(kAddRows * kScatterWidth);
-  std::vector<int64_t> uniqueIdx, sortedIdx, unsortedIdx = uniformIndices(kScatterN, kAddRows, 6);
+  Floats table256 = floats(kRows256 * kWidth256), out256 = floats(kLookups256 * kWidth256);
+  Indices idx256 = uniformIndices(kLookups256, kRows256, 1);
+  Floats table4k = floats(kRows4K * kWidth4K), out4k = floats(kLookups4K * kWidth4K);
+  Indices idx4k = uniformIndices(kLookups4K, kRows4K, 2);
+  Floats elemOperand = floats(kElemRows * kElemCols), elemOut = floats(kElemRows * kElemCols);
+  Indices elemIdx = uniformIndices(kElemRows * kElemCols, kElemCols, 3);
+  Floats batchOperand = floats(kBatches * kBatchRows * kBatchWidth),
+         batchOut = floats(kBatches * kBatchLookups * kBatchWidth);
+  Indices batchIdx = uniformIndices(kBatches * kBatchLookups, kBatchRows, 4);
+  Indices batchIdxExpanded;  // torch.gather wants the index at the output's shape
+  Floats scatterTable = floats(kScatterRows * kScatterWidth),
+         updates = floats(kScatterN * kScatterWidth), addTable = floats(kAddRows * kScatterWidth);
+  Indices uniqueIdx, sortedIdx, unsortedIdx = uniformIndices(kScatterN, kAddRows, 6);
   Data() {
     batchIdxExpanded.reserve(static_cast<size_t>(kBatches * kBatchLookups * kBatchWidth));
     for (int64_t row : batchIdx)
@@ -225,9 +240,8 @@ void call(Kernels::Entry entry, std::vector<void*> buffers, std::vector<int64_t>
 
 // --- row gathers -------------------------------------------------------------------------
 
-void rowGather(benchmark::State& state, const std::string& kernel, bool wide,
-               std::vector<float>& table, int64_t rows, int64_t width, std::vector<int64_t>& idx,
-               std::vector<float>& out) {
+void rowGather(benchmark::State& state, const std::string& kernel, bool wide, Floats& table,
+               int64_t rows, int64_t width, Indices& idx, Floats& out) {
   int64_t n = static_cast<int64_t>(idx.size()), moved = n * width;
   Kernels::Entry entry = kernels().entry(kernel, wide);
   timed(state, moved, 2 * 4 * moved + 8 * n, [&] {
@@ -336,8 +350,8 @@ void BM_BatchedGather_Torch(benchmark::State& s) {
 
 // --- scatters (in place: the result is the input) ----------------------------------------
 
-void scatter(benchmark::State& s, const std::string& kernel, std::vector<float>& table,
-             int64_t rows, std::vector<int64_t>& idx) {
+void scatter(benchmark::State& s, const std::string& kernel, Floats& table, int64_t rows,
+             Indices& idx) {
   Data& d = data();
   const int64_t moved = kScatterN * kScatterWidth;
   Kernels::Entry entry = kernels().entry(kernel);
@@ -403,9 +417,8 @@ void BM_UnsortedScatterAdd_TorchIndexPut(benchmark::State& s) {
 // --- today's engine: the map evaluator, on a 1M-element row gather ---------------------------
 
 void BM_SmallRowGather(benchmark::State& s) {
-  static std::vector<float> table = floats(kSmallRows * kWidth256),
-                            out = floats(kSmallLookups * kWidth256);
-  static std::vector<int64_t> idx = uniformIndices(kSmallLookups, kSmallRows, 8);
+  static Floats table = floats(kSmallRows * kWidth256), out = floats(kSmallLookups * kWidth256);
+  static Indices idx = uniformIndices(kSmallLookups, kSmallRows, 8);
   rowGather(s, "row_small", false, table, kSmallRows, kWidth256, idx, out);
 }
 void BM_SmallRowGather_MapEvaluator(benchmark::State& s) {
@@ -425,7 +438,8 @@ void BM_SmallRowGather_MapEvaluator(benchmark::State& s) {
   }();
   static Tensor indices = [] {
     Tensor t = zeros("i64", {kSmallLookups, 1});
-    t.ints = uniformIndices(kSmallLookups, kSmallRows, 8);
+    Indices values = uniformIndices(kSmallLookups, kSmallRows, 8);
+    t.ints.assign(values.begin(), values.end());
     return t;
   }();
   const int64_t moved = kSmallLookups * kWidth256;

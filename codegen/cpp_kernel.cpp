@@ -175,6 +175,12 @@ class KernelPrinter {
       out += pad(at) + "const " + W + " rt" + std::to_string(k) + " = static_cast<" + W + ">(" +
              value + ");\n";
     }
+    if (ownership_ == Ownership::kRuntimeVar) {
+      const std::string rt = "rt" + std::to_string(kernel_.splitIndex);
+      out += pad(at) + "if (" + rt + " >= idxmap_first && " + rt + " < idxmap_last) {\n";
+      closing = pad(at) + "}\n" + closing;
+      at += 2;
+    }
     for (size_t t = 0; t < kernel_.transfers.size(); ++t) {
       const Transfer& transfer = kernel_.transfers[t];
       std::string to = offset("store to", transfer.to, Where::kGuarded);
@@ -184,7 +190,7 @@ class KernelPrinter {
       std::string line = transfer.combine.empty() ? target + " = " + source + ";\n"
                                                   : target + " = " + transfer.combine + "(" +
                                                         target + ", " + source + ");\n";
-      if (partitioned_ && t == 0) {
+      if (ownership_ == Ownership::kTargetElement && t == 0) {
         out += pad(at) + "const int64_t idxmap_target = " + to + ";\n";
         out += pad(at) + "if (idxmap_target >= idxmap_first && idxmap_target < idxmap_last) {\n";
         closing = pad(at) + "}\n" + closing;
@@ -195,54 +201,52 @@ class KernelPrinter {
     return out + closing + pad(indent) + "}\n";
   }
 
-  // The outermost loop when it is `for (d0 = lo; d0 <= hi; ++d0)` with literal bounds.
-  static LoopNode* outerD0Loop(LoopNode& node) {
-    LoopNode* current = &node;
-    while (current->kind == LoopNode::Kind::kBlock && current->body.size() == 1)
-      current = &current->body[0];
-    if (current->kind != LoopNode::Kind::kFor || current->iterator != "d0" || current->step != 1 ||
-        current->lower->op != COp::kLiteral || current->condition->op != COp::kLessEqual ||
-        current->condition->operands[1]->op != COp::kLiteral)
-      return nullptr;
-    return current;
-  }
-
-  // Sorted indices: every thread takes a share of d0's range, both ends moved forward to the
-  // start of a run (a d0 whose index vector differs from the one before), so that a run is
-  // never split; each runs the validated nest with d0's loop narrowed to its share. The
-  // shares still partition d0's range: the same monotone move applies to shared boundaries.
-  std::optional<std::string> segmentedLoops(
-      LoopNest nest, const std::string& threaded,
+  // Threads take shares of one dim's loop (narrowLoop); each runs the validated nest over its
+  // share in row-major order. `atRunStarts` (sorted indices, dim 0): both ends of a share move
+  // forward to the start of a run (a d0 whose index vector differs from the one before), so a
+  // run is never split; the shares still partition the range, as the same monotone move
+  // applies to shared boundaries.
+  std::optional<std::string> sharedLoops(
+      LoopNest nest, unsigned dim, bool atRunStarts, const std::string& threaded,
       const std::function<std::string(const std::vector<CExpr>&, int)>& statementText) {
-    LoopNode* outer = outerD0Loop(nest.root);
-    if (!outer) return std::nullopt;
-    const int64_t lo = outer->lower->value, hi = outer->condition->operands[1]->value;
+    const std::string d = "d" + std::to_string(dim);
+    std::optional<std::pair<int64_t, int64_t>> range =
+        narrowLoop(nest, d, "idxmap_first", "idxmap_last");
+    if (!range) return std::nullopt;
+    const std::string lo = std::to_string(range->first), hi = std::to_string(range->second);
     const std::string W = typeName(width_);
-    std::string out =
-        "  // Sorted indices: updates that write one element share a run of equal index vectors\n"
-        "  // along d0; threads split d0 at run boundaries and keep row-major order inside.\n";
-    out += "  auto idxmap_run_starts_at = [&](" + W +
-           " d0) {\n    return d0 <= " + std::to_string(lo) + " || d0 > " + std::to_string(hi);
-    for (size_t k = 0; k < kernel_.loads.size(); ++k) {
-      // The load's offset is validated (over the box) where the statements read it; here it
-      // is read at d0 and d0 - 1, both inside d0's range.
-      std::string at =
-          offset("load of rt" + std::to_string(k) + " from", kernel_.loads[k], Where::kBox);
-      const std::string& name = buffer(kernel_.loads[k].buffer).name;
-      out += " ||\n           [&](" + W + " d0) { return " + name + "[" + at + "]; }(d0) != [&](" +
-             W + " d0) { return " + name + "[" + at + "]; }(d0 - 1)";
+    std::string out;
+    if (atRunStarts) {
+      out =
+          "  // Sorted indices: updates that write one element share a run of equal index "
+          "vectors\n  // along d0; threads split d0 at run boundaries and keep row-major order "
+          "inside.\n";
+      out += "  auto idxmap_run_starts_at = [&](" + W + " d0) {\n    return d0 <= " + lo +
+             " || d0 > " + hi;
+      for (size_t k = 0; k < kernel_.loads.size(); ++k) {
+        // The load's offset is validated (over the box) where the statements read it; here it
+        // is read at d0 and d0 - 1, both inside d0's range.
+        std::string at =
+            offset("load of rt" + std::to_string(k) + " from", kernel_.loads[k], Where::kBox);
+        const std::string& name = buffer(kernel_.loads[k].buffer).name;
+        out += " ||\n           [&](" + W + " d0) { return " + name + "[" + at +
+               "]; }(d0) != [&](" + W + " d0) { return " + name + "[" + at + "]; }(d0 - 1)";
+      }
+      out += ";\n  };\n";
+    } else {
+      out = "  // Points that differ in " + d +
+            " never write one element: threads split it and keep row-major order\n"
+            "  // inside, so each element sees its updates in order, for any number of threads.\n";
     }
-    out += ";\n  };\n";
     out += "#pragma omp parallel if (" + threaded +
-           ")\n  {\n    int64_t idxmap_first, idxmap_last;\n" + "    idxmap_thread_range(" +
-           std::to_string(hi - lo + 1) +
-           ", &idxmap_first, &idxmap_last);\n    idxmap_first += " + std::to_string(lo) +
-           ";\n    idxmap_last += " + std::to_string(lo) + ";\n" +
-           "    while (!idxmap_run_starts_at(idxmap_first)) ++idxmap_first;\n" +
-           "    while (!idxmap_run_starts_at(idxmap_last)) ++idxmap_last;\n";
-    outer->lower = variable("idxmap_first", CWidth::k64);
-    outer->condition =
-        binary(COp::kLess, variable("d0", width_), variable("idxmap_last", CWidth::k64));
+           ")\n  {\n    int64_t idxmap_first, idxmap_last;\n    idxmap_thread_range(" +
+           std::to_string(range->second - range->first + 1) +
+           ", &idxmap_first, &idxmap_last);\n    idxmap_first += " + lo +
+           ";\n    idxmap_last += " + lo + ";\n";
+    if (atRunStarts)
+      out +=
+          "    while (!idxmap_run_starts_at(idxmap_first)) ++idxmap_first;\n"
+          "    while (!idxmap_run_starts_at(idxmap_last)) ++idxmap_last;\n";
     out += printLoopNest(nest, 4, statementText, LoopPragmas{});
     return out + "  }\n";
   }
@@ -257,22 +261,42 @@ class KernelPrinter {
     auto statementText = [&](const std::vector<CExpr>& point, int indent) {
       return statement(point, indent);
     };
-    partitioned_ = false;
+    ownership_ = Ownership::kAll;
+    using SplitBy = Kernel::SplitBy;
     if (kernel_.strategy == Strategy::kSegmented)
-      if (std::optional<std::string> out = segmentedLoops(nest, threaded, statementText))
+      if (std::optional<std::string> out = sharedLoops(nest, 0, true, threaded, statementText))
         return *out;
-    // Not segmented (or d0 is not a loop of its own there): the ordered code.
-    partitioned_ = kernel_.strategy != Strategy::kIndependent;
-    if (partitioned_) {
-      const KernelBuffer& target = buffer(kernel_.transfers.at(0).to.buffer);
+    if (kernel_.strategy == Strategy::kOrdered && kernel_.splitBy == SplitBy::kDim)
+      if (std::optional<std::string> out =
+              sharedLoops(nest, kernel_.splitIndex, false, threaded, statementText))
+        return *out;
+    // Otherwise every thread walks every point in row-major order and applies those it owns:
+    // by a runtime variable's value, or (also where a share of a dim's loop was not possible)
+    // by the target element.
+    if (kernel_.strategy != Strategy::kIndependent) {
+      const bool byValue =
+          kernel_.strategy == Strategy::kOrdered && kernel_.splitBy == SplitBy::kRuntimeVar;
+      ownership_ = byValue ? Ownership::kRuntimeVar : Ownership::kTargetElement;
+      int64_t lo = 0, count = buffer(kernel_.transfers.at(0).to.buffer).elements();
+      if (byValue) {
+        const Interval& range = kernel_.map.runtimeVars.at(kernel_.splitIndex).range;
+        lo = range.lo;
+        count = range.hi - range.lo + 1;
+      }
       std::string out =
-          "  // Writes may collide: every thread walks all points in row-major order and applies\n"
-          "  // those whose target lies in its own range, so each element sees its updates in\n"
-          "  // order and the result is the same for any number of threads.\n"
-          "#pragma omp parallel if (" +
+          std::string(
+              "  // Writes may collide: every thread walks all points in row-major order "
+              "and applies\n  // those ") +
+          (byValue ? "whose rt" + std::to_string(kernel_.splitIndex) +
+                         " (which one target coordinate is) lies in its share,"
+                   : "whose target lies in its own range,") +
+          " so each element sees its\n  // updates in order and the result is the same for any "
+          "number of threads.\n#pragma omp parallel if (" +
           threaded + ")\n  {\n    int64_t idxmap_first, idxmap_last;\n" +
-          "    idxmap_thread_range(" + std::to_string(target.elements()) +
-          ", &idxmap_first, &idxmap_last);\n";
+          "    idxmap_thread_range(" + std::to_string(count) + ", &idxmap_first, &idxmap_last);\n";
+      if (lo != 0)
+        out += "    idxmap_first += " + std::to_string(lo) +
+               ";\n    idxmap_last += " + std::to_string(lo) + ";\n";
       out += printLoopNest(nest, 4, statementText, LoopPragmas{});
       return out + "  }\n";
     }
@@ -303,7 +327,10 @@ class KernelPrinter {
   IndexLowering lowering_;
   IndexLowering guardLowering_;
   KernelValidator validator_;
-  bool partitioned_ = false;
+  // How a statement of an ordered kernel whose threads all walk every point tells whether the
+  // point is its thread's: by the target element, or by a runtime variable's value.
+  enum class Ownership : uint8_t { kAll, kTargetElement, kRuntimeVar };
+  Ownership ownership_ = Ownership::kAll;
 };
 
 // The helpers the kernels' bodies use besides the prelude.

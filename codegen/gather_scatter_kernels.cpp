@@ -93,6 +93,47 @@ bool segmentable(const Kernel& kernel) {
   return std::find(appears.begin(), appears.end(), false) == appears.end();
 }
 
+// The first variable of `kind` (a dim or runtime variable, with more than one value) that a
+// result coordinate of `map` is, plus a constant for a runtime variable: points that differ in
+// it never write one element. Returns (the coordinate, the variable).
+std::optional<std::pair<size_t, unsigned>> owningVariable(const IndexingMap& map, ExprKind kind) {
+  const std::vector<Variable>& variables = kind == ExprKind::Dim ? map.dims : map.runtimeVars;
+  for (unsigned v = 0; v < variables.size(); ++v) {
+    if (variables[v].range.hi <= variables[v].range.lo) continue;
+    for (size_t j = 0; j < map.results.size(); ++j) {
+      Expr e = map.results[j];
+      if (kind == ExprKind::RuntimeVar && e.kind() == ExprKind::Add && e.rhs().isConstant())
+        e = e.lhs();
+      if (e.kind() == kind && e.variableIndex() == v) return std::pair{j, v};
+    }
+  }
+  return std::nullopt;
+}
+
+// What threads of an ordered scatter split: a dim that a result coordinate is, unless it is
+// the last (contiguous) one, where threads' shares would be short pieces of the same rows;
+// then a runtime variable that a coordinate is (threads own ranges of its values); then
+// that last dim; else the target's elements.
+std::string chooseSplit(Kernel& kernel) {
+  std::optional<std::pair<size_t, unsigned>> dim = owningVariable(kernel.map, ExprKind::Dim),
+                                             runtime =
+                                                 owningVariable(kernel.map, ExprKind::RuntimeVar);
+  const bool lastDim = dim && dim->second + 1 == kernel.map.dims.size();
+  auto by = [&](Kernel::SplitBy splitBy, std::pair<size_t, unsigned> at, const std::string& name) {
+    kernel.splitBy = splitBy;
+    kernel.splitIndex = at.second;
+    return "result coordinate " + std::to_string(at.first) + " is " + name +
+           (splitBy == Kernel::SplitBy::kRuntimeVar ? " (plus a constant)" : "") +
+           " in the map, so updates that differ in it never write one element: threads split " +
+           name + "'s range";
+  };
+  if (dim && !lastDim) return by(Kernel::SplitBy::kDim, *dim, "d" + std::to_string(dim->second));
+  if (runtime)
+    return by(Kernel::SplitBy::kRuntimeVar, *runtime, "rt" + std::to_string(runtime->second));
+  if (dim) return by(Kernel::SplitBy::kDim, *dim, "d" + std::to_string(dim->second));
+  return "threads split the target's elements";
+}
+
 void requireStatic(const std::vector<const TensorType*>& types, const std::string& op) {
   for (const TensorType* type : types)
     if (!type->isStatic()) throw Error(op + ": kernels need static shapes");
@@ -217,9 +258,8 @@ Kernel scatterKernel(const ScatterOp& op, const OpIndexProperties& properties,
          properties.sorted.result});
   } else {
     kernel.strategy = Strategy::kOrdered;
-    kernel.notes.push_back(
-        "unique not proven -> updates applied in row-major order, threads "
-        "split the targets");
+    kernel.notes.push_back("unique not proven -> updates applied in row-major order; " +
+                           chooseSplit(kernel));
   }
   decideWidth(kernel, properties);
   return kernel;

@@ -77,6 +77,13 @@ struct Kernel {
   std::vector<std::pair<size_t, size_t>> initialCopies;  // (into, from) buffers
   std::vector<Transfer> transfers;
   Strategy strategy = Strategy::kOrdered;
+  // kOrdered: what threads split. A dim or runtime variable that one coordinate of every target
+  // is (a runtime variable plus a constant), so points that differ in it never write one
+  // element: each thread takes a share of its range and walks its points in row-major order.
+  // Otherwise each thread owns a range of the target's elements (and walks every point).
+  enum class SplitBy : uint8_t { kTargetElements, kDim, kRuntimeVar };
+  SplitBy splitBy = SplitBy::kTargetElements;
+  unsigned splitIndex = 0;         // the dim or runtime variable
   bool int32 = false;              // index arithmetic in int32_t
   std::vector<ReliedFact> facts;   // what the choices above rest on
   std::vector<std::string> notes;  // choices made without a proof ("clamps kept: ...")

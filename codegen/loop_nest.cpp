@@ -234,6 +234,19 @@ struct Printer {
   }
 };
 
+void loopsOver(LoopNode& node, const std::string& iterator, std::vector<LoopNode*>& found) {
+  if (node.kind == LoopNode::Kind::kFor && node.iterator == iterator) found.push_back(&node);
+  for (LoopNode& child : node.body) loopsOver(child, iterator, found);
+  for (LoopNode& child : node.orElse) loopsOver(child, iterator, found);
+}
+
+size_t statementCount(const LoopNode& node) {
+  size_t count = node.kind == LoopNode::Kind::kStatement ? 1 : 0;
+  for (const LoopNode& child : node.body) count += statementCount(child);
+  for (const LoopNode& child : node.orElse) count += statementCount(child);
+  return count;
+}
+
 }  // namespace
 
 bool usesOnlyDims(Expr expr) {
@@ -242,6 +255,26 @@ bool usesOnlyDims(Expr expr) {
     if (e.kind() == ExprKind::RangeVar || e.kind() == ExprKind::RuntimeVar) only = false;
   });
   return only;
+}
+
+std::optional<std::pair<int64_t, int64_t>> narrowLoop(LoopNest& nest, const std::string& iterator,
+                                                      const std::string& first,
+                                                      const std::string& last) {
+  std::vector<LoopNode*> found;
+  loopsOver(nest.root, iterator, found);
+  if (found.size() != 1) return std::nullopt;
+  LoopNode& loop = *found[0];
+  // A statement outside the loop would run in every thread.
+  if (statementCount(loop) != statementCount(nest.root)) return std::nullopt;
+  if (loop.step != 1 || loop.lower->op != COp::kLiteral || loop.condition->op != COp::kLessEqual ||
+      loop.condition->operands[1]->op != COp::kLiteral ||
+      loop.condition->operands[0]->op != COp::kVariable ||
+      loop.condition->operands[0]->name != iterator)
+    return std::nullopt;
+  std::pair<int64_t, int64_t> range{loop.lower->value, loop.condition->operands[1]->value};
+  loop.lower = variable(first, CWidth::k64);
+  loop.condition = binary(COp::kLess, variable(iterator, nest.width), variable(last, CWidth::k64));
+  return range;
 }
 
 LoopNest buildLoopNest(const IndexingMap& map, CWidth width) {

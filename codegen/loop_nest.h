@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -60,6 +61,16 @@ struct LoopPragmas {
 // point), the innermost loop is vectorized; `threaded` is the condition under which threads
 // pay off (an OpenMP `if` clause).
 LoopPragmas independentPragmas(const std::string& threaded);
+
+// A thread's share of one dim: the nest's only loop over `iterator` becomes
+// `for (iterator = first; iterator < last; ++iterator)`, `first` and `last` int64_t variables
+// the caller declares. Returns the loop's range [lo, hi] as it was; nullopt, and the nest
+// unchanged, when that dim has no loop or several, a step other than 1, bounds that are not
+// literals (then shares of the range would not be the same set at every visit of the loop), or
+// a statement outside the loop (it would run in every thread).
+std::optional<std::pair<int64_t, int64_t>> narrowLoop(LoopNest& nest, const std::string& iterator,
+                                                      const std::string& first,
+                                                      const std::string& last);
 
 // The nest as C++, `indent` spaces deep; `statement(point, indent)` prints a statement's body
 // given its point.

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <map>
 #include <set>
 
 #include "codegen/run/kernel_engine.h"
@@ -224,6 +225,45 @@ TEST_F(RandomKernels, ClampsAndOrderExactlyWhenNeeded) {
     if (c.collides) EXPECT_EQ(k.strategy != Strategy::kIndependent, *c.collides) << k.symbol;
   }
   EXPECT_GT(checked, 300);
+}
+
+// An ordered kernel whose threads split a dim or a runtime variable's values (Kernel::splitBy)
+// relies on points that differ in it never writing one element: brute force over the map's
+// points, every runtime value in its range, finds no two that write one element from
+// different values of it.
+TEST_F(RandomKernels, SplitVariablesNeverShareAnElement) {
+  int byDim = 0, byValue = 0;
+  for (const EmittedKernel& e : emitted().kernels) {
+    const Kernel& k = e.kernel;
+    if (k.strategy != Strategy::kOrdered || k.splitBy == Kernel::SplitBy::kTargetElements) continue;
+    const bool dim = k.splitBy == Kernel::SplitBy::kDim;
+    ++(dim ? byDim : byValue);
+    EXPECT_NE(e.printed.text.find(dim ? "threads split it" : "lies in its share"),
+              std::string::npos)
+        << k.symbol;
+    const IndexingMap& map = k.map;
+    ASSERT_TRUE(map.rangeVars.empty()) << k.symbol;
+    std::vector<int64_t> shape;  // dims, then runtime variables, as offsets from their lows
+    for (const auto& v : map.dims) shape.push_back(v.range.hi - v.range.lo + 1);
+    for (const auto& v : map.runtimeVars) shape.push_back(v.range.hi - v.range.lo + 1);
+    if (std::count_if(shape.begin(), shape.end(), [](int64_t n) { return n <= 0; })) continue;
+    std::map<std::vector<int64_t>, int64_t> writer;  // target -> the split variable's value
+    std::vector<int64_t> at(shape.size(), 0);
+    do {
+      std::vector<int64_t> dims, runtime;
+      for (size_t i = 0; i < shape.size(); ++i) {
+        const auto& v = i < map.dims.size() ? map.dims[i] : map.runtimeVars[i - map.dims.size()];
+        (i < map.dims.size() ? dims : runtime).push_back(v.range.lo + at[i]);
+      }
+      if (!map.contains(dims, {}, runtime)) continue;
+      std::vector<int64_t> target;
+      for (const Expr& r : map.results) target.push_back(r.evaluate(dims, {}, runtime));
+      const int64_t value = dim ? dims[k.splitIndex] : runtime[k.splitIndex];
+      EXPECT_EQ(writer.emplace(target, value).first->second, value) << k.symbol;
+    } while (nextIndex(shape, at));
+  }
+  EXPECT_GT(byDim, 10);
+  EXPECT_GT(byValue, 10);
 }
 
 }  // namespace
