@@ -327,15 +327,15 @@ std::string printLoopNest(
 
 namespace idxmap::codegen {
 
-LoopPragmas independentPragmas(const std::string& threaded) {
+LoopPragmas independentPragmas(const std::string& threaded, bool vectorize) {
   LoopPragmas pragmas;
-  pragmas.innermost = "#pragma omp simd\n";
-  pragmas.outer = [threaded](const std::vector<int64_t>& trips, bool lastIsInnermost) {
+  if (vectorize) pragmas.innermost = "#pragma omp simd\n";
+  pragmas.outer = [threaded, vectorize](const std::vector<int64_t>& trips, bool lastIsInnermost) {
     size_t collapse = 0;
     int64_t chunks = 1;
     while (collapse < trips.size() && chunks < 64) chunks *= trips[collapse++];
     if (collapse == 0) return std::pair<std::string, size_t>();
-    bool simd = collapse == trips.size() && lastIsInnermost;
+    bool simd = vectorize && collapse == trips.size() && lastIsInnermost;
     return std::pair<std::string, size_t>(
         "#pragma omp parallel for" + std::string(simd ? " simd" : "") +
             (collapse > 1 ? " collapse(" + std::to_string(collapse) + ")" : "") +

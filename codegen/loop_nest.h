@@ -58,9 +58,9 @@ struct LoopPragmas {
 
 // The pragmas of a nest whose points are independent: threads share the outer loops
 // (collapsed only as far as it takes to have 64 chunks: collapsing costs a division per
-// point), the innermost loop is vectorized; `threaded` is the condition under which threads
-// pay off (an OpenMP `if` clause).
-LoopPragmas independentPragmas(const std::string& threaded);
+// point), the innermost loop is vectorized unless `vectorize` is false; `threaded` is the
+// condition under which threads pay off (an OpenMP `if` clause).
+LoopPragmas independentPragmas(const std::string& threaded, bool vectorize = true);
 
 // A thread's share of one dim: the nest's only loop over `iterator` becomes
 // `for (iterator = first; iterator < last; ++iterator)`, `first` and `last` int64_t variables

@@ -207,5 +207,21 @@ TEST_F(FrameworkKernels, ChecksExactlyWhereRangeIsUnproven) {
   EXPECT_GE(proven, 10);
 }
 
+// `omp simd` only where the innermost loop reads contiguously: an element gather's inner loop
+// reads through its indices (vector gathers there are slower than scalar loads), a row
+// gather's reads one row.
+TEST(FrameworkKernelCode, VectorizedOnlyWhereTheInnerLoopIsContiguous) {
+  TensorType input{{64, 32}, "f32"};
+  std::vector<IndexFact> facts{{IndexFact::Kind::InRange, 0, 31, "in [0, 31]"}};
+  EmittedKernel elements =
+      emitLoweredGather(gather_scatter::lowerTorchGather({input, 1, TensorType{{64, 32}, "i64"}}),
+                        input, facts, "elements");
+  EmittedKernel rows =
+      emitLoweredGather(gather_scatter::lowerTorchIndexSelect({input, 0, TensorType{{16}, "i64"}}),
+                        input, facts, "rows");
+  EXPECT_EQ(elements.printed.text.find("simd"), std::string::npos) << elements.printed.text;
+  EXPECT_NE(rows.printed.text.find("simd"), std::string::npos) << rows.printed.text;
+}
+
 }  // namespace framework_kernel_tests
 }  // namespace idxmap::codegen
