@@ -50,6 +50,7 @@ class KernelPrinter {
       if (kernel_.check) body += "  if (idxmap_bad_index) return 2;\n";
     }
     body += "  return 0;\n}\n" + packedEntry(kernel_.symbol, entry);
+    require(validator_.checkBitWidths(), "int32_t arithmetic");
     return {header() + body, validator_.certificates()};
   }
 
@@ -320,7 +321,7 @@ class KernelPrinter {
       out += "// proven (" + fact.method + "): " + fact.statement + "\n";
     for (const std::string& note : kernel_.notes) out += "// " + note + "\n";
     for (const std::string& certificate : validator_.certificates())
-      out += "// validated (isl): " + certificate + "\n";
+      out += certificateComment(certificate);
     return out;
   }
 

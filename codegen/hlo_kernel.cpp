@@ -225,8 +225,7 @@ class HloKernelPrinter {
         header_ + "// " + widthNote_ +
         "\n// f16 / bf16 computed in float, rounded "
         "after every operation\n";
-    for (const std::string& certificate : certificates_)
-      text += "// validated (isl): " + certificate + "\n";
+    for (const std::string& certificate : certificates_) text += certificateComment(certificate);
     text += entrySignature(symbol_, entry) + " {\n" + sizeChecks(entry) + scope_.constantArrays +
             body + "  return 0;\n}\n" + packedEntry(symbol_, entry);
     out.printed = {text, certificates_};
@@ -314,7 +313,10 @@ class HloKernelPrinter {
           break;
       }
     }
-    for (auto& [key, validator] : validators) collect(*validator);
+    for (auto& [key, validator] : validators) {
+      require(validator->checkBitWidths(), "int32_t arithmetic");
+      collect(*validator);
+    }
   }
 
   void collect(const KernelValidator& validator) {

@@ -1,13 +1,14 @@
 #include "codegen/validation.h"
-
 #include <isl/map.h>
 #include <isl/point.h>
 #include <isl/set.h>
 #include <isl/val.h>
 
+#include <cstring>
 #include <limits>
 
 #include "codegen/isl_expressions_internal.h"
+#include "codegen/width_proof.h"
 #include "core/bridges/isl_bridge.h"
 #include "core/text.h"
 
@@ -78,6 +79,17 @@ __int128 evaluateC(const CExpr& e, const std::vector<std::string>& names,
       return arg(0) && arg(1);
   }
   return 0;
+}
+
+// Marks the bit-width proof's certificate among isl's.
+constexpr const char* kZ3Certificate = "[z3] ";
+
+// Whether some operation of `e` is evaluated in int32_t (a literal alone is not one).
+bool computesInInt32(const CExpr& e) {
+  if (e->op != COp::kLiteral && widthOf(e) == CWidth::k32) return true;
+  for (const CExpr& operand : e->operands)
+    if (computesInInt32(operand)) return true;
+  return false;
 }
 
 std::string describe(__int128 v) {
@@ -217,6 +229,7 @@ ProofResult KernelValidator::checkExpression(const std::string& role, const std:
                   ", outside a buffer of " + std::to_string(*bufferElements) + " elements",
               *values);
       }
+      if (computesInInt32(code)) widthQuestions_.push_back({role, code, where == Where::kGuarded});
       certificates_.push_back(
           role + ": `" + text + "`" + (meaning.isNull() ? "" : " equals the map's expression") +
           (bufferElements ? ", in bounds" : "") + ", no " + typeName(widthOf(code)) + " overflow");
@@ -227,6 +240,28 @@ ProofResult KernelValidator::checkExpression(const std::string& role, const std:
   } catch (const isl_bridge::IslError& error) {
     return ProofResult::unknown(role + ": " + error.what());
   }
+}
+
+std::string certificateComment(const std::string& certificate) {
+  if (certificate.rfind(kZ3Certificate, 0) == 0)
+    return "// validated (Z3, bit-vectors): " + certificate.substr(std::strlen(kZ3Certificate)) +
+           "\n";
+  return "// validated (isl): " + certificate + "\n";
+}
+
+ProofResult KernelValidator::checkBitWidths() {
+  if (widthQuestions_.empty()) return ProofResult::proven("isl");
+  ProofResult bitwise = proveNoOverflowWithZ3(widthQuestions_, state_->map);
+  const std::string count = std::to_string(widthQuestions_.size());
+  widthQuestions_.clear();
+  if (bitwise.isRefuted())  // isl proved every node in range: one of the two is wrong
+    return ProofResult::unknown("isl and Z3 disagree on int32_t arithmetic: " + bitwise.reason);
+  certificates_.push_back(
+      std::string(kZ3Certificate) +
+      (bitwise.isProven() ? "no int32_t operation of the " + count + " expressions above overflows"
+                          : "undecided for the " + count + " int32_t expressions above (" +
+                                bitwise.reason + "); isl's proof stands"));
+  return ProofResult::proven("isl");
 }
 
 ProofResult KernelValidator::checkGuard(const std::string& text) {

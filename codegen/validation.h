@@ -5,7 +5,7 @@
 //   - every index expression equals the map's expression over the points where the kernel
 //     evaluates it, with C's truncating `/` and `%` and the prelude's floor helpers (isl);
 //   - every node evaluated in int32_t (int64_t) stays in that type's range there, so C's
-//     arithmetic never wraps (isl);
+//     arithmetic never wraps (isl; for int32_t, Z3 on bit-vectors too: checkBitWidths);
 //   - every offset into a buffer lies inside it;
 //   - a guard (scatter's skip test) holds exactly at the map's points, its range checks on the
 //     raw loaded values coming first so that what follows computes with bounded values.
@@ -20,6 +20,7 @@
 
 #include "codegen/c_expr.h"
 #include "codegen/loop_nest.h"
+#include "codegen/width_proof.h"
 #include "core/indexing_map.h"
 #include "core/verdict.h"
 
@@ -55,13 +56,23 @@ class KernelValidator {
   ProofResult checkCovered(const std::string& role,
                            const std::vector<std::vector<Constraint>>& alternatives);
 
-  // One line per check that passed, for the kernel's header.
+  // The int32_t expressions checked since the last call, asked of Z3 on bit-vectors in one
+  // query (codegen/width_proof.h): proven adds a certificate (Z3 undecided, too, saying so:
+  // isl's proof of each stands); a Z3 refutation of what isl proved is unknown.
+  ProofResult checkBitWidths();
+
+  // One line per check that passed, for the kernel's header (certificateComment).
   const std::vector<std::string>& certificates() const { return certificates_; }
 
  private:
   struct State;
   std::unique_ptr<State> state_;
   std::vector<std::string> certificates_;
+  std::vector<WidthQuestion> widthQuestions_;
 };
+
+// A certificate as the header's comment line: "// validated (isl): ..." or, for the bit-width
+// proof, "// validated (Z3, bit-vectors): ...".
+std::string certificateComment(const std::string& certificate);
 
 }  // namespace idxmap::codegen
