@@ -2,9 +2,7 @@
 // indexing map anywhere: each instruction's value is computed from its operands' values by
 // walking indices the way the operation semantics describe them (broadcast's dimensions,
 // transpose's permutation, pad's edges and interior, a reduce's row-major accumulation, ...).
-// Element arithmetic: floats computed in their C type (f16 / bf16 in float) and rounded to the
-// element type by ops/eval's rounding; integers wrapped to their width; XLA's division by zero,
-// saturating float-to-integer conversion.
+// Element arithmetic: hlo_reference_elements.h.
 #pragma once
 
 #include <cmath>
@@ -20,193 +18,15 @@
 #include "ops/hlo/attributes.h"
 #include "ops/hlo/models/gather_scatter.h"
 #include "ops/hlo/module.h"
+#include "tests/codegen/hlo_reference_elements.h"
 
 namespace idxmap::codegen::testing {
 
 using gather_scatter::Tensor;
 
-// HLO's element type names in the Tensor's (StableHLO's) words.
-inline std::string tensorType(const std::string& hlo) {
-  if (hlo == "pred") return "i1";
-  if (hlo[0] == 's') return "i" + hlo.substr(1);
-  if (hlo[0] == 'u') return "ui" + hlo.substr(1);
-  return hlo;
-}
-
-struct Scalar {
-  double f = 0;
-  int64_t i = 0;
-};
-
-inline int widthOf(const std::string& type) {
-  return type == "i1" ? 1 : std::stoi(type.substr(type[0] == 'u' ? 2 : 1));
-}
-
-// An integer wrapped to the type's width (two's complement for signed types).
-inline int64_t wrapTo(const std::string& type, int64_t v) {
-  int bits = widthOf(type);
-  if (bits == 1) return v != 0;
-  if (bits == 64) return v;
-  uint64_t mask = (uint64_t{1} << bits) - 1, u = static_cast<uint64_t>(v) & mask;
-  if (type[0] == 'u') return static_cast<int64_t>(u);
-  if (u >> (bits - 1)) u |= ~mask;
-  return static_cast<int64_t>(u);
-}
-
-// A float computation in the type's C type, rounded to the type.
-inline double inType(const std::string& type, double x, double y,
-                     const std::function<float(float, float)>& single,
-                     const std::function<double(double, double)>& wide) {
-  if (type == "f64") return wide(x, y);
-  return gather_scatter::roundToElementType(
-      type, static_cast<double>(single(static_cast<float>(x), static_cast<float>(y))));
-}
-
-inline Scalar elementwise(const std::string& op, const std::string& direction,
-                          const std::vector<std::string>& types, const std::string& result,
-                          const std::vector<Scalar>& a) {
-  const std::string& t = types[0];
-  const bool isFloat = gather_scatter::isFloatType(t);
-  Scalar out;
-  if (op == "convert") {
-    if (gather_scatter::isFloatType(result)) {
-      double v = isFloat ? a[0].f : static_cast<double>(a[0].i);
-      out.f = result == "f32" && !isFloat ? static_cast<double>(static_cast<float>(a[0].i))
-                                          : gather_scatter::roundToElementType(result, v);
-    } else if (result == "i1") {
-      out.i = isFloat ? a[0].f != 0 : a[0].i != 0;
-    } else if (isFloat) {
-      double v = std::trunc(a[0].f);
-      int bits = widthOf(result);
-      bool isUnsigned = result[0] == 'u';
-      double lo = isUnsigned ? 0 : -std::ldexp(1.0, bits - 1);
-      double hi = isUnsigned ? std::ldexp(1.0, bits) : std::ldexp(1.0, bits - 1);
-      if (std::isnan(v))
-        out.i = 0;
-      else if (v <= lo)
-        out.i = isUnsigned ? 0 : static_cast<int64_t>(lo);
-      else if (v >= hi)
-        out.i =
-            isUnsigned ? wrapTo(result, -1) : std::numeric_limits<int64_t>::max() >> (64 - bits);
-      else
-        out.i = isUnsigned && bits == 64 ? static_cast<int64_t>(static_cast<uint64_t>(v))
-                                         : static_cast<int64_t>(v);
-    } else {
-      out.i = wrapTo(result, a[0].i);
-    }
-    return out;
-  }
-  if (op == "compare") {
-    auto cmp = [&](auto x, auto y) {
-      if (direction == "EQ") return x == y;
-      if (direction == "NE") return x != y;
-      if (direction == "LT") return x < y;
-      if (direction == "LE") return x <= y;
-      if (direction == "GT") return x > y;
-      return x >= y;
-    };
-    bool u = t[0] == 'u' && t == "ui64";
-    out.i = isFloat ? cmp(a[0].f, a[1].f)
-            : u     ? cmp(static_cast<uint64_t>(a[0].i), static_cast<uint64_t>(a[1].i))
-                    : cmp(a[0].i, a[1].i);
-    return out;
-  }
-  if (op == "select") return a[0].i ? a[1] : a[2];
-  if (isFloat) {
-    auto f1 = [&](float (*single)(float), double (*wide)(double)) {
-      return inType(
-          t, a[0].f, 0, [&](float x, float) { return single(x); },
-          [&](double x, double) { return wide(x); });
-    };
-    auto maxOf = [](double x, double y) {
-      return std::isnan(x)   ? x
-             : std::isnan(y) ? y
-             : x == y        ? (std::signbit(x) ? y : x)
-                             : (x < y ? y : x);
-    };
-    auto minOf = [](double x, double y) {
-      return std::isnan(x)   ? x
-             : std::isnan(y) ? y
-             : x == y        ? (std::signbit(x) ? x : y)
-                             : (x < y ? x : y);
-    };
-    if (op == "negate")
-      out.f = -a[0].f;
-    else if (op == "abs")
-      out.f = std::fabs(a[0].f);
-    else if (op == "exponential")
-      out.f = f1(std::exp, std::exp);
-    else if (op == "log")
-      out.f = f1(std::log, std::log);
-    else if (op == "tanh")
-      out.f = f1(std::tanh, std::tanh);
-    else if (op == "sqrt")
-      out.f = f1(std::sqrt, std::sqrt);
-    else if (op == "floor")
-      out.f = std::floor(a[0].f);
-    else if (op == "add")
-      out.f = inType(t, a[0].f, a[1].f, std::plus<float>(), std::plus<double>());
-    else if (op == "subtract")
-      out.f = inType(t, a[0].f, a[1].f, std::minus<float>(), std::minus<double>());
-    else if (op == "multiply")
-      out.f = inType(t, a[0].f, a[1].f, std::multiplies<float>(), std::multiplies<double>());
-    else if (op == "divide")
-      out.f = inType(t, a[0].f, a[1].f, std::divides<float>(), std::divides<double>());
-    else if (op == "maximum")
-      out.f = maxOf(a[0].f, a[1].f);
-    else if (op == "minimum")
-      out.f = minOf(a[0].f, a[1].f);
-    else if (op == "clamp")
-      out.f = minOf(maxOf(a[1].f, a[0].f), a[2].f);
-    else
-      throw std::runtime_error("reference: no float " + op);
-    return out;
-  }
-  auto wrap = [&](uint64_t v) { return wrapTo(result, static_cast<int64_t>(v)); };
-  uint64_t x = static_cast<uint64_t>(a[0].i), y = a.size() > 1 ? static_cast<uint64_t>(a[1].i) : 0;
-  // The signed type's minimum by an arithmetic shift: negating 2^63 would overflow.
-  int64_t minimum =
-      t == "i1" || t[0] == 'u' ? 0 : std::numeric_limits<int64_t>::min() >> (64 - widthOf(t));
-  if (op == "negate")
-    out.i = wrap(0 - x);
-  else if (op == "abs")
-    out.i = a[0].i < 0 ? wrap(0 - x) : a[0].i;
-  else if (op == "add")
-    out.i = t == "i1" ? (a[0].i || a[1].i) : wrap(x + y);
-  else if (op == "subtract")
-    out.i = wrap(x - y);
-  else if (op == "multiply")
-    out.i = t == "i1" ? (a[0].i && a[1].i) : wrap(x * y);
-  else if (op == "divide")
-    out.i = a[1].i == 0 ? wrapTo(result, -1)
-            : (a[1].i == -1 && a[0].i == minimum && minimum)
-                ? a[0].i
-                : wrap(static_cast<uint64_t>(a[0].i / a[1].i));
-  else if (op == "remainder")
-    out.i =
-        a[1].i == 0 ? a[0].i : (a[1].i == -1 ? 0 : wrap(static_cast<uint64_t>(a[0].i % a[1].i)));
-  else if (op == "maximum")
-    out.i = std::max(a[0].i, a[1].i);
-  else if (op == "minimum")
-    out.i = std::min(a[0].i, a[1].i);
-  else if (op == "clamp")
-    out.i = std::min(std::max(a[1].i, a[0].i), a[2].i);
-  else if (op == "and")
-    out.i = wrap(x & y);
-  else if (op == "or")
-    out.i = wrap(x | y);
-  else if (op == "xor")
-    out.i = wrap(x ^ y);
-  else if (op == "not")
-    out.i = t == "i1" ? !a[0].i : wrap(~x);
-  else
-    throw std::runtime_error("reference: no integer " + op);
-  return out;
-}
-
 // A shape's dims from major to minor under an XLA layout (minor-to-major; empty: row-major).
-std::vector<int64_t> physicalShape(const std::vector<int64_t>& shape,
-                                   const std::vector<int64_t>& layout) {
+inline std::vector<int64_t> physicalShape(const std::vector<int64_t>& shape,
+                                          const std::vector<int64_t>& layout) {
   if (layout.empty()) return shape;
   std::vector<int64_t> out;
   for (auto d = layout.rbegin(); d != layout.rend(); ++d)
@@ -216,8 +36,8 @@ std::vector<int64_t> physicalShape(const std::vector<int64_t>& shape,
 
 // `toPhysical`: a logical tensor's elements in the layout's memory order (as a tensor of the
 // physical shape); else the inverse, back to `logicalShape`.
-Tensor inLayout(const Tensor& t, const std::vector<int64_t>& layout, bool toPhysical,
-                const std::vector<int64_t>& logicalShape = {}) {
+inline Tensor inLayout(const Tensor& t, const std::vector<int64_t>& layout, bool toPhysical,
+                       const std::vector<int64_t>& logicalShape = {}) {
   if (layout.empty()) return t;
   const std::vector<int64_t>& logical = toPhysical ? t.shape : logicalShape;
   std::vector<int64_t> physical = physicalShape(logical, layout);
