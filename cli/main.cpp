@@ -7,6 +7,7 @@
 
 #include "cli/analyze_command.h"
 #include "cli/compose_command.h"
+#include "cli/draw_command.h"
 #include "cli/emit_command.h"
 #include "cli/exit_code.h"
 #include "cli/input.h"
@@ -39,6 +40,7 @@ Examples:
   idxmap run --engine maps examples/spec_example.mlir
   idxmap emit examples/gather.mlir -o gather_kernels.cpp
   idxmap analyze --decompose-batching examples/gather.mlir
+  idxmap draw examples/gather.mlir -o gather.svg
   idxmap simplify --help)");
 
   CommonOptions simplifyOptions;
@@ -53,6 +55,8 @@ Examples:
   CLI::App* runCommand = addRunCommand(app, runOptions);
   EmitOptions emitOptions;
   CLI::App* emit = addEmitCommand(app, emitOptions);
+  DrawOptions drawOptions;
+  CLI::App* drawCommand = addDrawCommand(app, drawOptions);
 
   try {
     app.parse(argc, argv);
@@ -67,6 +71,7 @@ Examples:
   if (verify->parsed()) return runVerify(verifyOptions, std::cout, std::cerr);
   if (runCommand->parsed()) return runRun(runOptions, std::cout, std::cerr);
   if (emit->parsed()) return runEmit(emitOptions, std::cout, std::cerr);
+  if (drawCommand->parsed()) return runDraw(drawOptions, std::cout, std::cerr);
   return kInvalidInput;  // unreachable: require_subcommand(1) rejects everything else
 }
 

@@ -16,6 +16,8 @@ packages=(
   clang libclang-rt-14-dev libomp-dev
   # scripts/tidy.sh (run-clang-tidy-14 comes with clang-tidy-14).
   clang-tidy
+  # The draw tests check that pictures parse with a real SVG library (rsvg-convert).
+  librsvg2-bin
 )
 
 missing=()

@@ -1,0 +1,21 @@
+// Pictures of the ops of a StableHLO MLIR module: a gather draws result -> operand, a scatter
+// updates -> result (its first input), their start indices taken from index provenance when it
+// knows them at every point (a gather's clamped starts and a scatter's skipped updates marked),
+// else drawn as the region they could reach.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "draw/picture.h"
+#include "ops/mlir/module.h"
+
+namespace idxmap::draw {
+
+// The `ordinal`-th (1-based) stablehlo.gather or stablehlo.scatter of `module`, at `points` of
+// its index space (empty: choosePoints'). Throws Error (naming how many there are) when there
+// is no such op, or for an op that breaks its spec's constraints (idxmap verify says which).
+Picture drawMlirOp(const mlir_ir::Module& module, size_t ordinal, std::vector<Index> points,
+                   size_t pointCount = 6);
+
+}  // namespace idxmap::draw

@@ -1,0 +1,235 @@
+#include "draw/svg.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace idxmap::draw {
+namespace {
+
+constexpr int kCell = 20, kGap = 24, kMaxWidth = 1200;
+constexpr int64_t kWholeDim = 10;       // a dim up to this long is drawn whole
+constexpr size_t kMaxSlices = 12;       // 2-D slices drawn per tensor
+constexpr size_t kMaxMarkedPerDim = 8;  // indices a dim shows for the drawn points
+const char* const kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b",
+                                "#e377c2", "#17becf", "#bcbd22", "#7f7f7f", "#d62728"};
+
+std::string escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else if (c == '"')
+      out += "&quot;";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string indexText(const std::string& name, const Index& index) {
+  std::string out = name + "[";
+  for (size_t i = 0; i < index.size(); ++i) out += (i ? ", " : "") + std::to_string(index[i]);
+  return out + "]";
+}
+
+// The indices a dim of `size` shows: all of a short dim; else the first and last two and up to
+// kMaxMarkedPerDim of `marked`.
+std::vector<int64_t> shownIndices(int64_t size, const std::set<int64_t>& marked) {
+  std::set<int64_t> shown;
+  if (size <= kWholeDim) {
+    for (int64_t i = 0; i < size; ++i) shown.insert(i);
+  } else {
+    for (int64_t i : {int64_t{0}, int64_t{1}, size - 2, size - 1}) shown.insert(i);
+    size_t added = 0;
+    for (int64_t i : marked)
+      if (i >= 0 && i < size && added < kMaxMarkedPerDim && shown.insert(i).second) ++added;
+  }
+  return {shown.begin(), shown.end()};
+}
+
+// A tensor's cells as drawn: for each element, its colour, shade and border.
+struct CellStyle {
+  int colour = -1;  // index into kPalette; -1: none
+  bool shaded = false, collision = false;
+};
+
+class TensorDrawing {
+ public:
+  TensorDrawing(const TensorGrid& grid, const std::map<Index, CellStyle>& styles)
+      : grid_(grid), styles_(styles) {
+    const size_t rank = grid.shape.size();
+    std::vector<std::set<int64_t>> marked(rank);
+    for (const auto& [element, style] : styles)
+      for (size_t d = 0; d < rank && d < element.size(); ++d) marked[d].insert(element[d]);
+    for (size_t d = 0; d < rank; ++d) shown_.push_back(shownIndices(grid.shape[d], marked[d]));
+  }
+
+  // Appends the tensor's slices at (x, y) and returns the height used; `right` grows to the
+  // rightmost x drawn.
+  int draw(int x, int y, std::string& out, int& right) const {
+    const size_t rank = grid_.shape.size();
+    const size_t lead = rank > 2 ? rank - 2 : 0;
+    std::vector<Index> slices{{}};  // leading index tuples, in order
+    for (size_t d = 0; d < lead; ++d) {
+      std::vector<Index> next;
+      for (const Index& prefix : slices)
+        for (int64_t i : shown_[d]) {
+          Index longer = prefix;
+          longer.push_back(i);
+          if (next.size() < kMaxSlices) next.push_back(longer);
+        }
+      slices = next;
+    }
+    const std::vector<int64_t> rows = rank >= 2 ? shown_[rank - 2] : std::vector<int64_t>{0};
+    const std::vector<int64_t> cols = rank >= 1 ? shown_[rank - 1] : std::vector<int64_t>{0};
+    // A slice is as wide as its grid or its label (about 8 pixels a character), whichever is
+    // wider, so that labels of neighbouring slices never overlap.
+    const int labelWidth = 8 * static_cast<int>(sliceLabel(slices.front()).size());
+    const int width = std::max(kCell * (columnsWithGaps(cols) + 1), labelWidth),
+              height = kCell * (columnsWithGaps(rows) + 3);
+    int atX = x, atY = y, used = 0;
+    for (const Index& slice : slices) {
+      if (atX > x && atX + width > kMaxWidth) {
+        atX = x;
+        atY += height + kGap;
+      }
+      drawSlice(slice, rows, cols, atX, atY, out);
+      used = atY + height - y;
+      right = std::max(right, atX + width);
+      atX += width + kGap;
+    }
+    return used;
+  }
+
+ private:
+  // `operand[1, 2, :, :]`; the tensor's name for rank 2 and below.
+  std::string sliceLabel(const Index& lead) const {
+    if (grid_.shape.size() <= 2) return grid_.name;
+    std::string label = grid_.name + "[";
+    for (int64_t i : lead) label += std::to_string(i) + ", ";
+    return label + ":, :]";
+  }
+
+  static int columnsWithGaps(const std::vector<int64_t>& shown) {
+    int count = 0;
+    for (size_t i = 0; i < shown.size(); ++i) count += (i && shown[i] != shown[i - 1] + 1) ? 2 : 1;
+    return count;
+  }
+
+  void drawSlice(const Index& lead, const std::vector<int64_t>& rows,
+                 const std::vector<int64_t>& cols, int x, int y, std::string& out) const {
+    const size_t rank = grid_.shape.size();
+    const std::string label = sliceLabel(lead);
+    out += "<text x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y + 12) +
+           "\" class=\"label\">" + escape(label) + "</text>\n";
+    const int top = y + 2 * kCell, left = x + kCell;
+    auto place = [](const std::vector<int64_t>& shown, size_t i) {
+      int at = 0;
+      for (size_t j = 1; j <= i; ++j) at += shown[j] != shown[j - 1] + 1 ? 2 : 1;
+      return at;
+    };
+    for (size_t c = 0; c < cols.size(); ++c) {  // column indices, and ellipses between
+      int cx = left + kCell * place(cols, c);
+      out += "<text x=\"" + std::to_string(cx + kCell / 2) + "\" y=\"" + std::to_string(top - 4) +
+             "\" class=\"index\">" + std::to_string(cols[c]) + "</text>\n";
+      if (c && cols[c] != cols[c - 1] + 1)
+        out += "<text x=\"" + std::to_string(cx - kCell / 2) + "\" y=\"" +
+               std::to_string(top + kCell * 2 / 3) + "\" class=\"index\">…</text>\n";
+    }
+    for (size_t r = 0; r < rows.size(); ++r) {
+      int ry = top + kCell * place(rows, r);
+      if (rank >= 2)
+        out += "<text x=\"" + std::to_string(left - 4) + "\" y=\"" +
+               std::to_string(ry + kCell * 2 / 3) + "\" class=\"row\">" + std::to_string(rows[r]) +
+               "</text>\n";
+      if (r && rows[r] != rows[r - 1] + 1)
+        out += "<text x=\"" + std::to_string(left + kCell / 2) + "\" y=\"" +
+               std::to_string(ry - kCell / 3) + "\" class=\"index\">⋮</text>\n";
+      for (size_t c = 0; c < cols.size(); ++c) {
+        Index element = lead;
+        if (rank >= 2) element.push_back(rows[r]);
+        if (rank >= 1) element.push_back(cols[c]);
+        cell(element, left + kCell * place(cols, c), ry, out);
+      }
+    }
+  }
+
+  void cell(const Index& element, int x, int y, std::string& out) const {
+    auto found = styles_.find(element);
+    std::string fill = "#ffffff", extra;
+    if (found != styles_.end() && found->second.colour >= 0) {
+      fill = kPalette[found->second.colour % std::size(kPalette)];
+      if (found->second.shaded) extra += " fill-opacity=\"0.3\"";
+      if (found->second.collision) extra += " class=\"collision\"";
+    }
+    out += "<rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" +
+           std::to_string(kCell) + "\" height=\"" + std::to_string(kCell) + "\" fill=\"" + fill +
+           "\"" + extra + "><title>" + escape(indexText(grid_.name, element)) + "</title></rect>\n";
+  }
+
+  const TensorGrid& grid_;
+  const std::map<Index, CellStyle>& styles_;
+  std::vector<std::vector<int64_t>> shown_;
+};
+
+std::string legendLine(const Picture& picture, const DrawnPoint& p) {
+  std::string out = indexText(picture.source.name, p.point) + " → ";
+  if (p.skipped) return out + "nothing (an index is out of range: the update is skipped)";
+  if (p.targets.empty()) return out + "nothing (outside the map's domain)";
+  if (p.targets.size() == 1 && !p.runtimeUnknown)
+    out += indexText(picture.target.name, p.targets[0]);
+  else
+    out += std::string(p.runtimeUnknown ? "any of " : "") + std::to_string(p.targets.size()) +
+           (p.truncated ? "+" : "") + " elements of " + picture.target.name +
+           (p.runtimeUnknown ? " (index values known only at run time)" : "");
+  if (p.clamped) out += " (start index clamped)";
+  return out;
+}
+
+}  // namespace
+
+std::string renderSvg(const Picture& picture) {
+  std::map<Index, CellStyle> sourceStyles, targetStyles;
+  std::set<Index> collisions(picture.collisions.begin(), picture.collisions.end());
+  for (size_t i = 0; i < picture.points.size(); ++i) {
+    const DrawnPoint& p = picture.points[i];
+    sourceStyles[p.point] = {static_cast<int>(i), false, false};
+    for (const Index& t : p.targets) {
+      CellStyle& style = targetStyles[t];
+      if (style.colour < 0) style = {static_cast<int>(i), p.runtimeUnknown, false};
+      style.collision = collisions.count(t) > 0;
+    }
+  }
+  std::string body;
+  int y = 10, right = 400;
+  y += TensorDrawing(picture.source, sourceStyles).draw(10, y, body, right) + kGap;
+  y += TensorDrawing(picture.target, targetStyles).draw(10, y, body, right) + kGap;
+  for (size_t i = 0; i < picture.points.size(); ++i) {
+    right =
+        std::max(right, 28 + 7 * static_cast<int>(legendLine(picture, picture.points[i]).size()));
+    body += "<rect x=\"10\" y=\"" + std::to_string(y) + "\" width=\"12\" height=\"12\" fill=\"" +
+            kPalette[i % std::size(kPalette)] + "\"/>\n<text x=\"28\" y=\"" +
+            std::to_string(y + 11) + "\" class=\"legend\">" +
+            escape(legendLine(picture, picture.points[i])) + "</text>\n";
+    y += 18;
+  }
+  if (!picture.collisions.empty()) {
+    body += "<text x=\"10\" y=\"" + std::to_string(y + 11) +
+            "\" class=\"legend\">red border: an element two drawn points reach</text>\n";
+    y += 18;
+  }
+  return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(right + 10) +
+         "\" height=\"" + std::to_string(y + 10) +
+         "\" font-family=\"sans-serif\">\n<style>rect { stroke: #555; stroke-width: 1 } "
+         ".collision { stroke: #d00; stroke-width: 3 } .label { font-size: 13px; font-weight: "
+         "bold } .index { font-size: 10px; text-anchor: middle } .row { font-size: 10px; "
+         "text-anchor: end } .legend { font-size: 12px }</style>\n" +
+         body + "</svg>\n";
+}
+
+}  // namespace idxmap::draw

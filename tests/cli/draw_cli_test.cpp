@@ -1,0 +1,58 @@
+// `idxmap draw` as a user runs it: an SVG file from an MLIR gather, the drawn pairs as JSON,
+// chosen points, and bad input (no such op, a point outside the domain, malformed --points)
+// as a diagnostic with exit 2 and no file.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_runner.h"
+
+namespace idxmap::cli_test {
+namespace draw_cli_tests {
+
+TEST(DrawCli, WritesAnSvgAndJsonOfTheDrawnPairs) {
+  std::filesystem::path dir = makeScratchDir();
+  std::string svg = (dir / "gather.svg").string();
+  CliResult result = runIdxmap({"draw", examplePath("gather.mlir"), "--op", "2", "--points",
+                                "1,1;3,2", "-o", svg, "--json"});
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  nlohmann::json picture = nlohmann::json::parse(result.out);
+  EXPECT_EQ(picture["source"]["name"], "result");
+  EXPECT_EQ(picture["target"]["name"], "operand");
+  ASSERT_EQ(picture["points"].size(), 2u);
+  // The second gather of the example reads row 2 * r (its indices are multiply(iota, 2)).
+  EXPECT_EQ(picture["points"][0]["targets"], nlohmann::json::parse("[[2, 1]]"));
+  EXPECT_EQ(picture["points"][1]["targets"], nlohmann::json::parse("[[6, 2]]"));
+  std::string text = readTextFile(svg);
+  EXPECT_EQ(text.rfind("<svg", 0), 0u);
+  EXPECT_NE(text.find("result[3, 2] → operand[6, 2]"), std::string::npos);
+}
+
+TEST(DrawCli, AMapFileDrawsItsMapsWithTheirFanOut) {
+  std::filesystem::path dir = makeScratchDir();
+  writeTextFile(dir / "window.map",
+                "(d0)[s0] -> (d0 + s0), domain: d0 in [0, 5], s0 in [0, 2], d0 + s0 in [0, 6]\n");
+  CliResult result = runIdxmap({"draw", (dir / "window.map").string(), "--points", "5", "--json"});
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  nlohmann::json picture = nlohmann::json::parse(result.out);
+  EXPECT_EQ(picture["points"][0]["targets"], nlohmann::json::parse("[[5], [6]]"));
+}
+
+TEST(DrawCli, BadInputIsADiagnosticAndExit2) {
+  std::filesystem::path dir = makeScratchDir();
+  std::string svg = (dir / "never.svg").string();
+  CliResult noOp = runIdxmap({"draw", examplePath("gather.mlir"), "--op", "9", "-o", svg});
+  EXPECT_EQ(noOp.exitCode, 2);
+  EXPECT_NE(noOp.err.find("there is no op 9"), std::string::npos) << noOp.err;
+  CliResult outside = runIdxmap({"draw", examplePath("gather.mlir"), "--points", "4,0", "-o", svg});
+  EXPECT_EQ(outside.exitCode, 2);
+  EXPECT_NE(outside.err.find("outside the domain"), std::string::npos) << outside.err;
+  CliResult malformed =
+      runIdxmap({"draw", examplePath("gather.mlir"), "--points", "1,x", "-o", svg});
+  EXPECT_EQ(malformed.exitCode, 2);
+  EXPECT_NE(malformed.err.find("--points"), std::string::npos) << malformed.err;
+  EXPECT_FALSE(std::filesystem::exists(svg));
+}
+
+}  // namespace draw_cli_tests
+}  // namespace idxmap::cli_test
