@@ -54,9 +54,12 @@ nlohmann::ordered_json hloKernelJson(const codegen::HloKernel& kernel) {
                        {"shape", b.shape},
                        {"written", b.written},
                        {"layout", b.layout}});
-  return {{"op", kernel.op},         {"location", kernel.location},
-          {"symbol", kernel.symbol}, {"buffers", buffers},
-          {"index_type", "int64_t"}, {"validated", kernel.printed.certificates}};
+  return {{"op", kernel.op},
+          {"location", kernel.location},
+          {"symbol", kernel.symbol},
+          {"buffers", buffers},
+          {"index_type", kernel.int32 ? "int32_t" : "int64_t"},
+          {"validated", kernel.printed.certificates}};
 }
 
 // Writes the file (or stdout) when every kernel was emitted; a write failure is exit 2.
@@ -153,10 +156,12 @@ as arrays; idxmap_set_num_threads sets the OpenMP threads. The file needs no idx
 The code follows what idxmap verify proves (--assume facts included): no clamp when no start
 index can be clamped, no bounds test when no update can be skipped, parallel plain stores when
 scatter indices are unique, threads splitting the updates at runs of equal index vectors
-when they are sorted (else row-major order, threads splitting the targets), int32_t
+when they are sorted (else row-major order, threads splitting a dim or an index's values that
+a target coordinate is, or else the targets), int32_t
 index arithmetic when every index expression fits. Before a kernel is written its loop nest,
 every index expression as printed (C '/' and '%' included) and every guard are read back and
-proven equal to the map with isl; the header lists the maps, the proofs and these checks.
+proven equal to the map with isl, and its int32_t arithmetic is checked again on bit-vectors
+with Z3; the header lists the maps, the proofs and these checks.
 
 Exit status: 0 every op emitted; 1 validation refuted a kernel (a bug of the emitter: the
 diagnostic names the expression and a point); 2 invalid input, an invalid op, or an op

@@ -362,10 +362,12 @@ HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symb
   std::string why = "a buffer has 2^31 elements or more";
   if (small) {
     try {
-      return HloKernelPrinter(instruction, symbol, CWidth::k32,
-                              "proven (isl): every index expression and offset, printed in "
-                              "int32_t, fits -> int32_t index arithmetic")
-          .print();
+      HloKernel kernel = HloKernelPrinter(instruction, symbol, CWidth::k32,
+                                          "proven (isl): every index expression and offset, "
+                                          "printed in int32_t, fits -> int32_t index arithmetic")
+                             .print();
+      kernel.int32 = true;
+      return kernel;
     } catch (const ValidationError& error) {
       if (!error.result().isRefuted()) throw;
       why = std::string("int32_t refuted: ") + error.what();

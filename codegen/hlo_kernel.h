@@ -43,6 +43,7 @@ struct HloKernel {
   std::string op;                     // "fusion" or the opcode
   std::string location;               // "file.hlo:23:3"
   std::vector<KernelBuffer> buffers;  // the instruction's operands in order, then its results
+  bool int32 = false;                 // index arithmetic in int32_t (else int64_t)
   PrintedKernel printed;
 };
 

@@ -129,6 +129,9 @@ TEST(EmitCli, HloModulesBecomeKernels) {
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(records[0]["buffers"].size(), 2u);
   EXPECT_EQ(records[0]["buffers"][1]["written"], true);
+  // Small buffers: int32_t arithmetic, as the header says.
+  EXPECT_EQ(records[0]["index_type"], "int32_t");
+  EXPECT_NE(file.find("-> int32_t index arithmetic"), std::string::npos);
   // Not computed: a located error, nothing written; --assume has no MLIR values to name.
   const char* dot =
       "HloModule m\nENTRY e {\n  p = f32[2,2] parameter(0)\n"
