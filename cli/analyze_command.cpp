@@ -12,18 +12,6 @@
 namespace idxmap::cli {
 namespace {
 
-// --instruction NAME in the ENTRY computation first, then in the others in text order
-// (names are unique per computation only).
-const hlo::Instruction& selectInstruction(const hlo::Module& module, const AnalyzeOptions& options,
-                                          const std::string& sourceName) {
-  if (options.instruction.empty()) return *module.entry->root;
-  if (const hlo::Instruction* found = module.entry->find(options.instruction)) return *found;
-  for (const auto& computation : module.computations)
-    if (const hlo::Instruction* found = computation->find(options.instruction)) return *found;
-  throw InputError(sourceName + ": error: no instruction '" + options.instruction +
-                   "' in module '" + module.name + "'");
-}
-
 // Opcodes without a model that `instruction` depends on, fused computations included.
 void collectUnmodeled(const hlo::Instruction& instruction, std::set<std::string>& opcodes) {
   if (instruction.opcode == "fusion") {
@@ -146,7 +134,7 @@ ExitCode runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostre
     throw InputError(source.name +
                      ": error: --decompose-batching and --format apply to MLIR input only");
   hlo::Module module = hlo::parseHloModule(source.text, source.name);
-  const hlo::Instruction& instruction = selectInstruction(module, options, source.name);
+  const hlo::Instruction& instruction = findInstruction(module, options.instruction, source.name);
   bool inToOut = options.direction == "in-to-out";
 
   // In-to-out: one analysis per input; out-to-in: one analysis of result 0.

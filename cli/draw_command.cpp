@@ -52,6 +52,14 @@ nlohmann::ordered_json pictureJson(const draw::Picture& picture) {
           {"collisions", picture.collisions}};
 }
 
+// HLO rather than maps: a .hlo name, or text that starts with `HloModule`.
+bool isHlo(const Source& source) {
+  if (source.name.size() > 4 && source.name.compare(source.name.size() - 4, 4, ".hlo") == 0)
+    return true;
+  size_t start = source.text.find_first_not_of(" \t\r\n");
+  return start != std::string::npos && source.text.compare(start, 9, "HloModule") == 0;
+}
+
 draw::Picture mapPicture(const DrawOptions& options, const Source& input,
                          const std::vector<Index>& points) {
   std::vector<ParsedMap> maps = parseMaps(input.text, input.name);
@@ -81,6 +89,13 @@ CLI::App* addDrawCommand(CLI::App& app, DrawOptions& options) {
       ->type_name("N")
       ->check(CLI::PositiveNumber);
   command
+      ->add_option("--instruction", options.instruction,
+                   "HLO: the instruction whose result -> operand map is drawn (default: the "
+                   "ENTRY computation's ROOT)")
+      ->type_name("NAME");
+  command->add_option("--operand", options.operand, "HLO: which operand (default 0)")
+      ->type_name("K");
+  command
       ->add_option("--points", options.points,
                    "The points to draw, coordinates by commas, points by semicolons: '0,1;2,3' "
                    "(default: the corners, the middle and a few between)")
@@ -101,6 +116,7 @@ two points reach has a red border.
 
 Examples:
   idxmap draw examples/gather.mlir -o gather.svg
+  idxmap draw examples/softmax.hlo --instruction f --operand 0 -o fusion.svg
   idxmap draw examples/reshape_roundtrip.map --points '0,0;1,5' -o map.svg)");
   return command;
 }
@@ -112,6 +128,10 @@ ExitCode runDraw(const DrawOptions& options, std::ostream& out, std::ostream& di
   if (isMlir(source)) {
     mlir_ir::Module module = mlir_ir::parseMlirModule(source.text, source.name);
     picture = draw::drawMlirOp(module, options.op, points, options.pointCount);
+  } else if (isHlo(source)) {
+    hlo::Module module = hlo::parseHloModule(source.text, source.name);
+    picture = draw::drawHloInstruction(findInstruction(module, options.instruction, source.name),
+                                       options.operand, points, options.pointCount);
   } else {
     picture = mapPicture(options, source, points);
   }

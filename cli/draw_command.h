@@ -1,5 +1,6 @@
-// `idxmap draw`: a picture of a map (draw/): one map of a .map file, or one gather / scatter of
-// a StableHLO MLIR file, as SVG, with the drawn point pairs as JSON for tests and tools.
+// `idxmap draw`: a picture of a map (draw/): one map of a .map file, one gather / scatter of a
+// StableHLO MLIR file, or an HLO instruction's result -> operand, as SVG, with the drawn point
+// pairs as JSON for tests and tools.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -12,10 +13,12 @@ namespace idxmap::cli {
 
 struct DrawOptions {
   std::string input = "-";
-  std::string output;  // empty: stdout
-  size_t op = 1;       // MLIR: the op-th gather or scatter
-  size_t map = 1;      // .map: the map-th map
-  std::string points;  // "i,j;k,l"; empty: chosen
+  std::string output;       // empty: stdout
+  size_t op = 1;            // MLIR: the op-th gather or scatter
+  size_t map = 1;           // .map: the map-th map
+  std::string instruction;  // HLO: the instruction (default: the entry's root)
+  size_t operand = 0;       // HLO: which operand
+  std::string points;       // "i,j;k,l"; empty: chosen
   size_t pointCount = 6;
   bool json = false;
 };

@@ -82,4 +82,15 @@ std::vector<ParsedMap> readMaps(const std::vector<std::string>& inputs) {
   return maps;
 }
 
+const hlo::Instruction& findInstruction(const hlo::Module& module, const std::string& name,
+                                        const std::string& sourceName) {
+  if (!module.entry) throw InputError(sourceName + ": error: the module has no ENTRY computation");
+  if (name.empty()) return *module.entry->root;
+  if (const hlo::Instruction* found = module.entry->find(name)) return *found;
+  for (const auto& computation : module.computations)
+    if (const hlo::Instruction* found = computation->find(name)) return *found;
+  throw InputError(sourceName + ": error: no instruction '" + name + "' in module '" + module.name +
+                   "'");
+}
+
 }  // namespace idxmap::cli

@@ -7,6 +7,7 @@
 
 #include "core/checked.h"
 #include "core/text.h"
+#include "ops/hlo/module.h"
 
 namespace idxmap::cli {
 
@@ -34,6 +35,12 @@ bool isMlir(const Source& source);
 // Line `lineNumber` (1-based) of the text without its line break, for a diagnostic's caret
 // where the reporting code has the location but not the text.
 std::string sourceLine(const Source& source, int lineNumber);
+
+// The instruction named `name`: the ENTRY computation's first, then the other computations' in
+// text order (names are unique per computation only); the ENTRY's ROOT when `name` is empty.
+// Throws InputError naming the module.
+const hlo::Instruction& findInstruction(const hlo::Module& module, const std::string& name,
+                                        const std::string& sourceName);
 
 // Every map of every input, in order. Throws InputError or the parser's ParseError.
 std::vector<ParsedMap> readMaps(const std::vector<std::string>& inputs);

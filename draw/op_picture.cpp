@@ -1,6 +1,10 @@
 #include "draw/op_picture.h"
 
+#include <algorithm>
+#include <map>
+
 #include "core/checked.h"
+#include "ops/hlo/analysis/indexing.h"
 #include "ops/import/stablehlo.h"
 #include "ops/provenance/index_values.h"
 #include "ops/stablehlo/gather_scatter.h"
@@ -73,6 +77,58 @@ Picture drawMlirOp(const mlir_ir::Module& module, size_t ordinal, std::vector<In
   throw Error("there is no op " + std::to_string(ordinal) + ": the file has " +
               std::to_string(seen) + " stablehlo.gather / stablehlo.scatter op" +
               (seen == 1 ? "" : "s"));
+}
+
+Picture drawHloInstruction(const hlo::Instruction& instruction, size_t operand,
+                           std::vector<Index> points, size_t pointCount) {
+  if (operand >= instruction.operands.size())
+    throw Error("--operand " + std::to_string(operand) + " is out of range: '" + instruction.name +
+                "' has " + std::to_string(instruction.operands.size()) + " operand" +
+                (instruction.operands.size() == 1 ? "" : "s"));
+  if (instruction.shape.isTuple) throw Error("'" + instruction.name + "': a tuple is not drawn");
+  const hlo::Instruction& input = *instruction.operands[operand];
+  InstructionIndexing indexing = computeOutputToInputIndexing(instruction, 0);
+  const OperandIndexing& entry = indexing.entries.at(operand);
+  if (entry.unknown || entry.maps.empty())
+    throw Error("'" + instruction.name + "' -> operand " + std::to_string(operand) +
+                ": unknown indexing (an op without a model), nothing to draw");
+  const TensorGrid source{instruction.name, instruction.shape.shape},
+      target{input.name, input.shape.shape};
+  // Points over the whole result: some may read another operand (the legend says so).
+  if (points.empty()) points = choosePoints(IndexingMap::identity(source.shape), pointCount);
+  // Each map of the operand draws the points in its dims' ranges (XLA narrows them: a
+  // concatenate's operand is read from part of the result); a point reaches their union.
+  Picture picture{source, target, {}, {}};
+  for (const Index& p : points) picture.points.push_back({p, {}});
+  for (const IndexingMap& map : entry.maps) {
+    std::vector<Index> inRange;
+    std::vector<size_t> at;
+    for (size_t i = 0; i < points.size(); ++i) {
+      bool inside = points[i].size() == map.dims.size();
+      for (size_t d = 0; inside && d < points[i].size(); ++d)
+        inside = map.dims[d].range.contains(points[i][d]);
+      if (!inside) continue;
+      inRange.push_back(points[i]);
+      at.push_back(i);
+    }
+    Picture part = drawMap(map, source, target, inRange);
+    for (size_t k = 0; k < at.size(); ++k) {
+      DrawnPoint& p = picture.points[at[k]];
+      const DrawnPoint& q = part.points[k];
+      p.targets.insert(p.targets.end(), q.targets.begin(), q.targets.end());
+      std::sort(p.targets.begin(), p.targets.end());
+      p.targets.erase(std::unique(p.targets.begin(), p.targets.end()), p.targets.end());
+      p.runtimeUnknown |= q.runtimeUnknown;
+      p.truncated |= q.truncated;
+    }
+  }
+  std::map<Index, int> reachedBy;
+  for (const DrawnPoint& p : picture.points)
+    for (const Index& t : p.targets) ++reachedBy[t];
+  picture.collisions.clear();
+  for (const auto& [element, count] : reachedBy)
+    if (count > 1) picture.collisions.push_back(element);
+  return picture;
 }
 
 }  // namespace idxmap::draw

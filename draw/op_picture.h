@@ -1,4 +1,4 @@
-// Pictures of the ops of a StableHLO MLIR module: a gather draws result -> operand, a scatter
+// Pictures of ops. Of a StableHLO MLIR module: a gather draws result -> operand, a scatter
 // updates -> result (its first input), their start indices taken from index provenance when it
 // knows them at every point (a gather's clamped starts and a scatter's skipped updates marked),
 // else drawn as the region they could reach.
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "draw/picture.h"
+#include "ops/hlo/module.h"
 #include "ops/mlir/module.h"
 
 namespace idxmap::draw {
@@ -17,5 +18,14 @@ namespace idxmap::draw {
 // is no such op, or for an op that breaks its spec's constraints (idxmap verify says which).
 Picture drawMlirOp(const mlir_ir::Module& module, size_t ordinal, std::vector<Index> points,
                    size_t pointCount = 6);
+
+// An HLO instruction's result -> operand `operand` (XLA's indexing analysis; a fusion's maps
+// composed through its computation), at `points` of its result (empty: choosePoints'). A
+// point reaches what every map of the operand reaches (an operand read twice, as a
+// concatenate of it with itself, has two). HLO index values are not followed: runtime
+// variables are drawn as the region they could reach. Throws Error for an operand out of
+// range, unknown indexing (an op without a model) or a tuple-shaped result.
+Picture drawHloInstruction(const hlo::Instruction& instruction, size_t operand,
+                           std::vector<Index> points, size_t pointCount = 6);
 
 }  // namespace idxmap::draw

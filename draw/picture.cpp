@@ -146,7 +146,9 @@ Index resultShape(const IndexingMap& map) {
   Index shape;
   for (const Expr& r : map.results) {
     Interval range = ranges.range(r);
-    shape.push_back(range.isEmpty() ? 0 : std::max<int64_t>(range.hi + 1, 1));
+    shape.push_back(range.isEmpty()         ? 0
+                    : range.hi == INT64_MAX ? INT64_MAX  // saturate: hi + 1 would overflow
+                                            : std::max<int64_t>(range.hi + 1, 1));
   }
   return shape;
 }

@@ -38,6 +38,20 @@ TEST(DrawCli, AMapFileDrawsItsMapsWithTheirFanOut) {
   EXPECT_EQ(picture["points"][0]["targets"], nlohmann::json::parse("[[5], [6]]"));
 }
 
+TEST(DrawCli, HloInstructionsDrawTheirOperandMaps) {
+  CliResult result = runIdxmap(
+      {"draw", examplePath("softmax.hlo"), "--points", "1,64,0", "--operand", "0", "--json"});
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  nlohmann::json picture = nlohmann::json::parse(result.out);
+  EXPECT_EQ(picture["source"]["name"], "f");
+  EXPECT_EQ(picture["target"]["name"], "p0");
+  // Softmax reads the whole row of its input (max and sum) for every element of it.
+  EXPECT_EQ(picture["points"][0]["targets"].size(), 125u);
+  CliResult noSuch = runIdxmap({"draw", examplePath("softmax.hlo"), "--instruction", "nope"});
+  EXPECT_EQ(noSuch.exitCode, 2);
+  EXPECT_NE(noSuch.err.find("no instruction 'nope'"), std::string::npos) << noSuch.err;
+}
+
 TEST(DrawCli, BadInputIsADiagnosticAndExit2) {
   std::filesystem::path dir = makeScratchDir();
   std::string svg = (dir / "never.svg").string();

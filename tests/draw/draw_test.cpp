@@ -16,6 +16,7 @@
 #include "draw/op_picture.h"
 #include "draw/svg.h"
 #include "ops/eval/reference_evaluator.h"
+#include "ops/hlo/module.h"
 #include "tests/codegen/random_mlir.h"
 
 namespace idxmap::draw {
@@ -126,6 +127,41 @@ TEST(DrawMap, HugeShapesStaySmall) {
   std::string svg = renderSvg(picture);
   EXPECT_LT(svg.size(), 2'000'000u);
   EXPECT_NE(svg.find("in[999999, 999, 0] → out[0, 999999999]"), std::string::npos);
+}
+
+// HLO: a transpose reads in[j, i] for out[i, j]; a concatenate's operand k is read from its
+// part of the result only; a fusion that reads its parameter twice (a concatenate of it with
+// itself) reaches both elements: out[i] is p[i] for i < 3, p[i - 3] after.
+TEST(DrawHlo, PairsFollowTheOpsSemantics) {
+  hlo::Module module = hlo::parseHloModule(R"(HloModule m
+twice {
+  x = f32[3] parameter(0)
+  ROOT y = f32[6] concatenate(x, x), dimensions={0}
+}
+ENTRY e {
+  p = f32[3] parameter(0)
+  q = f32[2,5] parameter(1)
+  t = f32[5,2] transpose(q), dimensions={1,0}
+  c = f32[6] concatenate(p, p), dimensions={0}
+  ROOT f = f32[6] fusion(p), kind=kLoop, calls=twice
+})",
+                                           "m.hlo");
+  Picture transpose = drawHloInstruction(*module.entry->find("t"), 0, {});
+  ASSERT_FALSE(transpose.points.empty());
+  for (const DrawnPoint& p : transpose.points)
+    EXPECT_EQ(p.targets, (std::vector<Index>{{p.point[1], p.point[0]}}));
+  const hlo::Instruction& concatenate = *module.entry->find("c");
+  Picture first = drawHloInstruction(concatenate, 0, {{1}, {4}});
+  EXPECT_EQ(first.points[0].targets, (std::vector<Index>{{1}}));
+  EXPECT_TRUE(first.points[1].targets.empty());
+  Picture second = drawHloInstruction(concatenate, 1, {{1}, {4}});
+  EXPECT_TRUE(second.points[0].targets.empty());
+  EXPECT_EQ(second.points[1].targets, (std::vector<Index>{{1}}));
+  Picture fused = drawHloInstruction(*module.entry->root, 0, {{1}, {4}});
+  EXPECT_EQ(fused.points[0].targets, (std::vector<Index>{{1}}));
+  EXPECT_EQ(fused.points[1].targets, (std::vector<Index>{{1}}));
+  EXPECT_EQ(fused.collisions, (std::vector<Index>{{1}}));
+  EXPECT_THROW(drawHloInstruction(concatenate, 2, {}), Error);
 }
 
 TEST(DrawSvg, ParsesWithARealSvgLibraryAndNamesItsPairs) {
