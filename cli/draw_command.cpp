@@ -1,6 +1,5 @@
 #include "cli/draw_command.h"
 
-#include <fstream>
 #include <sstream>
 
 #include "cli/input.h"
@@ -135,17 +134,8 @@ ExitCode runDraw(const DrawOptions& options, std::ostream& out, std::ostream& di
   } else {
     picture = mapPicture(options, source, points);
   }
-  std::string svg = draw::renderSvg(picture);
-  if (!options.output.empty()) {
-    std::ofstream file(options.output, std::ios::binary);
-    file << svg;
-    if (!file.flush()) {
-      diagnostics << options.output << ": error: cannot write the file\n";
-      return kInvalidInput;
-    }
-  } else if (!options.json) {
-    out << svg;
-  }
+  if (!writeOutput(options.output, options.json, draw::renderSvg(picture), out, diagnostics))
+    return kInvalidInput;
   if (options.json) writeJson(out, pictureJson(picture));
   return kSuccess;
 }

@@ -1,7 +1,5 @@
 #include "cli/emit_command.h"
 
-#include <fstream>
-
 #include "cli/input.h"
 #include "cli/output.h"
 #include "codegen/emit.h"
@@ -62,22 +60,6 @@ nlohmann::ordered_json hloKernelJson(const codegen::HloKernel& kernel) {
           {"validated", kernel.printed.certificates}};
 }
 
-// Writes the file (or stdout) when every kernel was emitted; a write failure is exit 2.
-ExitCode writeSource(const EmitOptions& options, const std::string& text, std::ostream& out,
-                     std::ostream& diagnostics) {
-  if (options.output.empty() && !options.json) {
-    out << text;
-  } else if (!options.output.empty()) {
-    std::ofstream file(options.output, std::ios::binary);
-    file << text;
-    if (!file.flush()) {
-      diagnostics << options.output << ": error: cannot write the file\n";
-      return kInvalidInput;
-    }
-  }
-  return kSuccess;
-}
-
 // What both inputs share once their kernels are emitted: the problems as diagnostics, a note
 // when there is nothing to emit, the file when every kernel was emitted, the JSON records.
 template <class Emitted, class ToJson>
@@ -89,7 +71,9 @@ ExitCode report(const EmitOptions& options, const Emitted& emitted, const std::s
   ExitCode code = exitFor(emitted.problems);
   if (emitted.kernels.empty() && emitted.problems.empty())
     diagnostics << name << ": note: " << nothing << "\n";
-  if (code == kSuccess) code = writeSource(options, emitted.source(), out, diagnostics);
+  if (code == kSuccess &&
+      !writeOutput(options.output, options.json, emitted.source(), out, diagnostics))
+    code = kInvalidInput;
   if (options.json) {
     nlohmann::ordered_json records = nlohmann::ordered_json::array();
     for (const auto& kernel : emitted.kernels) records.push_back(toJson(kernel));

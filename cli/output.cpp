@@ -1,5 +1,7 @@
 #include "cli/output.h"
 
+#include <fstream>
+
 #include "core/bridges/isl_bridge.h"
 
 namespace idxmap::cli {
@@ -28,6 +30,19 @@ void writeMapTexts(std::ostream& out, const std::vector<std::string>& texts) {
 
 void writeJson(std::ostream& out, const nlohmann::ordered_json& value) {
   out << value.dump(2) << '\n';
+}
+
+bool writeOutput(const std::string& path, bool json, const std::string& text, std::ostream& out,
+                 std::ostream& diagnostics) {
+  if (path.empty()) {
+    if (!json) out << text;
+    return true;
+  }
+  std::ofstream file(path, std::ios::binary);
+  file << text;
+  if (file.flush()) return true;
+  diagnostics << path << ": error: cannot write the file\n";
+  return false;
 }
 
 }  // namespace idxmap::cli

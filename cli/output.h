@@ -43,5 +43,9 @@ std::string formatMap(const IndexingMap& map, OutputFormat format);
 // The maps one after another, separated by blank lines.
 void writeMapTexts(std::ostream& out, const std::vector<std::string>& texts);
 void writeJson(std::ostream& out, const nlohmann::ordered_json& value);
+// A command's text output: to `path` when it is set, else to `out` unless JSON takes stdout.
+// Returns false, after `path: error: cannot write the file` on `diagnostics`, when writing fails.
+bool writeOutput(const std::string& path, bool json, const std::string& text, std::ostream& out,
+                 std::ostream& diagnostics);
 
 }  // namespace idxmap::cli
