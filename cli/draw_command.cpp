@@ -44,6 +44,7 @@ nlohmann::ordered_json pictureJson(const draw::Picture& picture) {
                       {"runtime_unknown", p.runtimeUnknown},
                       {"clamped", p.clamped},
                       {"skipped", p.skipped},
+                      {"undefined", p.undefined},
                       {"truncated", p.truncated}});
   return {{"source", {{"name", picture.source.name}, {"shape", picture.source.shape}}},
           {"target", {{"name", picture.target.name}, {"shape", picture.target.shape}}},
@@ -81,7 +82,9 @@ CLI::App* addDrawCommand(CLI::App& app, DrawOptions& options) {
       ->type_name("FILE|-");
   command->add_option("-o,--output", options.output, "The SVG file to write (default: stdout)")
       ->type_name("FILE");
-  command->add_option("--op", options.op, "MLIR: the N-th stablehlo.gather / scatter (default 1)")
+  command
+      ->add_option("--op", options.op,
+                   "MLIR: the N-th gather or scatter (stablehlo, tensor, tcp forms; default 1)")
       ->type_name("N")
       ->check(CLI::PositiveNumber);
   command->add_option("--map", options.map, "A .map file: the N-th map (default 1)")
@@ -102,16 +105,18 @@ CLI::App* addDrawCommand(CLI::App& app, DrawOptions& options) {
   command->add_option("--count", options.pointCount, "How many points to choose (default 6)")
       ->type_name("N")
       ->check(CLI::Range(1, 10));
-  command->add_flag("--json", options.json,
-                    "Print the drawn pairs on stdout: {source, target, points: [{point, targets, "
-                    "runtime_unknown, clamped, skipped, truncated}], collisions}; the SVG goes "
-                    "to -o");
+  command->add_flag(
+      "--json", options.json,
+      "Print the drawn pairs on stdout: {source, target, points: [{point, targets, "
+      "runtime_unknown, clamped, skipped, undefined, truncated}], collisions}; the SVG goes "
+      "to -o");
   command->footer(R"(Each tensor is a grid of cells (the last two dims; higher ranks as 2-D slices
 side by side); dims longer than 10 show their ends and the indices the points use. Point i and
 the elements it reaches share a colour; range variables fan out to every element; start
-indices the file fixes (constants, iotas) are followed, clamped starts and skipped updates
-said in the legend, and unknown ones drawn as the lighter region they could reach. An element
-two points reach has a red border.
+indices the file fixes (constants, iotas) are followed, clamped starts, skipped updates and
+out-of-range indices of forms that leave them undefined (tensor.gather, tcp.gather) said in
+the legend, and unknown ones drawn as the lighter region they could reach. An element two
+points reach has a red border and the colours of both.
 
 Examples:
   idxmap draw examples/gather.mlir -o gather.svg

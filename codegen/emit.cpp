@@ -3,11 +3,7 @@
 #include <cctype>
 
 #include "codegen/gather_scatter_kernels.h"
-#include "ops/forms/tcp_gather.h"
-#include "ops/forms/tensor_gather.h"
-#include "ops/gather_analysis/gather_maps.h"
-#include "ops/import/forms.h"
-#include "ops/import/stablehlo.h"
+#include "ops/gather_analysis/modeled_op.h"
 #include "ops/validate/mlir.h"
 #include "verify/op_properties.h"
 
@@ -16,48 +12,15 @@ namespace {
 
 using mlir_ir::Operation;
 
-const TensorNames kGatherNames{"result", "operand", "start_indices"};
-const TensorNames kScatterNames{"updates", "result", "scatter_indices"};
-
 // The kernel of one valid op; throws Error when kernels do not compute it.
 Kernel kernelOf(const Operation& op, const std::vector<Operation>& block,
                 const OpIndexProperties& properties) {
-  using namespace gather_scatter;
-  const std::string& name = op.name;
-  if (name == "stablehlo.gather")
-    return gatherKernel(stablehlo_import::importGather(op), properties, kGatherNames);
-  if (name == "stablehlo.dynamic_gather") {
-    DynamicGatherOp dynamic = stablehlo_import::importDynamicGather(
-        op, mlir_gather_analysis::constantSliceSizes(block, op));
-    if (dynamic.slice_sizes.empty())
-      throw Error("stablehlo.dynamic_gather: the slice sizes are not a constant");
-    return gatherKernel(asGather(dynamic), properties, kGatherNames);
-  }
-  if (name == "stablehlo.scatter")
-    return scatterKernel(stablehlo_import::importScatter(op), properties, kScatterNames);
-  if (name == "tensor.gather")
-    return gatherKernel(lowerTensorGather(importTensorGather(op)).op, properties,
-                        {"result", "source", "indices"});
-  if (name == "tensor.scatter")
-    return scatterKernel(lowerTensorScatter(importTensorScatter(op)).op, properties,
-                         {"source", "result", "indices"});
-  if (name == "tcp.gather" || name == "tcp.gather_nd") {
-    TensorType input;
-    LoweredGather lowered;
-    if (name == "tcp.gather") {
-      TcpGatherOp form = importTcpGather(op);
-      input = form.input;
-      lowered = lowerTcpGather(form);
-    } else {
-      TcpGatherNdOp form = importTcpGatherNd(op);
-      input = form.input;
-      lowered = lowerTcpGatherNd(form);
-    }
-    // A lowering that reads a prefix of the input still indexes the whole input buffer.
-    return gatherKernel(lowered.op, properties, {"result", "input", "indices"},
-                        lowered.operand_prefix.empty() ? std::vector<int64_t>{} : input.shape);
-  }
-  throw Error(name + ": not a gather or scatter form");
+  std::optional<mlir_gather_analysis::ModeledOp> model = mlir_gather_analysis::modelOp(op, block);
+  if (!model) throw Error("not a gather or scatter form");
+  const TensorNames names{model->indexSpace, model->target, model->indices};
+  if (model->scatter) return scatterKernel(*model->scatter, properties, names);
+  // A lowering that reads a prefix of the input still indexes the whole input buffer.
+  return gatherKernel(*model->gather, properties, names, model->wholeTarget);
 }
 
 }  // namespace

@@ -4,8 +4,9 @@
 #include <map>
 
 #include "core/checked.h"
+#include "ops/gather_analysis/gather_maps.h"
+#include "ops/gather_analysis/modeled_op.h"
 #include "ops/hlo/analysis/indexing.h"
-#include "ops/import/stablehlo.h"
 #include "ops/provenance/index_values.h"
 #include "ops/stablehlo/gather_scatter.h"
 #include "ops/validate/mlir.h"
@@ -42,41 +43,41 @@ Picture drawMlirOp(const mlir_ir::Module& module, size_t ordinal, std::vector<In
   for (const validation::CheckedOp& checked : report.ops) {
     if (!checked.mlirOp) continue;
     const mlir_ir::Operation& op = *checked.mlirOp;
-    if (op.name != "stablehlo.gather" && op.name != "stablehlo.scatter") continue;
-    if (++seen != ordinal) continue;
+    if (!mlir_gather_analysis::isGatherOrScatter(op.name) || ++seen != ordinal) continue;
+    const std::string where = op.name + " at " + checked.location.toString() + ": ";
     if (checked.findingCount > 0)
-      throw Error(op.name + " at " + checked.location.toString() + ": " +
-                  report.findings[checked.firstFinding].message);
-    const size_t indicesOperand = op.name == "stablehlo.gather" ? 1 : op.operands.size() / 2;
-    index_provenance::IndexValues values = index_provenance::indexValues(
-        *checked.block, op.operands.at(indicesOperand), op.operandTypes.at(indicesOperand));
-    if (op.name == "stablehlo.gather") {
-      GatherOp gather = stablehlo_import::importGather(op);
-      if (!gather_scatter::hasStaticShapes(gather))
-        throw Error("gather: drawing needs static shapes");
-      IndexingMap map = gather_scatter::gatherOutputToOperandMap(gather);
+      throw Error(where + report.findings[checked.firstFinding].message);
+    std::optional<mlir_gather_analysis::ModeledOp> model;
+    try {
+      model = mlir_gather_analysis::modelOp(op, *checked.block);
+    } catch (const Error& error) {
+      throw Error(where + "no picture: " + error.what());
+    }
+    index_provenance::IndexValues values =
+        index_provenance::indexValues(*checked.block, op.operands.at(model->indicesOperand),
+                                      op.operandTypes.at(model->indicesOperand));
+    if (model->gather) {
+      const GatherOp& gather = *model->gather;
       Index result = gather_scatter::inferGatherResultShape(
           gather.dimension_numbers, gather.start_indices.shape, gather.slice_sizes);
-      return finish(map, {"result", result}, {"operand", gather.operand.shape}, std::move(points),
-                    pointCount,
+      Index target = model->wholeTarget.empty() ? gather.operand.shape : model->wholeTarget;
+      return finish(gather_scatter::gatherOutputToOperandMap(gather), {model->indexSpace, result},
+                    {model->target, target}, std::move(points), pointCount,
                     knownStarts(gather_scatter::gatherOutputToStartIndicesMap(gather),
                                 gather.dimension_numbers.start_index_map.size(), std::move(values)),
-                    OutOfRange::kClamp);
+                    model->outOfRangeIsUndefined ? OutOfRange::kUndefined : OutOfRange::kClamp);
     }
-    ScatterOp scatter = stablehlo_import::importScatter(op);
-    if (!gather_scatter::hasStaticShapes(scatter))
-      throw Error("scatter: drawing needs static shapes");
-    IndexingMap map = gather_scatter::scatterUpdateToResultMap(scatter);
-    return finish(map, {"updates", scatter.updates.at(0).shape},
-                  {"result", scatter.inputs.at(0).shape}, std::move(points), pointCount,
+    const ScatterOp& scatter = *model->scatter;
+    return finish(gather_scatter::scatterUpdateToResultMap(scatter),
+                  {model->indexSpace, scatter.updates.at(0).shape},
+                  {model->target, scatter.inputs.at(0).shape}, std::move(points), pointCount,
                   knownStarts(gather_scatter::scatterUpdateToIndicesMap(scatter),
                               scatter.dimension_numbers.scatter_dims_to_operand_dims.size(),
                               std::move(values)),
-                  OutOfRange::kSkip);
+                  model->outOfRangeIsUndefined ? OutOfRange::kUndefined : OutOfRange::kSkip);
   }
   throw Error("there is no op " + std::to_string(ordinal) + ": the file has " +
-              std::to_string(seen) + " stablehlo.gather / stablehlo.scatter op" +
-              (seen == 1 ? "" : "s"));
+              std::to_string(seen) + " gather / scatter op" + (seen == 1 ? "" : "s"));
 }
 
 Picture drawHloInstruction(const hlo::Instruction& instruction, size_t operand,

@@ -1,7 +1,10 @@
-// Pictures of ops. Of a StableHLO MLIR module: a gather draws result -> operand, a scatter
-// updates -> result (its first input), their start indices taken from index provenance when it
-// knows them at every point (a gather's clamped starts and a scatter's skipped updates marked),
-// else drawn as the region they could reach.
+// Pictures of ops. Of an MLIR module: a gather form (stablehlo.gather / dynamic_gather,
+// tensor.gather, tcp.gather / gather_nd) draws result -> operand, a scatter form
+// (stablehlo.scatter, tensor.scatter) updates -> result (its first input), through the
+// StableHLO op that models it (ops/gather_analysis/modeled_op.h). Start indices are taken from
+// index provenance when it knows them at every point (StableHLO's clamped starts and skipped
+// updates marked, an index out of range where the op leaves it undefined too), else drawn as
+// the region they could reach.
 #pragma once
 
 #include <cstddef>
@@ -13,9 +16,10 @@
 
 namespace idxmap::draw {
 
-// The `ordinal`-th (1-based) stablehlo.gather or stablehlo.scatter of `module`, at `points` of
+// The `ordinal`-th (1-based) gather or scatter form of `module` in text order, at `points` of
 // its index space (empty: choosePoints'). Throws Error (naming how many there are) when there
-// is no such op, or for an op that breaks its spec's constraints (idxmap verify says which).
+// is no such op, for an op that breaks its spec's constraints (idxmap verify says which) and
+// for one without a static model (dynamic shapes).
 Picture drawMlirOp(const mlir_ir::Module& module, size_t ordinal, std::vector<Index> points,
                    size_t pointCount = 6);
 

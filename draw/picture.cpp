@@ -109,8 +109,9 @@ Picture drawMap(const IndexingMap& map, const TensorGrid& source, const TensorGr
       for (size_t k = 0; k < known->size(); ++k) {
         const Interval& range = map.runtimeVars[k].range;
         if (range.contains((*known)[k])) continue;
-        if (outOfRange == OutOfRange::kSkip) drawn.skipped = true;
         drawn.clamped = outOfRange == OutOfRange::kClamp;
+        drawn.skipped = outOfRange == OutOfRange::kSkip;
+        drawn.undefined = outOfRange == OutOfRange::kUndefined;
         (*known)[k] = std::clamp((*known)[k], range.lo, range.hi);
       }
     } else {
@@ -118,7 +119,7 @@ Picture drawMap(const IndexingMap& map, const TensorGrid& source, const TensorGr
       free.insert(free.end(), map.runtimeVars.begin(), map.runtimeVars.end());
     }
     std::set<Index> targets;
-    if (!drawn.skipped) {
+    if (!drawn.skipped && !drawn.undefined) {
       bool complete = forEachAssignment(free, 1 << 16, [&](const Index& values) {
         Index s(values.begin(), values.begin() + static_cast<long>(map.rangeVars.size()));
         Index rt =
@@ -131,6 +132,12 @@ Picture drawMap(const IndexingMap& map, const TensorGrid& source, const TensorGr
         return targets.size() < maxTargets;
       });
       drawn.truncated = !complete || targets.size() >= maxTargets;
+      // No image at a point the dims allow: the values put an element outside the target
+      // (a scatter's constraints keep every coordinate in its tensor).
+      if (known && targets.empty() && dimsAllowed(map, p)) {
+        drawn.skipped = outOfRange == OutOfRange::kSkip;
+        drawn.undefined = outOfRange == OutOfRange::kUndefined;
+      }
     }
     drawn.targets.assign(targets.begin(), targets.end());
     for (const Index& t : drawn.targets) ++reachedBy[t];

@@ -2,9 +2,9 @@
 // and for a few points of its domain the elements each one reaches. Range variables fan out
 // (every value in the domain); runtime variables take their values where the caller knows
 // them (a gather's start indices: clamped into their ranges, marked; a scatter's: an update
-// out of range is skipped, marked), and otherwise every value in their ranges (drawn as a
-// shaded region: where the point may land). Elements reached from two drawn points are
-// collisions (two updates on one element).
+// out of range is skipped, marked; undefined where the op says so, marked), and otherwise every
+// value in their ranges (drawn as a shaded region: where the point may land). Elements reached from
+// two drawn points are collisions (two updates on one element).
 #pragma once
 
 #include <cstdint>
@@ -30,6 +30,7 @@ struct DrawnPoint {
   bool runtimeUnknown = false;  // targets: every position the runtime values could give
   bool clamped = false;         // a runtime value was clamped into its range
   bool skipped = false;         // a runtime value out of range: the point reaches nothing
+  bool undefined = false;       // a runtime value out of range where the op leaves it undefined
   bool truncated = false;       // more targets than are drawn
 };
 
@@ -39,8 +40,9 @@ struct Picture {
   std::vector<Index> collisions;  // target elements two drawn points reach
 };
 
-// How runtime values out of their ranges behave: gather clamps them, scatter skips the update.
-enum class OutOfRange : uint8_t { kClamp, kSkip };
+// How runtime values out of their ranges behave: StableHLO's gather clamps them, its scatter
+// skips the update; the other forms (tensor.gather, tcp.gather, ...) leave them undefined.
+enum class OutOfRange : uint8_t { kClamp, kSkip, kUndefined };
 
 // The runtime variables' values at a point of the dims; nullopt when they are not known.
 using RuntimeValues = std::function<std::optional<Index>(const Index& dims)>;

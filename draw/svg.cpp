@@ -52,11 +52,15 @@ std::vector<int64_t> shownIndices(int64_t size, const std::set<int64_t>& marked)
   return {shown.begin(), shown.end()};
 }
 
-// A tensor's cells as drawn: for each element, its colour, shade and border.
+// A tensor's cells as drawn: for each element, its colours, shade and border.
 struct CellStyle {
-  int colour = -1;  // index into kPalette; -1: none
-  bool shaded = false, collision = false;
+  std::vector<size_t> colours;  // the drawn points reaching it (kPalette, modulo); in bands
+  bool shaded = false;          // only points whose runtime values are unknown reach it
+  bool collision = false;
 };
+constexpr size_t kMaxBands = 4;  // colours a cell shows side by side
+
+int digits(int64_t value) { return static_cast<int>(std::to_string(value).size()); }
 
 class TensorDrawing {
  public:
@@ -67,6 +71,16 @@ class TensorDrawing {
     for (const auto& [element, style] : styles)
       for (size_t d = 0; d < rank && d < element.size(); ++d) marked[d].insert(element[d]);
     for (size_t d = 0; d < rank; ++d) shown_.push_back(shownIndices(grid.shape[d], marked[d]));
+    // Column indices of more than two digits stand upright (they would run into each other
+    // across 20-pixel cells); row indices get the width their digits need.
+    int columnDigits = 1, rowDigits = 1;
+    if (rank >= 1)
+      for (int64_t i : shown_[rank - 1]) columnDigits = std::max(columnDigits, digits(i));
+    if (rank >= 2)
+      for (int64_t i : shown_[rank - 2]) rowDigits = std::max(rowDigits, digits(i));
+    uprightColumns_ = columnDigits > 2;
+    header_ = uprightColumns_ ? kCell + 7 * columnDigits + 6 : 2 * kCell;
+    margin_ = std::max(kCell, 7 * rowDigits + 6);
   }
 
   // Appends the tensor's slices at (x, y) and returns the height used; `right` grows to the
@@ -90,8 +104,8 @@ class TensorDrawing {
     // A slice is as wide as its grid or its label (about 8 pixels a character), whichever is
     // wider, so that labels of neighbouring slices never overlap.
     const int labelWidth = 8 * static_cast<int>(sliceLabel(slices.front()).size());
-    const int width = std::max(kCell * (columnsWithGaps(cols) + 1), labelWidth),
-              height = kCell * (columnsWithGaps(rows) + 3);
+    const int width = std::max(margin_ + kCell * columnsWithGaps(cols), labelWidth),
+              height = header_ + kCell * (columnsWithGaps(rows) + 1);
     int atX = x, atY = y, used = 0;
     for (const Index& slice : slices) {
       if (atX > x && atX + width > kMaxWidth) {
@@ -127,7 +141,7 @@ class TensorDrawing {
     const std::string label = sliceLabel(lead);
     out += "<text x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y + 12) +
            "\" class=\"label\">" + escape(label) + "</text>\n";
-    const int top = y + 2 * kCell, left = x + kCell;
+    const int top = y + header_, left = x + margin_;
     auto place = [](const std::vector<int64_t>& shown, size_t i) {
       int at = 0;
       for (size_t j = 1; j <= i; ++j) at += shown[j] != shown[j - 1] + 1 ? 2 : 1;
@@ -135,8 +149,15 @@ class TensorDrawing {
     };
     for (size_t c = 0; c < cols.size(); ++c) {  // column indices, and ellipses between
       int cx = left + kCell * place(cols, c);
-      out += "<text x=\"" + std::to_string(cx + kCell / 2) + "\" y=\"" + std::to_string(top - 4) +
-             "\" class=\"index\">" + std::to_string(cols[c]) + "</text>\n";
+      if (uprightColumns_) {
+        const std::string at = std::to_string(cx + kCell / 2 + 4) + " " + std::to_string(top - 4);
+        out += "<text transform=\"rotate(-90 " + at + ")\" x=\"" +
+               std::to_string(cx + kCell / 2 + 4) + "\" y=\"" + std::to_string(top - 4) +
+               "\" class=\"upright\">" + std::to_string(cols[c]) + "</text>\n";
+      } else {
+        out += "<text x=\"" + std::to_string(cx + kCell / 2) + "\" y=\"" + std::to_string(top - 4) +
+               "\" class=\"index\">" + std::to_string(cols[c]) + "</text>\n";
+      }
       if (c && cols[c] != cols[c - 1] + 1)
         out += "<text x=\"" + std::to_string(cx - kCell / 2) + "\" y=\"" +
                std::to_string(top + kCell * 2 / 3) + "\" class=\"index\">…</text>\n";
@@ -159,27 +180,43 @@ class TensorDrawing {
     }
   }
 
+  // A cell: white, or one colour, or up to kMaxBands colours in vertical bands (elements two
+  // drawn points reach); its border, drawn last, red for a collision.
   void cell(const Index& element, int x, int y, std::string& out) const {
     auto found = styles_.find(element);
-    std::string fill = "#ffffff", extra;
-    if (found != styles_.end() && found->second.colour >= 0) {
-      fill = kPalette[found->second.colour % std::size(kPalette)];
-      if (found->second.shaded) extra += " fill-opacity=\"0.3\"";
-      if (found->second.collision) extra += " class=\"collision\"";
+    const CellStyle none;
+    const CellStyle& style = found == styles_.end() ? none : found->second;
+    const std::string opacity = style.shaded ? " fill-opacity=\"0.3\"" : "";
+    const size_t bands = std::min(style.colours.size(), kMaxBands);
+    std::string fill = bands == 1 ? kPalette[style.colours[0] % std::size(kPalette)] : "#ffffff";
+    if (bands > 1) {
+      for (size_t b = 0; b < bands; ++b) {
+        const int from = x + kCell * static_cast<int>(b) / static_cast<int>(bands),
+                  to = x + kCell * static_cast<int>(b + 1) / static_cast<int>(bands);
+        out += "<rect x=\"" + std::to_string(from) + "\" y=\"" + std::to_string(y) + "\" width=\"" +
+               std::to_string(to - from) + "\" height=\"" + std::to_string(kCell) + "\" fill=\"" +
+               kPalette[style.colours[b] % std::size(kPalette)] + "\"" + opacity +
+               " class=\"band\"/>\n";
+      }
+      fill = "none";
     }
     out += "<rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" +
            std::to_string(kCell) + "\" height=\"" + std::to_string(kCell) + "\" fill=\"" + fill +
-           "\"" + extra + "><title>" + escape(indexText(grid_.name, element)) + "</title></rect>\n";
+           "\"" + (bands == 1 ? opacity : "") + (style.collision ? " class=\"collision\"" : "") +
+           "><title>" + escape(indexText(grid_.name, element)) + "</title></rect>\n";
   }
 
   const TensorGrid& grid_;
   const std::map<Index, CellStyle>& styles_;
   std::vector<std::vector<int64_t>> shown_;
+  bool uprightColumns_ = false;
+  int header_ = 0, margin_ = 0;  // pixels above and left of a slice's cells
 };
 
 std::string legendLine(const Picture& picture, const DrawnPoint& p) {
   std::string out = indexText(picture.source.name, p.point) + " → ";
   if (p.skipped) return out + "nothing (an index is out of range: the update is skipped)";
+  if (p.undefined) return out + "nothing (an index is out of range: undefined for this op)";
   if (p.targets.empty()) return out + "nothing (outside the map's domain)";
   if (p.targets.size() == 1 && !p.runtimeUnknown)
     out += indexText(picture.target.name, p.targets[0]);
@@ -198,10 +235,11 @@ std::string renderSvg(const Picture& picture) {
   std::set<Index> collisions(picture.collisions.begin(), picture.collisions.end());
   for (size_t i = 0; i < picture.points.size(); ++i) {
     const DrawnPoint& p = picture.points[i];
-    sourceStyles[p.point] = {static_cast<int>(i), false, false};
+    sourceStyles[p.point].colours.push_back(i);
     for (const Index& t : p.targets) {
       CellStyle& style = targetStyles[t];
-      if (style.colour < 0) style = {static_cast<int>(i), p.runtimeUnknown, false};
+      style.shaded = (style.colours.empty() || style.shaded) && p.runtimeUnknown;
+      style.colours.push_back(i);
       style.collision = collisions.count(t) > 0;
     }
   }
@@ -219,16 +257,20 @@ std::string renderSvg(const Picture& picture) {
     y += 18;
   }
   if (!picture.collisions.empty()) {
-    body += "<text x=\"10\" y=\"" + std::to_string(y + 11) +
-            "\" class=\"legend\">red border: an element two drawn points reach</text>\n";
+    const std::string line =
+        "red border, their colours side by side: an element two drawn points reach";
+    body += "<text x=\"10\" y=\"" + std::to_string(y + 11) + "\" class=\"legend\">" + line +
+            "</text>\n";
+    right = std::max(right, 10 + 7 * static_cast<int>(line.size()));
     y += 18;
   }
   return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(right + 10) +
          "\" height=\"" + std::to_string(y + 10) +
          "\" font-family=\"sans-serif\">\n<style>rect { stroke: #555; stroke-width: 1 } "
-         ".collision { stroke: #d00; stroke-width: 3 } .label { font-size: 13px; font-weight: "
+         ".band { stroke: none } .collision { stroke: #d00; stroke-width: 3 } .label { font-size: "
+         "13px; font-weight: "
          "bold } .index { font-size: 10px; text-anchor: middle } .row { font-size: 10px; "
-         "text-anchor: end } .legend { font-size: 12px }</style>\n" +
+         "text-anchor: end } .upright { font-size: 10px } .legend { font-size: 12px }</style>\n" +
          body + "</svg>\n";
 }
 
