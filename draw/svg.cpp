@@ -37,9 +37,9 @@ std::string indexText(const std::string& name, const Index& index) {
   return out + "]";
 }
 
-// The indices a dim of `size` shows: all of a short dim; else the first and last two and up to
-// kMaxMarkedPerDim of `marked`.
-std::vector<int64_t> shownIndices(int64_t size, const std::set<int64_t>& marked) {
+// The indices a dim of `size` shows: all of a short dim; else the first and last two and the
+// first kMaxMarkedPerDim of `marked` (in the order given: what must be seen first).
+std::vector<int64_t> shownIndices(int64_t size, const std::vector<int64_t>& marked) {
   std::set<int64_t> shown;
   if (size <= kWholeDim) {
     for (int64_t i = 0; i < size; ++i) shown.insert(i);
@@ -64,13 +64,19 @@ int digits(int64_t value) { return static_cast<int>(std::to_string(value).size()
 
 class TensorDrawing {
  public:
-  TensorDrawing(const TensorGrid& grid, const std::map<Index, CellStyle>& styles)
+  // `first`: the elements to make visible before the other styled ones (each drawn point's
+  // first element), so that a summarized tensor still shows every point somewhere.
+  TensorDrawing(const TensorGrid& grid, const std::map<Index, CellStyle>& styles,
+                const std::vector<Index>& first)
       : grid_(grid), styles_(styles) {
     const size_t rank = grid.shape.size();
-    std::vector<std::set<int64_t>> marked(rank);
-    for (const auto& [element, style] : styles)
-      for (size_t d = 0; d < rank && d < element.size(); ++d) marked[d].insert(element[d]);
+    std::vector<Index> ordered = first;
+    for (const auto& [element, style] : styles) ordered.push_back(element);
+    std::vector<std::vector<int64_t>> marked(rank);
+    for (const Index& element : ordered)
+      for (size_t d = 0; d < rank && d < element.size(); ++d) marked[d].push_back(element[d]);
     for (size_t d = 0; d < rank; ++d) shown_.push_back(shownIndices(grid.shape[d], marked[d]));
+    chooseSlices(ordered);
     // Column indices of more than two digits stand upright (they would run into each other
     // across 20-pixel cells); row indices get the width their digits need.
     int columnDigits = 1, rowDigits = 1;
@@ -87,18 +93,7 @@ class TensorDrawing {
   // rightmost x drawn.
   int draw(int x, int y, std::string& out, int& right) const {
     const size_t rank = grid_.shape.size();
-    const size_t lead = rank > 2 ? rank - 2 : 0;
-    std::vector<Index> slices{{}};  // leading index tuples, in order
-    for (size_t d = 0; d < lead; ++d) {
-      std::vector<Index> next;
-      for (const Index& prefix : slices)
-        for (int64_t i : shown_[d]) {
-          Index longer = prefix;
-          longer.push_back(i);
-          if (next.size() < kMaxSlices) next.push_back(longer);
-        }
-      slices = next;
-    }
+    const std::vector<Index>& slices = slices_;
     const std::vector<int64_t> rows = rank >= 2 ? shown_[rank - 2] : std::vector<int64_t>{0};
     const std::vector<int64_t> cols = rank >= 1 ? shown_[rank - 1] : std::vector<int64_t>{0};
     // A slice is as wide as its grid or its label (about 8 pixels a character), whichever is
@@ -117,10 +112,51 @@ class TensorDrawing {
       right = std::max(right, atX + width);
       atX += width + kGap;
     }
+    if (hiddenSlices_ > 0) {
+      const std::string note = "… and " + std::to_string(hiddenSlices_) + " more " + grid_.name +
+                               " slices (nothing drawn there)";
+      out += "<text x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y + used + 14) +
+             "\" class=\"legend\">" + escape(note) + "</text>\n";
+      right = std::max(right, x + 7 * static_cast<int>(note.size()));
+      used += 18;
+    }
     return used;
   }
 
  private:
+  // The 2-D slices drawn: every one when at most kMaxSlices (in order), else those holding
+  // the elements of `ordered` (up to kMaxSlices, in order; the first slice when none).
+  void chooseSlices(const std::vector<Index>& ordered) {
+    const size_t rank = grid_.shape.size();
+    const size_t lead = rank > 2 ? rank - 2 : 0;
+    int64_t total = 1;  // saturating
+    for (size_t d = 0; d < lead; ++d)
+      total = grid_.shape[d] == 0                  ? 0
+              : total > INT64_MAX / grid_.shape[d] ? INT64_MAX
+                                                   : total * grid_.shape[d];
+    if (total <= static_cast<int64_t>(kMaxSlices)) {
+      slices_ = {{}};
+      for (size_t d = 0; d < lead; ++d) {
+        std::vector<Index> next;
+        for (const Index& prefix : slices_)
+          for (int64_t i = 0; i < grid_.shape[d]; ++i) {
+            next.push_back(prefix);
+            next.back().push_back(i);
+          }
+        slices_ = next;
+      }
+      if (slices_.empty()) slices_ = {Index(lead, 0)};  // an empty tensor: one empty slice
+      return;
+    }
+    std::set<Index> wanted;
+    for (const Index& element : ordered)
+      if (wanted.size() < kMaxSlices && element.size() == rank)
+        wanted.insert(Index(element.begin(), element.begin() + static_cast<long>(lead)));
+    if (wanted.empty()) wanted.insert(Index(lead, 0));
+    slices_.assign(wanted.begin(), wanted.end());
+    hiddenSlices_ = total == INT64_MAX ? total : total - static_cast<int64_t>(slices_.size());
+  }
+
   // `operand[1, 2, :, :]`; the tensor's name for rank 2 and below.
   std::string sliceLabel(const Index& lead) const {
     if (grid_.shape.size() <= 2) return grid_.name;
@@ -209,6 +245,8 @@ class TensorDrawing {
   const TensorGrid& grid_;
   const std::map<Index, CellStyle>& styles_;
   std::vector<std::vector<int64_t>> shown_;
+  std::vector<Index> slices_;  // leading index tuples of the 2-D slices drawn, in order
+  int64_t hiddenSlices_ = 0;   // slices not drawn
   bool uprightColumns_ = false;
   int header_ = 0, margin_ = 0;  // pixels above and left of a slice's cells
 };
@@ -232,10 +270,13 @@ std::string legendLine(const Picture& picture, const DrawnPoint& p) {
 
 std::string renderSvg(const Picture& picture) {
   std::map<Index, CellStyle> sourceStyles, targetStyles;
+  std::vector<Index> sourceFirst, targetFirst;  // each point, and the first element it reaches
   std::set<Index> collisions(picture.collisions.begin(), picture.collisions.end());
   for (size_t i = 0; i < picture.points.size(); ++i) {
     const DrawnPoint& p = picture.points[i];
     sourceStyles[p.point].colours.push_back(i);
+    sourceFirst.push_back(p.point);
+    if (!p.targets.empty()) targetFirst.push_back(p.targets.front());
     for (const Index& t : p.targets) {
       CellStyle& style = targetStyles[t];
       style.shaded = (style.colours.empty() || style.shaded) && p.runtimeUnknown;
@@ -245,8 +286,8 @@ std::string renderSvg(const Picture& picture) {
   }
   std::string body;
   int y = 10, right = 400;
-  y += TensorDrawing(picture.source, sourceStyles).draw(10, y, body, right) + kGap;
-  y += TensorDrawing(picture.target, targetStyles).draw(10, y, body, right) + kGap;
+  y += TensorDrawing(picture.source, sourceStyles, sourceFirst).draw(10, y, body, right) + kGap;
+  y += TensorDrawing(picture.target, targetStyles, targetFirst).draw(10, y, body, right) + kGap;
   for (size_t i = 0; i < picture.points.size(); ++i) {
     right =
         std::max(right, 28 + 7 * static_cast<int>(legendLine(picture, picture.points[i]).size()));

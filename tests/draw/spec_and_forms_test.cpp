@@ -5,7 +5,7 @@
 // element received). The other forms (spec 001's tensor.gather / scatter, spec 003's
 // tcp.gather) against their definitions applied by hand, an index out of range drawn as
 // undefined. And the SVG's layout rules: upright column labels past two digits, one band of
-// colour per point on a shared element.
+// colour per point on a shared element, the slices a rank-12 picture's points use.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -167,6 +167,33 @@ TEST(DrawSvg, WideIndicesStandUprightAndSharedElementsShowEveryColour) {
   ASSERT_NE(secondBand, std::string::npos);
   EXPECT_NE(svg.substr(secondBand - 80, 80).find("#1f77b4"), std::string::npos);  // point 0
   EXPECT_NE(svg.substr(firstBand - 80, 80).find("#ff7f0e"), std::string::npos);   // point 1
+}
+
+// Rank 12, 10^12 elements: the slices drawn are those holding the points and what they reach
+// (each point visible on both sides), the rest counted, the file small.
+TEST(DrawSvg, HighRanksShowTheSlicesThePointsUse) {
+  std::string dims, results, domain;
+  for (int d = 0; d < 12; ++d) {
+    dims += (d ? ", d" : "d") + std::to_string(d);
+    results += (d ? ", d" : "d") + std::to_string(11 - d);
+    domain += (d ? ", d" : "d") + std::to_string(d) + " in [0, 9]";
+  }
+  IndexingMap map = parseIndexingMap("(" + dims + ") -> (" + results + "), domain: " + domain);
+  Picture picture =
+      drawMap(map, {"in", Index(12, 10)}, {"out", resultShape(map)}, choosePoints(map, 6));
+  std::string svg = renderSvg(picture);
+  EXPECT_LT(svg.size(), 300'000u);
+  auto sliceLabel = [](const std::string& name, const Index& element) {
+    std::string label = name + "[";
+    for (size_t d = 0; d + 2 < element.size(); ++d) label += std::to_string(element[d]) + ", ";
+    return label + ":, :]";
+  };
+  for (const DrawnPoint& p : picture.points) {
+    ASSERT_EQ(p.targets.size(), 1u);
+    EXPECT_NE(svg.find(sliceLabel("in", p.point)), std::string::npos) << sliceLabel("in", p.point);
+    EXPECT_NE(svg.find(sliceLabel("out", p.targets[0])), std::string::npos);
+  }
+  EXPECT_NE(svg.find("more in slices (nothing drawn there)"), std::string::npos);
 }
 
 }  // namespace draw_spec_tests
