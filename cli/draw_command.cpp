@@ -63,14 +63,31 @@ bool isHlo(const Source& source) {
 draw::Picture mapPicture(const DrawOptions& options, const Source& input,
                          const std::vector<Index>& points) {
   std::vector<ParsedMap> maps = parseMaps(input.text, input.name);
-  if (options.map < 1 || options.map > maps.size())
-    throw Error("--map " + std::to_string(options.map) + ": the input has " +
+  const size_t which = options.map.value_or(1);
+  if (which < 1 || which > maps.size())
+    throw Error("--map " + std::to_string(which) + ": the input has " +
                 std::to_string(maps.size()) + " map" + (maps.size() == 1 ? "" : "s"));
-  const IndexingMap& map = maps[options.map - 1].map;
+  const IndexingMap& map = maps[which - 1].map;
   Index source;
   for (const Variable& d : map.dims) source.push_back(d.range.isEmpty() ? 0 : d.range.hi + 1);
   return draw::drawMap(map, {"in", source}, {"out", draw::resultShape(map)},
                        points.empty() ? draw::choosePoints(map, options.pointCount) : points);
+}
+
+// An option set for another kind of input than `kind` is a mistake worth saying, not ignoring.
+void rejectOptionsOf(const DrawOptions& options, const std::string& kind) {
+  auto reject = [&](bool set, const std::string& option, const std::string& appliesTo) {
+    if (set) throw Error(option + " applies to " + appliesTo + ", and the input is " + kind);
+  };
+  reject(kind != "MLIR" && options.op.has_value(), "--op", "MLIR");
+  reject(kind != "a .map file" && options.map.has_value(), "--map", "a .map file");
+  reject(kind != "HLO" && options.instruction.has_value(), "--instruction", "HLO");
+  reject(kind != "HLO" && options.operand.has_value(), "--operand", "HLO");
+}
+
+// A diagnostic located in the input, shown with its line and a caret.
+[[noreturn]] void rethrowWithLine(const LocatedError& error, const Source& source) {
+  throw LocatedError(error.location(), error.message(), sourceLine(source, error.location().line));
 }
 
 }  // namespace
@@ -129,15 +146,25 @@ ExitCode runDraw(const DrawOptions& options, std::ostream& out, std::ostream& di
   std::vector<Index> points = parsePoints(options.points);
   Source source = readSource(options.input);
   draw::Picture picture;
-  if (isMlir(source)) {
-    mlir_ir::Module module = mlir_ir::parseMlirModule(source.text, source.name);
-    picture = draw::drawMlirOp(module, options.op, points, options.pointCount);
-  } else if (isHlo(source)) {
-    hlo::Module module = hlo::parseHloModule(source.text, source.name);
-    picture = draw::drawHloInstruction(findInstruction(module, options.instruction, source.name),
-                                       options.operand, points, options.pointCount);
-  } else {
-    picture = mapPicture(options, source, points);
+  try {
+    if (isMlir(source)) {
+      rejectOptionsOf(options, "MLIR");
+      mlir_ir::Module module = mlir_ir::parseMlirModule(source.text, source.name);
+      picture = draw::drawMlirOp(module, options.op.value_or(1), points, options.pointCount);
+    } else if (isHlo(source)) {
+      rejectOptionsOf(options, "HLO");
+      hlo::Module module = hlo::parseHloModule(source.text, source.name);
+      picture = draw::drawHloInstruction(
+          findInstruction(module, options.instruction.value_or(""), source.name),
+          options.operand.value_or(0), points, options.pointCount);
+    } else {
+      rejectOptionsOf(options, "a .map file");
+      picture = mapPicture(options, source, points);
+    }
+  } catch (const ParseError&) {
+    throw;  // already shows its line
+  } catch (const LocatedError& error) {
+    rethrowWithLine(error, source);
   }
   if (!writeOutput(options.output, options.json, draw::renderSvg(picture), out, diagnostics))
     return kInvalidInput;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -13,18 +14,20 @@ namespace idxmap::cli {
 
 struct DrawOptions {
   std::string input = "-";
-  std::string output;       // empty: stdout
-  size_t op = 1;            // MLIR: the op-th gather or scatter
-  size_t map = 1;           // .map: the map-th map
-  std::string instruction;  // HLO: the instruction (default: the entry's root)
-  size_t operand = 0;       // HLO: which operand
-  std::string points;       // "i,j;k,l"; empty: chosen
+  std::string output;  // empty: stdout
+  // Each applies to one kind of input (unset: its default); set for another, an error.
+  std::optional<size_t> op;                // MLIR: the op-th gather or scatter (1)
+  std::optional<size_t> map;               // .map: the map-th map (1)
+  std::optional<std::string> instruction;  // HLO: the instruction (the entry's root)
+  std::optional<size_t> operand;           // HLO: which operand (0)
+  std::string points;                      // "i,j;k,l"; empty: chosen
   size_t pointCount = 6;
   bool json = false;
 };
 
 CLI::App* addDrawCommand(CLI::App& app, DrawOptions& options);
-// 0 drawn; 2 invalid input (no such op or map, a point outside the domain, unreadable file).
+// 0 drawn; 2 invalid input (no such op or map, a point outside the domain, an op breaking its
+// spec's constraints, an option for another kind of input, unreadable file).
 ExitCode runDraw(const DrawOptions& options, std::ostream& out, std::ostream& diagnostics);
 
 }  // namespace idxmap::cli

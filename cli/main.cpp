@@ -86,8 +86,8 @@ int main(int argc, char** argv) {
     int status = idxmap::cli::run(argc, argv);
     std::cout.flush();
     return status;
-  } catch (const idxmap::ParseError& e) {
-    std::cerr << e.what() << '\n';  // `file:line:col: error: ...`, the line and a caret
+  } catch (const idxmap::LocatedError& e) {
+    std::cerr << e.what() << '\n';  // `file:line:col: error: ...`, the line and a caret if known
   } catch (const idxmap::cli::InputError& e) {
     std::cerr << e.what() << '\n';  // `file: error: ...`
   } catch (const idxmap::cli::MapError& e) {

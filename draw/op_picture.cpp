@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/checked.h"
+#include "core/text.h"
 #include "ops/gather_analysis/gather_maps.h"
 #include "ops/gather_analysis/modeled_op.h"
 #include "ops/hlo/analysis/indexing.h"
@@ -44,14 +45,15 @@ Picture drawMlirOp(const mlir_ir::Module& module, size_t ordinal, std::vector<In
     if (!checked.mlirOp) continue;
     const mlir_ir::Operation& op = *checked.mlirOp;
     if (!mlir_gather_analysis::isGatherOrScatter(op.name) || ++seen != ordinal) continue;
-    const std::string where = op.name + " at " + checked.location.toString() + ": ";
-    if (checked.findingCount > 0)
-      throw Error(where + report.findings[checked.firstFinding].message);
+    if (checked.findingCount > 0) {
+      const validation::Finding& finding = report.findings[checked.firstFinding];
+      throw LocatedError(finding.attributeLocation.value_or(finding.location), finding.message);
+    }
     std::optional<mlir_gather_analysis::ModeledOp> model;
     try {
       model = mlir_gather_analysis::modelOp(op, *checked.block);
     } catch (const Error& error) {
-      throw Error(where + "no picture: " + error.what());
+      throw LocatedError(checked.location, op.name + ": no picture: " + error.what());
     }
     index_provenance::IndexValues values =
         index_provenance::indexValues(*checked.block, op.operands.at(model->indicesOperand),

@@ -18,8 +18,8 @@ namespace idxmap::draw {
 
 // The `ordinal`-th (1-based) gather or scatter form of `module` in text order, at `points` of
 // its index space (empty: choosePoints'). Throws Error (naming how many there are) when there
-// is no such op, for an op that breaks its spec's constraints (idxmap verify says which) and
-// for one without a static model (dynamic shapes).
+// is no such op; LocatedError for an op that breaks its spec's constraints (the first finding,
+// at its attribute; idxmap verify lists them all) or has no static model (dynamic shapes).
 Picture drawMlirOp(const mlir_ir::Module& module, size_t ordinal, std::vector<Index> points,
                    size_t pointCount = 6);
 

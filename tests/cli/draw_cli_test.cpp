@@ -1,6 +1,7 @@
 // `idxmap draw` as a user runs it: an SVG file from an MLIR gather, the drawn pairs as JSON,
-// chosen points, and bad input (no such op, a point outside the domain, malformed --points)
-// as a diagnostic with exit 2 and no file.
+// chosen points, spec 000's scatter, and bad input (no such op, a point outside the domain,
+// malformed --points, an invalid op, an option for another kind of input) as a diagnostic with
+// exit 2 and no file.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -66,6 +67,43 @@ TEST(DrawCli, BadInputIsADiagnosticAndExit2) {
   EXPECT_EQ(malformed.exitCode, 2);
   EXPECT_NE(malformed.err.find("--points"), std::string::npos) << malformed.err;
   EXPECT_FALSE(std::filesystem::exists(svg));
+}
+
+// An op breaking its spec is located at the attribute, with the line and a caret; an option
+// for another kind of input is an error, not ignored.
+TEST(DrawCli, InvalidOpsAndMisplacedOptionsAreDiagnostics) {
+  CliResult invalid = runIdxmap({"draw", examplePath("bad_gather.mlir")});
+  EXPECT_EQ(invalid.exitCode, 2);
+  EXPECT_NE(invalid.err.find("bad_gather.mlir:6:30: error: stablehlo.gather (C6)"),
+            std::string::npos)
+      << invalid.err;
+  EXPECT_NE(invalid.err.find("collapsed_slice_dims = [1, 2],\n                             ^"),
+            std::string::npos)
+      << invalid.err;
+  CliResult misplaced = runIdxmap({"draw", examplePath("gather.mlir"), "--instruction", "x"});
+  EXPECT_EQ(misplaced.exitCode, 2);
+  EXPECT_NE(misplaced.err.find("--instruction applies to HLO, and the input is MLIR"),
+            std::string::npos)
+      << misplaced.err;
+  CliResult mapOnHlo = runIdxmap({"draw", examplePath("softmax.hlo"), "--map", "2"});
+  EXPECT_EQ(mapOnHlo.exitCode, 2);
+  EXPECT_NE(mapOnHlo.err.find("--map applies to a .map file"), std::string::npos) << mapOnHlo.err;
+}
+
+// Spec 000's scatter (the second op of the example): the update window at scatter_indices
+// [0, 9] lies outside the input and is skipped; the others land where the spec adds them.
+TEST(DrawCli, TheSpecScatterSaysItsSkippedUpdate) {
+  CliResult result = runIdxmap({"draw", examplePath("spec_example.mlir"), "--op", "2", "--points",
+                                "0,1,2,1,1;1,1,0,0,1", "--json", "-o",
+                                (makeScratchDir() / "scatter.svg").string()});
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  nlohmann::json picture = nlohmann::json::parse(result.out);
+  EXPECT_EQ(picture["source"]["name"], "updates");
+  EXPECT_EQ(picture["points"][0]["skipped"], true);
+  EXPECT_EQ(picture["points"][0]["targets"], nlohmann::json::array());
+  // updates[1, 1, 0, 0, 1]: batch 1, scatter_indices[1, 1, 0] = [1, 2] -> input dim 2 = 1,
+  // dim 1 = 2; window (0, 1) over dims 2, 3: input[1, 2, 1, 1].
+  EXPECT_EQ(picture["points"][1]["targets"], nlohmann::json::parse("[[1, 2, 1, 1]]"));
 }
 
 }  // namespace draw_cli_tests
