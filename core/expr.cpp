@@ -183,7 +183,8 @@ Expr Expr::ceilDiv(Expr divisor) const {
 
 Expr Expr::mod(Expr modulus) const {
   int64_t m = divisorValue(modulus, "modulo");
-  if (m < 0) return mod(checkedNeg(m));  // XLA: the result is in [0, |m|) for either sign
+  // Floored, as floordiv: x mod -c = x - (-c) * floor(x / -c) = -((-x) mod c), in (-c, 0].
+  if (m < 0) return -((-*this).mod(checkedNeg(m)));
   if (m == 1) return constant(0);
   if (isConstant()) return constant(floorMod(constantValue(), m));
   return unique(ExprKind::Mod, 0, *this, modulus);

@@ -8,7 +8,10 @@
 // Construction applies only range-free folds (constants, x + 0, x * 1, x floordiv 1, ...);
 // everything that needs ranges belongs to simplifier/.
 //
-// Semantics: floordiv rounds toward -inf, ceildiv toward +inf, `a mod c` is in [0, c).
+// Semantics: floordiv rounds toward -inf, ceildiv toward +inf, and mod is floordiv's
+// remainder, `a mod b = a - b * (a floordiv b)` for either sign of b: in [0, b) for b > 0, in
+// (b, 0] for b < 0 (`x mod -3` is built as `-((-x) mod 3)`), as Python's `%`. XLA's parser
+// instead reads `x mod -3` as `x mod 3`; MLIR rejects it. Only this keeps the identity.
 #pragma once
 
 #include <cstddef>

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <vector>
+
 namespace idxmap {
 namespace {
 
@@ -32,7 +35,29 @@ TEST(Expr, FoldsConstantsAtConstruction) {
 TEST(Expr, NormalizesNegativeDivisors) {
   EXPECT_EQ(d(0).floorDiv(-2), (-d(0)).floorDiv(2));
   EXPECT_EQ(d(0).ceilDiv(-2), -d(0).floorDiv(2));
-  EXPECT_EQ(d(0).mod(-3), d(0).mod(3));
+  EXPECT_EQ(d(0).mod(-3), -((-d(0)).mod(3)));  // floored: in (-3, 0]
+}
+
+// a = b * (a floordiv b) + a mod b for every sign of a and b, folded or not, with the
+// remainder in [0, b) or (b, 0]: brute force over small values.
+TEST(Expr, FloorDivAndModKeepTheDivisionIdentity) {
+  for (int64_t b = -7; b <= 7; ++b) {
+    if (b == 0) continue;
+    Expr quotient = d(0).floorDiv(b), remainder = d(0).mod(b);
+    for (int64_t a = -30; a <= 30; ++a) {
+      SCOPED_TRACE("a = " + std::to_string(a) + ", b = " + std::to_string(b));
+      const std::vector<int64_t> point{a};
+      int64_t q = quotient.evaluate(point, {}, {}), r = remainder.evaluate(point, {}, {});
+      EXPECT_EQ(a, b * q + r);
+      EXPECT_TRUE(b > 0 ? (r >= 0 && r < b) : (r <= 0 && r > b));
+      EXPECT_EQ(Expr::constant(a).floorDiv(b).constantValue(), q);
+      EXPECT_EQ(Expr::constant(a).mod(b).constantValue(), r);
+      // Independently: small quotients are exact in double.
+      EXPECT_EQ(q, static_cast<int64_t>(std::floor(static_cast<double>(a) / b)));
+      EXPECT_EQ(d(0).ceilDiv(b).evaluate(point, {}, {}),
+                static_cast<int64_t>(std::ceil(static_cast<double>(a) / b)));
+    }
+  }
 }
 
 TEST(Expr, RejectsWhatTheIrCannotHold) {

@@ -74,13 +74,13 @@ TEST(TextParse, PrecedenceAndAssociativity) {
   EXPECT_EQ(parseExpr("- -d0"), d(0));
   EXPECT_EQ(parseExpr("-(d0 floordiv 2)"), -d(0).floorDiv(2));
   EXPECT_TRUE(parseExpr("-9223372036854775808").isConstant(INT64_MIN));
-  EXPECT_TRUE(parseExpr("(5 floordiv 2) mod -3").isConstant(2));
+  EXPECT_TRUE(parseExpr("(5 floordiv 2) mod -3").isConstant(-1));  // 2 - (-3) * (-1)
 }
 
 TEST(TextParse, NegativeDivisorsAreNormalized) {
   EXPECT_EQ(parseExpr("d0 floordiv -2"), (-d(0)).floorDiv(2));
   EXPECT_EQ(parseExpr("d0 ceildiv -2"), -d(0).floorDiv(2));
-  EXPECT_EQ(parseExpr("d0 mod -3"), d(0).mod(3));
+  EXPECT_EQ(parseExpr("d0 mod -3"), -((-d(0)).mod(3)));
 }
 
 struct PrintCase {
