@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "simplifier/digits.h"
 #include "simplifier/linear_form.h"
 #include "simplifier/rule_matcher.h"
 
@@ -59,9 +60,26 @@ Expr Rewriter::rebuildFromSimplifiedChildren(Expr e, int depth) {
       t.atom = atom;
     }
     // Rewritten atoms may be sums or constants, or equal one another: linearize again.
-    return atomsKept ? form.build() : LinearForm::of(form.build()).build();
+    return sumOfDigits(atomsKept ? form : LinearForm::of(form.build()), depth);
   }
   return Expr::binary(e.kind(), rewrite(e.lhs(), depth + 1), rewrite(e.rhs(), depth + 1));
+}
+
+// The sum as mixed-radix digits (simplifier/digits.h): adjacent digits merged, and the same
+// with digits of negated bases flipped, whichever costs less.
+Expr Rewriter::sumOfDigits(const LinearForm& form, int depth) {
+  Expr best = mergeDigits(form).build();
+  LinearForm flipped = form;
+  try {
+    if (depth + 1 < kMaxDepth && flipNegatedDigits(flipped)) {
+      for (LinearTerm& t : flipped.terms) t.atom = rewrite(t.atom, depth + 1);
+      Expr other = mergeDigits(LinearForm::of(flipped.build())).build();
+      if (simplificationCost(other) < simplificationCost(best)) best = other;
+    }
+  } catch (const OverflowError&) {
+    // a flipped constant left int64: keep the sum as it was
+  }
+  return best;
 }
 
 Expr Rewriter::rewrite(Expr e, int depth) {

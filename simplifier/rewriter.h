@@ -2,6 +2,7 @@
 #pragma once
 
 #include "simplifier/expr_map.h"
+#include "simplifier/linear_form.h"
 #include "simplifier/range_evaluator.h"
 
 namespace idxmap {
@@ -21,6 +22,7 @@ class Rewriter {
  private:
   Expr rewrite(Expr e, int depth);
   Expr rebuildFromSimplifiedChildren(Expr e, int depth);
+  Expr sumOfDigits(const LinearForm& form, int depth);
 
   RangeEvaluator& ranges_;
   ExprMap<Expr> memo_;

@@ -7,7 +7,8 @@
 // matches a canonical sum in any term order; a bare x, y or z among its summands matches
 // the rest of the sum (possibly nothing, i.e. 0). `x * c1` may also match a group of terms
 // whose coefficients share the factor c1. Templates and conditions may use lo(x) and hi(x)
-// (the bounds of what x matched, from the range evaluator), gcd(a, b), and constant
+// (the bounds of what x matched, from the range evaluator; also of sums of x, y, z scaled by
+// constants, as hi(x - y)), gcd(a, b), and constant
 // arithmetic, which folds when the rule fires. Conditions are comparisons joined by &&;
 // nodiv(x) requires that x contain no floordiv or ceildiv.
 //

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "simplifier/linear_form.h"
+
 namespace idxmap {
 namespace {
 
@@ -11,7 +13,12 @@ int64_t foldCompound(const Pattern& p, const Bindings& b, RangeEvaluator& ranges
   switch (p.kind) {
     case Pattern::Kind::Low:
     case Pattern::Kind::High: {
-      Interval r = ranges.range(b.exprs[p.args[0].index]);
+      // Of a sum (hi(x - y)): canonical first, so that like terms cancel before interval
+      // arithmetic sees them (d0 - (d0 + 1) is -1, not [lo - hi - 1, hi - lo - 1]).
+      const Pattern& of = p.args[0];
+      Interval r = ranges.range(of.kind == Pattern::Kind::Any
+                                    ? b.exprs[of.index]
+                                    : LinearForm::of(instantiate(of, b, ranges)).build());
       if (r.isEmpty() || !r.isBounded()) throw NotApplicable{};
       return p.kind == Pattern::Kind::Low ? r.lo : r.hi;
     }
@@ -42,7 +49,8 @@ int64_t foldCompound(const Pattern& p, const Bindings& b, RangeEvaluator& ranges
           return ceilDiv(x, y);
         case ExprKind::Mod:
           if (y == 0) throw NotApplicable{};
-          return floorMod(x, y < 0 ? checkedNeg(y) : y);
+          // Floored for either sign, as Expr::mod: x mod -c = -((-x) mod c).
+          return y < 0 ? checkedNeg(floorMod(checkedNeg(x), checkedNeg(y))) : floorMod(x, y);
         case ExprKind::Min:
           return std::min(x, y);
         case ExprKind::Max:

@@ -131,6 +131,34 @@ class RuleParser {
     return p;
   }
 
+  // lo(...) / hi(...): of x, y, z or a sum of them scaled by constants (`hi(x - y)`).
+  Pattern parseBoundArgument() {
+    expect("(");
+    Pattern p = parseSum();
+    if (!onlyVariablesAndConstants(p)) fail("lo/hi take x, y, z and constants only");
+    expect(")");
+    return p;
+  }
+
+  static bool onlyVariablesAndConstants(const Pattern& p) {
+    switch (p.kind) {
+      case Pattern::Kind::Any:
+      case Pattern::Kind::Constant:
+      case Pattern::Kind::Literal:
+        return true;
+      case Pattern::Kind::Sum:
+        break;
+      case Pattern::Kind::Op:
+        if (p.op != ExprKind::Mul) return false;
+        break;
+      default:
+        return false;
+    }
+    for (const Pattern& a : p.args)
+      if (!onlyVariablesAndConstants(a)) return false;
+    return true;
+  }
+
   Pattern parsePrimary() {
     skipSpace();
     if (consume("(")) {
@@ -142,7 +170,7 @@ class RuleParser {
       if (consumeWord(word)) {
         Pattern p;
         p.kind = kind;
-        p.args.push_back(parseAnyArgument());
+        p.args.push_back(parseBoundArgument());
         return p;
       }
     }

@@ -13,6 +13,12 @@ std::span<const RuleSpec> floorDivRules() {
       {"div-drop-small-remainder", "(x * c1 + y) floordiv c0",
        "(x * (c1 floordiv gcd(c1, c0))) floordiv (c0 floordiv gcd(c1, c0))",
        "gcd(c1, c0) > 1 && lo(y) >= 0 && hi(y) < gcd(c1, c0)"},
+      // A factor common to the whole dividend and the divisor: (s0 * 6 + 9) floordiv 18 ->
+      // (s0 * 2 + 3) floordiv 6.
+      {"div-common-factor", "(x * c1 + c2) floordiv c0",
+       "(x * (c1 floordiv gcd(gcd(c1, c2), c0)) + c2 floordiv gcd(gcd(c1, c2), c0)) floordiv "
+       "(c0 floordiv gcd(gcd(c1, c2), c0))",
+       "gcd(gcd(c1, c2), c0) > 1"},
       {"div-of-div", "(x floordiv c1) floordiv c0", "x floordiv (c0 * c1)", "true"},
       {"div-of-mod", "(x mod c1) floordiv c0", "(x floordiv c0) mod (c1 floordiv c0)",
        "c1 mod c0 == 0"},

@@ -145,7 +145,8 @@ class Translator {
         in_(in),
         noOverflow_(ctx.bool_val(true)),
         folds_(ctx.bool_val(true)),
-        definitions_(ctx.bool_val(true)) {
+        definitions_(ctx.bool_val(true)),
+        rangeFacts_(ctx.bool_val(true)) {
     for (int i = 0; i < 3; ++i) {
       std::string n(1, "xyz"[i]);
       any_.push_back(var(n));
@@ -178,6 +179,8 @@ class Translator {
   const z3::expr& folds() const { return folds_; }
   // Definitions of the quotients and remainders introduced for floordiv and mod.
   const z3::expr& definitions() const { return definitions_; }
+  // What lo(...) / hi(...) of expressions assume: each bound holds for the expression's value.
+  const z3::expr& rangeFacts() const { return rangeFacts_; }
 
   z3::expr translate(const Pattern& p) {
     bool outer = !constantPart_;
@@ -204,9 +207,15 @@ class Translator {
       case Pattern::Kind::Any:
         return any_[p.index];
       case Pattern::Kind::Low:
-        return lo_[p.args[0].index];
-      case Pattern::Kind::High:
-        return hi_[p.args[0].index];
+      case Pattern::Kind::High: {
+        const Pattern& of = p.args[0];
+        bool low = p.kind == Pattern::Kind::Low;
+        if (of.kind == Pattern::Kind::Any) return low ? lo_[of.index] : hi_[of.index];
+        // lo(x - y): a free bound of the expression's value, as the range evaluator's is.
+        z3::expr value = translate(of), bound = var("bound" + std::to_string(fresh_++));
+        rangeFacts_ = rangeFacts_ && (low ? le(bound, value) : le(value, bound));
+        return bound;
+      }
       case Pattern::Kind::Sum: {
         z3::expr sum = translate(p.args[0]);
         for (size_t i = 1; i < p.args.size(); ++i) sum = add(sum, translate(p.args[i]));
@@ -300,8 +309,9 @@ class Translator {
     // Divisors are constants; the IR normalizes a negative one (Expr::floorDiv etc.).
     auto k = foldConstant(p.args[1], in_);
     if (!k || *k == 0) throw std::runtime_error("divisor does not fold");
-    if (p.op == ExprKind::Mod) return floorMod(a, *k < 0 ? -*k : *k);
     z3::expr neg = mul(a, num(-1));
+    // Floored for either sign, as Expr::mod: a mod -k = -((-a) mod k).
+    if (p.op == ExprKind::Mod) return *k > 0 ? floorMod(a, *k) : mul(floorMod(neg, -*k), num(-1));
     if (p.op == ExprKind::FloorDiv) return *k > 0 ? floorDiv(a, *k) : floorDiv(neg, -*k);
     // ceil(a / k) = -floor(-a / k); for k < 0, ceil(a / k) = -floor(a / -k).
     z3::expr f = *k > 0 ? floorDiv(neg, *k) : floorDiv(a, -*k);
@@ -311,7 +321,7 @@ class Translator {
   z3::context& ctx_;
   bool bv_;
   const Instance& in_;
-  z3::expr noOverflow_, folds_, definitions_;
+  z3::expr noOverflow_, folds_, definitions_, rangeFacts_;
   bool constantPart_ = false;
   int fresh_ = 0;
   std::vector<z3::expr> any_, lo_, hi_;
@@ -340,7 +350,8 @@ std::string prove(const Rule& rule, const Instance& in, bool bitVector) {
     z3::expr lhsFits = t.takeNoOverflow();
     z3::expr rhs = t.translate(rule.rhs);
     z3::expr rhsFits = t.takeNoOverflow();
-    solver.add(assumptions && conditionsFit && lhsFits && rhsFits && t.folds() && t.definitions());
+    solver.add(assumptions && conditionsFit && lhsFits && rhsFits && t.folds() && t.definitions() &&
+               t.rangeFacts());
     solver.add(lhs != rhs);
   } catch (const std::exception& e) {
     return std::string("cannot translate: ") + e.what();

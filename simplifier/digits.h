@@ -1,0 +1,30 @@
+// Sums as mixed-radix digits (TVM's iter-map idea, restricted to what sums of one base need).
+//
+// A digit of an expression x is D(x, a, b) = (x floordiv a) mod b, with a >= 1 and b >= 2 or
+// b = ∞ (no mod): `x mod b` is D(x, 1, b), `x floordiv a` is D(x, a, ∞). Reshape chains write
+// their indices as sums of such digits, and two facts make those sums small again:
+//
+//   merge:  c * D(x, a, b) + c * b * D(x, a * b, b') = c * D(x, a, b * b')   (b' may be ∞)
+//           adjacent digits of one base are one wider digit;
+//   flip:   D(x, a, b) with every coefficient of x negative (a reversed dim) is
+//           b - 1 - D(-x - 1, a, b), and x floordiv a is -((-x - 1) floordiv a) - 1:
+//           the base with positive coefficients, where it meets the other digits of it.
+//
+// Both are identities over all integers (tests/simplifier/digit_proof_test.cpp proves them
+// with Z3 on a grid of a, b, b', as the rule tables are proven). The rewriter applies them to
+// each sum, keeping the result only where it is no costlier.
+#pragma once
+
+#include "simplifier/linear_form.h"
+
+namespace idxmap {
+
+// The sum with adjacent digits of one base merged, to a fixed point. Unchanged when nothing
+// merges.
+LinearForm mergeDigits(const LinearForm& sum);
+
+// The sum with each mod / floordiv term whose dividend has only negative coefficients flipped
+// to its positive base; whether anything was flipped.
+bool flipNegatedDigits(LinearForm& sum);
+
+}  // namespace idxmap
