@@ -6,9 +6,11 @@
 namespace idxmap {
 namespace {
 
-bool isIdentifierStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+// ASCII, whatever the C locale says (and without a call per character: the lexer's hot path).
+bool isLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isIdentifierStart(char c) { return isLetter(c) || c == '_'; }
+bool isIdentifierChar(char c) { return isLetter(c) || isDigit(c) || c == '_'; }
 bool isSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }

@@ -1,8 +1,8 @@
 #include "core/text_source.h"
 
-#include <cctype>
-
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 
 namespace idxmap {
 namespace {
@@ -55,8 +55,12 @@ LocatedError::LocatedError(SourceLocation location, std::string message,
 SourceText::SourceText(std::string_view text, std::string_view fileName)
     : text_(text), fileName_(fileName) {
   lineStarts_.push_back(0);
-  for (size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') lineStarts_.push_back(i + 1);
+  if (text.empty()) return;
+  const char* const begin = text.data();
+  const char* const end = begin + text.size();
+  for (const char* at = begin;
+       (at = static_cast<const char*>(std::memchr(at, '\n', static_cast<size_t>(end - at)))); ++at)
+    lineStarts_.push_back(static_cast<size_t>(at - begin) + 1);
 }
 
 SourceLocation SourceText::location(size_t offset) const {

@@ -188,16 +188,23 @@ void detectEmptyDomain(IndexingMap& map) {
   // The domain alone decides emptiness; the results would only add isl existentials.
   IndexingMap domain = map;
   domain.results.clear();
-  // A cheap witness first: the corner where every variable is at its lower bound.
-  auto lows = [](const std::vector<Variable>& vars) {
-    std::vector<int64_t> out;
-    for (const Variable& v : vars) out.push_back(v.range.lo);
-    return out;
-  };
-  try {
-    if (domain.contains(lows(domain.dims), lows(domain.rangeVars), lows(domain.runtimeVars)))
-      return;
-  } catch (const OverflowError&) {
+  // Cheap witnesses first: the corners where every variable is at its lower bound, at its
+  // upper bound, and the middle of the box (a slice's constraints hold at one end, a window's
+  // in the middle). isl only when none of them is in the domain.
+  for (int at : {0, 1, 2}) {
+    auto pick = [at](const std::vector<Variable>& vars) {
+      std::vector<int64_t> out;
+      for (const Variable& v : vars)
+        out.push_back(at == 0   ? v.range.lo
+                      : at == 1 ? v.range.hi
+                                : v.range.lo / 2 + v.range.hi / 2);
+      return out;
+    };
+    try {
+      if (domain.contains(pick(domain.dims), pick(domain.rangeVars), pick(domain.runtimeVars)))
+        return;
+    } catch (const OverflowError&) {
+    }
   }
   // What intervals cannot see, isl can: an empty non-box domain.
   if (islIsEmpty(domain).isProven()) map.markKnownEmpty();
