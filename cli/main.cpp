@@ -58,6 +58,21 @@ Examples:
   DrawOptions drawOptions;
   CLI::App* drawCommand = addDrawCommand(app, drawOptions);
 
+  // CLI11 says only "A subcommand is required" for `idxmap frobnicate`: name it, and the
+  // commands there are.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (const CLI::App* command : app.get_subcommands({})) {
+      known = known || command->get_name() == argv[1];
+      names += (names.empty() ? "" : ", ") + command->get_name();
+    }
+    if (!known) {
+      std::cerr << "idxmap: error: unknown command '" << argv[1] << "' (the commands: " << names
+                << "; idxmap --help says more)\n";
+      return kInvalidInput;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -21,7 +21,8 @@ struct Chunk {
   size_t begin, end;
 };
 
-// Maps are separated by one or more blank lines; a line of only whitespace is blank.
+// Maps are separated by one or more blank lines; a line of only whitespace is blank, and a
+// line that starts with `//` (after blanks) is a comment.
 std::vector<Chunk> splitIntoChunks(std::string_view text) {
   std::vector<Chunk> chunks;
   std::optional<Chunk> open;
@@ -34,6 +35,9 @@ std::vector<Chunk> splitIntoChunks(std::string_view text) {
     if (first == lineEnd) {  // a blank line closes the open chunk
       if (open) chunks.push_back(*open);
       open.reset();
+    } else if (text.substr(first, 2) == "//") {
+      // A comment line belongs to no map and separates none: XLA's map files have them
+      // above maps, and between a map's lines.
     } else {
       size_t last = lineEnd;
       while (isBlank(text[last - 1])) --last;

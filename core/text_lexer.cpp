@@ -43,7 +43,12 @@ Lexer::Lexer(const SourceText& source, size_t begin, size_t end)
 Token Lexer::lexAt(size_t offset) const {
   std::string_view text = source_.text();
   size_t i = offset;
-  while (i < end_ && isSpace(text[i])) ++i;
+  // Blanks and `//` comments to the end of the line (map files, as XLA's tests write them).
+  for (;;) {
+    while (i < end_ && isSpace(text[i])) ++i;
+    if (i + 1 >= end_ || text[i] != '/' || text[i + 1] != '/') break;
+    while (i < end_ && text[i] != '\n') ++i;
+  }
   if (i >= end_) return {TokenKind::End, end_, {}};
   auto token = [&](TokenKind kind, size_t length) {
     return Token{kind, i, text.substr(i, length)};

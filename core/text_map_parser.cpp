@@ -156,12 +156,8 @@ class MapParser {
                                             order);
     tokens_.take();
     tokens_.take();
-    size_t rangeOffset = tokens_.current().offset;
     Interval range = parseInterval();
-    if (range.isEmpty() && !emptyRange_)
-      emptyRange_ =
-          tokens_.error(rangeOffset, "empty range " + range.toString() + " for variable '" +
-                                         expected + "' (only a KNOWN EMPTY map may have one)");
+    emptyRange_ = emptyRange_ || range.isEmpty();
     map_.variables(kind)[index].range = range;
   }
 
@@ -180,19 +176,17 @@ class MapParser {
     return readInteger(tokens_, digits, negative);
   }
 
-  // An empty variable range is only reported now: a KNOWN EMPTY at the end excuses it.
+  // A variable with an empty range (`d0 in [10, 0]`, as XLA writes it) has no value: the
+  // map is KNOWN EMPTY, as XLA reads it.
   IndexingMap finish() {
-    if (map_.knownEmpty)
-      map_.markKnownEmpty();
-    else if (emptyRange_)
-      throw *emptyRange_;
+    if (map_.knownEmpty || emptyRange_) map_.markKnownEmpty();
     return map_;
   }
 
   TokenStream tokens_;
   IndexingMap map_;
   std::unordered_map<std::string, Expr> names_;
-  std::optional<ParseError> emptyRange_;
+  bool emptyRange_ = false;
 };
 
 }  // namespace

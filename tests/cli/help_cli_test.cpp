@@ -30,5 +30,14 @@ TEST(HelpCli, VersionIsTheProjectVersion) {
   EXPECT_EQ(result.out.rfind("idxmap 0.", 0), 0u) << result.out;
 }
 
+// A mistyped command is named, with the commands there are; exit 2.
+TEST(HelpCli, UnknownCommandIsNamed) {
+  CliResult result = runIdxmap({"simplfy", "x.map"});
+  EXPECT_EQ(result.exitCode, 2);
+  EXPECT_NE(result.err.find("unknown command 'simplfy' (the commands: simplify, compose"),
+            std::string::npos)
+      << result.err;
+}
+
 }  // namespace
 }  // namespace idxmap::cli_test

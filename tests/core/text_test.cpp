@@ -77,6 +77,18 @@ TEST(TextParse, PrecedenceAndAssociativity) {
   EXPECT_TRUE(parseExpr("(5 floordiv 2) mod -3").isConstant(-1));  // 2 - (-3) * (-1)
 }
 
+// `//` comments, as XLA's map files have them: whole lines above, between and inside maps
+// (they neither open nor separate one), and at the end of a line.
+TEST(TextParse, CommentsAreSkipped) {
+  std::vector<ParsedMap> maps = parseMaps(
+      "// two maps\n(d0) -> (d0 // the identity\n), domain: d0 in [0, 9]\n\n// the second\n"
+      "(d0) -> (d0 floordiv 2),\n// between its lines\ndomain: d0 in [0, 9]\n\n// the end\n");
+  ASSERT_EQ(maps.size(), 2u);
+  EXPECT_EQ(maps[0].map, parseIndexingMap("(d0) -> (d0), domain: d0 in [0, 9]"));
+  EXPECT_EQ(maps[1].map, parseIndexingMap("(d0) -> (d0 floordiv 2), domain: d0 in [0, 9]"));
+  EXPECT_TRUE(parseMaps("// nothing but a comment\n").empty());
+}
+
 TEST(TextParse, NegativeDivisorsAreNormalized) {
   EXPECT_EQ(parseExpr("d0 floordiv -2"), (-d(0)).floorDiv(2));
   EXPECT_EQ(parseExpr("d0 ceildiv -2"), -d(0).floorDiv(2));
