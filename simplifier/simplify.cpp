@@ -3,6 +3,7 @@
 #include "simplifier/domain.h"
 #include "simplifier/range_evaluator.h"
 #include "simplifier/rewriter.h"
+#include "simplifier/small_domain.h"
 
 namespace idxmap {
 
@@ -19,7 +20,7 @@ IndexingMap simplify(const IndexingMap& input) {
   if (map.knownEmpty) return map;
   RangeEvaluator ranges(map, RangeEvaluator::Use::RangesAndConstraints);
   Rewriter rewriter(ranges);
-  for (Expr& e : map.results) e = rewriter.simplify(e);
+  for (Expr& e : map.results) e = affineOnSmallBox(rewriter.simplify(e), map);
   removeUnusedRangeVariables(map);
   return map;
 }
