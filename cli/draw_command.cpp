@@ -138,7 +138,7 @@ points reach has a red border and the colours of both.
 Examples:
   idxmap draw examples/gather.mlir -o gather.svg
   idxmap draw examples/softmax.hlo --instruction f --operand 0 -o fusion.svg
-  idxmap draw examples/reshape_roundtrip.map --points '0,0;1,5' -o map.svg)");
+  idxmap draw examples/reshape_roundtrip.map --points '0,0,0;9,9,9' -o map.svg)");
   return command;
 }
 

@@ -96,7 +96,10 @@ Picture drawMap(const IndexingMap& map, const TensorGrid& source, const TensorGr
   Picture picture{source, target, {}, {}};
   std::map<Index, int> reachedBy;  // target element -> how many drawn points reach it
   for (const Index& p : points) {
-    if (p.size() != map.dims.size()) throw Error("a point of the picture has the wrong rank");
+    if (p.size() != map.dims.size())
+      throw Error("a point has " + std::to_string(p.size()) + " coordinate" +
+                  (p.size() == 1 ? "" : "s") + ", the map " + std::to_string(map.dims.size()) +
+                  " dim" + (map.dims.size() == 1 ? "" : "s"));
     for (size_t d = 0; d < p.size(); ++d)
       if (!map.dims[d].range.contains(p[d]))
         throw Error("point " + std::to_string(p[d]) + " of dim " + std::to_string(d) +

@@ -66,6 +66,11 @@ TEST(DrawCli, BadInputIsADiagnosticAndExit2) {
       runIdxmap({"draw", examplePath("gather.mlir"), "--points", "1,x", "-o", svg});
   EXPECT_EQ(malformed.exitCode, 2);
   EXPECT_NE(malformed.err.find("--points"), std::string::npos) << malformed.err;
+  CliResult wrongRank =
+      runIdxmap({"draw", examplePath("reshape_roundtrip.map"), "--points", "0,0", "-o", svg});
+  EXPECT_EQ(wrongRank.exitCode, 2);
+  EXPECT_NE(wrongRank.err.find("a point has 2 coordinates, the map 3 dims"), std::string::npos)
+      << wrongRank.err;
   EXPECT_FALSE(std::filesystem::exists(svg));
 }
 
