@@ -6,7 +6,9 @@
 #include "cli/analyze_mlir.h"
 #include "cli/input.h"
 #include "cli/output.h"
+#include "cli/units.h"
 #include "ops/hlo/analysis/indexing.h"
+#include "ops/hlo/models/common.h"
 #include "ops/hlo/module.h"
 
 namespace idxmap::cli {
@@ -50,9 +52,10 @@ nlohmann::ordered_json entryJson(const OperandIndexing& entry, size_t id) {
 }
 
 void checkIndex(int index, size_t count, const hlo::Instruction& instruction,
-                const std::string& what, const std::string& sourceName) {
+                const std::string& what, const std::string& sourceName,
+                const std::string& option = "--operand") {
   if (index < 0 || static_cast<size_t>(index) >= count)
-    throw InputError(sourceName + ": error: --operand " + std::to_string(index) +
+    throw InputError(sourceName + ": error: " + option + " " + std::to_string(index) +
                      " is out of range: '" + instruction.name + "' has " + std::to_string(count) +
                      " " + what);
 }
@@ -66,9 +69,12 @@ CLI::App* addAnalyzeCommand(CLI::App& app, AnalyzeOptions& options) {
                          "result and its operands; for StableHLO MLIR, the maps of every gather "
                          "and scatter");
   command
-      ->add_option("input", options.input,
+      ->add_option("inputs", options.inputs,
                    "HLO module text, or MLIR (a .mlir name or MLIR text); - or none reads stdin")
       ->type_name("FILE|-");
+  command->add_flag("--split-input-file", options.splitInputFile,
+                    "Read each section of a file between `// -----` lines as its own module "
+                    "(outputs separated by `// -----`; an error in one does not stop the rest)");
   command
       ->add_option("--direction", options.direction,
                    "out-to-in: from the result to each operand (default); in-to-out: from an "
@@ -79,6 +85,11 @@ CLI::App* addAnalyzeCommand(CLI::App& app, AnalyzeOptions& options) {
       ->add_option("--instruction", options.instruction,
                    "The instruction to analyze (default: the ENTRY computation's ROOT)")
       ->type_name("NAME");
+  command
+      ->add_option("--output", options.output,
+                   "The result to analyze from when the instruction has several (a tuple, a "
+                   "multi-output fusion), as XLA's output_id (default 0)")
+      ->type_name("K");
   command
       ->add_option("--operand", options.operand,
                    "out-to-in: print only this operand's maps; in-to-out: analyze from this "
@@ -99,7 +110,15 @@ CLI::App* addAnalyzeCommand(CLI::App& app, AnalyzeOptions& options) {
                     "exit 3 when a proof is not found");
   command->footer(R"(Prints XLA's layout, one `operand id = K <map>` per map and `operand id = K
 unknown indexing` where an op has no model; a note on stderr names the opcode. A fusion
-gets the maps of its fused computation, composed and deduplicated by meaning.
+gets the maps of its fused computation, composed and deduplicated by meaning. For an
+instruction of several results (a tuple, a multi-output fusion) out-to-in starts from
+result --output K and lists only the operands that result reads.
+
+HLO as XLA reads it: the `HloModule` line may be left out, an operand may be an
+instruction written inline (`reshape(f32[2,3] parameter(0))`), a scalar's broadcast may
+leave out `dimensions={}`. Several files, or with --split-input-file the `// -----`
+sections of one, are analyzed one after another (JSON: one {file, line, exit, output}
+record each).
 
 Examples:
   idxmap analyze bc.hlo
@@ -110,6 +129,7 @@ Examples:
       d2 in [0, 29]
   idxmap analyze bc.hlo --direction in-to-out --operand 0 --json
   idxmap analyze fusion.hlo --instruction transpose_p0
+  idxmap analyze --split-input-file modules.hlo
 
 For MLIR, each stablehlo.gather / dynamic_gather / scatter (and tensor.gather / scatter,
 tcp.gather / gather_nd, through their StableHLO lowering) prints its location, where its
@@ -127,15 +147,36 @@ Invalid ops print `file:line:col: error: stablehlo.gather (C6): ...` and exit 2.
   return command;
 }
 
-ExitCode runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& diagnostics) {
-  Source source = readSource(options.input);
-  if (isMlir(source)) return runAnalyzeMlir(options, source.name, source.text, out, diagnostics);
-  if (options.decomposeBatching || options.format != "xla")
-    throw InputError(source.name +
-                     ": error: --decompose-batching and --format apply to MLIR input only");
+namespace {
+
+// An entry the chosen result does not read: every map known empty (a tuple's other operands).
+bool unread(const OperandIndexing& entry) {
+  if (entry.unknown || entry.maps.empty()) return false;
+  for (const IndexingMap& map : entry.maps)
+    if (!map.knownEmpty) return false;
+  return true;
+}
+
+ExitCode analyzeHlo(const AnalyzeOptions& options, const Source& source, std::ostream& out,
+                    std::ostream& diagnostics) {
   hlo::Module module = hlo::parseHloModule(source.text, source.name);
   const hlo::Instruction& instruction = findInstruction(module, options.instruction, source.name);
   bool inToOut = options.direction == "in-to-out";
+  int results = ops::resultCount(instruction);
+  int output = options.output.value_or(0);
+  if (results == 0) {
+    diagnostics << formatDiagnostic(instruction.opcodeLocation, "note",
+                                    "'" + instruction.name + "' has no results (an empty tuple)")
+                << '\n';
+    if (options.json) writeJson(out, nlohmann::ordered_json::array());
+    return kSuccess;
+  }
+  if (options.output) {
+    if (inToOut) throw InputError(source.name + ": error: --output applies to out-to-in analysis");
+    checkIndex(output, static_cast<size_t>(results), instruction, "results", source.name,
+               "--output");
+  }
+  bool tupleResult = results > 1 && !inToOut;
 
   // In-to-out: one analysis per input; out-to-in: one analysis of result 0.
   std::vector<int> inputs;
@@ -149,31 +190,40 @@ ExitCode runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostre
         inputs.push_back(static_cast<int>(k));
     }
   }
-  std::vector<InstructionIndexing> results;
+  std::vector<InstructionIndexing> indexings;
   try {
     if (inToOut) {
-      for (int input : inputs) results.push_back(computeInputToOutputIndexing(instruction, input));
+      for (int input : inputs)
+        indexings.push_back(computeInputToOutputIndexing(instruction, input));
     } else {
-      results.push_back(computeOutputToInputIndexing(instruction, 0));
+      indexings.push_back(computeOutputToInputIndexing(instruction, output));
       if (options.operand)
-        checkIndex(*options.operand, results[0].entries.size(), instruction, "operands",
+        checkIndex(*options.operand, indexings[0].entries.size(), instruction, "operands",
                    source.name);
     }
   } catch (const ParseError& error) {
     // The op models locate their diagnostics but do not hold the text.
     throw ParseError(error.location(), error.message(), sourceLine(source, error.location().line));
   }
-  noteUnknowns(instruction, results, diagnostics);
+  noteUnknowns(instruction, indexings, diagnostics);
+  if (tupleResult)
+    diagnostics << formatDiagnostic(instruction.opcodeLocation, "note",
+                                    "'" + instruction.name + "' has " + std::to_string(results) +
+                                        " results; these are the operands result " +
+                                        std::to_string(output) +
+                                        " reads (--output K picks another)")
+                << '\n';
 
   nlohmann::ordered_json records = nlohmann::ordered_json::array();
   std::vector<std::string> blocks;
-  for (size_t i = 0; i < results.size(); ++i) {
-    const InstructionIndexing& indexing = results[i];
+  for (size_t i = 0; i < indexings.size(); ++i) {
+    const InstructionIndexing& indexing = indexings[i];
     std::string header =
         inToOut && inputs.size() > 1 ? "input id = " + std::to_string(inputs[i]) + "\n" : "";
     std::string text;
     for (size_t k = 0; k < indexing.entries.size(); ++k) {
       if (!inToOut && options.operand && static_cast<int>(k) != *options.operand) continue;
+      if (tupleResult && !options.operand && unread(indexing.entries[k])) continue;
       nlohmann::ordered_json record = entryJson(indexing.entries[k], k);
       if (inToOut)
         record = {{"input", inputs[i]},
@@ -191,6 +241,24 @@ ExitCode runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostre
     for (size_t i = 0; i < blocks.size(); ++i) out << (i ? "\n" : "") << blocks[i];
   }
   return kSuccess;
+}
+
+}  // namespace
+
+ExitCode runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& diagnostics) {
+  return forEachUnit(
+      options.inputs, options.splitInputFile, options.json, out, diagnostics,
+      [&](const Source& source, std::ostream& unitOut, std::ostream& unitDiag) {
+        bool mlir = isMlir(source);
+        if (mlir && options.output)
+          throw InputError(source.name + ": error: --output applies to HLO input only");
+        if (mlir) return runAnalyzeMlir(options, source.name, source.text, unitOut, unitDiag);
+        if (options.decomposeBatching || options.format != "xla")
+          throw InputError(source.name +
+                           ": error: --decompose-batching and --format apply to "
+                           "MLIR input only");
+        return analyzeHlo(options, source, unitOut, unitDiag);
+      });
 }
 
 }  // namespace idxmap::cli

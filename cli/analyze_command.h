@@ -6,15 +6,18 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "cli/exit_code.h"
 
 namespace idxmap::cli {
 
 struct AnalyzeOptions {
-  std::string input = "-";              // an HLO or MLIR file; "-" reads stdin
+  std::vector<std::string> inputs;      // HLO or MLIR files; "-" or none reads stdin
+  bool splitInputFile = false;          // each `// -----` section of a file on its own
   std::string direction = "out-to-in";  // or "in-to-out"
   std::string instruction;              // empty: the ENTRY computation's root
+  std::optional<int> output;            // out-to-in: from this result (XLA's output_id)
   std::optional<int> operand;           // out-to-in: only this operand; in-to-out: this input
   bool json = false;
   std::string format = "xla";      // MLIR: the maps' syntax, "xla" or "isl"

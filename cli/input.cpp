@@ -33,8 +33,8 @@ std::string readFile(const std::string& path) {
 }  // namespace
 
 Source readSource(const std::string& input) {
-  if (input == "-") return {"<stdin>", readStream(std::cin, "<stdin>")};
-  return {input, readFile(input)};
+  if (input == "-") return {"<stdin>", readStream(std::cin, "<stdin>"), ""};
+  return {input, readFile(input), ""};
 }
 
 bool isMlir(const Source& source) {

@@ -22,6 +22,9 @@ class InputError : public Error {
 struct Source {
   std::string name;
   std::string text;
+  // What a summary calls it: the name, or `name:line` for a `// -----` section of the file.
+  std::string label() const { return section.empty() ? name : name + ":" + section; }
+  std::string section;  // the section's first line, when the file was split
 };
 
 // Reads a file, or stdin for "-". Throws InputError.

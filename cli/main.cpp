@@ -103,10 +103,9 @@ int main(int argc, char** argv) {
     return status;
   } catch (const idxmap::LocatedError& e) {
     std::cerr << e.what() << '\n';  // `file:line:col: error: ...`, the line and a caret if known
+                                    // (MapError too)
   } catch (const idxmap::cli::InputError& e) {
     std::cerr << e.what() << '\n';  // `file: error: ...`
-  } catch (const idxmap::cli::MapError& e) {
-    std::cerr << e.what() << '\n';  // `file:line:col: error: ...`
   } catch (const idxmap::Error& e) {
     std::cerr << "idxmap: error: " << e.what() << '\n';
   } catch (const std::bad_alloc&) {

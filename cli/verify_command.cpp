@@ -1,10 +1,12 @@
 #include "cli/verify_command.h"
 
 #include <chrono>
+#include <map>
 #include <string_view>
 
 #include "cli/input.h"
 #include "cli/output.h"
+#include "cli/units.h"
 #include "cli/verify_properties.h"
 #include "core/bridges/isl_bridge.h"
 #include "ops/hlo/models/model.h"
@@ -78,6 +80,27 @@ std::string summary(const std::string& name, const validation::Report& report) {
          count + " violation" + (report.findings.size() == 1 ? "" : "s") + ")";
 }
 
+// The ops without a model, so that none is taken for valid: HLO instructions by name and
+// opcode, MLIR ops by name and count; at most 12 listed.
+std::string uncheckedLine(const std::string& name, const validation::Report& report) {
+  std::vector<std::string> items;
+  std::map<std::string, int64_t> counts;  // MLIR: op name -> count, in first-seen order below
+  for (const validation::UncheckedOp& op : report.unchecked) {
+    if (!op.name.empty()) {
+      items.push_back(op.name + " (" + op.op + ")");
+    } else if (counts[op.op]++ == 0) {
+      items.push_back(op.op);
+    }
+  }
+  for (std::string& item : items)
+    if (counts.count(item) && counts[item] > 1) item += " x" + std::to_string(counts[item]);
+  size_t shown = std::min<size_t>(items.size(), 12);
+  std::string line = name + ": not checked (no model): ";
+  for (size_t i = 0; i < shown; ++i) line += (i ? ", " : "") + items[i];
+  if (shown < items.size()) line += ", and " + std::to_string(items.size() - shown) + " more";
+  return line;
+}
+
 // The names, comma separated, in lines of at most 90 columns indented by two.
 std::string opList(const std::vector<std::string>& names) {
   std::string text = " ";
@@ -100,8 +123,11 @@ CLI::App* addVerifyCommand(CLI::App& app, VerifyOptions& options) {
       "verify",
       "Check every op's constraints and types in a StableHLO MLIR or HLO file, and prove what "
       "gathers and scatters claim about their indices");
-  command->add_option("input", options.input, "MLIR or HLO text; - or none reads stdin")
+  command->add_option("inputs", options.inputs, "MLIR or HLO text; - or none reads stdin")
       ->type_name("FILE|-");
+  command->add_flag("--split-input-file", options.splitInputFile,
+                    "Verify each section of a file between `// -----` lines on its own (an "
+                    "error in one does not stop the rest)");
   command->add_flag("--json", options.json,
                     "Print a JSON array with one record per checked op on stdout: {op, location, "
                     "constraints: [{file, line, column, op, label, message, attribute}], "
@@ -124,9 +150,12 @@ CLI::App* addVerifyCommand(CLI::App& app, VerifyOptions& options) {
       "\nChecked HLO opcodes (attributes against operand shapes, declared shape against the\n"
       "inferred one):\n" +
       opList(hloOpcodes) +
-      "\nOther ops are not checked.\n\n"
+      "\nOther ops are not checked: the summary names them (`not checked (no model): ...`),\n"
+      "never counting them as valid.\n\n"
       "Prints each violation on stderr as `file:line:col: error: op (label): message`, located\n"
-      "at the op (--json: the attribute's value too), then a summary line.\n\n"
+      "at the op (--json: the attribute's value too), then a summary line. Several files, or\n"
+      "with --split-input-file the `// -----` sections of one, are verified one after another\n"
+      "(--json: one {file, line, exit, output} record each); the exit status is the worst.\n\n"
       "Index properties of every valid gather and scatter form with static shapes (MLIR; and\n"
       "HLO's gather and scatter, whose index values count as known at run time only):\n"
       "  unique     no two applied updates write one element (tensor.gather: no two reads);\n"
@@ -165,12 +194,10 @@ CLI::App* addVerifyCommand(CLI::App& app, VerifyOptions& options) {
   return command;
 }
 
-ExitCode runVerify(const VerifyOptions& options, std::ostream& out, std::ostream& diagnostics) {
-  std::vector<Assumption> assumptions = parseAssumptions(options.assumptions);
-  // The same input gets the same verdicts: each isl question is bounded by its operation
-  // budget, which does not depend on the machine; the time limit is only a backstop far past it.
-  setIslLimits({5'000'000, std::chrono::milliseconds(120'000)});
-  Source source = readSource(options.input);
+namespace {
+
+ExitCode verifySource(const Source& source, const std::vector<Assumption>& assumptions, bool json,
+                      std::ostream& out, std::ostream& diagnostics) {
   // The module outlives the report, which points into it.
   std::optional<mlir_ir::Module> mlirModule;
   validation::Report report;
@@ -193,7 +220,7 @@ ExitCode runVerify(const VerifyOptions& options, std::ostream& out, std::ostream
     if (op.properties) tally(*op.properties, properties);
     ops.push_back(std::move(op));
   }
-  if (options.json) {
+  if (json) {
     nlohmann::ordered_json records = nlohmann::ordered_json::array();
     for (const VerifiedOp& op : ops) records.push_back(opJson(op, report));
     writeJson(out, records);
@@ -207,12 +234,26 @@ ExitCode runVerify(const VerifyOptions& options, std::ostream& out, std::ostream
         printPropertyDiagnostics(op.checked->location, op.checked->op, *op.properties, diagnostics);
     }
   }
-  diagnostics << summary(source.name, report) << '\n';
-  if (properties.ops > 0) diagnostics << propertySummary(source.name, properties) << '\n';
+  diagnostics << summary(source.label(), report) << '\n';
+  if (properties.ops > 0) diagnostics << propertySummary(source.label(), properties) << '\n';
+  if (!report.unchecked.empty()) diagnostics << uncheckedLine(source.label(), report) << '\n';
   if (!report.findings.empty()) return kInvalidInput;
   if (properties.claimsRefuted > 0) return kRefuted;
   if (properties.claimsUnknown > 0) return kUnknown;
   return kSuccess;
+}
+
+}  // namespace
+
+ExitCode runVerify(const VerifyOptions& options, std::ostream& out, std::ostream& diagnostics) {
+  std::vector<Assumption> assumptions = parseAssumptions(options.assumptions);
+  // The same input gets the same verdicts: each isl question is bounded by its operation
+  // budget, which does not depend on the machine; the time limit is only a backstop far past it.
+  setIslLimits({5'000'000, std::chrono::milliseconds(120'000)});
+  return forEachUnit(options.inputs, options.splitInputFile, options.json, out, diagnostics,
+                     [&](const Source& source, std::ostream& unitOut, std::ostream& unitDiag) {
+                       return verifySource(source, assumptions, options.json, unitOut, unitDiag);
+                     });
 }
 
 }  // namespace idxmap::cli

@@ -11,7 +11,8 @@
 namespace idxmap::cli {
 
 struct VerifyOptions {
-  std::string input = "-";  // an MLIR or HLO file; "-" reads stdin
+  std::vector<std::string> inputs;  // MLIR or HLO files; "-" or none reads stdin
+  bool splitInputFile = false;      // each `// -----` section of a file on its own
   bool json = false;
   std::vector<std::string> assumptions;  // --assume, as written
 };

@@ -18,6 +18,8 @@ class HloCursor {
   explicit HloCursor(const SourceText& source) : source_(source), text_(source.text()) {}
 
   size_t offset() const { return offset_; }
+  // Back to an offset already passed, to read the text there as something else.
+  void rewind(size_t offset) { offset_ = offset; }
   const SourceText& source() const { return source_; }
   SourceLocation location(size_t offset) const { return source_.location(offset); }
 

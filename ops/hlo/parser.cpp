@@ -1,8 +1,10 @@
 // The HLO text reader. Follows XLA's HloParser where it decides something: names are unique
 // per computation, an unmarked computation's root is its last instruction, an unmarked
-// module's entry is its last computation, and an instruction may only use instructions
-// written before it. Shape sizes are checked here so that nothing downstream can be asked to
-// allocate or index past what int64 holds.
+// module's entry is its last computation, a module without an `HloModule` line is its
+// computations, an operand may be an instruction written inline (`reshape(f32[2,3]
+// parameter(0))`, no attributes), a broadcast of a scalar may leave out `dimensions={}`, and
+// an instruction may only use instructions written before it. Shape sizes are checked here so
+// that nothing downstream can be asked to allocate or index past what int64 holds.
 #include <algorithm>
 #include <cctype>
 #include <functional>
@@ -44,9 +46,13 @@ class HloParser {
   }
 
   Module parse() {
-    if (!cursor_.acceptWord("HloModule")) throw cursor_.expected("'HloModule'");
-    module_.name = std::string(cursor_.name("a module name"));
-    skipAttributes();  // entry_computation_layout=..., is_scheduled=true, ...
+    if (cursor_.acceptWord("HloModule")) {
+      module_.name = std::string(cursor_.name("a module name"));
+      skipAttributes();  // entry_computation_layout=..., is_scheduled=true, ...
+    } else {
+      // XLA's tests write bare computations; the module is named after the file.
+      module_.name = defaultModuleName(module_.fileName);
+    }
     while (!cursor_.atEnd()) parseComputation();
     if (module_.computations.empty()) throw cursor_.errorHere("the module has no computations");
     if (!module_.entry) {
@@ -67,9 +73,22 @@ class HloParser {
     }
   }
 
+  static std::string defaultModuleName(std::string_view fileName) {
+    size_t slash = fileName.find_last_of('/');
+    std::string_view base = slash == std::string_view::npos ? fileName : fileName.substr(slash + 1);
+    size_t dot = base.find('.');
+    base = base.substr(0, dot);
+    return base.empty() || base[0] == '<' ? "module" : std::string(base);
+  }
+
   void parseComputation() {
     cursor_.skipSpace();
     size_t entryAt = cursor_.offset();
+    if (cursor_.peekName() == "HloModule")
+      throw cursor_.error(entryAt,
+                          "a second module starts here; a file of several modules is read one "
+                          "module at a time with --split-input-file (modules separated by a "
+                          "`// -----` line)");
     bool isEntry = cursor_.acceptWord("ENTRY");
     cursor_.skipSpace();
     size_t nameAt = cursor_.offset();
@@ -88,6 +107,7 @@ class HloParser {
     size_t openAt = cursor_.offset();
     cursor_.expect('{', "to open computation '" + computation->name + "'");
     names_.clear();
+    inlinedNames_.clear();
     while (!cursor_.accept('}')) {
       if (cursor_.atEnd())
         throw cursor_.error(openAt, "computation '" + computation->name + "' is not closed");
@@ -120,17 +140,15 @@ class HloParser {
     auto instruction = std::make_unique<Instruction>();
     instruction->name = std::string(cursor_.name("an instruction name"));
     instruction->location = cursor_.location(nameAt);
+    yieldNameToText(instruction->name);
     if (names_.count(instruction->name))
       throw cursor_.error(nameAt, "instruction '" + instruction->name + "' is defined twice in '" +
                                       computation.name + "'");
     cursor_.expect('=', "after instruction name '" + instruction->name + "'");
     instruction->shape = parseShape(cursor_);
-    cursor_.skipSpace();
-    size_t opcodeAt = cursor_.offset();
-    instruction->opcode = std::string(cursor_.name("an opcode"));
-    instruction->opcodeLocation = cursor_.location(opcodeAt);
-    parseArguments(*instruction, computation);
+    parseOpcodeAndOperands(*instruction, computation);
     parseAttributes(*instruction);
+    defaultScalarBroadcastDimensions(*instruction);
 
     if (isRoot) {
       if (computation.root)
@@ -143,7 +161,25 @@ class HloParser {
     computation.instructions.push_back(std::move(instruction));
   }
 
-  void parseArguments(Instruction& instruction, const Computation& computation) {
+  void parseOpcodeAndOperands(Instruction& instruction, Computation& computation) {
+    cursor_.skipSpace();
+    size_t opcodeAt = cursor_.offset();
+    instruction.opcode = std::string(cursor_.name("an opcode"));
+    instruction.opcodeLocation = cursor_.location(opcodeAt);
+    parseArguments(instruction, computation);
+  }
+
+  // XLA reads `broadcast(scalar)` as `broadcast(scalar), dimensions={}`.
+  static void defaultScalarBroadcastDimensions(Instruction& instruction) {
+    if (instruction.opcode != "broadcast" || instruction.operands.size() != 1 ||
+        instruction.attributes.count("dimensions"))
+      return;
+    const Shape& operand = instruction.operands[0]->shape;
+    if (!operand.isTuple && operand.rank() == 0)
+      instruction.attributes["dimensions"] = Attribute{"{}", instruction.opcodeLocation};
+  }
+
+  void parseArguments(Instruction& instruction, Computation& computation) {
     if (instruction.opcode == "constant") {
       std::string_view literal = cursor_.balancedParens("after 'constant'");
       size_t begin = literal.find_first_not_of(" \t\r\n");
@@ -172,8 +208,10 @@ class HloParser {
     cursor_.expect(')', "after the operands of '" + instruction.name + "'");
   }
 
-  // `p0`, `%p0` or `f32[10]{0} %p0`: a written shape must be the operand's shape.
-  void parseOperand(Instruction& instruction, const Computation& computation) {
+  // `p0`, `%p0` or `f32[10]{0} %p0`: a written shape must be the operand's shape. With a
+  // shape, `f32[10] negate(p0)` is an instruction written inline: it joins the computation
+  // before the one that uses it, named after its opcode.
+  void parseOperand(Instruction& instruction, Computation& computation) {
     std::optional<Shape> written;
     cursor_.skipSpace();
     size_t shapeAt = cursor_.offset();
@@ -181,6 +219,10 @@ class HloParser {
     cursor_.skipSpace();
     size_t nameAt = cursor_.offset();
     std::string name(cursor_.name("an operand name"));
+    if (written && cursor_.peek() == '(') {
+      instruction.operands.push_back(&parseInlineInstruction(*written, nameAt, computation));
+      return;
+    }
     auto found = names_.find(name);
     if (found == names_.end())
       throw cursor_.error(nameAt, "unknown operand '" + name + "' in '" + instruction.name +
@@ -191,6 +233,42 @@ class HloParser {
       throw cursor_.error(shapeAt, "operand '" + name + "' has shape " + operand->shape.toString() +
                                        ", written here as " + written->toString());
     instruction.operands.push_back(operand);
+  }
+
+  Instruction& parseInlineInstruction(Shape shape, size_t opcodeAt, Computation& computation) {
+    auto inlined = std::make_unique<Instruction>();
+    inlined->shape = std::move(shape);
+    inlined->location = cursor_.location(opcodeAt);
+    // The opcode was read as the operand's name; read it again as an opcode.
+    cursor_.rewind(opcodeAt);
+    parseOpcodeAndOperands(*inlined, computation);
+    defaultScalarBroadcastDimensions(*inlined);
+    inlined->name = freshName(inlined->opcode);
+    Instruction& added = *inlined;
+    names_[inlined->name] = inlined.get();
+    inlinedNames_.insert(inlined->name);
+    computation.instructions.push_back(std::move(inlined));
+    return added;
+  }
+
+  std::string freshName(const std::string& base) const {
+    std::string name;
+    for (int k = 0; names_.count(name = base + "." + std::to_string(k)); ++k) {
+    }
+    return name;
+  }
+
+  // A name the text gives an instruction wins over the one made up for an inline instruction
+  // earlier, which is renamed.
+  void yieldNameToText(const std::string& name) {
+    auto found = names_.find(name);
+    if (found == names_.end() || !inlinedNames_.count(name)) return;
+    Instruction* inlined = found->second;
+    inlined->name = freshName(inlined->opcode);  // while `name` is still taken
+    names_.erase(name);
+    inlinedNames_.erase(name);
+    names_[inlined->name] = inlined;
+    inlinedNames_.insert(inlined->name);
   }
 
   void parseAttributes(Instruction& instruction) {
@@ -267,6 +345,7 @@ class HloParser {
   HloCursor cursor_;
   Module module_;
   std::unordered_map<std::string, Instruction*> names_;  // of the computation being read
+  std::set<std::string> inlinedNames_;                   // names made up for inline ones
   std::vector<PendingCall> pending_;
 };
 

@@ -11,7 +11,11 @@ Report validateHloModule(const hlo::Module& module) {
   for (const auto& computation : module.computations) {
     for (const auto& instruction : computation->instructions) {
       const OpModel* model = findOpModel(instruction->opcode);
-      if (!model) continue;
+      if (!model) {
+        report.unchecked.push_back(
+            {instruction->opcodeLocation, instruction->opcode, instruction->name});
+        continue;
+      }
       ++report.checkedOps;
       report.ops.push_back({instruction->opcodeLocation, instruction->opcode,
                             report.findings.size(), 0, nullptr, nullptr, instruction.get()});

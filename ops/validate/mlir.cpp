@@ -154,22 +154,31 @@ class Walker {
   }
 
  private:
-  void walkRegion(const mlir_ir::Region& region) {
-    for (const mlir_ir::Block& block : region.blocks) walkOps(block.operations);
+  void walkRegion(const mlir_ir::Region& region, bool ofCheckedOp = false) {
+    for (const mlir_ir::Block& block : region.blocks) walkOps(block.operations, ofCheckedOp);
   }
 
-  void walkOps(const std::vector<Operation>& ops) {
+  // The body of a checked op's region (a scatter's update computation) is part of that op.
+  void walkOps(const std::vector<Operation>& ops, bool ofCheckedOp = false) {
     scopes_.push(ops);
     for (const Operation& op : ops) {
-      check(op);
-      for (const mlir_ir::Region& region : op.regions) walkRegion(region);
+      bool checked = check(op, ofCheckedOp);
+      for (const mlir_ir::Region& region : op.regions) walkRegion(region, checked || ofCheckedOp);
     }
     scopes_.pop();
   }
 
-  void check(const Operation& op) {
+  static bool isTerminator(std::string_view name) {
+    return name.ends_with("return") || name.ends_with("yield");
+  }
+
+  bool check(const Operation& op, bool ofCheckedOp) {
     auto found = checkedOps().find(op.name);
-    if (found == checkedOps().end()) return;
+    if (found == checkedOps().end()) {
+      if (!ofCheckedOp && !isTerminator(op.name))
+        report_.unchecked.push_back({op.location, op.name, ""});
+      return false;
+    }
     const OpRules& checked = found->second;
     ++report_.checkedOps;
     report_.ops.push_back(
@@ -177,6 +186,7 @@ class Walker {
     size_t before = report_.findings.size();
     findings(op, checked);
     report_.ops.back().findingCount = report_.findings.size() - before;
+    return true;
   }
 
   void findings(const Operation& op, const OpRules& checked) {

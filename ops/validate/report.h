@@ -44,11 +44,20 @@ struct CheckedOp {
   const hlo::Instruction* hloInstruction = nullptr;
 };
 
+// An op without a model, so neither valid nor invalid: verify names it instead of counting it.
+struct UncheckedOp {
+  SourceLocation location;
+  std::string op;    // "all-gather", "stablehlo.sort"
+  std::string name;  // HLO: the instruction's name; MLIR: empty
+};
+
 struct Report {
-  std::vector<CheckedOp> ops;     // in the order they are written
-  std::vector<Finding> findings;  // in the order the ops are written
-  int64_t checkedOps = 0;         // ops with a model; the others are not checked
-  int64_t invalidOps = 0;         // checked ops with at least one finding
+  std::vector<CheckedOp> ops;          // in the order they are written
+  std::vector<Finding> findings;       // in the order the ops are written
+  std::vector<UncheckedOp> unchecked;  // in the order they are written (not terminators, nor
+                                       // the bodies of checked ops' regions)
+  int64_t checkedOps = 0;              // ops with a model; the others are not checked
+  int64_t invalidOps = 0;              // checked ops with at least one finding
 };
 
 }  // namespace idxmap::validation

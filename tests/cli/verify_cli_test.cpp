@@ -68,21 +68,41 @@ TEST(VerifyCli, ValidFileExitsZero) {
   EXPECT_EQ(result.exitCode, 0) << result.err;
   EXPECT_EQ(result.out, "");
   std::vector<std::string> lines = linesOf(result.err);
-  ASSERT_EQ(lines.size(), 2u) << result.err;
+  ASSERT_EQ(lines.size(), 3u) << result.err;
   EXPECT_EQ(lines[0], (dir / "valid.mlir").string() + ": 3 ops verified, all valid");
   // Nothing is claimed, so nothing unproven is an error; the properties are counted.
   EXPECT_EQ(lines[1].rfind((dir / "valid.mlir").string() + ": index properties of 3 ops: ", 0), 0u)
       << lines[1];
+  // The constant feeding the gathers has no model: named, not counted as valid.
+  EXPECT_EQ(lines[2],
+            (dir / "valid.mlir").string() + ": not checked (no model): stablehlo.constant");
 }
 
-// Ops without a model (stablehlo.add here) are not checked, and not errors.
-TEST(VerifyCli, OpsWithoutAModelAreSkipped) {
+// Ops without a model (stablehlo.add here) are not checked, and not errors: they are named,
+// with a count, never counted as valid; terminators are not listed.
+TEST(VerifyCli, OpsWithoutAModelAreNamed) {
   CliResult result = runIdxmap({"verify"}, R"(func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {
   %0 = stablehlo.add %a, %a : tensor<2xf32>
-  func.return %0 : tensor<2xf32>
+  %1 = stablehlo.add %0, %a : tensor<2xf32>
+  %2 = stablehlo.abs %1 : tensor<2xf32>
+  func.return %2 : tensor<2xf32>
 })");
   EXPECT_EQ(result.exitCode, 0) << result.err;
-  EXPECT_EQ(result.err, "<stdin>: no op to verify (none has a model)\n");
+  EXPECT_EQ(result.err,
+            "<stdin>: no op to verify (none has a model)\n"
+            "<stdin>: not checked (no model): stablehlo.add x2, stablehlo.abs\n");
+
+  // HLO: by instruction name and opcode; the modelled ones are verified.
+  CliResult hlo = runIdxmap({"verify"}, R"(HloModule m
+ENTRY e {
+  p0 = f32[4,2] parameter(0)
+  s = f32[4,2] sort(p0), dimensions={1}
+  ROOT ag = f32[8,2] all-gather(s), dimensions={0}
+})");
+  EXPECT_EQ(hlo.exitCode, 0) << hlo.err;
+  EXPECT_EQ(hlo.err,
+            "<stdin>: 1 op verified, all valid\n"
+            "<stdin>: not checked (no model): s (sort), ag (all-gather)\n");
 }
 
 // Three ops break four constraints between them: every violation is printed, in text order,
@@ -212,7 +232,8 @@ TEST(VerifyCli, OpsInRegionsSeeConstantsOfTheEnclosingBlock) {
   CliResult result = runIdxmap({"verify"}, text);
   EXPECT_EQ(result.exitCode, 2);
   std::vector<std::string> lines = linesOf(result.err);
-  ASSERT_EQ(lines.size(), 2u) << result.err;
+  ASSERT_EQ(lines.size(), 3u) << result.err;
+  EXPECT_EQ(lines[2], "<stdin>: not checked (no model): stablehlo.constant, test.wrapper");
   EXPECT_EQ(lines[0], "<stdin>:" + positionOf(text, "\"stablehlo.dynamic_gather\"") +
                           ": error: stablehlo.dynamic_gather (C12): slice_sizes[2] = 10 is outside "
                           "[0, 9] (dim(operand, 2) = 9)");

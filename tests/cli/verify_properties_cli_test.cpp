@@ -33,7 +33,10 @@ TEST(VerifyPropertiesCli, BundledExampleRefutesOneClaimAndLeavesOneOpen) {
   CliResult result = runIdxmap({"verify", path});
   EXPECT_EQ(result.exitCode, 1) << result.err;  // refuted outranks not proven
   std::vector<std::string> lines = linesOf(result.err);
-  ASSERT_EQ(lines.size(), 6u) << result.err;
+  ASSERT_EQ(lines.size(), 7u) << result.err;
+  EXPECT_EQ(lines[6], path +
+                          ": not checked (no model): stablehlo.constant x2, stablehlo.iota, "
+                          "stablehlo.multiply");
   EXPECT_EQ(lines[0], path +
                           ":8:8: error: stablehlo.scatter: unique_indices = true is false: "
                           "updates[0, 1] and updates[2, 1] both write result[3, 1] "

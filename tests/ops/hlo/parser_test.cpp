@@ -252,7 +252,10 @@ TEST(HloParserDiagnostics, RootsAndEntries) {
   expectDiagnostic("HloModule m\n", 2, 1, "the module has no computations");
   expectDiagnostic("HloModule m\nENTRY e {\n  p = f32[2] parameter(0)\n", 2, 9,
                    "computation 'e' is not closed");
-  expectDiagnostic("ENTRY e {\n  p = f32[2] parameter(0)\n}", 1, 1, "expected 'HloModule'");
+  expectDiagnostic("HloModule a\nENTRY e {\n  p = f32[2] parameter(0)\n}\n// -----\nHloModule b\n",
+                   6, 1,
+                   "a second module starts here; a file of several modules is read one "
+                   "module at a time with --split-input-file");
 }
 
 TEST(HloParserDiagnostics, MalformedShapes) {
