@@ -26,7 +26,8 @@ const ElementCode& codeOf(const Instruction& instruction) {
 // The op model's only map to `operand`; a model without one (unknown indexing) or with
 // several is outside what a kernel computes.
 IndexingMap operandMap(const Instruction& instruction, size_t operand) {
-  InstructionIndexing indexing = computeOutputToInputIndexing(instruction);
+  InstructionIndexing indexing =
+      computeOutputToInputIndexing(instruction, 0, RuntimeVariables::kPositional);
   const OperandIndexing& entry = indexing.entries.at(operand);
   if (entry.unknown || entry.maps.size() != 1)
     throw unsupported(instruction,
@@ -38,7 +39,8 @@ IndexingMap operandMap(const Instruction& instruction, size_t operand) {
 // dynamic-update-slice's operand outside the window): the model may split it into pieces by
 // where they apply, but they must all read the same index.
 IndexingMap fallbackMap(const Instruction& instruction, size_t operand) {
-  InstructionIndexing indexing = computeOutputToInputIndexing(instruction);
+  InstructionIndexing indexing =
+      computeOutputToInputIndexing(instruction, 0, RuntimeVariables::kPositional);
   const OperandIndexing& entry = indexing.entries.at(operand);
   if (entry.unknown || entry.maps.empty())
     throw unsupported(instruction, "operand " + std::to_string(operand) + " has no indexing map");

@@ -142,6 +142,35 @@ FoldedMap foldScatterIndices(const gather_scatter::ScatterOp& op, const IndexVal
   }
 }
 
+std::optional<std::vector<IndexingMap>> foldedPieces(const FoldedMap& folded, size_t maxPieces) {
+  size_t kept = static_cast<size_t>(std::count(folded.folded.begin(), folded.folded.end(), false));
+  if (folded.map)
+    return folded.map->knownEmpty || folded.map->runtimeVars.size() == kept
+               ? std::optional(std::vector{*folded.map})
+               : std::nullopt;
+  // Several pieces share the runtime variables that are left, but each piece's map would
+  // narrow their ranges to its own part (a variable's range says which values it takes), and
+  // one pinned to a value would be dropped: pieces are exact only with none left.
+  if (kept > 0 ||
+      checked(isl_map_n_basic_map(folded.relation.get())) > static_cast<isl_size>(maxPieces))
+    return std::nullopt;
+  std::vector<isl::map> pieces;
+  isl_map_foreach_basic_map(
+      folded.relation.get(),
+      [](isl_basic_map* piece, void* user) {
+        static_cast<std::vector<isl::map>*>(user)->push_back(own(isl_map_from_basic_map(piece)));
+        return isl_stat_ok;
+      },
+      &pieces);
+  std::vector<IndexingMap> maps;
+  try {
+    for (const isl::map& piece : pieces) maps.push_back(simplify(fromIslMap(piece)));
+  } catch (const Error&) {  // an unbounded variable or an int64 overflow
+    return std::nullopt;
+  }
+  return maps;
+}
+
 std::string islText(const isl::map& relation) {
   char* text = isl_map_to_str(relation.get());
   std::string result = text ? text : "";

@@ -47,6 +47,12 @@ FoldedMap foldGatherIndices(const gather_scatter::GatherOp& op, const IndexValue
 // out-of-bounds updates, as the op does.
 FoldedMap foldScatterIndices(const gather_scatter::ScatterOp& op, const IndexValues& values);
 
+// The folded relation as maps: the one map when it is one piece (with the runtime variables
+// that were not folded), else one map per piece when every variable was folded; nullopt
+// otherwise, when a piece is not expressible (unbounded, past int64), or past `maxPieces`.
+std::optional<std::vector<IndexingMap>> foldedPieces(const FoldedMap& folded,
+                                                     size_t maxPieces = 16);
+
 // The relation as isl prints it.
 std::string islText(const isl::map& relation);
 

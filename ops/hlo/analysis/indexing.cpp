@@ -4,6 +4,7 @@
 #include "ops/hlo/analysis/indexing.h"
 
 #include "ops/hlo/analysis/fusion.h"
+#include "ops/hlo/analysis/known_offsets.h"
 #include "ops/hlo/models/common.h"
 
 namespace idxmap {
@@ -17,12 +18,14 @@ InstructionIndexing unknownIndexing(size_t entries) {
 
 }  // namespace
 
-InstructionIndexing computeOutputToInputIndexing(const hlo::Instruction& instruction,
-                                                 int outputId) {
+InstructionIndexing computeOutputToInputIndexing(const hlo::Instruction& instruction, int outputId,
+                                                 RuntimeVariables runtimeVariables) {
   if (instruction.opcode == "fusion") return fusionOutputToInput(instruction, outputId);
   const OpModel* model = findOpModel(instruction.opcode);
   if (!model) return unknownIndexing(instruction.operands.size());
-  return model->outputToInput(instruction, outputId);
+  InstructionIndexing indexing = model->outputToInput(instruction, outputId);
+  if (runtimeVariables == RuntimeVariables::kPositional) return indexing;
+  return foldKnownStarts(instruction, std::move(indexing));
 }
 
 InstructionIndexing computeInputToOutputIndexing(const hlo::Instruction& instruction, int inputId) {

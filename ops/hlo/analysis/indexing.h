@@ -8,10 +8,21 @@
 
 namespace idxmap {
 
+// What a map's runtime variables stand for.
+enum class RuntimeVariables {
+  // As XLA's analysis gives them: start indices the HLO computes from constants and iotas
+  // are folded into the maps (ops/hlo/analysis/known_offsets.h); the others stay, in order.
+  kFolded,
+  // As the op model defines them: rt_k is the op's start index k (dynamic-slice,
+  // dynamic-update-slice) or index vector entry k (gather), what a kernel binds by position.
+  kPositional,
+};
+
 // ComputeOutputToInputIndexing: for result `outputId`, the maps to each operand. An opcode
 // without a model gives unknown indexing for every operand.
-InstructionIndexing computeOutputToInputIndexing(const hlo::Instruction& instruction,
-                                                 int outputId = 0);
+InstructionIndexing computeOutputToInputIndexing(
+    const hlo::Instruction& instruction, int outputId = 0,
+    RuntimeVariables runtimeVariables = RuntimeVariables::kFolded);
 // ComputeInputToOutputIndexing: from operand `inputId` to each result.
 InstructionIndexing computeInputToOutputIndexing(const hlo::Instruction& instruction, int inputId);
 

@@ -22,17 +22,6 @@ bool readBool(const Instruction& instruction, std::string_view name) {
   hlo::failInAttribute(*attribute, name, 0, "expected true or false");
 }
 
-// HLO's element type names in StableHLO's words (s32 -> i32, u8 -> ui8, pred -> i1), which
-// the models' type rules (I1, I2) are written in.
-std::string stablehloElementType(const std::string& hlo) {
-  if (hlo == "pred") return "i1";
-  if (hlo.size() > 1 && hlo[0] == 's' && std::isdigit(static_cast<unsigned char>(hlo[1])))
-    return "i" + hlo.substr(1);
-  if (hlo.size() > 1 && hlo[0] == 'u' && std::isdigit(static_cast<unsigned char>(hlo[1])))
-    return "ui" + hlo.substr(1);
-  return hlo;
-}
-
 TensorType typeOf(const Instruction& instruction, size_t operand) {
   TensorType type = arrayOperand(instruction, operand);
   type.element_type = stablehloElementType(type.element_type);
@@ -104,6 +93,15 @@ class ScatterModel : public OpModelBase {
 };
 
 }  // namespace
+
+std::string stablehloElementType(const std::string& hlo) {
+  if (hlo == "pred") return "i1";
+  if (hlo.size() > 1 && hlo[0] == 's' && std::isdigit(static_cast<unsigned char>(hlo[1])))
+    return "i" + hlo.substr(1);
+  if (hlo.size() > 1 && hlo[0] == 'u' && std::isdigit(static_cast<unsigned char>(hlo[1])))
+    return "ui" + hlo.substr(1);
+  return hlo;
+}
 
 gather_scatter::GatherOp hloGatherOp(const Instruction& instruction) {
   expectOperandCount(instruction, 2);

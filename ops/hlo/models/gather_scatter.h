@@ -8,10 +8,16 @@
 // instruction is read here.
 #pragma once
 
+#include <string>
+
 #include "ops/hlo/module.h"
 #include "ops/stablehlo/gather_scatter.h"
 
 namespace idxmap::ops {
+
+// HLO's element type names in StableHLO's words (s32 -> i32, u8 -> ui8, pred -> i1), which
+// the models' type rules (I1, I2) are written in.
+std::string stablehloElementType(const std::string& hlo);
 
 // The instruction as the StableHLO model; throws ParseError located at a malformed or
 // missing attribute. Constraints are not checked here (the op models' validate does).

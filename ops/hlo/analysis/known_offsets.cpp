@@ -1,0 +1,243 @@
+// The producing HLO read as StableHLO ops (only the ops index provenance follows; the others
+// become ops it does not follow, and parameters stay undefined values, "known at run time"),
+// then the start indices folded by ops/provenance's fold.
+#include "ops/hlo/analysis/known_offsets.h"
+
+#include <algorithm>
+#include <charconv>
+#include <memory>
+#include <set>
+
+#include "ops/hlo/attributes.h"
+#include "ops/hlo/models/gather_scatter.h"
+#include "ops/provenance/fold.h"
+#include "simplifier/simplify.h"
+
+namespace idxmap {
+namespace {
+
+using hlo::Instruction;
+using mlir_ir::Attribute;
+using mlir_ir::Operation;
+
+// Ops followed back from a start index before giving up (as index provenance's own limit).
+constexpr size_t kMaxProducers = 256;
+
+mlir_ir::Type typeOf(const hlo::Shape& shape) {
+  mlir_ir::Type type;
+  if (shape.isTuple) {
+    type.opaque = shape.toString();
+    return type;
+  }
+  type.shape = shape.shape;
+  type.bounds = shape.bounds;
+  type.element_type = ops::stablehloElementType(shape.element_type);
+  return type;
+}
+
+Attribute intArray(std::vector<int64_t> values) {
+  Attribute attribute;
+  attribute.kind = Attribute::Kind::IntArray;
+  attribute.ints = std::move(values);
+  return attribute;
+}
+
+Attribute integer(int64_t value) {
+  Attribute attribute;
+  attribute.kind = Attribute::Kind::Integer;
+  attribute.intValue = value;
+  return attribute;
+}
+
+// An integer or pred literal as dense values: `42`, `{1, 2}`, `{ {1, 2}, {3, 4} }`, `true`.
+// nullopt for floats and anything else (the constant then stays unknown).
+std::optional<Attribute> denseLiteral(const Instruction& constant) {
+  auto dense = std::make_shared<mlir_ir::DenseElements>();
+  dense->type = typeOf(constant.shape);
+  std::string_view text = constant.literal;
+  size_t at = 0;
+  while (at < text.size()) {
+    char c = text[at];
+    if (c == '{' || c == '}' || c == ',' || c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+      ++at;
+      continue;
+    }
+    size_t end = text.find_first_of("{}, \n\t\r", at);
+    std::string_view token =
+        text.substr(at, end == std::string_view::npos ? text.size() - at : end - at);
+    at += token.size();
+    int64_t value = 0;
+    if (token == "true" || token == "false") {
+      value = token == "true";
+    } else {
+      auto [ptr, error] = std::from_chars(token.data(), token.data() + token.size(), value);
+      if (error != std::errc() || ptr != token.data() + token.size()) return std::nullopt;
+    }
+    dense->ints.push_back(value);
+  }
+  std::optional<int64_t> count = dense->type.elementCount();
+  if (!count || static_cast<int64_t>(dense->ints.size()) != *count) return std::nullopt;
+  Attribute attribute;
+  attribute.kind = Attribute::Kind::Dense;
+  attribute.dense = std::move(dense);
+  return attribute;
+}
+
+bool hasDefaultLayout(const hlo::Shape& shape) {
+  if (!shape.layout) return true;
+  for (size_t i = 0; i < shape.layout->size(); ++i)
+    if ((*shape.layout)[i] != static_cast<int64_t>(shape.layout->size() - 1 - i)) return false;
+  return true;
+}
+
+// The StableHLO op an instruction is, with the attributes index provenance reads; an op it
+// does not follow keeps a name that says where it came from.
+Operation asStablehlo(const Instruction& instruction) {
+  Operation op;
+  op.results.push_back({instruction.name, 0, instruction.location});
+  op.resultTypes.push_back(typeOf(instruction.shape));
+  for (const Instruction* operand : instruction.operands) {
+    op.operands.push_back({operand->name, 0, operand->location});
+    op.operandTypes.push_back(typeOf(operand->shape));
+  }
+  op.location = instruction.opcodeLocation;
+  const std::string& opcode = instruction.opcode;
+  auto named = [&](const char* name, Attribute value) {
+    op.attributes.push_back({name, std::move(value), instruction.opcodeLocation});
+  };
+  auto ints = [&](const char* attribute) {
+    const hlo::Attribute* written = instruction.attribute(attribute);
+    return written ? std::optional(hlo::readIntList(*written, attribute)) : std::nullopt;
+  };
+  op.name = "hlo." + opcode;
+  if (opcode == "constant") {
+    if (std::optional<Attribute> value = denseLiteral(instruction)) {
+      op.name = "stablehlo.constant";
+      named("value", std::move(*value));
+    }
+  } else if (opcode == "iota") {
+    if (std::optional<std::vector<int64_t>> dim = ints("iota_dimension"); dim && dim->size() == 1) {
+      op.name = "stablehlo.iota";
+      named("iota_dimension", integer((*dim)[0]));
+    }
+  } else if (opcode == "broadcast") {
+    if (std::optional<std::vector<int64_t>> dims = ints("dimensions")) {
+      op.name = "stablehlo.broadcast_in_dim";
+      named("broadcast_dimensions", intArray(*dims));
+    }
+  } else if (opcode == "transpose") {
+    if (std::optional<std::vector<int64_t>> dims = ints("dimensions")) {
+      op.name = "stablehlo.transpose";
+      named("permutation", intArray(*dims));
+    }
+  } else if (opcode == "concatenate") {
+    if (std::optional<std::vector<int64_t>> dims = ints("dimensions"); dims && dims->size() == 1) {
+      op.name = "stablehlo.concatenate";
+      named("dimension", integer((*dims)[0]));
+    }
+  } else if (opcode == "reshape" || (opcode == "bitcast" && instruction.operands.size() == 1 &&
+                                     hasDefaultLayout(instruction.shape) &&
+                                     hasDefaultLayout(instruction.operands[0]->shape))) {
+    op.name = "stablehlo.reshape";  // a bitcast between row-major layouts is a reshape
+  } else if (opcode == "add" || opcode == "subtract" || opcode == "multiply" || opcode == "clamp" ||
+             opcode == "convert") {
+    op.name = "stablehlo." + opcode;
+  }
+  return op;
+}
+
+// `value` and the instructions it is computed from, producers first; parameters are left
+// out (undefined values are known at run time only).
+std::vector<Operation> producers(const Instruction& value) {
+  std::vector<const Instruction*> order;
+  std::set<const Instruction*> seen;
+  std::vector<std::pair<const Instruction*, bool>> stack = {{&value, false}};
+  while (!stack.empty() && order.size() < kMaxProducers) {
+    auto [instruction, expanded] = stack.back();
+    stack.pop_back();
+    if (expanded) {
+      order.push_back(instruction);
+      continue;
+    }
+    if (!seen.insert(instruction).second || instruction->opcode == "parameter") continue;
+    stack.push_back({instruction, true});
+    for (const Instruction* operand : instruction->operands) stack.push_back({operand, false});
+  }
+  std::vector<Operation> scope;
+  for (const Instruction* instruction : order) scope.push_back(asStablehlo(*instruction));
+  return scope;
+}
+
+// The value of a scalar whose computation fixes it; nullopt when it is known at run time only.
+std::optional<int64_t> scalarValue(const Instruction& scalar) {
+  index_provenance::IndexValues values = hloIndexValues(scalar);
+  if (!values.shape.empty() || !values.allKnown()) return std::nullopt;
+  isl_set* range = isl_map_range(values.known.copy());
+  std::optional<int64_t> value;
+  if (isl_set_is_singleton(range) == isl_bool_true) {
+    isl_point* point = isl_set_sample_point(isl_set_copy(range));
+    isl_val* v = isl_point_get_coordinate_val(point, isl_dim_set, 0);
+    if (v && isl_val_is_int(v) == isl_bool_true) value = isl_val_get_num_si(v);
+    isl_val_free(v);
+    isl_point_free(point);
+  }
+  isl_set_free(range);
+  return value;
+}
+
+// rt_k replaced by starts[k] clamped into rt_k's range, as the op clamps, where it is known;
+// the others keep their variables, in order, with their ranges.
+IndexingMap substituteStarts(const IndexingMap& map,
+                             const std::vector<std::optional<int64_t>>& starts) {
+  if (map.runtimeVars.size() != starts.size() || map.knownEmpty) return map;
+  IndexingMap out = map;
+  out.runtimeVars.clear();
+  std::vector<Expr> replacement;
+  for (size_t k = 0; k < starts.size(); ++k) {
+    const Interval& range = map.runtimeVars[k].range;
+    if (starts[k]) {
+      replacement.push_back(Expr::constant(std::clamp(*starts[k], range.lo, range.hi)));
+    } else {
+      replacement.push_back(Expr::runtimeVar(static_cast<unsigned>(out.runtimeVars.size())));
+      out.runtimeVars.push_back(map.runtimeVars[k]);
+    }
+  }
+  for (Expr& result : out.results) result = result.replaceVariables({}, {}, replacement);
+  for (Constraint& constraint : out.constraints)
+    constraint.expr = constraint.expr.replaceVariables({}, {}, replacement);
+  return simplify(out);
+}
+
+}  // namespace
+
+index_provenance::IndexValues hloIndexValues(const Instruction& instruction) {
+  std::vector<Operation> scope = producers(instruction);
+  return index_provenance::indexValues(scope, {instruction.name, 0, instruction.location},
+                                       typeOf(instruction.shape));
+}
+
+InstructionIndexing foldKnownStarts(const Instruction& instruction, InstructionIndexing indexing) {
+  const std::string& opcode = instruction.opcode;
+  if (opcode == "dynamic-slice" || opcode == "dynamic-update-slice") {
+    // Each start is a scalar: known, it is one value, substituted into every map.
+    size_t first = opcode == "dynamic-slice" ? 1 : 2;
+    std::vector<std::optional<int64_t>> starts;
+    for (size_t i = first; i < instruction.operands.size(); ++i)
+      starts.push_back(scalarValue(*instruction.operands[i]));
+    if (std::none_of(starts.begin(), starts.end(), [](const auto& s) { return s.has_value(); }))
+      return indexing;
+    for (OperandIndexing& entry : indexing.entries)
+      for (IndexingMap& map : entry.maps) map = substituteStarts(map, starts);
+  } else if (opcode == "gather" && !indexing.entries.empty() && instruction.operands.size() == 2) {
+    // The start indices vary with the point: their values as a relation, folded by isl.
+    index_provenance::IndexValues values = hloIndexValues(*instruction.operands[1]);
+    if (!values.anyKnown() || indexing.entries[0].maps.size() != 1) return indexing;
+    index_provenance::FoldedMap folded =
+        index_provenance::foldGatherIndices(ops::hloGatherOp(instruction), values);
+    std::optional<std::vector<IndexingMap>> pieces = index_provenance::foldedPieces(folded);
+    if (folded.anyFolded() && pieces) indexing.entries[0].maps = std::move(*pieces);
+  }
+  return indexing;
+}
+
+}  // namespace idxmap
