@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <vector>
 
 namespace idxmap {
 namespace {
@@ -60,16 +61,53 @@ ExprParser::Parsed ExprParser::build(const Token& op, int depth,
   }
 }
 
+// A sum of up to kLeftChainTerms terms is built left to right, as written. A longer one (XLA
+// writes flat sums of thousands of terms) is built as a balanced tree of the same terms, so
+// its depth grows with the logarithm of its length, not the length.
 ExprParser::Parsed ExprParser::parseSum() {
-  Parsed sum = parseProduct();
+  constexpr size_t kLeftChainTerms = 64;
+  struct Term {
+    Token op;  // the + or - before it (none for the first)
+    Parsed value;
+  };
+  std::vector<Term> terms;
+  terms.push_back({Token{}, parseProduct()});
   while (tokens_.current().is(TokenKind::Plus) || tokens_.current().is(TokenKind::Minus)) {
     Token op = tokens_.take();
-    Parsed term = parseProduct();
-    sum = build(op, std::max(sum.depth, term.depth) + 1, [&] {
-      return op.is(TokenKind::Plus) ? sum.expr + term.expr : sum.expr - term.expr;
-    });
+    terms.push_back({op, parseProduct()});
   }
-  return sum;
+  if (terms.size() <= kLeftChainTerms) {
+    Parsed sum = terms[0].value;
+    for (size_t i = 1; i < terms.size(); ++i) {
+      const Term& term = terms[i];
+      sum = build(term.op, std::max(sum.depth, term.value.depth) + 1, [&] {
+        return term.op.is(TokenKind::Plus) ? sum.expr + term.value.expr
+                                           : sum.expr - term.value.expr;
+      });
+    }
+    return sum;
+  }
+  // Signs first (a - b is a + (-b)), then pairs of neighbours until one is left.
+  std::vector<Term> level;
+  for (Term& term : terms) {
+    if (term.op.is(TokenKind::Minus)) {
+      Parsed operand = term.value;
+      term.value = build(term.op, operand.depth + 1, [&] { return -operand.expr; });
+    }
+    level.push_back(term);
+  }
+  while (level.size() > 1) {
+    std::vector<Term> next;
+    for (size_t i = 0; i + 1 < level.size(); i += 2) {
+      const Parsed& a = level[i].value;
+      const Parsed& b = level[i + 1].value;
+      next.push_back({level[i + 1].op, build(level[i + 1].op, std::max(a.depth, b.depth) + 1,
+                                             [&] { return a.expr + b.expr; })});
+    }
+    if (level.size() % 2 == 1) next.push_back(level.back());
+    level = std::move(next);
+  }
+  return level[0].value;
 }
 
 ExprParser::Parsed ExprParser::parseProduct() {

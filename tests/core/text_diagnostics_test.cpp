@@ -189,10 +189,11 @@ TEST(TextLimits, DeepNestingIsADiagnosticNotACrash) {
 }
 
 TEST(TextLimits, LongChainsAreBoundedByTreeDepth) {
-  std::string sum = "d0";
-  for (int i = 0; i < 100000; ++i) sum += " + d0";
+  // Products and divisions nest: 1,200 of them are a tree 2,400 deep, refused.
+  std::string chain = "d0";
+  for (int i = 0; i < 1200; ++i) chain += " mod 7 * 2";
   try {
-    parseExpr(sum);
+    parseExpr(chain);
     FAIL();
   } catch (const ParseError& e) {
     EXPECT_NE(e.message().find("too deep"), std::string::npos) << e.message();
@@ -202,6 +203,41 @@ TEST(TextLimits, LongChainsAreBoundedByTreeDepth) {
   EXPECT_NO_THROW(parseExpr(moderate));
   // Unary minus is counted, not recursed on.
   EXPECT_EQ(parseExpr(std::string(100001, '-') + "d0"), -Expr::dim(0));
+}
+
+// XLA prints flat sums of thousands of terms: they are built as balanced trees (depth the
+// logarithm of the length), and mean what they say at every point (evaluated term by term).
+TEST(TextLimits, LongFlatSumsParse) {
+  std::string sum = "d0";
+  for (int i = 1; i < 100000; ++i) sum += i % 3 == 0 ? " - d1" : " + d0";
+  Expr parsed = parseExpr(sum);  // 66,667 d0 and 33,333 - d1
+  for (int64_t d0 : {0, 1, 7})
+    for (int64_t d1 : {0, 5}) {
+      std::vector<int64_t> dims = {d0, d1};
+      EXPECT_EQ(parsed.evaluate(dims, {}, {}), 66667 * d0 - 33333 * d1);
+    }
+  // Terms of every kind, and their signs, in a sum of 2,000: against the sum evaluated one
+  // term at a time.
+  std::string terms;
+  std::vector<std::string> parts;
+  for (int i = 0; i < 2000; ++i)
+    parts.push_back((i % 4 == 0   ? "(d0 + " + std::to_string(i) + ") floordiv 3"
+                     : i % 4 == 1 ? "d1 * " + std::to_string(i)
+                     : i % 4 == 2 ? "d0 mod 5"
+                                  : std::to_string(i)));
+  for (size_t i = 0; i < parts.size(); ++i)
+    terms += (i == 0 ? "" : i % 5 == 0 ? " - " : " + ") + parts[i];
+  Expr long2 = parseExpr(terms);
+  for (int64_t d0 : {0, 3, 11})
+    for (int64_t d1 : {-2, 4}) {
+      std::vector<int64_t> dims = {d0, d1};
+      int64_t expected = 0;
+      for (size_t i = 0; i < parts.size(); ++i) {
+        int64_t value = parseExpr(parts[i]).evaluate(dims, {}, {});
+        expected += i != 0 && i % 5 == 0 ? -value : value;
+      }
+      EXPECT_EQ(long2.evaluate(dims, {}, {}), expected);
+    }
 }
 
 TEST(TextLimits, ManyVariablesAndMapsParse) {
