@@ -5,6 +5,8 @@
 #include <limits>
 #include <vector>
 
+#include "core/text.h"
+
 namespace idxmap {
 namespace {
 
@@ -20,6 +22,16 @@ std::optional<ExprKind> productOperator(const Token& t) {
   if (t.text == "ceildiv" || t.text == "ceilDiv") return ExprKind::CeilDiv;
   if (t.text == "mod") return ExprKind::Mod;
   return std::nullopt;
+}
+
+// Why `a * b` of two variables is refused, and what to write instead (XLA's maps hold such
+// products of range variables).
+std::string nonAffineProduct(Expr a, Expr b) {
+  return "non-affine product (" + printExpr(a) + ") * (" + printExpr(b) +
+         "): idxmap's maps are quasi-affine, so that isl and Z3 decide them exactly, and a "
+         "product of two variables has no such form. Where one factor takes few values, write "
+         "one map per value (e.g. s1 in [k, k] with s1 replaced by k); where the product is a "
+         "linearized index, write it as the sum it stands for";
 }
 
 }  // namespace
@@ -115,6 +127,8 @@ ExprParser::Parsed ExprParser::parseProduct() {
   while (std::optional<ExprKind> kind = productOperator(tokens_.current())) {
     Token op = tokens_.take();
     Parsed factor = parseUnary();
+    if (*kind == ExprKind::Mul && !product.expr.isConstant() && !factor.expr.isConstant())
+      throw tokens_.error(op.offset, nonAffineProduct(product.expr, factor.expr));
     product = build(op, std::max(product.depth, factor.depth) + 1,
                     [&] { return Expr::binary(*kind, product.expr, factor.expr); });
   }

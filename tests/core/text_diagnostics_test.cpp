@@ -176,6 +176,25 @@ TEST(TextDiagnostics, OneMapExpected) {
   EXPECT_THROW(parseIndexingMap("\n \n"), ParseError);
 }
 
+// XLA's maps can hold s0 * s2: refused at the `*`, saying why and what to write instead.
+TEST(TextDiagnostics, NonAffineProductSaysWhyAndTheWorkaround) {
+  try {
+    parseIndexingMap(
+        "(d0)[s0, s1] -> (d0 + s0 * s1), domain: d0 in [0, 9], s0 in [0, 3], "
+        "s1 in [0, 4]");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.location().column, 26);
+    EXPECT_EQ(
+        e.message().rfind("non-affine product (s0) * (s1): idxmap's maps are quasi-affine", 0), 0u)
+        << e.message();
+    EXPECT_NE(e.message().find("write one map per value"), std::string::npos);
+  }
+  // A constant factor on either side is affine.
+  EXPECT_NO_THROW(
+      parseIndexingMap("(d0)[s0] -> (s0 * 3 + 2 * d0), domain: d0 in [0, 9], s0 in [0, 3]"));
+}
+
 TEST(TextLimits, DeepNestingIsADiagnosticNotACrash) {
   std::string nested = "(d0) -> (" + std::string(300, '(') + "d0" + std::string(300, ')') +
                        "), domain: d0 in [0, 1]";
