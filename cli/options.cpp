@@ -24,10 +24,21 @@ void addCommonOptions(CLI::App& command, CommonOptions& options) {
   command.add_flag("--check", options.check,
                    "Prove each output equal to its input (isl, else Z3); exit 1 with a "
                    "counterexample if one differs, 3 if a proof is inconclusive");
+  // CLI11's own messages for a bad number print the double range (1.8e308 in full).
+  const CLI::Validator milliseconds(
+      [](std::string& value) -> std::string {
+        bool digits = !value.empty() && value.size() <= 8 &&
+                      value.find_first_not_of("0123456789") == std::string::npos;
+        if (digits && std::stoul(value) >= 1 && std::stoul(value) <= kMaxTimeoutMs) return "";
+        return "expected a whole number of milliseconds from 1 to " +
+               std::to_string(kMaxTimeoutMs) + " (a day), got '" + value + "'";
+      },
+      "MS");
   command
       .add_option("--timeout-ms", options.timeoutMs,
-                  "Z3 time limit per --check proof (default 10000)")
-      ->check(CLI::PositiveNumber);
+                  "Z3 time limit per --check proof, 1 to 86400000 (default 10000)")
+      ->type_name("MS")
+      ->check(milliseconds);
 }
 
 }  // namespace idxmap::cli

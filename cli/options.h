@@ -17,6 +17,8 @@ struct CommonOptions {
   unsigned timeoutMs = 10000;  // per proof, for the Z3 fallback of --check
 };
 
+inline constexpr unsigned kMaxTimeoutMs = 86'400'000;  // a day: past it, say so, do not wrap
+
 // Registers the positional inputs, --format, --json, --check and --timeout-ms on `command`.
 void addCommonOptions(CLI::App& command, CommonOptions& options);
 

@@ -1,4 +1,5 @@
 // `idxmap compose`: maps chained in order, the first applied first.
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,40 @@ TEST(ComposeCli, NoMapsIsAnError) {
   CliResult result = runIdxmap({"compose"}, "\n");
   EXPECT_EQ(result.exitCode, 2);
   EXPECT_NE(result.err.find("no maps"), std::string::npos) << result.err;
+}
+
+// The files --help names exist, and the example runs.
+TEST(ComposeCli, HelpExamplesNameFilesThatExist) {
+  CliResult help = runIdxmap({"compose", "--help"});
+  ASSERT_EQ(help.exitCode, 0);
+  int named = 0;
+  for (size_t at = help.out.find("examples/compose/"); at != std::string::npos;
+       at = help.out.find("examples/compose/", at + 1)) {
+    std::string path = help.out.substr(at, help.out.find_first_of(" \n\\", at) - at);
+    if (path.find('*') != std::string::npos) continue;
+    ++named;
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(IDXMAP_SOURCE_DIR) / path)) << path;
+  }
+  EXPECT_EQ(named, 2);
+}
+
+// A raw chain's text doubles at each reshape pair; past the cap it is refused, not printed.
+TEST(ComposeCli, RawChainTooLargeToPrintIsRefused) {
+  std::string pair = readTextFile(examplePath("compose/1_reshape_10x10x10_to_50x20.map")) + "\n" +
+                     readTextFile(examplePath("compose/2_reshape_50x20_to_10x10x10.map")) + "\n";
+  std::string chain;
+  for (int i = 0; i < 12; ++i) chain += pair;
+  CliResult raw = runIdxmap({"compose", "--no-simplify"}, chain);
+  EXPECT_EQ(raw.exitCode, 2);
+  EXPECT_EQ(raw.out, "");
+  EXPECT_NE(raw.err.find("prints more than 1000000 expression nodes"), std::string::npos)
+      << raw.err.substr(0, 500);
+  // Simplified after each step, the same chain is the identity.
+  CliResult simplified = runIdxmap({"compose"}, chain);
+  EXPECT_EQ(simplified.exitCode, 0) << simplified.err;
+  EXPECT_EQ(simplified.out.rfind("(d0, d1, d2) -> (d0, d1, d2),", 0), 0u) << simplified.out;
+  // A short raw chain still prints.
+  EXPECT_EQ(runIdxmap({"compose", "--no-simplify"}, pair + pair).exitCode, 0);
 }
 
 }  // namespace

@@ -92,7 +92,21 @@ TEST(ErrorsCli, UsageErrorsExit2) {
   EXPECT_EQ(runIdxmap({}).exitCode, 2) << "a subcommand is required";
   EXPECT_EQ(runIdxmap({"frobnicate"}).exitCode, 2);
   EXPECT_EQ(runIdxmap({"simplify", "--no-such-flag"}).exitCode, 2);
-  EXPECT_EQ(runIdxmap({"simplify", "--timeout-ms", "0"}).exitCode, 2);
+  // A bad time limit says what is accepted, in milliseconds (not CLI11's double range).
+  for (const char* bad : {"0", "abc", "-5", "99999999999999", "86400001"}) {
+    CliResult timeout = runIdxmap({"simplify", "--timeout-ms", bad});
+    EXPECT_EQ(timeout.exitCode, 2) << bad;
+    EXPECT_EQ(timeout.err.rfind("--timeout-ms: expected a whole number of milliseconds from 1 to "
+                                "86400000 (a day), got '" +
+                                    std::string(bad) + "'",
+                                0),
+              0u)
+        << timeout.err;
+  }
+  EXPECT_EQ(
+      runIdxmap({"simplify", "--timeout-ms", "86400000"}, "(d0) -> (d0), domain: d0 in [0, 1]")
+          .exitCode,
+      0);
   CliResult exclusive = runIdxmap({"compose", "--check", "--no-simplify"});
   EXPECT_EQ(exclusive.exitCode, 2);
   EXPECT_NE(exclusive.err.find("--no-simplify"), std::string::npos) << exclusive.err;
