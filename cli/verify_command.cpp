@@ -153,7 +153,8 @@ CLI::App* addVerifyCommand(CLI::App& app, VerifyOptions& options) {
       "\nOther ops are not checked: the summary names them (`not checked (no model): ...`),\n"
       "never counting them as valid.\n\n"
       "Prints each violation on stderr as `file:line:col: error: op (label): message`, located\n"
-      "at the op (--json: the attribute's value too), then a summary line. Several files, or\n"
+      "at the op, with its line and a caret (--json: the attribute's value too), then a\n"
+      "summary line. Several files, or\n"
       "with --split-input-file the `// -----` sections of one, are verified one after another\n"
       "(--json: one {file, line, exit, output} record each); the exit status is the worst.\n\n"
       "Index properties of every valid gather and scatter form with static shapes (MLIR; and\n"
@@ -187,6 +188,8 @@ CLI::App* addVerifyCommand(CLI::App& app, VerifyOptions& options) {
       "  idxmap verify examples/bad_gather.mlir\n"
       "      examples/bad_gather.mlir:3:8: error: stablehlo.gather (C6): dimension 1 is in both\n"
       "      collapsed_slice_dims and operand_batching_dims\n"
+      "        %0 = \"stablehlo.gather\"(%operand, %start_indices) {\n"
+      "             ^\n"
       "      examples/bad_gather.mlir: 1 op verified, 1 invalid (1 violation)\n"
       "  idxmap verify --json model.hlo\n"
       "  idxmap verify --assume '%arg2: unique, in [0, 99]' model.mlir\n"
@@ -228,7 +231,11 @@ ExitCode verifySource(const Source& source, const std::vector<Assumption>& assum
     for (const VerifiedOp& op : ops) {
       for (size_t i = 0; i < op.checked->findingCount; ++i) {
         const validation::Finding& finding = report.findings[op.checked->firstFinding + i];
-        diagnostics << formatDiagnostic(finding.location, "error", finding.message) << '\n';
+        // As a parse error is shown: the op's line and a caret under it.
+        diagnostics << LocatedError(finding.location, finding.message,
+                                    sourceLine(source, finding.location.line))
+                           .what()
+                    << '\n';
       }
       if (op.properties)
         printPropertyDiagnostics(op.checked->location, op.checked->op, *op.properties, diagnostics);

@@ -59,6 +59,20 @@ inline std::vector<std::string> linesOf(const std::string& text) {
   return lines;
 }
 
+// The lines of a diagnostic stream without the source line and caret under each error, for
+// tests about which diagnostics are printed rather than how they are shown.
+inline std::vector<std::string> diagnosticLines(const std::string& text) {
+  std::vector<std::string> all = linesOf(text), kept;
+  for (size_t i = 0; i < all.size(); ++i) {
+    kept.push_back(all[i]);
+    bool caretFollows = i + 2 < all.size() &&
+                        all[i + 2].find_first_not_of(' ') != std::string::npos &&
+                        all[i + 2].find_first_not_of(" ^") == std::string::npos;
+    if (all[i].find(": error: ") != std::string::npos && caretFollows) i += 2;
+  }
+  return kept;
+}
+
 inline std::string examplePath(const std::string& name) {
   return (std::filesystem::path(IDXMAP_SOURCE_DIR) / "examples" / name).string();
 }

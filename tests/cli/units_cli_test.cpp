@@ -62,7 +62,7 @@ TEST(UnitsCli, ABadSectionDoesNotStopTheOthers) {
   std::string path = write(dir, "three.hlo", text).string();
   CliResult result = runIdxmap({"verify", "--split-input-file", path});
   EXPECT_EQ(result.exitCode, 2);
-  std::vector<std::string> lines = linesOf(result.err);
+  std::vector<std::string> lines = diagnosticLines(result.err);
   ASSERT_EQ(lines.size(), 4u) << result.err;
   EXPECT_EQ(lines[0], path + ":1: 2 ops verified, all valid");
   EXPECT_EQ(lines[1].rfind(path + ":10:", 0), 0u) << lines[1];  // kBad's broadcast: 4 + 6

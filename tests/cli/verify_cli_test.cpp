@@ -54,11 +54,14 @@ TEST(VerifyCli, IssueExample) {
   EXPECT_EQ(result.exitCode, 2);
   EXPECT_EQ(result.out, "");
   std::vector<std::string> lines = linesOf(result.err);
-  ASSERT_EQ(lines.size(), 2u) << result.err;
+  ASSERT_EQ(lines.size(), 4u) << result.err;
   EXPECT_EQ(lines[0], path +
                           ":3:8: error: stablehlo.gather (C6): dimension 1 is in both "
                           "collapsed_slice_dims and operand_batching_dims");
-  EXPECT_EQ(lines[1], path + ": 1 op verified, 1 invalid (1 violation)");
+  // The op's line and a caret under the op, as a parse error shows them.
+  EXPECT_EQ(lines[1], "  %0 = \"stablehlo.gather\"(%operand, %start_indices) {");
+  EXPECT_EQ(lines[2], "       ^");
+  EXPECT_EQ(lines[3], path + ": 1 op verified, 1 invalid (1 violation)");
 }
 
 TEST(VerifyCli, ValidFileExitsZero) {
@@ -137,7 +140,7 @@ TEST(VerifyCli, EveryViolationIsPrinted) {
   writeTextFile(path, text);
   CliResult result = runIdxmap({"verify", path});
   EXPECT_EQ(result.exitCode, 2);
-  std::vector<std::string> lines = linesOf(result.err);
+  std::vector<std::string> lines = diagnosticLines(result.err);
   ASSERT_EQ(lines.size(), 5u) << result.err;
   std::string gather = path + ":" + positionOf(text, "\"stablehlo.gather\"", 0) + ": error: ";
   std::string scatter = path + ":" + positionOf(text, "\"stablehlo.scatter\"") + ": error: ";
@@ -231,7 +234,7 @@ TEST(VerifyCli, OpsInRegionsSeeConstantsOfTheEnclosingBlock) {
 )";
   CliResult result = runIdxmap({"verify"}, text);
   EXPECT_EQ(result.exitCode, 2);
-  std::vector<std::string> lines = linesOf(result.err);
+  std::vector<std::string> lines = diagnosticLines(result.err);
   ASSERT_EQ(lines.size(), 3u) << result.err;
   EXPECT_EQ(lines[2], "<stdin>: not checked (no model): stablehlo.constant, test.wrapper");
   EXPECT_EQ(lines[0], "<stdin>:" + positionOf(text, "\"stablehlo.dynamic_gather\"") +
@@ -252,7 +255,7 @@ ENTRY e {
   writeTextFile(path, text);
   CliResult result = runIdxmap({"verify", path});
   EXPECT_EQ(result.exitCode, 2);
-  std::vector<std::string> lines = linesOf(result.err);
+  std::vector<std::string> lines = diagnosticLines(result.err);
   ASSERT_EQ(lines.size(), 3u) << result.err;
   EXPECT_EQ(lines[0].rfind(path + ":" + positionOf(text, "{1,1}") + ": error: transpose: ", 0), 0u)
       << lines[0];
