@@ -96,8 +96,8 @@ CLI::App* addAnalyzeCommand(CLI::App& app, AnalyzeOptions& options) {
                    "operand (default: every operand in turn)")
       ->type_name("K");
   command->add_flag("--json", options.json,
-                    "Print a JSON array of {operand, maps, unknown} records (in-to-out adds "
-                    "the input); MLIR: {location, op, function, indices, maps}");
+                    "Print a JSON array of {operand, maps, unknown} records (in-to-out: {input, "
+                    "result, maps, unknown}); MLIR: {location, op, function, indices, maps}");
   command
       ->add_option("--format", options.format,
                    "MLIR: syntax of the printed maps (default xla; a map of several pieces is "
@@ -226,8 +226,9 @@ ExitCode analyzeHlo(const AnalyzeOptions& options, const Source& source, std::os
       if (tupleResult && !options.operand && unread(indexing.entries[k])) continue;
       nlohmann::ordered_json record = entryJson(indexing.entries[k], k);
       if (inToOut)
+        // Entries are per result here; the text keeps XLA's `operand id =` for diffing.
         record = {{"input", inputs[i]},
-                  {"operand", k},
+                  {"result", k},
                   {"maps", record["maps"]},
                   {"unknown", record["unknown"]}};
       records.push_back(record);

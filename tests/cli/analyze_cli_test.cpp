@@ -45,8 +45,9 @@ TEST(AnalyzeCli, InToOutJsonFromStdin) {
   ASSERT_EQ(result.exitCode, 0) << result.err;
   nlohmann::json records = nlohmann::json::parse(result.out);
   ASSERT_EQ(records.size(), 1u);
-  EXPECT_EQ(records[0]["input"], 0);
-  EXPECT_EQ(records[0]["operand"], 0);
+  EXPECT_EQ(records[0]["input"], 0);   // the operand analyzed from
+  EXPECT_EQ(records[0]["result"], 0);  // the result its maps reach
+  EXPECT_FALSE(records[0].contains("operand"));
   EXPECT_EQ(records[0]["unknown"], false);
   ASSERT_EQ(records[0]["maps"].size(), 1u);
   EXPECT_TRUE(sameMeaning(
