@@ -2,6 +2,7 @@
 
 #include "cli/input.h"
 #include "cli/output.h"
+#include "cli/units.h"
 #include "codegen/run/kernel_engine.h"
 #include "ops/interp/interpreter.h"
 
@@ -17,8 +18,11 @@ std::string plural(size_t count, const char* noun) {
 CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
   CLI::App* command =
       app.add_subcommand("run", "Evaluate a StableHLO MLIR file and execute its check.* ops");
-  command->add_option("input", options.input, "StableHLO MLIR text; - or none reads stdin")
+  command->add_option("inputs", options.inputs, "StableHLO MLIR text; - or none reads stdin")
       ->type_name("FILE|-");
+  command->add_flag("--split-input-file", options.splitInputFile,
+                    "Run each section of a file between `// -----` lines on its own (an error "
+                    "in one does not stop the rest)");
   command
       ->add_option("--engine", options.engine,
                    "How gather, dynamic_gather and scatter are computed: reference (the spec's "
@@ -41,6 +45,9 @@ Checks: check.expect_eq_const and check.expect_eq (exact), check.expect_almost_e
 check.expect_almost_eq (|actual - expected| <= tolerance, default 1e-4), check.expect_close
 (ULP distance within [min_ulp_difference, max_ulp_difference], default [0, 1]), also as
 stablehlo.custom_call @check.*.
+Several files, or with --split-input-file the `// -----` sections of one, run one after
+another: outputs separated by `// -----` (--json: one {file, line, exit, output} record
+each); the exit status is the worst.
 Exit status: 0 every check passed, 1 a check failed, 2 invalid input (malformed MLIR, an
 unsupported op, a declared type the computed value does not have).
 
@@ -55,8 +62,10 @@ Examples:
   return command;
 }
 
-ExitCode runRun(const RunOptions& options, std::ostream& out, std::ostream& diagnostics) {
-  Source source = readSource(options.input);
+namespace {
+
+ExitCode runSource(const RunOptions& options, const Source& source, std::ostream& out,
+                   std::ostream& diagnostics) {
   mlir_ir::Module module = mlir_ir::parseMlirModule(source.text, source.name);
   mlir_interpreter::Engine engine = options.engine == "maps" ? mlir_interpreter::Engine::kMaps
                                                              : mlir_interpreter::Engine::kReference;
@@ -93,8 +102,17 @@ ExitCode runRun(const RunOptions& options, std::ostream& out, std::ostream& diag
   } else {
     out << failed << " of " << plural(checks.size(), "check") << " failed\n";
   }
-  if (checks.empty()) diagnostics << source.name << ": note: no check ops ran\n";
+  if (checks.empty()) diagnostics << source.label() << ": note: no check ops ran\n";
   return failed == 0 ? kSuccess : kRefuted;
+}
+
+}  // namespace
+
+ExitCode runRun(const RunOptions& options, std::ostream& out, std::ostream& diagnostics) {
+  return forEachUnit(options.inputs, options.splitInputFile, options.json, out, diagnostics,
+                     [&](const Source& source, std::ostream& unitOut, std::ostream& unitDiag) {
+                       return runSource(options, source, unitOut, unitDiag);
+                     });
 }
 
 }  // namespace idxmap::cli

@@ -5,13 +5,15 @@
 #include <CLI/CLI.hpp>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "cli/exit_code.h"
 
 namespace idxmap::cli {
 
 struct RunOptions {
-  std::string input = "-";           // an MLIR file; "-" reads stdin
+  std::vector<std::string> inputs;   // MLIR files; "-" or none reads stdin
+  bool splitInputFile = false;       // each `// -----` section of a file on its own
   std::string engine = "reference";  // "maps" or "kernel": how gather / scatter are computed
   int threads = 0;                   // --engine kernel: OpenMP threads (0: the default)
   bool json = false;

@@ -108,6 +108,25 @@ TEST(UnitsCli, SeveralFilesAndMlirSections) {
       << split.err << "\nwanted line " << line + offset;
 }
 
+// run: each section's checks on their own; one that fails to run is reported, the others run.
+TEST(UnitsCli, RunEachSection) {
+  std::filesystem::path dir = makeScratchDir();
+  std::string spec = readTextFile(examplePath("spec_example.mlir"));
+  std::string path = write(dir, "runs.mlir",
+                           spec + "// -----\nfunc.func @main() {\n  func.return\n}\n// -----\n" +
+                               "func.func @main() {\n  %0 = stablehlo.frobnicate\n}\n")
+                         .string();
+  CliResult result = runIdxmap({"run", "--split-input-file", path});
+  EXPECT_EQ(result.exitCode, 2);  // the third section is malformed
+  CliResult alone = runIdxmap({"run", examplePath("spec_example.mlir")});
+  ASSERT_EQ(alone.exitCode, 0) << alone.err;
+  EXPECT_EQ(result.out, alone.out + "// -----\n0 checks passed\n// -----\n");
+  EXPECT_NE(result.err.find(path + ":" + std::to_string(linesOf(spec).size() + 2) +
+                            ": note: no check ops ran"),
+            std::string::npos)
+      << result.err;
+}
+
 TEST(UnitsCli, OutputPicksAResultOfATuple) {
   std::filesystem::path dir = makeScratchDir();
   std::string path = write(dir, "tuple.hlo", R"(HloModule m
