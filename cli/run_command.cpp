@@ -42,7 +42,9 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
 @main. Each failed check prints `file:line:col: OP failed: element [i, j] is X, expected Y`;
 a summary follows (`2 checks passed`, `1 of 3 checks failed`).
 Checks: check.expect_eq_const and check.expect_eq (exact), check.expect_almost_eq_const and
-check.expect_almost_eq (|actual - expected| <= tolerance, default 1e-4), check.expect_close
+check.expect_almost_eq (|actual - expected| <= tolerance, default 1e-4; written as an
+attribute or after the types, `: tensor<2xf32>, tolerance = 0.1` or `{tolerance = 0.1 : f64}`),
+check.expect_close
 (ULP distance within [min_ulp_difference, max_ulp_difference], default [0, 1]), also as
 stablehlo.custom_call @check.*.
 Several files, or with --split-input-file the `// -----` sections of one, run one after

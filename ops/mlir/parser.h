@@ -42,6 +42,7 @@ class MlirParser {
   void parsePrettyParenGroup(Operation& op);
   void parsePrettyKeyword(Operation& op);
   void parsePrettyTypes(Operation& op);
+  void parseTrailingAttributes(Operation& op);
   void parseTrailingRegions(Operation& op);
   bool atStatementStart();
   bool atAttributeDictionary();

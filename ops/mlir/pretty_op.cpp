@@ -43,6 +43,7 @@ void MlirParser::parsePrettyOp(Operation& op) {
       typeOffset = cursor_.offset();
       parsePrettyTypes(op);
       skipLocation();
+      parseTrailingAttributes(op);
       parseTrailingRegions(op);
       break;
     }
@@ -295,6 +296,33 @@ void MlirParser::parsePrettyTypes(Operation& op) {
     op.resultTypes.assign(results, written[0]);
   } else if (count > results) {
     op.resultTypes.assign(written.end() - static_cast<std::ptrdiff_t>(results), written.end());
+  }
+}
+
+// Attributes written after the types, as StableHLO's check ops write their tolerance:
+// `..., tolerance = 0.2` and `... {tolerance = 0.1 : f64}`.
+void MlirParser::parseTrailingAttributes(Operation& op) {
+  while (true) {
+    size_t before = cursor_.offset();
+    if (cursor_.accept(',')) {
+      cursor_.skipSpace();
+      std::string_view word = cursor_.peekBareId();
+      size_t wordAt = cursor_.offset();
+      cursor_.reset(wordAt + word.size());
+      bool clause = !word.empty() && cursor_.peek() == '=' && cursor_.peek(1) != '=';
+      cursor_.reset(wordAt);
+      if (!clause) {
+        cursor_.reset(before);
+        return;
+      }
+      parsePrettyKeyword(op);
+    } else if (cursor_.peek() == '{' && atAttributeDictionary()) {
+      for (NamedAttribute& attribute : attributes_.parseDictionary())
+        op.attributes.push_back(std::move(attribute));
+    } else {
+      return;
+    }
+    skipLocation();
   }
 }
 

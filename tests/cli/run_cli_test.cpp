@@ -110,5 +110,25 @@ TEST(RunCli, HelpShowsExamples) {
   EXPECT_NE(result.out.find("--engine"), std::string::npos);
 }
 
+// StableHLO's check ops write the tolerance after the types, in either form.
+TEST(RunCli, ToleranceAfterTheTypesInBothForms) {
+  CliResult result = runIdxmap({"run"}, R"(func.func @main() {
+  %0 = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  check.expect_almost_eq_const %0, dense<[1.05, 2.0]> : tensor<2xf32>, tolerance = 0.1
+  check.expect_almost_eq_const %0, dense<[1.05, 2.0]> : tensor<2xf32> {tolerance = 0.1 : f64}
+  check.expect_almost_eq_const %0, dense<[1.05, 2.0]> : tensor<2xf32>, tolerance = 0.01
+  check.expect_almost_eq_const %0, dense<[1.05, 2.0]> : tensor<2xf32> {tolerance = 0.01 : f64}
+  func.return
+}
+)");
+  EXPECT_EQ(result.exitCode, 1) << result.err;
+  EXPECT_EQ(result.out,
+            "<stdin>:5:3: check.expect_almost_eq_const failed: element [0] is 1, expected 1.05 "
+            "(difference 0.05, tolerance 0.01)\n"
+            "<stdin>:6:3: check.expect_almost_eq_const failed: element [0] is 1, expected 1.05 "
+            "(difference 0.05, tolerance 0.01)\n"
+            "2 of 4 checks failed\n");
+}
+
 }  // namespace
 }  // namespace idxmap::cli_test
