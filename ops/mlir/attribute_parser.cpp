@@ -42,6 +42,12 @@ Attribute MlirAttributeParser::parseAttribute(TypeSuffix suffix) {
     return attribute;
   }
   if (c == '#') return parseHashAttribute();
+  if (c == '<') {  // an op's own attribute syntax (dot_general's `algorithm = <...>`): as written
+    cursor_.balanced("attribute");
+    attribute.kind = Attribute::Kind::Opaque;
+    attribute.text = std::string(cursor_.source().text().substr(begin, cursor_.offset() - begin));
+    return attribute;
+  }
   if (c == '"') {
     attribute.kind = Attribute::Kind::String;
     attribute.text = cursor_.stringLiteral("a string");

@@ -43,6 +43,7 @@ class MlirParser {
   void parsePrettyKeyword(Operation& op);
   void parsePrettyTypes(Operation& op);
   void parseTrailingAttributes(Operation& op);
+  Attribute parseConvolutionDimNumbers();
   void parseTrailingRegions(Operation& op);
   bool atStatementStart();
   bool atAttributeDictionary();

@@ -47,9 +47,16 @@ void MlirParser::parsePrettyOp(Operation& op) {
       parseTrailingRegions(op);
       break;
     }
-    if (c == '\0' || c == '}' || c == ')' || c == ']' || c == '"' || c == '^') break;
     cursor_.skipSpace();
     size_t at = cursor_.offset();
+    // `stablehlo.composite "my.op" %a ...`: a name on the op's own line, before its operands
+    // (on a later line, a string starts the next op in the generic form).
+    if (c == '"' && op.operands.empty() && cursor_.location(at).line == op.location.line) {
+      Attribute name = attributes_.parseAttribute(TypeSuffix::Leave);
+      op.attributes.push_back({"name", std::move(name), cursor_.location(at)});
+      continue;
+    }
+    if (c == '\0' || c == '}' || c == ')' || c == ']' || c == '"' || c == '^') break;
     std::string_view word = cursor_.peekBareId();
     if (c == ',') {
       cursor_.accept(',');
@@ -205,6 +212,10 @@ void MlirParser::parsePrettyKeyword(Operation& op) {
   std::string word(cursor_.bareId("a keyword"));
   if (cursor_.peek() == '=' && cursor_.peek(1) != '=') {
     cursor_.accept('=');
+    if (word == "dim_numbers") {
+      op.attributes.push_back({word, parseConvolutionDimNumbers(), cursor_.location(at)});
+      return;
+    }
     op.attributes.push_back(
         {word, attributes_.parseAttribute(TypeSuffix::Leave), cursor_.location(at)});
     return;
@@ -324,6 +335,24 @@ void MlirParser::parseTrailingAttributes(Operation& op) {
     }
     skipLocation();
   }
+}
+
+// Pretty convolution's `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`, kept as written (no model
+// reads it).
+Attribute MlirParser::parseConvolutionDimNumbers() {
+  cursor_.skipSpace();
+  size_t begin = cursor_.offset();
+  Attribute value;
+  value.location = cursor_.location(begin);
+  value.kind = Attribute::Kind::Opaque;
+  for (int part = 0; part < 3; ++part) {
+    if (part == 1 && !cursor_.accept('x')) throw cursor_.expected("'x' between the dim numbers");
+    if (part == 2 && !cursor_.accept("->")) throw cursor_.expected("'->' before the result's");
+    if (cursor_.peek() != '[') throw cursor_.expected("'[' to open the dim numbers");
+    cursor_.balanced("dim numbers");
+  }
+  value.text = std::string(cursor_.source().text().substr(begin, cursor_.offset() - begin));
+  return value;
 }
 
 // Regions written after the type: `{ ... }`, `({ ... })`, `reducer(%a: t) { ... }`,
