@@ -15,6 +15,21 @@ bool isMarkerLine(std::string_view line) {
   return at != std::string_view::npos && line.substr(at, 8) == "// -----";
 }
 
+// A section of nothing but blank and `//` comment lines (after a final `// -----`, between
+// two markers) holds no module to read.
+bool holdsNothing(std::string_view text) {
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find('\n', at);
+    std::string_view line = text.substr(at, end == std::string_view::npos ? text.npos : end - at);
+    size_t first = line.find_first_not_of(" \t\r");
+    if (first != std::string_view::npos && line.substr(first, 2) != "//") return false;
+    if (end == std::string_view::npos) break;
+    at = end + 1;
+  }
+  return true;
+}
+
 struct Unit {
   Source source;
   int firstLine = 1;
@@ -95,6 +110,8 @@ ExitCode forEachUnit(const std::vector<std::string>& inputs, bool splitInputFile
       continue;
     }
     std::vector<Source> sections = splitSections(source);
+    if (sections.size() > 1)
+      std::erase_if(sections, [](const Source& section) { return holdsNothing(section.text); });
     for (Source& section : sections) {
       size_t firstContent = section.text.find_first_not_of('\n');
       int firstLine = 1 + static_cast<int>(firstContent == std::string::npos ? 0 : firstContent);

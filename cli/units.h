@@ -29,7 +29,7 @@ using UnitWork =
 // `diagnostics` and counts as exit 2 for it; text outputs are separated by `// -----` lines;
 // with `json`, the output is one array with a record per unit, {file, line, exit, output}
 // (output: what the command prints for that unit, null when it failed). The status is the
-// worst of the units'.
+// worst of the units'. A section of only blank and comment lines is not a unit.
 ExitCode forEachUnit(const std::vector<std::string>& inputs, bool splitInputFile, bool json,
                      std::ostream& out, std::ostream& diagnostics, const UnitWork& work);
 

@@ -39,7 +39,10 @@ std::filesystem::path write(const std::filesystem::path& dir, const std::string&
 
 TEST(UnitsCli, SplitSectionsAnalyzeAsSeparateFiles) {
   std::filesystem::path dir = makeScratchDir();
-  std::string joined = std::string(kTranspose) + "// -----\nHloModule b\n" + kBroadcast;
+  // A trailing marker and an empty section between two are not modules.
+  std::string joined = std::string(kTranspose) +
+                       "// -----\n\n// a comment\n// -----\nHloModule b\n" + kBroadcast +
+                       "// -----\n";
   std::string both = write(dir, "both.hlo", joined).string();
   CliResult split = runIdxmap({"analyze", "--split-input-file", both});
   ASSERT_EQ(split.exitCode, 0) << split.err;
@@ -51,7 +54,8 @@ TEST(UnitsCli, SplitSectionsAnalyzeAsSeparateFiles) {
   // Without the option, the second module is a located error that names the option.
   CliResult whole = runIdxmap({"analyze", both});
   EXPECT_EQ(whole.exitCode, 2);
-  EXPECT_EQ(whole.err.rfind(both + ":7:1: error: a second module starts here", 0), 0u) << whole.err;
+  EXPECT_EQ(whole.err.rfind(both + ":10:1: error: a second module starts here", 0), 0u)
+      << whole.err;
   EXPECT_NE(whole.err.find("--split-input-file"), std::string::npos);
 }
 
