@@ -108,6 +108,7 @@ class HloParser {
     cursor_.expect('{', "to open computation '" + computation->name + "'");
     names_.clear();
     inlinedNames_.clear();
+    nextSuffix_.clear();
     while (!cursor_.accept('}')) {
       if (cursor_.atEnd())
         throw cursor_.error(openAt, "computation '" + computation->name + "' is not closed");
@@ -236,6 +237,11 @@ class HloParser {
   }
 
   Instruction& parseInlineInstruction(Shape shape, size_t opcodeAt, Computation& computation) {
+    // Each level recurses through the operands: a bound keeps absurd input from exhausting
+    // the stack. (An error ends the whole parse, so the count needs no unwinding.)
+    if (++inlineDepth_ > kMaxInlineDepth)
+      throw cursor_.error(opcodeAt, "operands written inline nest more than " +
+                                        std::to_string(kMaxInlineDepth) + " deep");
     auto inlined = std::make_unique<Instruction>();
     inlined->shape = std::move(shape);
     inlined->location = cursor_.location(opcodeAt);
@@ -248,13 +254,17 @@ class HloParser {
     names_[inlined->name] = inlined.get();
     inlinedNames_.insert(inlined->name);
     computation.instructions.push_back(std::move(inlined));
+    --inlineDepth_;
     return added;
   }
 
-  std::string freshName(const std::string& base) const {
+  // `negate.0`, `negate.1`, ...: the next suffix not taken (counted per opcode, so that many
+  // inline instructions of one opcode do not search from 0 each time).
+  std::string freshName(const std::string& base) {
     std::string name;
-    for (int k = 0; names_.count(name = base + "." + std::to_string(k)); ++k) {
-    }
+    int& next = nextSuffix_[base];
+    while (names_.count(name = base + "." + std::to_string(next))) ++next;
+    ++next;
     return name;
   }
 
@@ -346,6 +356,9 @@ class HloParser {
   Module module_;
   std::unordered_map<std::string, Instruction*> names_;  // of the computation being read
   std::set<std::string> inlinedNames_;                   // names made up for inline ones
+  std::unordered_map<std::string, int> nextSuffix_;      // freshName's next suffix per opcode
+  static constexpr int kMaxInlineDepth = 256;
+  int inlineDepth_ = 0;  // inline instructions being read, one inside the other
   std::vector<PendingCall> pending_;
 };
 

@@ -114,6 +114,25 @@ ENTRY main {
                ParseError);
 }
 
+// 100,000 inline operands, one inside the other: a diagnostic, not a stack overflow; 200 read.
+TEST(HloXlaForms, DeeplyNestedInlineOperandsAreBounded) {
+  auto nested = [](int depth) {
+    std::string text = "HloModule m\nENTRY e {\n  ROOT r = f32[2] negate(";
+    for (int i = 0; i < depth; ++i) text += "f32[2] negate(";
+    text += "f32[2] parameter(0)";
+    for (int i = 0; i < depth; ++i) text += ")";
+    return text + ")\n}\n";
+  };
+  try {
+    parseHloModule(nested(100000), "deep.hlo");
+    ADD_FAILURE() << "parsed";
+  } catch (const ParseError& e) {
+    EXPECT_NE(e.message().find("nest more than 256 deep"), std::string::npos) << e.message();
+  }
+  Module module = parseHloModule(nested(200), "deep.hlo");
+  EXPECT_EQ(module.entry->instructions.size(), 202u);
+}
+
 TEST(HloXlaForms, InlineOperandErrorsAreLocated) {
   try {
     parseHloModule("HloModule m\nENTRY e {\n  ROOT r = f32[2] negate(f32[2] frob(q))\n}\n",
