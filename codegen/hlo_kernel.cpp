@@ -7,6 +7,7 @@
 #include "codegen/hlo_stage_internal.h"
 #include "codegen/loop_nest.h"
 #include "codegen/validation.h"
+#include "ops/hlo/attributes.h"
 #include "ops/hlo/models/model.h"
 
 namespace idxmap::codegen {
@@ -129,21 +130,12 @@ std::string identifier(size_t index, const std::string& prefix) {
 ValueBuffer constantArray(const Instruction& constant, size_t number, std::string& definitions) {
   ElementCode type = *elementCode(constant.shape.element_type);
   std::vector<std::string> values;
-  std::string token;
-  auto flush = [&] {
-    if (token.empty()) return;
+  for (std::string_view token : hlo::literalElements(constant.literal)) {
     std::optional<std::string> value = literalElement(type, token);
-    if (!value) throw unsupported(constant, "cannot read `" + token + "` as " + type.hloType);
+    if (!value)
+      throw unsupported(constant, "cannot read `" + std::string(token) + "` as " + type.hloType);
     values.push_back(*value);
-    token.clear();
-  };
-  for (char c : constant.literal) {
-    if (c == '{' || c == '}' || c == ',' || c == ' ' || c == '\n' || c == '\t')
-      flush();
-    else
-      token += c;
   }
-  flush();
   if (static_cast<int64_t>(values.size()) != elementsOf(constant.shape.shape))
     throw unsupported(constant, "its literal has " + std::to_string(values.size()) +
                                     " values for " + constant.shape.toString());

@@ -357,4 +357,16 @@ std::string readComparisonDirection(const Attribute& attribute, std::string_view
   failInAttribute(attribute, name, 0, "expected one of EQ, NE, LT, LE, GT, GE");
 }
 
+std::vector<std::string_view> literalElements(std::string_view literal) {
+  constexpr std::string_view kSeparators = "{}, \n\t\r";
+  std::vector<std::string_view> elements;
+  size_t at = literal.find_first_not_of(kSeparators);
+  while (at != std::string_view::npos) {
+    size_t end = literal.find_first_of(kSeparators, at);
+    elements.push_back(literal.substr(at, end == std::string_view::npos ? end : end - at));
+    at = end == std::string_view::npos ? end : literal.find_first_not_of(kSeparators, end);
+  }
+  return elements;
+}
+
 }  // namespace idxmap::hlo

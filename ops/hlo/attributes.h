@@ -71,6 +71,11 @@ struct ConvolutionDimensions {
 ConvolutionDimensions readDimLabels(const Attribute& attribute, std::string_view name);
 
 // direction=EQ|NE|LT|LE|GT|GE (compare). Indexing ignores it; validation does not.
+// The elements of a constant's literal as written, row-major: `{ {1, 2}, {3, 4} }` gives
+// "1", "2", "3", "4" (braces, commas and blank space dropped; the caller reads each as its
+// element type).
+std::vector<std::string_view> literalElements(std::string_view literal);
+
 std::string readComparisonDirection(const Attribute& attribute, std::string_view name);
 
 }  // namespace idxmap::hlo

@@ -54,18 +54,7 @@ Attribute integer(int64_t value) {
 std::optional<Attribute> denseLiteral(const Instruction& constant) {
   auto dense = std::make_shared<mlir_ir::DenseElements>();
   dense->type = typeOf(constant.shape);
-  std::string_view text = constant.literal;
-  size_t at = 0;
-  while (at < text.size()) {
-    char c = text[at];
-    if (c == '{' || c == '}' || c == ',' || c == ' ' || c == '\n' || c == '\t' || c == '\r') {
-      ++at;
-      continue;
-    }
-    size_t end = text.find_first_of("{}, \n\t\r", at);
-    std::string_view token =
-        text.substr(at, end == std::string_view::npos ? text.size() - at : end - at);
-    at += token.size();
+  for (std::string_view token : hlo::literalElements(constant.literal)) {
     int64_t value = 0;
     if (token == "true" || token == "false") {
       value = token == "true";
