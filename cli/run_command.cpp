@@ -13,6 +13,42 @@ std::string plural(size_t count, const char* noun) {
   return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
+// The interpreter's op names, comma-separated in lines of at most 90 columns.
+std::string wrappedOpList() {
+  std::string text, line = " ";
+  for (const std::string& name : mlir_interpreter::supportedOpNames()) {
+    if (line.size() + name.size() + 2 > 90) {
+      text += line + "\n";
+      line = " ";
+    }
+    line += " " + name + ",";
+  }
+  line.pop_back();  // the last comma
+  return text + line;
+}
+
+// --inputs / --args: the values of @main's arguments, or none when neither is given.
+std::optional<std::vector<mlir_interpreter::Tensor>> argumentValues(const RunOptions& options) {
+  if (options.valuesFile.empty() && options.args.empty()) return std::nullopt;
+  Source values;
+  if (!options.valuesFile.empty())
+    values = readSource(options.valuesFile);
+  else if (options.args.front() == '@')
+    values = readSource(options.args.substr(1));
+  else
+    values = {"<--args>", options.args, ""};
+  std::vector<mlir_interpreter::Tensor> tensors;
+  for (const mlir_ir::Attribute& value : mlir_ir::parseMlirValueList(values.text, values.name)) {
+    try {
+      tensors.push_back(mlir_interpreter::tensorOfDense(*value.dense, value.location, "value"));
+    } catch (const mlir_interpreter::InterpretError& error) {
+      throw ParseError(error.location(), error.message(),
+                       sourceLine(values, error.location().line));
+    }
+  }
+  return tensors;
+}
+
 }  // namespace
 
 CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
@@ -36,10 +72,26 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
                    "--engine kernel: the kernels' OpenMP threads (default: OpenMP's)")
       ->type_name("N")
       ->check(CLI::Range(0, 1024));
+  CLI::Option* values =
+      command
+          ->add_option("--inputs", options.valuesFile,
+                       "Values for @main's arguments: a file holding `[dense<1> : tensor<2xi32>, "
+                       "...]`, one per argument (StableHLO's --args syntax); @main's results "
+                       "are printed")
+          ->type_name("FILE");
+  command
+      ->add_option("--args", options.args,
+                   "The same values written inline, or @FILE, as stablehlo-translate "
+                   "--interpret --args takes them")
+      ->type_name("[VALUES]|@FILE")
+      ->excludes(values);
+  command->add_flag("--print-results", options.printResults,
+                    "Print what @main returns (with --inputs or --args it always is)");
   command->add_flag("--json", options.json,
-                    "Print {\"checks\", \"passed\", \"failed\": [{location, op, message}]}");
+                    "Print {\"checks\", \"passed\", \"failed\": [{location, op, message}]}, "
+                    "and \"results\": [{type, value}] when they are printed");
   command->footer(R"(Runs func.func @main, or every function without arguments when there is no
-@main. Each failed check prints `file:line:col: OP failed: element [i, j] is X, expected Y`;
+@main; @main's arguments take the values --inputs gives. Each failed check prints `file:line:col: OP failed: element [i, j] is X, expected Y`;
 a summary follows (`2 checks passed`, `1 of 3 checks failed`).
 Checks: check.expect_eq_const and check.expect_eq (exact), check.expect_almost_eq_const and
 check.expect_almost_eq (|actual - expected| <= tolerance, default 1e-4; written as an
@@ -60,14 +112,23 @@ Examples:
   idxmap run --engine kernel examples/spec_example.mlir
       (kernels compiled with $IDXMAP_CXX or c++, cached in $IDXMAP_CACHE_DIR, else
       ~/.cache/idxmap)
-  idxmap run --json - < test.mlir)");
+  idxmap run --json - < test.mlir
+  idxmap run --inputs args.txt model.mlir
+      (args.txt: [dense<1> : tensor<2xi32>, dense<[3, 4]> : tensor<2xi32>])
+      tensor<2xi32> {
+        [4, 5]
+      }
+
+Ops it evaluates:
+)" + wrappedOpList());
   return command;
 }
 
 namespace {
 
-ExitCode runSource(const RunOptions& options, const Source& source, std::ostream& out,
-                   std::ostream& diagnostics) {
+ExitCode runSource(const RunOptions& options,
+                   const std::optional<std::vector<mlir_interpreter::Tensor>>& arguments,
+                   const Source& source, std::ostream& out, std::ostream& diagnostics) {
   mlir_ir::Module module = mlir_ir::parseMlirModule(source.text, source.name);
   mlir_interpreter::Engine engine = options.engine == "maps" ? mlir_interpreter::Engine::kMaps
                                                              : mlir_interpreter::Engine::kReference;
@@ -76,14 +137,34 @@ ExitCode runSource(const RunOptions& options, const Source& source, std::ostream
     kernels =
         std::make_unique<codegen::KernelEngine>(module, codegen::JitOptions{}, options.threads);
   mlir_interpreter::Interpreter interpreter(module, engine, kernels.get());
+  std::vector<mlir_interpreter::Tensor> results;
   try {
-    for (const mlir_ir::Function* function : mlir_interpreter::entryFunctions(module))
-      interpreter.call(*function, {});
+    for (const mlir_ir::Function* function :
+         mlir_interpreter::entryFunctions(module, arguments.has_value())) {
+      if (arguments && arguments->size() != function->arguments.size())
+        throw mlir_interpreter::InterpretError(
+            function->location, "@main takes " + std::to_string(function->arguments.size()) +
+                                    " argument(s), given " + plural(arguments->size(), "value"));
+      std::vector<mlir_interpreter::Tensor> returned =
+          interpreter.call(*function, arguments.value_or(std::vector<mlir_interpreter::Tensor>{}));
+      if (function->name == "main") results = std::move(returned);
+    }
   } catch (const mlir_interpreter::InterpretError& error) {
     // The caret under the op, as the reader's own diagnostics show it.
     throw ParseError(error.location(), error.message(), sourceLine(source, error.location().line));
   }
 
+  bool printResults = options.printResults || arguments.has_value();
+  nlohmann::ordered_json printed = nlohmann::ordered_json::array();
+  if (printResults) {
+    for (const mlir_interpreter::Tensor& result : results) {
+      if (options.json)
+        printed.push_back({{"type", mlir_interpreter::describeType(result)},
+                           {"value", mlir_interpreter::formatElements(result)}});
+      else
+        out << mlir_interpreter::formatTensor(result) << '\n';
+    }
+  }
   const std::vector<mlir_interpreter::CheckOutcome>& checks = interpreter.checks();
   size_t failed = 0;
   nlohmann::ordered_json failures = nlohmann::ordered_json::array();
@@ -97,23 +178,27 @@ ExitCode runSource(const RunOptions& options, const Source& source, std::ostream
       out << check.location.toString() << ": " << check.op << " failed: " << *check.failure << '\n';
   }
   if (options.json) {
-    writeJson(
-        out, {{"checks", checks.size()}, {"passed", checks.size() - failed}, {"failed", failures}});
+    nlohmann::ordered_json record = {
+        {"checks", checks.size()}, {"passed", checks.size() - failed}, {"failed", failures}};
+    if (printResults) record["results"] = printed;
+    writeJson(out, record);
   } else if (failed == 0) {
-    out << plural(checks.size(), "check") << " passed\n";
+    if (!checks.empty() || !printResults) out << plural(checks.size(), "check") << " passed\n";
   } else {
     out << failed << " of " << plural(checks.size(), "check") << " failed\n";
   }
-  if (checks.empty()) diagnostics << source.label() << ": note: no check ops ran\n";
+  if (checks.empty() && !printResults)
+    diagnostics << source.label() << ": note: no check ops ran\n";
   return failed == 0 ? kSuccess : kRefuted;
 }
 
 }  // namespace
 
 ExitCode runRun(const RunOptions& options, std::ostream& out, std::ostream& diagnostics) {
+  std::optional<std::vector<mlir_interpreter::Tensor>> arguments = argumentValues(options);
   return forEachUnit(options.inputs, options.splitInputFile, options.json, out, diagnostics,
                      [&](const Source& source, std::ostream& unitOut, std::ostream& unitDiag) {
-                       return runSource(options, source, unitOut, unitDiag);
+                       return runSource(options, arguments, source, unitOut, unitDiag);
                      });
 }
 

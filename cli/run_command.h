@@ -17,6 +17,9 @@ struct RunOptions {
   std::string engine = "reference";  // "maps" or "kernel": how gather / scatter are computed
   int threads = 0;                   // --engine kernel: OpenMP threads (0: the default)
   bool json = false;
+  std::string valuesFile;     // --inputs: `[dense<..> : tensor<..>, ...]` for @main's arguments
+  std::string args;           // --args: the same list inline, or `@FILE`
+  bool printResults = false;  // print @main's results (always with --inputs / --args)
 };
 
 CLI::App* addRunCommand(CLI::App& app, RunOptions& options);

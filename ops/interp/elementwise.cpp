@@ -1,63 +1,20 @@
 // Element-wise ops: add, subtract, multiply, minimum, maximum, and, or, xor, compare, select,
 // clamp, convert. Integer results wrap to the element type's width; float results are
 // computed in double and rounded once to the element type (exact for f64; for f32, f16 and
-// bf16 one rounding of the exact double result of +, -, * is the correctly rounded result,
-// since double carries more than twice their precision).
+// bf16 one rounding of the exact double result of +, -, *, / is the correctly rounded result,
+// since double carries more than twice their precision plus two bits).
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <limits>
 
 #include "ops/interp/convert.h"
-#include "ops/interp/op_table.h"
+#include "ops/interp/element_functions.h"
 
 namespace idxmap::mlir_interpreter {
 namespace {
 
 using gather_scatter::ieeeMaximum;
 using gather_scatter::ieeeMinimum;
-using gather_scatter::roundToElementType;
-
-// One element function per representation; a missing one means the op does not take that
-// element type.
-struct ElementFunctions {
-  std::function<int64_t(const std::string& type, int64_t, int64_t)> integer;
-  std::function<double(double, double)> floating;
-  std::function<int64_t(int64_t, int64_t)> boolean;
-};
-
-void expectSameType(const OpContext& ctx, const Tensor& a, const Tensor& b) {
-  if (a.element_type != b.element_type || a.shape != b.shape)
-    fail(ctx,
-         "operands must have the same type, found " + describeType(a) + " and " + describeType(b));
-}
-
-std::vector<Tensor> binary(const OpContext& ctx, const ElementFunctions& f) {
-  expectOperandCount(ctx, 2);
-  const Tensor &lhs = ctx.operands[0], &rhs = ctx.operands[1];
-  expectSameType(ctx, lhs, rhs);
-  Tensor result = lhs;
-  const std::string& type = lhs.element_type;
-  if (result.isFloat()) {
-    if (!f.floating) fail(ctx, "does not take float operands (" + type + ")");
-    for (size_t i = 0; i < result.floats.size(); ++i)
-      result.floats[i] = roundToElementType(type, f.floating(lhs.floats[i], rhs.floats[i]));
-  } else if (isBooleanType(type)) {
-    if (!f.boolean) fail(ctx, "does not take boolean operands");
-    for (size_t i = 0; i < result.ints.size(); ++i)
-      result.ints[i] = f.boolean(lhs.ints[i], rhs.ints[i]) & 1;
-  } else {
-    if (!f.integer) fail(ctx, "does not take integer operands (" + type + ")");
-    for (size_t i = 0; i < result.ints.size(); ++i)
-      result.ints[i] = wrapInteger(type, f.integer(type, lhs.ints[i], rhs.ints[i]));
-  }
-  return {result};
-}
-
-// Arithmetic mod 2^64, wrapped afterwards: no signed overflow in C++.
-int64_t wrapping(int64_t a, int64_t b, uint64_t (*op)(uint64_t, uint64_t)) {
-  return static_cast<int64_t>(op(static_cast<uint64_t>(a), static_cast<uint64_t>(b)));
-}
 
 ElementFunctions minimumFunctions() {
   return {[](const std::string& t, int64_t a, int64_t b) { return integerLess(t, b, a) ? b : a; },

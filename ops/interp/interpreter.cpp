@@ -37,11 +37,25 @@ bool fitsType(const Tensor& value, const mlir_ir::Type& type) {
 
 }  // namespace
 
+namespace {
+
+const OpRules& opRules() {
+  static const OpRules rules({elementwiseRules(), arithmeticRules(), shapeRules(), reduceRules(),
+                              sortRules(), gatherRules(), checkRules(), controlRules()});
+  return rules;
+}
+
+}  // namespace
+
 OpEvaluator findOpEvaluator(std::string_view name) {
-  static const OpRules rules(
-      {elementwiseRules(), shapeRules(), gatherRules(), checkRules(), controlRules()});
-  const OpEvaluator* evaluator = rules.find(name);
+  const OpEvaluator* evaluator = opRules().find(name);
   return evaluator ? *evaluator : nullptr;
+}
+
+std::vector<std::string> supportedOpNames() {
+  std::vector<std::string> names;
+  for (std::string_view name : opRules().names()) names.emplace_back(name);
+  return names;
 }
 
 Interpreter::Interpreter(const mlir_ir::Module& module, Engine engine, ExternalEngine* external)
@@ -172,12 +186,65 @@ std::vector<Tensor> Interpreter::call(const mlir_ir::Function& function,
   return results;
 }
 
-std::vector<const mlir_ir::Function*> entryFunctions(const mlir_ir::Module& module) {
+Tensor tensorOfDense(const mlir_ir::DenseElements& dense, const SourceLocation& location,
+                     const std::string& what) {
+  auto failWith = [&](const std::string& message) {
+    throw InterpretError(location, what + ": " + message);
+  };
+  if (dense.type.isOpaque()) failWith("type " + dense.type.toString() + " is not supported");
+  std::string type = dense.type.elementType().toString();
+  if (!isSupportedElementType(type))
+    failWith("element type " + type + " is not supported (quantized and complex types are not)");
+  if (!dense.type.hasStaticShape()) failWith("a dense value needs a static shape");
+  std::optional<int64_t> count = dense.type.elementCount();
+  if (!count || *count > kMaxElements)
+    failWith("a value of more than " + std::to_string(kMaxElements) +
+             " elements is refused (the interpreter's limit)");
+  Tensor tensor = gather_scatter::zeros(type, dense.type.shape);
+  for (int64_t i = 0; i < *count; ++i) {
+    if (tensor.isFloat())  // decimal literals are read as doubles: round them to the type
+      tensor.floats[i] = gather_scatter::roundToElementType(type, dense.floatAt(i));
+    else
+      tensor.ints[i] = wrapInteger(type, dense.intAt(i));
+  }
+  return tensor;
+}
+
+namespace {
+
+std::string nestedElements(const Tensor& tensor, size_t dim, int64_t& next) {
+  if (dim == tensor.shape.size()) return formatElement(tensor, next++);
+  std::string text = "[";
+  for (int64_t i = 0; i < tensor.shape[dim]; ++i)
+    text += (i ? ", " : "") + nestedElements(tensor, dim + 1, next);
+  return text + "]";
+}
+
+}  // namespace
+
+std::string formatElements(const Tensor& tensor) {
+  int64_t next = 0;
+  return nestedElements(tensor, 0, next);
+}
+
+std::string formatTensor(const Tensor& tensor) {
+  return describeType(tensor) + " {\n  " + formatElements(tensor) + "\n}";
+}
+
+std::vector<const mlir_ir::Function*> entryFunctions(const mlir_ir::Module& module,
+                                                     bool withArguments) {
   std::vector<const mlir_ir::Function*> entries;
+  if (withArguments) {
+    const mlir_ir::Function* main = module.function("main");
+    if (!main)
+      throw InterpretError(SourceLocation{module.fileName, 1, 1},
+                           "values are given for @main's arguments, but there is no @main");
+    return {main};
+  }
   if (const mlir_ir::Function* main = module.function("main")) {
     if (!main->arguments.empty())
       throw InterpretError(main->location,
-                           "@main takes arguments; idxmap run has no values to give them");
+                           "@main takes arguments: give their values with --inputs FILE");
     entries.push_back(main);
     return entries;
   }

@@ -102,7 +102,25 @@ class Interpreter {
 
 // The functions `idxmap run` executes: `@main` when the module has one, else every function
 // without arguments, in written order. Throws InterpretError when there is none, or when
-// `@main` takes arguments (nothing could supply them).
-std::vector<const mlir_ir::Function*> entryFunctions(const mlir_ir::Module& module);
+// `@main` takes arguments and `withArguments` is false (nothing supplies them). With
+// `withArguments` (values given), `@main` alone, which must exist.
+std::vector<const mlir_ir::Function*> entryFunctions(const mlir_ir::Module& module,
+                                                     bool withArguments = false);
+
+// Every op name the interpreter evaluates, sorted (`idxmap run --help` lists them).
+std::vector<std::string> supportedOpNames();
+
+// A typed dense value as a tensor, checked as a constant's is: an element type the
+// interpreter computes with, a static shape within kMaxElements. InterpretError
+// `what: message` at `location` otherwise.
+Tensor tensorOfDense(const mlir_ir::DenseElements& dense, const SourceLocation& location,
+                     const std::string& what);
+
+// A value as StableHLO's interpreter prints a result: its type, then its elements nested
+// by dimension (`[[1, 2], [3, 4]]`), e.g. "tensor<2x2xi32> {\n  [[1, 2], [3, 4]]\n}".
+std::string formatTensor(const Tensor& tensor);
+std::string describeType(const Tensor& tensor);  // `tensor<2x3xi64>`
+// Only the nested elements: `[[1, 2], [3, 4]]`, `5` for a 0-d tensor.
+std::string formatElements(const Tensor& tensor);
 
 }  // namespace idxmap::mlir_interpreter

@@ -17,6 +17,19 @@ void expectOperandCount(const OpContext& ctx, size_t count) {
                   std::to_string(ctx.operands.size()));
 }
 
+const mlir_ir::Block& regionBlock(const OpContext& ctx, size_t index, const std::string& what) {
+  if (index >= ctx.op.regions.size() || ctx.op.regions[index].blocks.empty())
+    fail(ctx, "needs " + what + " (region " + std::to_string(index) + ")");
+  if (ctx.op.regions[index].blocks.size() != 1) fail(ctx, what + " must be a single block");
+  return ctx.op.regions[index].blocks[0];
+}
+
+bool predicateValue(const OpContext& ctx, const Tensor& tensor, const std::string& what) {
+  if (tensor.element_type != "i1" || !tensor.shape.empty())
+    fail(ctx, what + " must be tensor<i1>, found " + describeType(tensor));
+  return tensor.ints.at(0) != 0;
+}
+
 const mlir_ir::Attribute* findAttribute(const OpContext& ctx,
                                         std::initializer_list<std::string_view> names) {
   for (std::string_view name : names)
@@ -189,17 +202,7 @@ std::string describeType(const Tensor& tensor) {
 }
 
 Tensor tensorFromDense(const OpContext& ctx, const mlir_ir::DenseElements& dense) {
-  std::string type = elementTypeName(ctx, dense.type);
-  if (!dense.type.hasStaticShape()) fail(ctx, "a dense value needs a static shape");
-  Tensor tensor = makeTensor(ctx, type, dense.type.shape);
-  int64_t count = tensor.elementCount();
-  for (int64_t i = 0; i < count; ++i) {
-    if (tensor.isFloat())  // decimal literals are read as doubles: round them to the type
-      tensor.floats[i] = gather_scatter::roundToElementType(type, dense.floatAt(i));
-    else
-      tensor.ints[i] = wrapInteger(type, dense.intAt(i));
-  }
-  return tensor;
+  return tensorOfDense(dense, ctx.op.location, ctx.op.name);
 }
 
 }  // namespace idxmap::mlir_interpreter

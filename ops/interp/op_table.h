@@ -34,6 +34,9 @@ const std::vector<OpRule>& shapeRules();
 const std::vector<OpRule>& gatherRules();
 const std::vector<OpRule>& checkRules();
 const std::vector<OpRule>& controlRules();
+const std::vector<OpRule>& arithmeticRules();
+const std::vector<OpRule>& reduceRules();
+const std::vector<OpRule>& sortRules();
 
 // The evaluator of an op name; nullptr for an op the interpreter does not know.
 OpEvaluator findOpEvaluator(std::string_view name);
@@ -43,6 +46,10 @@ OpEvaluator findOpEvaluator(std::string_view name);
 // `op.name: message` at the op's location.
 [[noreturn]] void fail(const OpContext& ctx, const std::string& message);
 void expectOperandCount(const OpContext& ctx, size_t count);
+// The single block of region `index` (`what` names it in the diagnostic when it is missing).
+const mlir_ir::Block& regionBlock(const OpContext& ctx, size_t index, const std::string& what);
+// The value of a 0-d i1 tensor (a predicate a region or an operand gives).
+bool predicateValue(const OpContext& ctx, const Tensor& tensor, const std::string& what);
 
 // --- attributes (the first of `names` present: pretty spellings, then the generic one) ----
 
@@ -87,7 +94,6 @@ std::vector<int64_t> indexVector(const OpContext& ctx, const Tensor& tensor, int
 // `[1, 0]`, and one element as StableHLO's tests write it (shortest round-trip decimal).
 std::string formatIndex(const std::vector<int64_t>& index);
 std::string formatElement(const Tensor& tensor, int64_t position);
-std::string describeType(const Tensor& tensor);  // `tensor<2x3xi64>`
 
 // A tensor of a dense attribute, expanded to its declared shape (splats included).
 Tensor tensorFromDense(const OpContext& ctx, const mlir_ir::DenseElements& dense);

@@ -224,4 +224,8 @@ struct Module {
 // caret) on malformed text and on absurd sizes; it does not check op semantics.
 Module parseMlirModule(std::string_view text, std::string_view fileName = "<stdin>");
 
+// A list of typed dense values, `[dense<1> : tensor<2xi32>, dense<[1.5, 2.0]> : tensor<2xf32>]`:
+// StableHLO's `--args` syntax, which `idxmap run --inputs` reads. ParseError on anything else.
+std::vector<Attribute> parseMlirValueList(std::string_view text, std::string_view fileName);
+
 }  // namespace idxmap::mlir_ir

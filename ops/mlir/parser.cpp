@@ -283,4 +283,28 @@ Module parseMlirModule(std::string_view text, std::string_view fileName) {
   return parser.parseModule();
 }
 
+std::vector<Attribute> parseMlirValueList(std::string_view text, std::string_view fileName) {
+  SourceText source(text, fileName);
+  MlirCursor cursor(source);
+  MlirAttributeParser attributes(cursor);
+  const char* kForm = "a list of values `[dense<1> : tensor<2xi32>, ...]`";
+  if (cursor.peek() != '[') throw cursor.expected(kForm);
+  cursor.accept('[');
+  std::vector<Attribute> values;
+  if (!cursor.accept(']')) {
+    do {
+      cursor.skipSpace();
+      size_t at = cursor.offset();
+      if (!cursor.startsWith("dense"))
+        throw cursor.expected("a typed dense value `dense<...> : tensor<...>`");
+      values.push_back(attributes.parseAttribute(TypeSuffix::Consume));
+      if (values.back().kind != Attribute::Kind::Dense)
+        throw cursor.error(at, "expected a typed dense value `dense<...> : tensor<...>`");
+    } while (cursor.accept(','));
+    cursor.expect(']', "to close the list of values");
+  }
+  if (!cursor.atEnd()) throw cursor.expected(std::string("the end of ") + kForm);
+  return values;
+}
+
 }  // namespace idxmap::mlir_ir

@@ -39,12 +39,19 @@ class MlirParser {
   void parsePrettyOp(Operation& op);
   void parsePrettyReturn(Operation& op);
   void parsePrettyBracket(Operation& op);
-  void parsePrettyParenGroup(Operation& op);
+  // What `(...)` groups give besides operands: the names of `(%iterArg = %init)` (the block
+  // arguments of the `cond { } do { }` regions that follow the types) and the values of
+  // `(%x init: %y)` (operands after every input, as the generic form orders them).
+  struct PrettyGroups {
+    std::vector<Value> loopValues;
+    std::vector<Value> initValues;
+  };
+  void parsePrettyParenGroup(Operation& op, PrettyGroups& groups);
   void parsePrettyKeyword(Operation& op);
   void parsePrettyTypes(Operation& op);
   void parseTrailingAttributes(Operation& op);
   Attribute parseConvolutionDimNumbers();
-  void parseTrailingRegions(Operation& op);
+  void parseTrailingRegions(Operation& op, const std::vector<BlockArgument>& loopArguments);
   bool atStatementStart();
   bool atAttributeDictionary();
   bool atKeywordRegion();

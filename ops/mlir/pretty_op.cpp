@@ -36,16 +36,27 @@ void MlirParser::parsePrettyOp(Operation& op) {
   }
   std::vector<std::pair<size_t, DenseLiteral>> pendingDense;  // attribute index, literal
   size_t typeOffset = 0;
+  PrettyGroups groups;
   while (true) {
     char c = cursor_.peek();
     if (c == ':') {
+      std::vector<Value>& inits = groups.initValues;
+      op.operands.insert(op.operands.end(), inits.begin(), inits.end());
+      inits.clear();
+      const std::vector<Value>& loopValues = groups.loopValues;
       cursor_.accept(':');
       cursor_.skipSpace();
       typeOffset = cursor_.offset();
       parsePrettyTypes(op);
       skipLocation();
       parseTrailingAttributes(op);
-      parseTrailingRegions(op);
+      std::vector<BlockArgument> loopArguments;
+      if (!loopValues.empty() && op.operandTypes.size() != loopValues.size())
+        throw cursor_.error(typeOffset, "expected " + std::to_string(loopValues.size()) +
+                                            " type(s), one per loop-carried value");
+      for (size_t i = 0; i < loopValues.size(); ++i)
+        loopArguments.push_back({loopValues[i], op.operandTypes[i], {}});
+      parseTrailingRegions(op, loopArguments);
       break;
     }
     cursor_.skipSpace();
@@ -81,7 +92,7 @@ void MlirParser::parsePrettyOp(Operation& op) {
         op.regions.push_back(parseRegion({}));
       }
     } else if (c == '(') {
-      parsePrettyParenGroup(op);
+      parsePrettyParenGroup(op, groups);
     } else if (c == '@') {
       op.attributes.push_back(
           {"callee", attributes_.parseAttribute(TypeSuffix::Leave), cursor_.location(at)});
@@ -101,6 +112,7 @@ void MlirParser::parsePrettyOp(Operation& op) {
           {"", attributes_.parseAttribute(TypeSuffix::Leave), cursor_.location(at)});
     }
   }
+  op.operands.insert(op.operands.end(), groups.initValues.begin(), groups.initValues.end());
   for (auto& [index, literal] : pendingDense) {
     const Type* type = denseLiteralType(op);
     if (type == nullptr) throw cursor_.error(literal.offset, "dense literal without a type");
@@ -166,9 +178,10 @@ void MlirParser::parsePrettyBracket(Operation& op) {
 
 // `(%a, %b)` operands, `(%x init: %y)`, `(%iterArg = %init)`, or `(%a: t, %b: t)` block
 // arguments of the region that follows.
-void MlirParser::parsePrettyParenGroup(Operation& op) {
+void MlirParser::parsePrettyParenGroup(Operation& op, PrettyGroups& groups) {
   cursor_.expect('(', "to open a group");
   std::vector<BlockArgument> blockArguments;
+  bool afterInit = false;  // the value after `init:`
   while (!cursor_.accept(')')) {
     if (cursor_.atEnd()) throw cursor_.expected("')' to close the group");
     cursor_.skipSpace();
@@ -183,10 +196,12 @@ void MlirParser::parsePrettyParenGroup(Operation& op) {
         skipLocation();
         blockArguments.push_back(std::move(argument));
       } else if (cursor_.peek() == '=' && cursor_.accept('=')) {
+        groups.loopValues.push_back(value);
         op.operands.push_back(parseValue());  // the initial value of a loop-carried value
       } else {
-        op.operands.push_back(value);
+        (afterInit ? groups.initValues : op.operands).push_back(value);
       }
+      afterInit = false;
     } else if (cursor_.atBareId()) {
       std::string word(cursor_.bareId("a keyword"));
       if (!cursor_.accept(':')) {
@@ -195,6 +210,7 @@ void MlirParser::parsePrettyParenGroup(Operation& op) {
             {"", attributes_.parseAttribute(TypeSuffix::Leave), cursor_.location(at)});
       } else {
         op.keywords.push_back(word);  // `init:`
+        afterInit = word == "init";
       }
     } else {
       op.attributes.push_back(

@@ -108,8 +108,10 @@ Attribute MlirParser::parseConvolutionDimNumbers() {
 }
 
 // Regions written after the type: `{ ... }`, `({ ... })`, `reducer(%a: t) { ... }`,
-// `cond { ... } do { ... }`.
-void MlirParser::parseTrailingRegions(Operation& op) {
+// `cond { ... } do { ... }` (whose blocks take `loopArguments`, the names the op's
+// `(%iterArg = %init)` gave).
+void MlirParser::parseTrailingRegions(Operation& op,
+                                      const std::vector<BlockArgument>& loopArguments) {
   while (true) {
     if (cursor_.peek() == '{') {
       op.regions.push_back(parseRegion({}));
@@ -121,8 +123,28 @@ void MlirParser::parseTrailingRegions(Operation& op) {
       cursor_.expect(')', "to close the regions");
     } else if (atKeywordRegion()) {
       op.keywords.emplace_back(cursor_.bareId("a region keyword"));
-      std::vector<BlockArgument> arguments;
+      std::vector<BlockArgument> arguments = loopArguments;
       if (cursor_.accept('(')) arguments = parseBlockArgumentList();
+      // A variadic reduce writes one `(%lhs: t, %rhs: t)` group per input; its block takes
+      // every lhs, then every rhs.
+      if (cursor_.peek() == '(') {
+        std::vector<std::vector<BlockArgument>> pairs = {std::move(arguments)};
+        std::vector<size_t> offsets = {cursor_.offset()};
+        while (cursor_.peek() == '(') {
+          offsets.push_back(cursor_.offset());
+          cursor_.accept('(');
+          pairs.push_back(parseBlockArgumentList());
+        }
+        std::vector<BlockArgument> lhs, rhs;
+        for (size_t i = 0; i < pairs.size(); ++i) {
+          if (pairs[i].size() != 2)
+            throw cursor_.error(offsets[i], "a reducer's argument groups are (lhs, rhs) pairs");
+          lhs.push_back(std::move(pairs[i][0]));
+          rhs.push_back(std::move(pairs[i][1]));
+        }
+        lhs.insert(lhs.end(), rhs.begin(), rhs.end());
+        arguments = std::move(lhs);
+      }
       op.regions.push_back(parseRegion(std::move(arguments)));
     } else {
       return;

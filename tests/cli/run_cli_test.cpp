@@ -108,6 +108,63 @@ TEST(RunCli, HelpShowsExamples) {
   EXPECT_NE(result.out.find("idxmap run --engine maps examples/spec_example.mlir"),
             std::string::npos);
   EXPECT_NE(result.out.find("--engine"), std::string::npos);
+  // The op list is the interpreter's table, so every family shows up.
+  for (const char* op : {"stablehlo.gather,", "stablehlo.scatter,", "stablehlo.reduce,",
+                         "stablehlo.sort,", "stablehlo.while,", "stablehlo.shift_left,"})
+    EXPECT_NE(result.out.find(op), std::string::npos) << op;
+}
+
+// @main with arguments: values from a file (--inputs) or inline / @FILE (--args, as
+// stablehlo-translate takes them); the results are printed, [1, 1] + [2, 5] = [3, 6].
+TEST(RunCli, MainTakesArgumentValuesAndPrintsItsResults) {
+  std::filesystem::path dir = makeScratchDir();
+  writeTextFile(dir / "main.mlir",
+                R"(func.func @main(%a: tensor<2xi32>, %b: tensor<2xi32>) -> tensor<2xi32> {
+  %0 = stablehlo.add %a, %b : tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+)");
+  const std::string values = "[dense<1> : tensor<2xi32>, dense<[2, 5]> : tensor<2xi32>]";
+  writeTextFile(dir / "values.txt", "// two arguments\n" + values + "\n");
+  std::string program = (dir / "main.mlir").string(), file = (dir / "values.txt").string();
+  const std::string printed = "tensor<2xi32> {\n  [3, 6]\n}\n";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", "--inputs", file, program},
+        std::vector<std::string>{"run", "--args", values, program},
+        std::vector<std::string>{"run", "--args", "@" + file, program}}) {
+    CliResult result = runIdxmap(args);
+    EXPECT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_EQ(result.out, printed);
+    EXPECT_EQ(result.err, "");
+  }
+  CliResult json = runIdxmap({"run", "--json", "--inputs", file, program});
+  nlohmann::json record = nlohmann::json::parse(json.out);
+  EXPECT_EQ(record["results"][0]["type"], "tensor<2xi32>");
+  EXPECT_EQ(record["results"][0]["value"], "[3, 6]");
+
+  CliResult none = runIdxmap({"run", program});
+  EXPECT_EQ(none.exitCode, 2);
+  EXPECT_NE(none.err.find("main.mlir:1:11: error: @main takes arguments: give their values with "
+                          "--inputs FILE"),
+            std::string::npos)
+      << none.err;
+  CliResult wrongType =
+      runIdxmap({"run", "--args",
+                 "[dense<1> : tensor<3xi32>, " + values.substr(values.find(",") + 2), program});
+  EXPECT_EQ(wrongType.exitCode, 2);
+  EXPECT_NE(wrongType.err.find("main.mlir:1:17: error: argument %a is declared tensor<2xi32> but "
+                               "is given tensor<3xi32>"),
+            std::string::npos)
+      << wrongType.err;
+  CliResult tooFew = runIdxmap({"run", "--args", "[dense<1> : tensor<2xi32>]", program});
+  EXPECT_EQ(tooFew.exitCode, 2);
+  EXPECT_NE(tooFew.err.find("@main takes 2 argument(s), given 1 value"), std::string::npos);
+  writeTextFile(dir / "bad.txt", "[dense<1> : tensor<2xi32>,\n 7]\n");
+  CliResult untyped = runIdxmap({"run", "--inputs", (dir / "bad.txt").string(), program});
+  EXPECT_EQ(untyped.exitCode, 2);
+  EXPECT_EQ(untyped.err, (dir / "bad.txt").string() +
+                             ":2:2: error: expected a typed dense value `dense<...> : "
+                             "tensor<...>`, found '7]'\n 7]\n ^\n");
 }
 
 // StableHLO's check ops write the tolerance after the types, in either form.

@@ -1,0 +1,161 @@
+// Element-wise ops beyond elementwise.cpp's: the one-operand ops (negate, abs, not, sign,
+// floor, ceil, round_nearest_even, round_nearest_afz) and divide, remainder and the shifts.
+//
+// Where StableHLO leaves a result implementation-defined, the interpreter gives XLA's:
+// integer x / 0 is -1 (all bits set) and x rem 0 is x; INT_MIN / -1 is INT_MIN and
+// INT_MIN rem -1 is 0 (the quotient wraps); a shift by an amount at or past the bit width
+// (read unsigned) gives 0, or the sign fill for shift_right_arithmetic.
+#include <cmath>
+#include <cstdint>
+
+#include "ops/interp/element_functions.h"
+
+namespace idxmap::mlir_interpreter {
+namespace {
+
+// --- one operand ---------------------------------------------------------------------------
+
+std::vector<Tensor> negate(const OpContext& ctx) {
+  return unary(ctx, {[](const std::string&, int64_t x) {
+                       return wrapping(0, x, [](uint64_t a, uint64_t b) { return a - b; });
+                     },
+                     [](double x) { return -x; }, nullptr});
+}
+
+std::vector<Tensor> abs(const OpContext& ctx) {
+  if (isUnsignedType(ctx.operands.at(0).element_type))
+    fail(ctx, "takes signed integer or float operands, found " + describeType(ctx.operands.at(0)));
+  // |INT_MIN| wraps to INT_MIN, as two's complement gives it.
+  return unary(ctx, {[](const std::string&, int64_t x) {
+                       return x < 0 ? wrapping(0, x, [](uint64_t a, uint64_t b) { return a - b; })
+                                    : x;
+                     },
+                     [](double x) { return std::fabs(x); }, nullptr});
+}
+
+std::vector<Tensor> bitwiseNot(const OpContext& ctx) {
+  return unary(ctx, {[](const std::string&, int64_t x) { return ~x; }, nullptr,
+                     [](int64_t x) { return x ^ 1; }});
+}
+
+std::vector<Tensor> sign(const OpContext& ctx) {
+  if (isUnsignedType(ctx.operands.at(0).element_type))
+    fail(ctx, "takes signed integer or float operands, found " + describeType(ctx.operands.at(0)));
+  // Float: NaN stays NaN and -0.0 / +0.0 keep their sign, as the spec says.
+  return unary(
+      ctx, {[](const std::string&, int64_t x) { return int64_t{(x > 0) - (x < 0)}; },
+            [](double x) { return std::isnan(x) || x == 0 ? x : std::copysign(1.0, x); }, nullptr});
+}
+
+UnaryFunctions floatOnly(double (*f)(double)) { return {nullptr, f, nullptr}; }
+
+std::vector<Tensor> floorOp(const OpContext& ctx) {
+  return unary(ctx, floatOnly([](double x) { return std::floor(x); }));
+}
+std::vector<Tensor> ceilOp(const OpContext& ctx) {
+  return unary(ctx, floatOnly([](double x) { return std::ceil(x); }));
+}
+// Ties to even (IEEE roundeven); std::nearbyint would depend on the rounding mode.
+std::vector<Tensor> roundNearestEven(const OpContext& ctx) {
+  return unary(ctx, floatOnly([](double x) {
+                 double r = std::round(x);  // ties away from zero
+                 if (std::fabs(x - std::trunc(x)) == 0.5) r = 2.0 * std::round(x / 2.0);
+                 return r;
+               }));
+}
+std::vector<Tensor> roundNearestAfz(const OpContext& ctx) {
+  return unary(ctx, floatOnly([](double x) { return std::round(x); }));
+}
+
+// --- divide, remainder -------------------------------------------------------------------
+
+bool isMinimum(const std::string& type, int64_t x) {
+  int width = integerBitWidth(type);
+  return !isUnsignedType(type) && x == wrapInteger(type, int64_t{1} << (width - 1));
+}
+
+uint64_t asUnsigned(const std::string& type, int64_t x) {
+  int width = integerBitWidth(type);
+  uint64_t bits = static_cast<uint64_t>(x);
+  return width >= 64 ? bits : bits & ((uint64_t{1} << width) - 1);
+}
+
+std::vector<Tensor> divide(const OpContext& ctx) {
+  return binary(ctx, {[](const std::string& type, int64_t a, int64_t b) -> int64_t {
+                        if (b == 0) return -1;
+                        if (isUnsignedType(type))
+                          return static_cast<int64_t>(asUnsigned(type, a) / asUnsigned(type, b));
+                        if (b == -1 && isMinimum(type, a)) return a;
+                        return a / b;  // truncates toward zero, as the spec says
+                      },
+                      [](double a, double b) { return a / b; }, nullptr});
+}
+
+std::vector<Tensor> remainder(const OpContext& ctx) {
+  return binary(ctx, {[](const std::string& type, int64_t a, int64_t b) -> int64_t {
+                        if (b == 0) return a;
+                        if (isUnsignedType(type))
+                          return static_cast<int64_t>(asUnsigned(type, a) % asUnsigned(type, b));
+                        if (b == -1) return 0;
+                        return a % b;  // the sign of the dividend, as the spec says
+                      },
+                      [](double a, double b) { return std::fmod(a, b); }, nullptr});
+}
+
+// --- shifts --------------------------------------------------------------------------------
+
+std::vector<Tensor> shiftLeft(const OpContext& ctx) {
+  return binary(ctx, {[](const std::string& type, int64_t a, int64_t b) -> int64_t {
+                        if (asUnsigned(type, b) >= static_cast<uint64_t>(integerBitWidth(type)))
+                          return 0;
+                        return static_cast<int64_t>(static_cast<uint64_t>(a) << b);
+                      },
+                      nullptr, nullptr});
+}
+
+std::vector<Tensor> shiftRightLogical(const OpContext& ctx) {
+  return binary(ctx, {[](const std::string& type, int64_t a, int64_t b) -> int64_t {
+                        if (asUnsigned(type, b) >= static_cast<uint64_t>(integerBitWidth(type)))
+                          return 0;
+                        return static_cast<int64_t>(asUnsigned(type, a) >> b);
+                      },
+                      nullptr, nullptr});
+}
+
+std::vector<Tensor> shiftRightArithmetic(const OpContext& ctx) {
+  return binary(ctx, {[](const std::string& type, int64_t a, int64_t b) -> int64_t {
+                        // Values are kept sign-extended (zero-extended for ui*), so the
+                        // 64-bit arithmetic shift is the type's; ui* shifts in its top bit.
+                        int width = integerBitWidth(type);
+                        int64_t value = isUnsignedType(type) && width < 64
+                                            ? wrapInteger("i" + std::to_string(width), a)
+                                            : a;
+                        uint64_t amount = asUnsigned(type, b);
+                        if (amount >= static_cast<uint64_t>(width)) return value < 0 ? -1 : 0;
+                        return value >> amount;
+                      },
+                      nullptr, nullptr});
+}
+
+}  // namespace
+
+const std::vector<OpRule>& arithmeticRules() {
+  static const std::vector<OpRule> rules = {
+      {"stablehlo.negate", negate},
+      {"stablehlo.abs", abs},
+      {"stablehlo.not", bitwiseNot},
+      {"stablehlo.sign", sign},
+      {"stablehlo.floor", floorOp},
+      {"stablehlo.ceil", ceilOp},
+      {"stablehlo.round_nearest_even", roundNearestEven},
+      {"stablehlo.round_nearest_afz", roundNearestAfz},
+      {"stablehlo.divide", divide},
+      {"stablehlo.remainder", remainder},
+      {"stablehlo.shift_left", shiftLeft},
+      {"stablehlo.shift_right_logical", shiftRightLogical},
+      {"stablehlo.shift_right_arithmetic", shiftRightArithmetic},
+  };
+  return rules;
+}
+
+}  // namespace idxmap::mlir_interpreter

@@ -1,0 +1,83 @@
+// stablehlo.sort: every slice along `dimension` of the inputs permuted together, ordered by
+// the comparator region (its arguments: lhs and rhs of input 0, then of input 1, ...).
+//
+// The sort is a bottom-up merge sort written here rather than std::stable_sort: the
+// comparator is the program's, and a comparator that is not a strict weak order (`LE`, a
+// NaN-unaware `LT`) must give some permutation, never out-of-bounds reads, which
+// std::sort's unguarded insertion may do. Stable for is_stable = true and false alike.
+#include <algorithm>
+
+#include "ops/interp/op_table.h"
+
+namespace idxmap::mlir_interpreter {
+namespace {
+
+// Positions [0, n) sorted by `less`, stably; `less` is called only on positions in range.
+template <class Less>
+std::vector<int64_t> mergeSort(int64_t n, Less less) {
+  std::vector<int64_t> order(n), merged(n);
+  for (int64_t i = 0; i < n; ++i) order[i] = i;
+  for (int64_t width = 1; width < n; width *= 2) {
+    for (int64_t low = 0; low < n; low += 2 * width) {
+      int64_t mid = std::min(low + width, n), high = std::min(low + 2 * width, n);
+      int64_t left = low, right = mid, out = low;
+      while (left < mid && right < high)  // the right element first only when strictly less
+        merged[out++] = less(order[right], order[left]) ? order[right++] : order[left++];
+      while (left < mid) merged[out++] = order[left++];
+      while (right < high) merged[out++] = order[right++];
+    }
+    order.swap(merged);
+  }
+  return order;
+}
+
+std::vector<Tensor> sort(const OpContext& ctx) {
+  if (ctx.operands.empty()) fail(ctx, "takes at least one input");
+  const std::vector<int64_t>& shape = ctx.operands[0].shape;
+  for (const Tensor& input : ctx.operands)
+    if (input.shape != shape)
+      fail(ctx, "inputs must have one shape, found " + describeType(ctx.operands[0]) + " and " +
+                    describeType(input));
+  int64_t rank = static_cast<int64_t>(shape.size());
+  int64_t dimension = findAttribute(ctx, {"dimension"}) ? intAttribute(ctx, {"dimension"}) : -1;
+  if (dimension < -rank || dimension >= std::max<int64_t>(rank, 1))
+    fail(ctx, "dimension " + std::to_string(dimension) + " is outside the rank-" +
+                  std::to_string(rank) + " inputs");
+  if (dimension < 0) dimension += rank;
+  std::vector<Tensor> results = ctx.operands;
+  if (rank == 0 || ctx.operands[0].elementCount() == 0) return results;
+  const mlir_ir::Block& comparator = regionBlock(ctx, 0, "a comparator");
+  // Position of element k of a slice: base + k * stride.
+  int64_t length = shape[dimension], stride = 1;
+  for (int64_t d = rank - 1; d > dimension; --d) stride *= shape[d];
+  int64_t total = ctx.operands[0].elementCount();
+  for (int64_t base = 0; base < total; ++base) {
+    if ((base / stride) % length != 0) continue;  // not the first element of a slice
+    auto less = [&](int64_t a, int64_t b) {
+      std::vector<Tensor> arguments;
+      for (const Tensor& input : ctx.operands) {
+        arguments.push_back(scalarAt(input, base + a * stride));
+        arguments.push_back(scalarAt(input, base + b * stride));
+      }
+      std::vector<Tensor> answer = ctx.interpreter.runBlock(comparator, arguments);
+      if (answer.size() != 1) fail(ctx, "the comparator must return one tensor<i1>");
+      return predicateValue(ctx, answer[0], "the comparator's result");
+    };
+    std::vector<int64_t> order = mergeSort(length, less);
+    for (size_t k = 0; k < results.size(); ++k)
+      for (int64_t i = 0; i < length; ++i)
+        copyElement(ctx.operands[k], base + order[i] * stride, results[k], base + i * stride);
+  }
+  return results;
+}
+
+}  // namespace
+
+const std::vector<OpRule>& sortRules() {
+  static const std::vector<OpRule> rules = {
+      {"stablehlo.sort", sort},
+  };
+  return rules;
+}
+
+}  // namespace idxmap::mlir_interpreter
