@@ -18,9 +18,10 @@ enum class TypeSuffix { Consume, Leave };
 
 // One element of a dense literal, as written, read once the element type is known.
 struct DenseScalar {
-  enum class Kind { Integer, Float, HexBits, Bool };
+  enum class Kind { Integer, Float, HexBits, Bool, Complex };
   Kind kind = Kind::Integer;
-  std::string_view text;
+  std::string_view text;       // Complex: the real part
+  std::string_view imaginary;  // Complex: `(re, im)`'s second number
   size_t offset = 0;
 };
 

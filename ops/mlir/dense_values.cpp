@@ -171,7 +171,14 @@ DenseScalar MlirAttributeParser::parseDenseScalar() {
     scalar.text = cursor_.bareId("a boolean");
     return scalar;
   }
-  if (cursor_.peek() == '(') throw cursor_.errorHere("complex dense values are not supported");
+  if (cursor_.accept('(')) {  // `(1.0, -2.0)`: a complex value
+    scalar.kind = DenseScalar::Kind::Complex;
+    scalar.text = cursor_.number("the real part of a complex value").text;
+    cursor_.expect(',', "between a complex value's real and imaginary parts");
+    scalar.imaginary = cursor_.number("the imaginary part of a complex value").text;
+    cursor_.expect(')', "to close a complex value");
+    return scalar;
+  }
   NumberToken token = cursor_.number("a number");
   scalar.text = token.text;
   scalar.kind = token.isFloat ? DenseScalar::Kind::Float
@@ -240,7 +247,20 @@ std::shared_ptr<const DenseElements> MlirAttributeParser::resolveDense(const Den
     throw cursor_.error(literal.offset,
                         "dense literal's nesting does not match the shape of " + type.toString());
   }
-  // Other element types (quantized, complex) keep floats if any value is one.
+  bool isComplex = element.toString().rfind("complex<", 0) == 0;
+  for (const DenseScalar& scalar : literal.values) {
+    if ((scalar.kind == DenseScalar::Kind::Complex) != isComplex)
+      throw cursor_.error(scalar.offset,
+                          isComplex ? "expected a complex value `(re, im)` in a "
+                                      "dense literal of " +
+                                          element.toString()
+                                    : "complex value in a dense literal of " + element.toString());
+    if (!isComplex) continue;
+    for (std::string_view part : {scalar.text, scalar.imaginary})
+      elements->complexParts.push_back(std::strtod(std::string(part).c_str(), nullptr));
+  }
+  if (isComplex) return elements;
+  // Other element types (quantized) keep floats if any value is one.
   bool storeFloats = isFloat;
   if (element.kind == ElementKind::Other) {
     for (const DenseScalar& scalar : literal.values) {

@@ -80,6 +80,9 @@ struct DenseElements {
   // integer, else in `floats`.
   std::vector<int64_t> ints;
   std::vector<double> floats;  // float element types (f16/bf16 widened exactly)
+  // complex<f32> / complex<f64>: (real, imaginary) per element, flattened. No evaluator
+  // computes with complex values; they are read so that files holding them parse.
+  std::vector<double> complexParts;
 
   // The element at a row-major flat index (splats answer every index).
   int64_t intAt(int64_t flatIndex) const;

@@ -72,6 +72,39 @@ TEST(MlirOpaqueSyntax, ToleranceAfterTheTypes) {
   }
 }
 
+// Complex values are read (real, imaginary) for their shape and type checks; no evaluator
+// computes with them, and mixing them with plain numbers is a located error.
+TEST(MlirOpaqueSyntax, ComplexDenseValues) {
+  Module module = parseMlirModule(R"(func.func @main() {
+  %a = stablehlo.constant dense<[[(1.5, -2.0), (0.0, 3.25)]]> : tensor<1x2xcomplex<f32>>
+  %s = stablehlo.constant dense<(1.0, 2e-3)> : tensor<4xcomplex<f64>>
+  func.return
+}
+)",
+                                  "complex.mlir");
+  const Operation& list = opNamed(module, "stablehlo.constant");
+  ASSERT_TRUE(list.attribute("value") && list.attribute("value")->dense);
+  EXPECT_EQ(list.attribute("value")->dense->complexParts,
+            (std::vector<double>{1.5, -2.0, 0.0, 3.25}));
+  auto errorOf = [](const std::string& text) -> std::string {
+    try {
+      parseMlirModule(text, "bad.mlir");
+    } catch (const ParseError& error) {
+      std::string what = error.what();
+      return what.substr(0, what.find('\n'));  // the message line, without source and caret
+    }
+    return "no error";
+  };
+  EXPECT_EQ(errorOf("%a = stablehlo.constant dense<[1.0, (0.0, 1.0)]> : tensor<2xcomplex<f32>>"),
+            "bad.mlir:1:32: error: expected a complex value `(re, im)` in a dense literal of "
+            "complex<f32>");
+  EXPECT_EQ(errorOf("%a = stablehlo.constant dense<[(0.0, 1.0)]> : tensor<1xf32>"),
+            "bad.mlir:1:32: error: complex value in a dense literal of f32");
+  EXPECT_NE(errorOf("%a = stablehlo.constant dense<(0.0 1.0)> : tensor<1xcomplex<f32>>")
+                .find("expected ',' between a complex value's real and imaginary parts"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace opaque_syntax_test
 }  // namespace idxmap::mlir_ir
