@@ -48,7 +48,13 @@ void noteUnknowns(const hlo::Instruction& instruction, const std::vector<Instruc
 nlohmann::ordered_json entryJson(const OperandIndexing& entry, size_t id) {
   nlohmann::ordered_json maps = nlohmann::ordered_json::array();
   for (const IndexingMap& map : entry.maps) maps.push_back(printIndexingMap(map));
-  return {{"operand", id}, {"maps", maps}, {"unknown", entry.unknown}};
+  nlohmann::ordered_json record = {{"operand", id}, {"maps", maps}, {"unknown", entry.unknown}};
+  if (!entry.replicaIdMaps.empty()) {
+    nlohmann::ordered_json replicas = nlohmann::ordered_json::array();
+    for (const IndexingMap& map : entry.replicaIdMaps) replicas.push_back(printIndexingMap(map));
+    record["replica_id_maps"] = replicas;
+  }
+  return record;
 }
 
 void checkIndex(int index, size_t count, const hlo::Instruction& instruction,

@@ -47,7 +47,7 @@ const std::map<std::string_view, ElementRule, std::less<>>& rules() {
       {"erf", {"std::erf($0)", "", ""}},
       {"is-finite", {"std::isfinite($0)", "", "", true}},
       {"popcnt", {"", "static_cast<$T>(std::popcount(static_cast<$U>($0)))", ""}},
-      {"clz", {"", "static_cast<$T>(std::countl_zero(static_cast<$U>($0)))", ""}},
+      {"count-leading-zeros", {"", "static_cast<$T>(std::countl_zero(static_cast<$U>($0)))", ""}},
       {"add", {"$0 + $1", "idxmap_wrap_add($0, $1)", "$0 || $1"}},
       {"subtract", {"$0 - $1", "idxmap_wrap_sub($0, $1)", ""}},
       {"multiply", {"$0 * $1", "idxmap_wrap_mul($0, $1)", "$0 && $1"}},

@@ -100,12 +100,12 @@ TEST(VerifyCli, OpsWithoutAModelAreNamed) {
 ENTRY e {
   p0 = f32[4,2] parameter(0)
   s = f32[4,2] sort(p0), dimensions={1}
-  ROOT ag = f32[8,2] all-gather(s), dimensions={0}
+  ROOT cp = f32[4,2] collective-permute(s), source_target_pairs={{0,1},{1,0}}
 })");
   EXPECT_EQ(hlo.exitCode, 0) << hlo.err;
   EXPECT_EQ(hlo.err,
             "<stdin>: 1 op verified, all valid\n"
-            "<stdin>: not checked (no model): s (sort), ag (all-gather)\n");
+            "<stdin>: not checked (no model): s (sort), cp (collective-permute)\n");
 }
 
 // Three ops break four constraints between them: every violation is printed, in text order,

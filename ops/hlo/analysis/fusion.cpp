@@ -100,12 +100,23 @@ IndexingMap withoutUnusedRuntimeVars(IndexingMap map) {
   return map;
 }
 
-// Extends `to` by every `from` map followed by every `step` map.
+// Extends `to` by every `from` map followed by every `step` map. A replica id map rides
+// along (composed with the path before it); two collectives on one path are unknown, as XLA
+// leaves chained collectives undefined.
 void extend(OperandIndexing& to, const OperandIndexing& from, const OperandIndexing& step) {
   if (from.unknown || step.unknown) to.unknown = true;
+  if (!from.replicaIdMaps.empty() && !step.replicaIdMaps.empty()) {
+    to.unknown = true;
+    return;
+  }
   for (const IndexingMap& first : from.maps)
     for (const IndexingMap& second : step.maps)
       insertDistinct(to.maps, withoutUnusedRuntimeVars(composeAndSimplify(first, second)));
+  for (const IndexingMap& replica : from.replicaIdMaps) insertDistinct(to.replicaIdMaps, replica);
+  for (const IndexingMap& first : from.maps)
+    for (const IndexingMap& replica : step.replicaIdMaps)
+      insertDistinct(to.replicaIdMaps,
+                     withoutUnusedRuntimeVars(composeAndSimplify(first, replica)));
 }
 
 // Consumers before producers: the reverse post-order of a depth-first walk over operands,

@@ -45,6 +45,8 @@ std::string printEntryIndexing(const OperandIndexing& entry, const std::string& 
   if (entry.maps.empty() && !entry.unknown) add(prefix);
   for (const IndexingMap& map : entry.maps) add(prefix + " " + printIndexingMap(map));
   if (entry.unknown) add(prefix + " unknown indexing");
+  // XLA prints a collective's replica map after the operand map, under `replica id:`.
+  for (const IndexingMap& map : entry.replicaIdMaps) add("replica id:\n" + printIndexingMap(map));
   return text;
 }
 

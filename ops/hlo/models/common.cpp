@@ -47,8 +47,16 @@ InstructionIndexing OpModelBase::outputToInput(const Instruction& instruction, i
   validate(instruction);
   if (outputId < 0 || outputId >= resultCount(instruction))
     hlo::failAtOpcode(instruction, "has no result " + std::to_string(outputId));
-  return finish(instruction.operands.size(), [&] { return mapsToOperands(instruction, outputId); });
+  InstructionIndexing indexing =
+      finish(instruction.operands.size(), [&] { return mapsToOperands(instruction, outputId); });
+  MapSets replicas = replicaIdMaps(instruction, outputId);
+  for (size_t k = 0; k < replicas.size() && k < indexing.entries.size(); ++k)
+    for (const IndexingMap& map : replicas[k])
+      if (!indexing.entries[k].unknown) indexing.entries[k].replicaIdMaps.push_back(simplify(map));
+  return indexing;
 }
+
+MapSets OpModelBase::replicaIdMaps(const Instruction&, int) const { return {}; }
 
 InstructionIndexing OpModelBase::inputToOutput(const Instruction& instruction, int inputId) const {
   validate(instruction);

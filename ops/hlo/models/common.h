@@ -42,6 +42,9 @@ class OpModelBase : public OpModel {
   // mapsToOperands (through isl), which is right for every op; models override it where a
   // direct construction reads better.
   virtual MapSets mapsToResults(const Instruction& instruction, int inputId) const;
+  // For result `outputId`, per operand: which replica's copy of it an index reads (XLA's
+  // replica id map; collectives only). Empty by default: every read is local.
+  virtual MapSets replicaIdMaps(const Instruction& instruction, int outputId) const;
 };
 
 // The array shape of result `outputId` (a tuple's element, or the shape itself).
@@ -111,5 +114,6 @@ const OpModel& tupleModel();
 const OpModel& getTupleElementModel();
 const OpModel& getDimensionSizeModel();
 const OpModel& setDimensionSizeModel();
+const OpModel& allGatherModel();
 
 }  // namespace idxmap::ops

@@ -23,9 +23,15 @@ const std::map<std::string_view, ElementwiseRule, std::less<>>& rules() {
   using enum ResultType;
   static const std::map<std::string_view, ElementwiseRule, std::less<>> table = {
       {"abs", {1, FirstOperand, false}},
+      {"acos", {1, FirstOperand, false}},
+      {"acosh", {1, FirstOperand, false}},
+      {"asin", {1, FirstOperand, false}},
+      {"asinh", {1, FirstOperand, false}},
+      {"atanh", {1, FirstOperand, false}},
       {"cbrt", {1, FirstOperand, false}},
       {"ceil", {1, FirstOperand, false}},
-      {"clz", {1, FirstOperand, false}},
+      {"cosh", {1, FirstOperand, false}},
+      {"count-leading-zeros", {1, FirstOperand, false}},
       {"convert", {1, Declared, false}},
       {"cosine", {1, FirstOperand, false}},
       {"erf", {1, FirstOperand, false}},
@@ -47,6 +53,7 @@ const std::map<std::string_view, ElementwiseRule, std::less<>>& rules() {
       {"rsqrt", {1, FirstOperand, false}},
       {"sign", {1, FirstOperand, false}},
       {"sine", {1, FirstOperand, false}},
+      {"sinh", {1, FirstOperand, false}},
       {"sqrt", {1, FirstOperand, false}},
       {"tan", {1, FirstOperand, false}},
       {"tanh", {1, FirstOperand, false}},
@@ -71,6 +78,11 @@ const std::map<std::string_view, ElementwiseRule, std::less<>>& rules() {
       {"clamp", {3, SecondOperand, true}},
       {"select", {3, SecondOperand, true}},
       {"map", {-1, Declared, false}},
+      // On one device an all-reduce is the identity, as XLA's analysis models it (its
+      // reduction across replicas does not move an index).
+      {"all-reduce", {1, FirstOperand, false}},
+      {"all-reduce-start", {1, FirstOperand, false}},
+      {"all-reduce-done", {1, FirstOperand, false}},
   };
   return table;
 }

@@ -15,6 +15,9 @@ namespace idxmap {
 struct OperandIndexing {
   std::vector<IndexingMap> maps;
   bool unknown = false;  // no model, or the model cannot express it: "unknown indexing"
+  // Collectives (all-gather): from the same index, the replica whose copy of the operand is
+  // read (XLA's "replica id" map). Empty for every local read.
+  std::vector<IndexingMap> replicaIdMaps;
 };
 
 // Output->input: one entry per operand. Input->output: one entry per result (a

@@ -42,6 +42,7 @@ const ModelRules& registry() {
         {"copy", &ops::copyModel()},
         {"tuple", &ops::tupleModel()},
         {"get-tuple-element", &ops::getTupleElementModel()},
+        {"all-gather", &ops::allGatherModel()},
     };
     return new ModelRules({rows, elementwise});
   }();

@@ -5,6 +5,7 @@
 #include "tests/ops/hlo/models/op_test_util.h"
 
 namespace idxmap::optest {
+namespace reshape_test {
 namespace {
 
 std::string module(const std::string& body) { return "HloModule m\nENTRY e {\n" + body + "\n}"; }
@@ -199,4 +200,5 @@ TEST(BitcastConvertOp, SplitsAndJoinsElementsAlongANewMinorDimension) {
 }
 
 }  // namespace
+}  // namespace reshape_test
 }  // namespace idxmap::optest

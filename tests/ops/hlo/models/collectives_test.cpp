@@ -1,0 +1,115 @@
+// all-gather and all-reduce against a direct evaluation: a replica group concatenates its
+// shards along the gather dimension, so result index o reads element o mod n of replica
+// o floordiv n's shard; on one device all-reduce reads its operand where it writes.
+#include <gtest/gtest.h>
+
+#include "ops/hlo/analysis/indexing.h"
+#include "tests/ops/hlo/models/op_test_util.h"
+
+namespace idxmap::optest {
+namespace collectives_test {
+namespace {
+
+std::string module(const std::string& body) { return "HloModule m\nENTRY e {\n" + body + "\n}"; }
+
+// The replica id maps' relation (out..., replica), by brute force.
+Relation replicaRelation(const OperandIndexing& entry) {
+  Relation all;
+  for (const IndexingMap& map : entry.replicaIdMaps) {
+    Relation r = oracle::bruteForceRelation(map);
+    all.insert(r.begin(), r.end());
+  }
+  return all;
+}
+
+TEST(AllGatherOp, ReadsTheShardOfTheReplicaThatHoldsTheIndex) {
+  for (int dim : {0, 1}) {
+    // Shards of 3x2 gathered four times along `dim`.
+    std::vector<int64_t> shard = {3, 2}, whole = shard;
+    whole[dim] *= 4;
+    Hlo hlo(module("p0 = f32[3,2] parameter(0)\nROOT ag = f32[" + std::to_string(whole[0]) + "," +
+                   std::to_string(whole[1]) +
+                   "] all-gather(p0), replica_groups={{0,1,2,3}}, dimensions={" +
+                   std::to_string(dim) + "}"));
+    OperandIndexing entry = outToIn(hlo.root()).entries.at(0);
+    ASSERT_FALSE(entry.unknown);
+    EXPECT_EQ(relationOf(entry), readsRelation(whole, [&](const Index& o) {
+                Index in = o;
+                in[dim] = o[dim] % shard[dim];
+                return std::vector<Index>{in};
+              }));
+    Relation replicas;
+    forEachIndex(whole, [&](const Index& o) {
+      Tuple t = o;
+      t.push_back(o[dim] / shard[dim]);
+      replicas.insert(t);
+    });
+    EXPECT_EQ(replicaRelation(entry), replicas);
+    EXPECT_TRUE(inToOut(hlo.root(), 0).entries.at(0).unknown) << "as in XLA";
+  }
+}
+
+TEST(AllGatherOp, ThroughAFusionTheReplicaMapComposesAndAChainIsUnknown) {
+  hlo::Module m = hlo::parseHloModule(R"(HloModule m
+f {
+  p0 = f32[8] parameter(0)
+  ag = f32[16] all-gather(p0), replica_groups={{0,1}}, dimensions={0}
+  ROOT s = f32[5] slice(ag), slice={[3:13:2]}
+}
+g {
+  p0 = f32[8] parameter(0)
+  a0 = f32[16] all-gather(p0), replica_groups={{0,1}}, dimensions={0}
+  ROOT a1 = f32[32] all-gather(a0), replica_groups={{0,1}}, dimensions={0}
+}
+ENTRY e {
+  x = f32[8] parameter(0)
+  y = f32[5] fusion(x), kind=kLoop, calls=f
+  z = f32[32] fusion(x), kind=kLoop, calls=g
+  ROOT t = (f32[5], f32[32]) tuple(y, z)
+})",
+                                      "test.hlo");
+  OperandIndexing sliced = computeOutputToInputIndexing(*m.entry->find("y"), 0).entries.at(0);
+  // Result o reads gathered element 3 + 2o: element (3 + 2o) mod 8 of replica (3 + 2o) div 8.
+  EXPECT_EQ(relationOf(sliced), readsRelation({5}, [](const Index& o) {
+              return std::vector<Index>{{(3 + 2 * o[0]) % 8}};
+            }));
+  Relation replicas;
+  for (int64_t o = 0; o < 5; ++o) replicas.insert({o, (3 + 2 * o) / 8});
+  EXPECT_EQ(replicaRelation(sliced), replicas);
+  EXPECT_TRUE(computeOutputToInputIndexing(*m.entry->find("z"), 0).entries.at(0).unknown);
+}
+
+TEST(AllGatherOp, Validation) {
+  auto error = validationError(
+      module("p0 = f32[8] parameter(0)\n"
+             "ROOT ag = f32[12] all-gather(p0), replica_groups={{0,1}}, dimensions={0}"));
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->message(),
+            "all-gather: dimension 0 of the result (12) must be a multiple of the operand's (8)");
+  error = validationError(
+      module("p0 = f32[8] parameter(0)\n"
+             "ROOT ag = f32[24] all-gather(p0), replica_groups=[2,2]<=[4], dimensions={0}"));
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->message(),
+            "all-gather: replica_groups of 2 replicas gather 16 elements along dimension 0, the "
+            "result has 24");
+  error = validationError(
+      module("p0 = f32[8] parameter(0)\n"
+             "ROOT ag = f32[16] all-gather(p0), replica_groups={}, dimensions={1}"));
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->message(), "dimensions={1}: must name one dimension of the rank-1 operand");
+}
+
+TEST(AllReduceOp, IsTheIdentityOnOneDevice) {
+  Hlo hlo(
+      module("p0 = f32[4,3] parameter(0)\n"
+             "ROOT ar = f32[4,3] all-reduce(p0), replica_groups={}, to_apply=add") +
+      "\nadd {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}");
+  EXPECT_EQ(relationOf(outToIn(hlo.root()).entries.at(0)),
+            readsRelation({4, 3}, [](const Index& o) { return std::vector<Index>{o}; }));
+  expectInputToOutputInvertsOutputToInput(hlo.root());
+}
+
+}  // namespace
+}  // namespace collectives_test
+}  // namespace idxmap::optest
