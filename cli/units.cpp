@@ -10,9 +10,12 @@
 namespace idxmap::cli {
 namespace {
 
+// A comment line holding `// -----` anywhere (`// // -----` too): MLIR's splitter cuts wherever
+// the marker appears; a marker after code on its line is left alone, so no code is cut.
 bool isMarkerLine(std::string_view line) {
   size_t at = line.find_first_not_of(" \t");
-  return at != std::string_view::npos && line.substr(at, 8) == "// -----";
+  return at != std::string_view::npos && line.substr(at, 2) == "//" &&
+         line.find("// -----", at) != std::string_view::npos;
 }
 
 // A section of nothing but blank and `//` comment lines (after a final `// -----`, between

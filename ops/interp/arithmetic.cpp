@@ -1,10 +1,12 @@
 // Element-wise ops beyond elementwise.cpp's: the one-operand ops (negate, abs, not, sign,
 // floor, ceil, round_nearest_even, round_nearest_afz) and divide, remainder and the shifts.
 //
-// Where StableHLO leaves a result implementation-defined, the interpreter gives XLA's:
-// integer x / 0 is -1 (all bits set) and x rem 0 is x; INT_MIN / -1 is INT_MIN and
-// INT_MIN rem -1 is 0 (the quotient wraps); a shift by an amount at or past the bit width
-// (read unsigned) gives 0, or the sign fill for shift_right_arithmetic.
+// Where StableHLO leaves a result implementation-defined, the interpreter gives what
+// StableHLO's own interpreter gives, since the programs `idxmap run` takes are written
+// against it: integer x / 0, x rem 0, INT_MIN / -1 and INT_MIN rem -1 are all 0 (XLA's CPU
+// backend differs: x / 0 is -1, x rem 0 is x, INT_MIN / -1 is INT_MIN). A shift by an amount
+// at or past the bit width (read unsigned) gives 0, or the sign fill for
+// shift_right_arithmetic.
 #include <cmath>
 #include <cstdint>
 
@@ -82,10 +84,10 @@ uint64_t asUnsigned(const std::string& type, int64_t x) {
 
 std::vector<Tensor> divide(const OpContext& ctx) {
   return binary(ctx, {[](const std::string& type, int64_t a, int64_t b) -> int64_t {
-                        if (b == 0) return -1;
+                        if (b == 0) return 0;
                         if (isUnsignedType(type))
                           return static_cast<int64_t>(asUnsigned(type, a) / asUnsigned(type, b));
-                        if (b == -1 && isMinimum(type, a)) return a;
+                        if (b == -1 && isMinimum(type, a)) return 0;
                         return a / b;  // truncates toward zero, as the spec says
                       },
                       [](double a, double b) { return a / b; }, nullptr});
@@ -93,7 +95,7 @@ std::vector<Tensor> divide(const OpContext& ctx) {
 
 std::vector<Tensor> remainder(const OpContext& ctx) {
   return binary(ctx, {[](const std::string& type, int64_t a, int64_t b) -> int64_t {
-                        if (b == 0) return a;
+                        if (b == 0) return 0;
                         if (isUnsignedType(type))
                           return static_cast<int64_t>(asUnsigned(type, a) % asUnsigned(type, b));
                         if (b == -1) return 0;

@@ -101,8 +101,12 @@ std::vector<Tensor> compare(const OpContext& ctx) {
   std::string direction =
       comparisonWord(ctx, "comparison_direction", {"EQ", "NE", "GE", "GT", "LE", "LT"});
   if (direction.empty()) fail(ctx, "missing comparison direction (EQ, NE, GE, GT, LE, LT)");
-  std::string compareType =
-      comparisonWord(ctx, "compare_type", {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"});
+  const std::vector<std::string> types = {"FLOAT", "TOTALORDER", "WEAKORDER", "SIGNED", "UNSIGNED"};
+  std::string compareType = comparisonWord(ctx, "compare_type", types);
+  for (const std::string& keyword : ctx.op.keywords)  // a misspelt type is never ignored
+    if (keyword != direction && keyword != compareType)
+      fail(ctx, "unknown comparison type '" + keyword +
+                    "' (FLOAT, TOTALORDER, WEAKORDER, SIGNED or UNSIGNED)");
   Tensor result{"i1", lhs.shape, std::vector<int64_t>(lhs.elementCount()), {}};
   auto decide = [&](bool less, bool equal, bool unordered) {
     if (unordered) return direction == "NE";
@@ -115,7 +119,13 @@ std::vector<Tensor> compare(const OpContext& ctx) {
   };
   for (int64_t i = 0; i < lhs.elementCount(); ++i) {
     bool value;
-    if (lhs.isFloat() && compareType == "TOTALORDER") {
+    if (lhs.isFloat() && compareType == "WEAKORDER") {
+      // Every NaN equals every other and lies above every number; -0 equals +0.
+      double a = lhs.floats[i], b = rhs.floats[i];
+      bool nanA = std::isnan(a), nanB = std::isnan(b);
+      value = decide((!nanA && nanB) || (!nanA && !nanB && a < b),
+                     (nanA && nanB) || (!nanA && !nanB && a == b), false);
+    } else if (lhs.isFloat() && compareType == "TOTALORDER") {
       int64_t a = totalOrderKey(lhs.floats[i]), b = totalOrderKey(rhs.floats[i]);
       value = decide(a < b, a == b, false);
     } else if (lhs.isFloat()) {

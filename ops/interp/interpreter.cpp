@@ -2,6 +2,7 @@
 // turn a program whose declared types disagree with its values into a diagnostic.
 #include "ops/interp/interpreter.h"
 
+#include <cstdio>
 #include <new>
 #include <unordered_map>
 
@@ -212,6 +213,31 @@ Tensor tensorOfDense(const mlir_ir::DenseElements& dense, const SourceLocation& 
 
 namespace {
 
+// An element as StableHLO's interpreter prints it: floats in `%e` form (1.000000e+00).
+std::string printedElement(const Tensor& tensor, int64_t position) {
+  if (!tensor.isFloat()) return formatElement(tensor, position);
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%e", tensor.floats.at(position));
+  return buffer;
+}
+
+// Dimension `dim` onward at `position`: the innermost on one line, outer ones a bracket per
+// line, indented two spaces a level.
+std::string printedLevel(const Tensor& tensor, size_t dim, int64_t& position,
+                         const std::string& indent) {
+  int64_t size = tensor.shape[dim];
+  if (dim + 1 == tensor.shape.size() || size == 0) {
+    std::string text = indent + "[";
+    for (int64_t i = 0; i < (dim + 1 == tensor.shape.size() ? size : 0); ++i)
+      text += (i ? ", " : "") + printedElement(tensor, position++);
+    return text + "]";
+  }
+  std::string text = indent + "[\n";
+  for (int64_t i = 0; i < size; ++i)
+    text += (i ? ",\n" : "") + printedLevel(tensor, dim + 1, position, indent + "  ");
+  return text + "\n" + indent + "]";
+}
+
 std::string nestedElements(const Tensor& tensor, size_t dim, int64_t& next) {
   if (dim == tensor.shape.size()) return formatElement(tensor, next++);
   std::string text = "[";
@@ -228,7 +254,9 @@ std::string formatElements(const Tensor& tensor) {
 }
 
 std::string formatTensor(const Tensor& tensor) {
-  return describeType(tensor) + " {\n  " + formatElements(tensor) + "\n}";
+  if (tensor.shape.empty()) return describeType(tensor) + " {" + printedElement(tensor, 0) + "}";
+  int64_t position = 0;
+  return describeType(tensor) + " {\n" + printedLevel(tensor, 0, position, "  ") + "\n}";
 }
 
 std::vector<const mlir_ir::Function*> entryFunctions(const mlir_ir::Module& module,

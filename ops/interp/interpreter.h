@@ -116,8 +116,10 @@ std::vector<std::string> supportedOpNames();
 Tensor tensorOfDense(const mlir_ir::DenseElements& dense, const SourceLocation& location,
                      const std::string& what);
 
-// A value as StableHLO's interpreter prints a result: its type, then its elements nested
-// by dimension (`[[1, 2], [3, 4]]`), e.g. "tensor<2x2xi32> {\n  [[1, 2], [3, 4]]\n}".
+// A value as StableHLO's interpreter prints a result: its type, then its elements, a
+// bracket per line for each outer dimension, the innermost on one line, floats as `%e`
+// (`tensor<2x2xf32> {\n  [\n    [1.000000e+00, 2.000000e+00],\n    ...\n  ]\n}`); a 0-d
+// value on one line, `tensor<ui8> {1}`.
 std::string formatTensor(const Tensor& tensor);
 std::string describeType(const Tensor& tensor);  // `tensor<2x3xi64>`
 // Only the nested elements: `[[1, 2], [3, 4]]`, `5` for a 0-d tensor.

@@ -131,6 +131,22 @@ TEST(UnitsCli, RunEachSection) {
       << result.err;
 }
 
+// As MLIR's splitter, a marker inside a comment line splits (`// // -----`, a commented-out
+// test in StableHLO's files); one after code on its line does not cut the code.
+TEST(UnitsCli, MarkerInsideACommentLineSplits) {
+  std::string one =
+      "func.func @main() {\n  %a = stablehlo.constant dense<1> : tensor<i64>\n"
+      "  check.expect_eq_const %a, dense<1> : tensor<i64>\n  func.return\n}\n";
+  CliResult result = runIdxmap({"run", "--split-input-file", "-"},
+                               one + "// // -----\n" + one + "  // ----- (indented)\n" + one);
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(result.out, "1 check passed\n// -----\n1 check passed\n// -----\n1 check passed\n");
+  CliResult code = runIdxmap({"run", "--split-input-file", "-"},
+                             "func.func @main() { // -----\n  func.return\n}\n");
+  EXPECT_EQ(code.exitCode, 0) << code.err;
+  EXPECT_EQ(code.out, "0 checks passed\n");
+}
+
 TEST(UnitsCli, OutputPicksAResultOfATuple) {
   std::filesystem::path dir = makeScratchDir();
   std::string path = write(dir, "tuple.hlo", R"(HloModule m
