@@ -1,5 +1,8 @@
 // Element-wise ops beyond elementwise.cpp's: the one-operand ops (negate, abs, not, sign,
-// floor, ceil, round_nearest_even, round_nearest_afz) and divide, remainder and the shifts.
+// floor, ceil, rounding, square and the float functions: exponential, log, sqrt, sine, tan,
+// ...) and divide, remainder, power, atan2 and the shifts. Float functions are computed in
+// double and rounded once to the element type: within an ULP of the exact value for f32,
+// f16 and bf16.
 //
 // Where StableHLO leaves a result implementation-defined, the interpreter gives what
 // StableHLO's own interpreter gives, since the programs `idxmap run` takes are written
@@ -69,6 +72,38 @@ std::vector<Tensor> roundNearestAfz(const OpContext& ctx) {
   return unary(ctx, floatOnly([](double x) { return std::round(x); }));
 }
 
+std::vector<Tensor> square(const OpContext& ctx) {
+  return unary(ctx, {[](const std::string&, int64_t x) {
+                       return wrapping(x, x, [](uint64_t a, uint64_t b) { return a * b; });
+                     },
+                     [](double x) { return x * x; }, nullptr});
+}
+
+// The float functions, one evaluator each: a table row names the function.
+template <double (*F)(double)>
+std::vector<Tensor> floatFunction(const OpContext& ctx) {
+  return unary(ctx, floatOnly(F));
+}
+double logistic(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+double rsqrt(double x) { return 1.0 / std::sqrt(x); }
+double exp(double x) { return std::exp(x); }
+double expm1(double x) { return std::expm1(x); }
+double log(double x) { return std::log(x); }
+double log1p(double x) { return std::log1p(x); }
+double sqrt(double x) { return std::sqrt(x); }
+double cbrt(double x) { return std::cbrt(x); }
+double sin(double x) { return std::sin(x); }
+double cos(double x) { return std::cos(x); }
+double tan(double x) { return std::tan(x); }
+double tanh(double x) { return std::tanh(x); }
+
+std::vector<Tensor> power(const OpContext& ctx) {
+  return binary(ctx, {nullptr, [](double a, double b) { return std::pow(a, b); }, nullptr});
+}
+std::vector<Tensor> atan2(const OpContext& ctx) {
+  return binary(ctx, {nullptr, [](double a, double b) { return std::atan2(a, b); }, nullptr});
+}
+
 // --- divide, remainder -------------------------------------------------------------------
 
 bool isMinimum(const std::string& type, int64_t x) {
@@ -102,6 +137,22 @@ std::vector<Tensor> remainder(const OpContext& ctx) {
                         return a % b;  // the sign of the dividend, as the spec says
                       },
                       [](double a, double b) { return std::fmod(a, b); }, nullptr});
+}
+
+// chlo.mulhi: the high half of the double-width product (signed, or unsigned for ui*).
+std::vector<Tensor> multiplyHigh(const OpContext& ctx) {
+  return binary(ctx, {[](const std::string& type, int64_t a, int64_t b) -> int64_t {
+                        int width = integerBitWidth(type);
+                        if (isUnsignedType(type)) {
+                          unsigned __int128 product =
+                              static_cast<unsigned __int128>(asUnsigned(type, a)) *
+                              asUnsigned(type, b);
+                          return static_cast<int64_t>(static_cast<uint64_t>(product >> width));
+                        }
+                        __int128 product = static_cast<__int128>(a) * b;
+                        return static_cast<int64_t>(product >> width);
+                      },
+                      nullptr, nullptr});
 }
 
 // --- shifts --------------------------------------------------------------------------------
@@ -151,6 +202,22 @@ const std::vector<OpRule>& arithmeticRules() {
       {"stablehlo.ceil", ceilOp},
       {"stablehlo.round_nearest_even", roundNearestEven},
       {"stablehlo.round_nearest_afz", roundNearestAfz},
+      {"stablehlo.square", square},
+      {"stablehlo.exponential", floatFunction<exp>},
+      {"stablehlo.exponential_minus_one", floatFunction<expm1>},
+      {"stablehlo.log", floatFunction<log>},
+      {"stablehlo.log_plus_one", floatFunction<log1p>},
+      {"stablehlo.logistic", floatFunction<logistic>},
+      {"stablehlo.sqrt", floatFunction<sqrt>},
+      {"stablehlo.rsqrt", floatFunction<rsqrt>},
+      {"stablehlo.cbrt", floatFunction<cbrt>},
+      {"stablehlo.sine", floatFunction<sin>},
+      {"stablehlo.cosine", floatFunction<cos>},
+      {"stablehlo.tan", floatFunction<tan>},
+      {"stablehlo.tanh", floatFunction<tanh>},
+      {"stablehlo.power", power},
+      {"chlo.mulhi", multiplyHigh},
+      {"stablehlo.atan2", atan2},
       {"stablehlo.divide", divide},
       {"stablehlo.remainder", remainder},
       {"stablehlo.shift_left", shiftLeft},

@@ -1,5 +1,6 @@
 // Control flow: calls between functions of the module (`func.call @f(...)` and the bare
-// `call @f(...)` that StableHLO's printer writes), stablehlo.while, stablehlo.if and
+// `call @f(...)` that StableHLO's printer writes; a composite calls its decomposition),
+// stablehlo.while, stablehlo.if and
 // stablehlo.case. Terminators (`func.return`, `stablehlo.return`, `return`) end a block in
 // Interpreter::runBlock and have no row here.
 #include "ops/interp/op_table.h"
@@ -7,10 +8,11 @@
 namespace idxmap::mlir_interpreter {
 namespace {
 
-std::vector<Tensor> call(const OpContext& ctx) {
-  const mlir_ir::Attribute* callee = findAttribute(ctx, {"callee"});
+// Calls the function a symbol attribute (`callee`, a composite's `decomposition`) names.
+std::vector<Tensor> callSymbol(const OpContext& ctx, std::string_view attribute) {
+  const mlir_ir::Attribute* callee = findAttribute(ctx, {attribute});
   if (!callee || callee->kind != mlir_ir::Attribute::Kind::SymbolRef)
-    fail(ctx, "needs a callee `@name`");
+    fail(ctx, "needs " + std::string(attribute) + " `@name`");
   const mlir_ir::Function* function = ctx.interpreter.module().function(callee->text);
   if (!function) fail(ctx, "no function @" + callee->text + " in the module");
   if (function->arguments.size() != ctx.operands.size())
@@ -18,6 +20,11 @@ std::vector<Tensor> call(const OpContext& ctx) {
                   " argument(s), given " + std::to_string(ctx.operands.size()));
   return ctx.interpreter.call(*function, ctx.operands);
 }
+
+std::vector<Tensor> call(const OpContext& ctx) { return callSymbol(ctx, "callee"); }
+
+// A composite means what its decomposition computes.
+std::vector<Tensor> composite(const OpContext& ctx) { return callSymbol(ctx, "decomposition"); }
 
 // A loop that runs this many times is taken for one that never ends: `run` must not hang.
 constexpr int64_t kMaxWhileIterations = int64_t{1} << 20;
@@ -74,6 +81,7 @@ const std::vector<OpRule>& controlRules() {
       {"stablehlo.while", whileLoop},
       {"stablehlo.if", ifOp},
       {"stablehlo.case", caseOp},
+      {"stablehlo.composite", composite},
   };
   return rules;
 }

@@ -48,9 +48,24 @@ std::vector<Tensor> constant(const OpContext& ctx) {
   return {tensorFromDense(ctx, *value->dense)};
 }
 
-std::vector<Tensor> iota(const OpContext& ctx) {
-  expectOperandCount(ctx, 0);
-  Index shape = staticResultShape(ctx);
+// The result shape of a dynamic_* op: the values of its shape operand `index`, which the
+// declared type's static dims must agree with.
+Index shapeOperand(const OpContext& ctx, size_t index) {
+  if (index >= ctx.operands.size()) fail(ctx, "needs its output shape operand");
+  const Tensor& values = ctx.operands[index];
+  const mlir_ir::Type& declared = declaredResultType(ctx);
+  Index shape =
+      indexVector(ctx, values, values.shape.empty() ? -1 : values.shape[0], "the output shape");
+  if (declared.rank() != static_cast<int64_t>(shape.size()))
+    fail(ctx, "the output shape " + formatIndex(shape) + " does not fit " + declared.toString());
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] < 0 || (declared.shape[d] != kDynamic && declared.shape[d] != shape[d]))
+      fail(ctx, "the output shape " + formatIndex(shape) + " does not fit " + declared.toString());
+  checkedElementCount(ctx, shape);
+  return shape;
+}
+
+std::vector<Tensor> iotaOf(const OpContext& ctx, const Index& shape) {
   std::string type = elementTypeName(ctx, declaredResultType(ctx));
   int64_t axis = intAttribute(ctx, {"dim", "iota_dimension"});
   expectAxis(ctx, axis, static_cast<int64_t>(shape.size()), "iota dimension");
@@ -63,6 +78,16 @@ std::vector<Tensor> iota(const OpContext& ctx) {
           isBooleanType(type) ? index[axis] != 0 : wrapInteger(type, index[axis]);
   });
   return {result};
+}
+
+std::vector<Tensor> iota(const OpContext& ctx) {
+  expectOperandCount(ctx, 0);
+  return iotaOf(ctx, staticResultShape(ctx));
+}
+
+std::vector<Tensor> dynamicIota(const OpContext& ctx) {
+  expectOperandCount(ctx, 1);
+  return iotaOf(ctx, shapeOperand(ctx, 0));
 }
 
 std::vector<Tensor> concatenate(const OpContext& ctx) {
@@ -93,10 +118,8 @@ std::vector<Tensor> concatenate(const OpContext& ctx) {
   return {result};
 }
 
-std::vector<Tensor> broadcastInDim(const OpContext& ctx) {
-  expectOperandCount(ctx, 1);
+std::vector<Tensor> broadcastInDimOf(const OpContext& ctx, const Index& shape) {
   const Tensor& operand = ctx.operands[0];
-  Index shape = staticResultShape(ctx);
   Index dims = intsAttribute(ctx, {"dims", "broadcast_dimensions"});
   expectLength(ctx, dims, rankOf(operand), "broadcast_dimensions");
   for (size_t i = 0; i < dims.size(); ++i) {
@@ -115,15 +138,33 @@ std::vector<Tensor> broadcastInDim(const OpContext& ctx) {
   return {result};
 }
 
-std::vector<Tensor> reshape(const OpContext& ctx) {
+std::vector<Tensor> broadcastInDim(const OpContext& ctx) {
   expectOperandCount(ctx, 1);
-  Index shape = staticResultShape(ctx);
+  return broadcastInDimOf(ctx, staticResultShape(ctx));
+}
+
+std::vector<Tensor> dynamicBroadcastInDim(const OpContext& ctx) {
+  expectOperandCount(ctx, 2);
+  return broadcastInDimOf(ctx, shapeOperand(ctx, 1));
+}
+
+std::vector<Tensor> reshapeOf(const OpContext& ctx, const Index& shape) {
   Tensor result = ctx.operands[0];
   if (checkedElementCount(ctx, shape) != result.elementCount())
-    fail(ctx, "cannot reshape " + describeType(result) + " to " +
-                  declaredResultType(ctx).toString() + ": element counts differ");
+    fail(ctx, "cannot reshape " + describeType(result) + " to shape " + formatIndex(shape) +
+                  ": element counts differ");
   result.shape = shape;
   return {result};
+}
+
+std::vector<Tensor> reshape(const OpContext& ctx) {
+  expectOperandCount(ctx, 1);
+  return reshapeOf(ctx, staticResultShape(ctx));
+}
+
+std::vector<Tensor> dynamicReshape(const OpContext& ctx) {
+  expectOperandCount(ctx, 2);
+  return reshapeOf(ctx, shapeOperand(ctx, 1));
 }
 
 std::vector<Tensor> transpose(const OpContext& ctx) {
@@ -331,6 +372,9 @@ const std::vector<OpRule>& shapeRules() {
   static const std::vector<OpRule> rules = {
       {"stablehlo.constant", constant},
       {"stablehlo.iota", iota},
+      {"stablehlo.dynamic_iota", dynamicIota},
+      {"stablehlo.dynamic_broadcast_in_dim", dynamicBroadcastInDim},
+      {"stablehlo.dynamic_reshape", dynamicReshape},
       {"stablehlo.concatenate", concatenate},
       {"stablehlo.broadcast_in_dim", broadcastInDim},
       {"stablehlo.reshape", reshape},

@@ -61,15 +61,15 @@ TEST(RunCli, BadInputExitsTwoWithALocatedDiagnostic) {
   // An op the interpreter does not have.
   CliResult unsupported = runIdxmap({"run", "-"}, R"(func.func @main() {
   %a = stablehlo.constant dense<1.0> : tensor<f32>
-  %b = stablehlo.cosine %a : tensor<f32>
+  %b = stablehlo.cholesky %a : tensor<f32>
   func.return
 }
 )");
   EXPECT_EQ(unsupported.exitCode, 2);
-  EXPECT_NE(unsupported.err.find("<stdin>:3:8: error: unsupported op 'stablehlo.cosine'"),
+  EXPECT_NE(unsupported.err.find("<stdin>:3:8: error: unsupported op 'stablehlo.cholesky'"),
             std::string::npos)
       << unsupported.err;
-  EXPECT_NE(unsupported.err.find("  %b = stablehlo.cosine %a : tensor<f32>\n       ^"),
+  EXPECT_NE(unsupported.err.find("  %b = stablehlo.cholesky %a : tensor<f32>\n       ^"),
             std::string::npos)
       << unsupported.err;
   // A declared type the value does not have.

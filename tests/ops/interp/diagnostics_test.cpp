@@ -16,12 +16,12 @@ namespace {
 TEST(MlirInterpreter, BadProgramsGetLocatedDiagnostics) {
   InterpretError unknown = errorOf(R"(func.func @main() {
   %a = stablehlo.constant dense<1.0> : tensor<f32>
-  %b = stablehlo.cosine %a : tensor<f32>
+  %b = stablehlo.cholesky %a : tensor<f32>
   func.return
 })");
   EXPECT_EQ(unknown.location().line, 3);
   EXPECT_EQ(unknown.location().column, 8);
-  EXPECT_NE(unknown.message().find("unsupported op 'stablehlo.cosine'"), std::string::npos);
+  EXPECT_NE(unknown.message().find("unsupported op 'stablehlo.cholesky'"), std::string::npos);
 
   InterpretError mismatch = errorOf(R"(func.func @main() {
   %a = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
