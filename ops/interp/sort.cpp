@@ -1,5 +1,6 @@
-// stablehlo.sort: every slice along `dimension` of the inputs permuted together, ordered by
-// the comparator region (its arguments: lhs and rhs of input 0, then of input 1, ...).
+// Permutations along dimensions: stablehlo.reverse, and stablehlo.sort (every slice along
+// `dimension` of the inputs permuted together, ordered by the comparator region, whose
+// arguments are lhs and rhs of input 0, then of input 1, ...).
 //
 // The sort is a bottom-up merge sort written here rather than std::stable_sort: the
 // comparator is the program's, and a comparator that is not a strict weak order (`LE`, a
@@ -71,10 +72,35 @@ std::vector<Tensor> sort(const OpContext& ctx) {
   return results;
 }
 
+std::vector<Tensor> reverse(const OpContext& ctx) {
+  expectOperandCount(ctx, 1);
+  const Tensor& operand = ctx.operands[0];
+  int64_t rank = static_cast<int64_t>(operand.shape.size());
+  std::vector<bool> reversed(operand.shape.size(), false);
+  for (int64_t d : intsAttribute(ctx, {"dims", "dimensions"})) {
+    if (d < 0 || d >= rank || reversed[d])
+      fail(ctx, "dimensions must be distinct dimensions of the rank-" + std::to_string(rank) +
+                    " operand, found " + std::to_string(d));
+    reversed[d] = true;
+  }
+  Tensor result = operand;
+  int64_t total = operand.elementCount();
+  std::vector<int64_t> index(operand.shape.size(), 0);
+  for (int64_t position = 0; position < total; ++position) {
+    int64_t from = 0;  // the row-major position of the mirrored index
+    for (int64_t d = 0; d < rank; ++d)
+      from = from * operand.shape[d] + (reversed[d] ? operand.shape[d] - 1 - index[d] : index[d]);
+    copyElement(operand, from, result, position);
+    for (int64_t d = rank - 1; d >= 0 && ++index[d] == operand.shape[d]; --d) index[d] = 0;
+  }
+  return {result};
+}
+
 }  // namespace
 
 const std::vector<OpRule>& sortRules() {
   static const std::vector<OpRule> rules = {
+      {"stablehlo.reverse", reverse},
       {"stablehlo.sort", sort},
   };
   return rules;

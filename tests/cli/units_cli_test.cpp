@@ -147,6 +147,37 @@ TEST(UnitsCli, MarkerInsideACommentLineSplits) {
   EXPECT_EQ(code.out, "0 checks passed\n");
 }
 
+// Every file of the StableHLO-syntax corpus is read (verify) and its checks pass (run);
+// complex values are read, but no evaluator computes with them.
+TEST(UnitsCli, StableHloSyntaxCorpusRuns) {
+  std::filesystem::path corpus =
+      std::filesystem::path(IDXMAP_SOURCE_DIR) / "tests/data/stablehlo_syntax";
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(corpus)) {
+    if (entry.path().extension() != ".mlir") continue;
+    ++files;
+    std::string path = entry.path().string();
+    CliResult verify = runIdxmap({"verify", "--split-input-file", path});
+    EXPECT_EQ(verify.exitCode, 0) << path << "\n" << verify.err;
+    EXPECT_EQ(verify.err.find("error"), std::string::npos) << path << "\n" << verify.err;
+    std::vector<std::string> args = {"run", "--split-input-file", path};
+    std::filesystem::path values = entry.path();
+    values.replace_extension(".args");
+    if (std::filesystem::exists(values))
+      args.insert(args.begin() + 1, {"--inputs", values.string()});
+    CliResult run = runIdxmap(args);
+    if (entry.path().filename() == "complex_values.mlir") {
+      EXPECT_EQ(run.exitCode, 2);
+      EXPECT_NE(run.err.find("element type complex<f32> is not supported"), std::string::npos)
+          << run.err;
+      continue;
+    }
+    EXPECT_EQ(run.exitCode, 0) << path << "\n" << run.out << run.err;
+    EXPECT_EQ(run.out.find("failed"), std::string::npos) << path << "\n" << run.out;
+  }
+  EXPECT_GE(files, 8);
+}
+
 TEST(UnitsCli, OutputPicksAResultOfATuple) {
   std::filesystem::path dir = makeScratchDir();
   std::string path = write(dir, "tuple.hlo", R"(HloModule m

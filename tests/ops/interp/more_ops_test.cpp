@@ -125,6 +125,22 @@ TEST(InterpreterMoreOps, DynamicShapeOpsTakeTheirShapeFromAnOperand) {
       << what;
 }
 
+TEST(InterpreterMoreOps, ReverseMirrorsTheChosenDimensions) {
+  std::string values;
+  for (int i = 0; i < 24; ++i) values += (i ? ", " : "") + std::to_string(i * 7 % 24);
+  Tensor r = runBody("  %a = stablehlo.constant dense<[" + values +
+                         "]> : tensor<24xi64>\n  %b = stablehlo.reshape %a : (tensor<24xi64>) -> "
+                         "tensor<3x4x2xi64>\n  %r = stablehlo.reverse %b, dims = [0, 2] : "
+                         "tensor<3x4x2xi64>",
+                     "tensor<3x4x2xi64>");
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 2; ++k) {
+        int mirrored = ((2 - i) * 4 + j) * 2 + (1 - k);
+        EXPECT_EQ(r.ints[(i * 4 + j) * 2 + k], mirrored * 7 % 24) << i << j << k;
+      }
+}
+
 }  // namespace
 }  // namespace more_ops_test
 }  // namespace idxmap::mlir_interpreter
