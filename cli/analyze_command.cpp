@@ -1,5 +1,7 @@
 #include "cli/analyze_command.h"
 
+#include "cli/options.h"
+
 #include <set>
 #include <vector>
 
@@ -45,13 +47,14 @@ void noteUnknowns(const hlo::Instruction& instruction, const std::vector<Instruc
                 << '\n';
 }
 
-nlohmann::ordered_json entryJson(const OperandIndexing& entry, size_t id) {
+nlohmann::ordered_json entryJson(const OperandIndexing& entry, size_t id, PrintStyle style) {
   nlohmann::ordered_json maps = nlohmann::ordered_json::array();
-  for (const IndexingMap& map : entry.maps) maps.push_back(printIndexingMap(map));
+  for (const IndexingMap& map : entry.maps) maps.push_back(printIndexingMap(map, style));
   nlohmann::ordered_json record = {{"operand", id}, {"maps", maps}, {"unknown", entry.unknown}};
   if (!entry.replicaIdMaps.empty()) {
     nlohmann::ordered_json replicas = nlohmann::ordered_json::array();
-    for (const IndexingMap& map : entry.replicaIdMaps) replicas.push_back(printIndexingMap(map));
+    for (const IndexingMap& map : entry.replicaIdMaps)
+      replicas.push_back(printIndexingMap(map, style));
     record["replica_id_maps"] = replicas;
   }
   return record;
@@ -110,6 +113,7 @@ CLI::App* addAnalyzeCommand(CLI::App& app, AnalyzeOptions& options) {
                    "always printed as isl)")
       ->type_name("xla|isl")
       ->check(CLI::IsMember({"xla", "isl"}));
+  addStyleOption(*command, options.style);
   command->add_flag("--decompose-batching", options.decomposeBatching,
                     "MLIR: print each gather/scatter with batching dims as the equivalent "
                     "old-form op (iotas concatenated to the indices) and prove them equal; "
@@ -230,7 +234,7 @@ ExitCode analyzeHlo(const AnalyzeOptions& options, const Source& source, std::os
     for (size_t k = 0; k < indexing.entries.size(); ++k) {
       if (!inToOut && options.operand && static_cast<int>(k) != *options.operand) continue;
       if (tupleResult && !options.operand && unread(indexing.entries[k])) continue;
-      nlohmann::ordered_json record = entryJson(indexing.entries[k], k);
+      nlohmann::ordered_json record = entryJson(indexing.entries[k], k, options.style);
       if (inToOut)
         // Entries are per result here; the text keeps XLA's `operand id =` for diffing.
         record = {{"input", inputs[i]},
@@ -238,7 +242,8 @@ ExitCode analyzeHlo(const AnalyzeOptions& options, const Source& source, std::os
                   {"maps", record["maps"]},
                   {"unknown", record["unknown"]}};
       records.push_back(record);
-      text += (text.empty() ? "" : "\n") + printEntryIndexing(indexing.entries[k], "operand", k);
+      text += (text.empty() ? "" : "\n") +
+              printEntryIndexing(indexing.entries[k], "operand", k, options.style);
     }
     blocks.push_back(header + text);
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/exit_code.h"
+#include "cli/options.h"
 
 namespace idxmap::cli {
 
@@ -20,8 +21,9 @@ struct AnalyzeOptions {
   std::optional<int> output;            // out-to-in: from this result (XLA's output_id)
   std::optional<int> operand;           // out-to-in: only this operand; in-to-out: this input
   bool json = false;
-  std::string format = "xla";      // MLIR: the maps' syntax, "xla" or "isl"
-  bool decomposeBatching = false;  // MLIR: print batching-dims ops in the old form, proven
+  std::string format = "xla";              // MLIR: the maps' syntax, "xla" or "isl"
+  bool decomposeBatching = false;          // MLIR: print batching-dims ops in the old form, proven
+  PrintStyle style = PrintStyle::kIdxmap;  // --style xla: print maps as current XLA does
 };
 
 CLI::App* addAnalyzeCommand(CLI::App& app, AnalyzeOptions& options);

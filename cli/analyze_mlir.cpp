@@ -38,9 +38,10 @@ std::string withoutTrailingNewline(std::string text) {
 }
 
 // XLA syntax when the map is one affine piece; the isl relation otherwise (or when asked).
-std::pair<std::string, std::string> mapText(const mlir_gather_analysis::OpMap& map, bool isl) {
+std::pair<std::string, std::string> mapText(const mlir_gather_analysis::OpMap& map, bool isl,
+                                            PrintStyle style) {
   if (isl || !map.map) return {withoutTrailingNewline(map.isl), "isl"};
-  return {formatMap(*map.map, OutputFormat::Xla), "xla"};
+  return {formatMap(*map.map, OutputFormat::Xla, style), "xla"};
 }
 
 ExitCode printAnalysis(const std::vector<AnalyzedOp>& ops, const AnalyzeOptions& options,
@@ -52,7 +53,7 @@ ExitCode printAnalysis(const std::vector<AnalyzedOp>& ops, const AnalyzeOptions&
     nlohmann::ordered_json maps = nlohmann::ordered_json::array();
     std::string block = header(op.location, op.name, op.function) + "\nindices: " + op.indices;
     for (const mlir_gather_analysis::OpMap& map : op.maps) {
-      auto [text, format] = mapText(map, isl);
+      auto [text, format] = mapText(map, isl, options.style);
       maps.push_back({{"from", map.from},
                       {"to", map.to},
                       {"map", text},

@@ -88,7 +88,9 @@ ExitCode runCompose(const ComposeOptions& options, std::ostream& out, std::ostre
                        " expression nodes (the text repeats each shared subexpression at every "
                        "use); not printed. Without --no-simplify the chain is simplified after "
                        "each step");
-  std::string text = atMap(inputs.back(), [&] { return formatMap(result, options.common.format); });
+  std::string text = atMap(inputs.back(), [&] {
+    return formatMap(result, options.common.format, options.common.style);
+  });
 
   Certifier certifier(options.common);
   std::optional<ProofResult> proof;

@@ -4,6 +4,21 @@
 
 namespace idxmap::cli {
 
+void addStyleOption(CLI::App& command, PrintStyle& style) {
+  command
+      .add_option_function<std::string>(
+          "--style",
+          [&style](const std::string& name) {
+            style = name == "xla" ? PrintStyle::kXla : PrintStyle::kIdxmap;
+          },
+          "xla: print maps as current XLA does, `/` for floor division and a KNOWN EMPTY map as "
+          "those words alone, to diff against XLA's output; idxmap (default): `floordiv`, which "
+          "every XLA version reads, and KNOWN EMPTY maps with their domain, which read back to "
+          "the same map")
+      ->type_name("idxmap|xla")
+      ->transform(CLI::IsMember({"idxmap", "xla"}, CLI::ignore_case));
+}
+
 void addCommonOptions(CLI::App& command, CommonOptions& options) {
   command
       .add_option("inputs", options.inputs,
@@ -20,6 +35,7 @@ void addCommonOptions(CLI::App& command, CommonOptions& options) {
           "Syntax of the printed maps (default: xla)")
       ->type_name("xla|isl")
       ->transform(CLI::IsMember({"xla", "isl"}, CLI::ignore_case));
+  addStyleOption(command, options.style);
   command.add_flag("--json", options.json, "Print a JSON array of records instead of maps");
   command.add_flag("--check", options.check,
                    "Prove each output equal to its input (isl, else Z3); exit 1 with a "

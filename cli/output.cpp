@@ -14,14 +14,14 @@ std::string withoutTrailingNewlines(std::string text) {
 
 }  // namespace
 
-std::string formatMap(const IndexingMap& map, OutputFormat format) {
+std::string formatMap(const IndexingMap& map, OutputFormat format, PrintStyle style) {
   switch (format) {
     case OutputFormat::Isl:
       return withoutTrailingNewlines(printIsl(map));
     case OutputFormat::Xla:
       break;
   }
-  return withoutTrailingNewlines(printIndexingMap(map));
+  return withoutTrailingNewlines(printIndexingMap(map, style));
 }
 
 void writeMapTexts(std::ostream& out, const std::vector<std::string>& texts) {

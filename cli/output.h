@@ -38,7 +38,8 @@ auto atMap(const ParsedMap& map, Step&& step) -> decltype(step()) {
 }
 
 // The map in `format`, without a trailing newline.
-std::string formatMap(const IndexingMap& map, OutputFormat format);
+std::string formatMap(const IndexingMap& map, OutputFormat format,
+                      PrintStyle style = PrintStyle::kIdxmap);
 
 // The maps one after another, separated by blank lines.
 void writeMapTexts(std::ostream& out, const std::vector<std::string>& texts);

@@ -35,7 +35,8 @@ ExitCode runSimplify(const CommonOptions& options, std::ostream& out, std::ostre
   nlohmann::ordered_json records = nlohmann::ordered_json::array();
   for (const ParsedMap& input : inputs) {
     IndexingMap output = atMap(input, [&] { return simplify(input.map); });
-    std::string text = atMap(input, [&] { return formatMap(output, options.format); });
+    std::string text =
+        atMap(input, [&] { return formatMap(output, options.format, options.style); });
     std::optional<ProofResult> proof;
     if (options.check) proof = certifier.certify(input.map, output, input, diagnostics);
     if (options.json) {

@@ -68,8 +68,15 @@ IndexingMap parseIndexingMap(std::string_view text);
 // One expression over d<i>, s<i>, rt<i> or the custom names of `names` (when given).
 Expr parseExpr(std::string_view text, const IndexingMap* names = nullptr);
 
-// XLA syntax, one domain entry per line, `floordiv` for floor division.
-std::string printIndexingMap(const IndexingMap& map);
-std::string printExpr(Expr e, const IndexingMap* names = nullptr);
+// How a map is printed. kIdxmap: `floordiv` for floor division (what every XLA version
+// reads) and a KNOWN EMPTY map with its header and domain (it reads back to the same map,
+// arity and runtime variables kept). kXla: as current XLA prints, `/` for floor division and
+// a KNOWN EMPTY map as those two words alone, so outputs diff against XLA's.
+enum class PrintStyle { kIdxmap, kXla };
+
+// XLA syntax, one domain entry per line.
+std::string printIndexingMap(const IndexingMap& map, PrintStyle style = PrintStyle::kIdxmap);
+std::string printExpr(Expr e, const IndexingMap* names = nullptr,
+                      PrintStyle style = PrintStyle::kIdxmap);
 
 }  // namespace idxmap

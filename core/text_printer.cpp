@@ -36,12 +36,12 @@ bool isAtom(Expr e) {
   }
 }
 
-const char* productOperatorText(ExprKind kind) {
+const char* productOperatorText(ExprKind kind, PrintStyle style) {
   switch (kind) {
     case ExprKind::Mul:
       return " * ";
     case ExprKind::FloorDiv:
-      return " floordiv ";
+      return style == PrintStyle::kXla ? " / " : " floordiv ";
     case ExprKind::CeilDiv:
       return " ceildiv ";
     default:
@@ -51,7 +51,7 @@ const char* productOperatorText(ExprKind kind) {
 
 class ExprPrinter {
  public:
-  explicit ExprPrinter(const IndexingMap* names) : names_(names) {}
+  ExprPrinter(const IndexingMap* names, PrintStyle style) : names_(names), style_(style) {}
 
   void print(Expr e) {
     switch (e.kind()) {
@@ -126,7 +126,7 @@ class ExprPrinter {
       print(lhs);
     else
       printParenthesized(lhs);
-    out_ += productOperatorText(kind);
+    out_ += productOperatorText(kind, style_);
     out_ += std::to_string(rhs);
   }
 
@@ -139,6 +139,7 @@ class ExprPrinter {
   }
 
   const IndexingMap* names_;
+  PrintStyle style_;
   std::string out_;
 };
 
@@ -154,16 +155,18 @@ void appendVariableList(std::string& out, const IndexingMap& map, ExprKind kind,
 
 }  // namespace
 
-std::string printExpr(Expr e, const IndexingMap* names) {
-  ExprPrinter printer(names);
+std::string printExpr(Expr e, const IndexingMap* names, PrintStyle style) {
+  ExprPrinter printer(names, style);
   printer.print(e);
   return printer.take();
 }
 
 // KNOWN EMPTY prints the header and the whole domain, then `KNOWN EMPTY` as the last domain
 // entry. XLA prints only `KNOWN EMPTY`, which loses the arity and the runtime variables'
-// ranges (markKnownEmpty keeps both); this form reads back to the same map.
-std::string printIndexingMap(const IndexingMap& map) {
+// ranges (markKnownEmpty keeps both); this form reads back to the same map. PrintStyle::kXla
+// prints XLA's two words.
+std::string printIndexingMap(const IndexingMap& map, PrintStyle style) {
+  if (map.knownEmpty && style == PrintStyle::kXla) return "KNOWN EMPTY";
   std::string out;
   appendVariableList(out, map, ExprKind::Dim, '(', ')');
   if (!map.rangeVars.empty()) appendVariableList(out, map, ExprKind::RangeVar, '[', ']');
@@ -171,7 +174,7 @@ std::string printIndexingMap(const IndexingMap& map) {
   out += " -> (";
   for (size_t i = 0; i < map.results.size(); ++i) {
     if (i) out += ", ";
-    out += printExpr(map.results[i], &map);
+    out += printExpr(map.results[i], &map, style);
   }
   out += ')';
   bool hasVariables = !map.dims.empty() || !map.rangeVars.empty() || !map.runtimeVars.empty();
@@ -188,7 +191,7 @@ std::string printIndexingMap(const IndexingMap& map) {
     for (unsigned i = 0; i < map.variables(kind).size(); ++i)
       entry(map.variableName(kind, i) + " in " + map.variables(kind)[i].range.toString());
   for (const Constraint& c : map.constraints)
-    entry(printExpr(c.expr, &map) + " in " + c.range.toString());
+    entry(printExpr(c.expr, &map, style) + " in " + c.range.toString());
   if (map.knownEmpty) entry("KNOWN EMPTY");
   return out;
 }

@@ -35,7 +35,8 @@ InstructionIndexing computeInputToOutputIndexing(const hlo::Instruction& instruc
   return model->inputToOutput(instruction, inputId);
 }
 
-std::string printEntryIndexing(const OperandIndexing& entry, const std::string& label, size_t id) {
+std::string printEntryIndexing(const OperandIndexing& entry, const std::string& label, size_t id,
+                               PrintStyle style) {
   std::string prefix = label + " id = " + std::to_string(id), text;
   auto add = [&text](const std::string& block) {
     text += (text.empty() ? "" : "\n") + block + "\n";
@@ -43,17 +44,19 @@ std::string printEntryIndexing(const OperandIndexing& entry, const std::string& 
   // An entry with no maps is an operand the result does not read; XLA prints the bare
   // header for it.
   if (entry.maps.empty() && !entry.unknown) add(prefix);
-  for (const IndexingMap& map : entry.maps) add(prefix + " " + printIndexingMap(map));
+  for (const IndexingMap& map : entry.maps) add(prefix + " " + printIndexingMap(map, style));
   if (entry.unknown) add(prefix + " unknown indexing");
   // XLA prints a collective's replica map after the operand map, under `replica id:`.
-  for (const IndexingMap& map : entry.replicaIdMaps) add("replica id:\n" + printIndexingMap(map));
+  for (const IndexingMap& map : entry.replicaIdMaps)
+    add("replica id:\n" + printIndexingMap(map, style));
   return text;
 }
 
-std::string printIndexing(const InstructionIndexing& indexing, const std::string& label) {
+std::string printIndexing(const InstructionIndexing& indexing, const std::string& label,
+                          PrintStyle style) {
   std::string text;
   for (size_t k = 0; k < indexing.entries.size(); ++k)
-    text += (k ? "\n" : "") + printEntryIndexing(indexing.entries[k], label, k);
+    text += (k ? "\n" : "") + printEntryIndexing(indexing.entries[k], label, k, style);
   return text;
 }
 

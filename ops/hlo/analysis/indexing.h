@@ -28,9 +28,11 @@ InstructionIndexing computeInputToOutputIndexing(const hlo::Instruction& instruc
 
 // XLA's layout: "operand id = K <map>" per map ("unknown indexing" where there is none),
 // so the output can be diffed against XLA's; `label` is "operand" or "result".
-std::string printIndexing(const InstructionIndexing& indexing, const std::string& label);
+std::string printIndexing(const InstructionIndexing& indexing, const std::string& label,
+                          PrintStyle style = PrintStyle::kIdxmap);
 // One entry of it: "<label> id = <id> <map>" per map, blank-line separated, with a final
 // newline.
-std::string printEntryIndexing(const OperandIndexing& entry, const std::string& label, size_t id);
+std::string printEntryIndexing(const OperandIndexing& entry, const std::string& label, size_t id,
+                               PrintStyle style = PrintStyle::kIdxmap);
 
 }  // namespace idxmap
