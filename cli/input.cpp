@@ -82,6 +82,18 @@ std::vector<ParsedMap> readMaps(const std::vector<std::string>& inputs) {
   return maps;
 }
 
+std::vector<MapReading> readEachMap(const std::vector<std::string>& inputs) {
+  std::vector<std::string> names = inputs;
+  if (names.empty()) names.push_back("-");
+  std::vector<MapReading> readings;
+  for (const std::string& name : names) {
+    Source source = readSource(name);
+    for (MapReading& reading : idxmap::readEachMap(source.text, source.name))
+      readings.push_back(std::move(reading));
+  }
+  return readings;
+}
+
 const hlo::Instruction& findInstruction(const hlo::Module& module, const std::string& name,
                                         const std::string& sourceName) {
   if (!module.entry) throw InputError(sourceName + ": error: the module has no ENTRY computation");

@@ -47,5 +47,8 @@ const hlo::Instruction& findInstruction(const hlo::Module& module, const std::st
 
 // Every map of every input, in order. Throws InputError or the parser's ParseError.
 std::vector<ParsedMap> readMaps(const std::vector<std::string>& inputs);
+// Every map of every input read on its own (core's readEachMap): a malformed one is its
+// error, the others are still read.
+std::vector<MapReading> readEachMap(const std::vector<std::string>& inputs);
 
 }  // namespace idxmap::cli

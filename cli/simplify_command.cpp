@@ -17,7 +17,8 @@ CLI::App* addSimplifyCommand(CLI::App& app, CommonOptions& options) {
   addCommonOptions(*command, options);
   command->footer(R"(Maps are written in XLA's indexing-map syntax (also MLIR affine_map<...> or
 isl); several maps in one input are separated by blank lines. Each is printed
-simplified, in the same order, blank-line separated.
+simplified, in the same order, blank-line separated. A malformed map is reported at its
+line (--json: a record with "error") and the others are still simplified; exit 2 at the end.
 
 Examples:
   idxmap simplify examples/reshape_roundtrip.map
@@ -28,12 +29,23 @@ Examples:
 }
 
 ExitCode runSimplify(const CommonOptions& options, std::ostream& out, std::ostream& diagnostics) {
-  // Parse everything first: a malformed map anywhere stops the command before any output.
-  std::vector<ParsedMap> inputs = readMaps(options.inputs);
+  // A malformed map is reported where it is and the others are still simplified; exit 2 at
+  // the end.
   Certifier certifier(options);
   std::vector<std::string> texts;
   nlohmann::ordered_json records = nlohmann::ordered_json::array();
-  for (const ParsedMap& input : inputs) {
+  bool malformed = false;
+  for (const MapReading& reading : readEachMap(options.inputs)) {
+    if (reading.error) {
+      malformed = true;
+      diagnostics << reading.error->what() << '\n';
+      if (options.json) {
+        std::string what = reading.error->what();
+        records.push_back({{"input", reading.text}, {"error", what.substr(0, what.find('\n'))}});
+      }
+      continue;
+    }
+    const ParsedMap& input = *reading.map;
     IndexingMap output = atMap(input, [&] { return simplify(input.map); });
     std::string text =
         atMap(input, [&] { return formatMap(output, options.format, options.style); });
@@ -51,7 +63,7 @@ ExitCode runSimplify(const CommonOptions& options, std::ostream& out, std::ostre
   } else {
     writeMapTexts(out, texts);
   }
-  return certifier.exitCode();
+  return malformed ? kInvalidInput : certifier.exitCode();
 }
 
 }  // namespace idxmap::cli

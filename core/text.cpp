@@ -126,6 +126,22 @@ std::vector<ParsedMap> parseMaps(std::string_view text, std::string_view fileNam
   return maps;
 }
 
+std::vector<MapReading> readEachMap(std::string_view text, std::string_view fileName) {
+  SourceText source(text, fileName);
+  std::vector<MapReading> readings;
+  for (const Chunk& chunk : splitIntoChunks(text)) {
+    MapReading reading;
+    reading.text = std::string(text.substr(chunk.begin, chunk.end - chunk.begin));
+    try {
+      reading.map = parseChunk(source, chunk);
+    } catch (const ParseError& error) {
+      reading.error = error;
+    }
+    readings.push_back(std::move(reading));
+  }
+  return readings;
+}
+
 IndexingMap parseIndexingMap(std::string_view text) {
   SourceText source(text, "<stdin>");
   std::vector<Chunk> chunks = splitIntoChunks(text);

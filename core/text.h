@@ -63,6 +63,14 @@ struct ParsedMap {
 
 // Every map in `text`, in order. Throws ParseError at the first malformed one.
 std::vector<ParsedMap> parseMaps(std::string_view text, std::string_view fileName = "<stdin>");
+// Every map of `text` read on its own: a malformed one gives its ParseError in place of the
+// map, and the maps after it are still read (commands report per map).
+struct MapReading {
+  std::optional<ParsedMap> map;
+  std::optional<ParseError> error;
+  std::string text;  // the map's text as written
+};
+std::vector<MapReading> readEachMap(std::string_view text, std::string_view fileName = "<stdin>");
 // Exactly one map, in any accepted syntax.
 IndexingMap parseIndexingMap(std::string_view text);
 // One expression over d<i>, s<i>, rt<i> or the custom names of `names` (when given).

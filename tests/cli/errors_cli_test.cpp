@@ -5,6 +5,8 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "tests/cli/cli_runner.h"
 
 namespace idxmap::cli_test {
@@ -49,8 +51,16 @@ TEST(ErrorsCli, ParseErrorInALaterMapOfAFileNamesItsLine) {
                 "(d0) -> (d0),\ndomain:\nd0 in [0, 3]\n\n" + bad + "\ndomain:\nd0 in [0, 3]\n");
   CliResult result = runIdxmap({"simplify", path});
   EXPECT_EQ(result.exitCode, 2);
-  EXPECT_EQ(result.out, "") << "nothing is printed when any input is malformed";
+  // The good map is still simplified; the bad one is reported at its line.
+  EXPECT_EQ(result.out, "(d0) -> (d0),\ndomain:\nd0 in [0, 3]\n");
   expectLocatedDiagnostic(result.err, path, 5, bad);
+  CliResult json = runIdxmap({"simplify", "--json", path});
+  EXPECT_EQ(json.exitCode, 2);
+  nlohmann::json records = nlohmann::json::parse(json.out);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0]["output"], "(d0) -> (d0),\ndomain:\nd0 in [0, 3]");
+  EXPECT_EQ(records[1]["input"], bad + "\ndomain:\nd0 in [0, 3]");
+  EXPECT_EQ(records[1]["error"].get<std::string>().rfind(path + ":5:", 0), 0u) << json.out;
   std::filesystem::remove_all(dir);
 }
 
