@@ -5,6 +5,7 @@
 // Input to output is unknown (as in XLA): the result position of an element depends on
 // which replica holds it, which the operand index alone does not say.
 #include <algorithm>
+#include <charconv>
 #include <optional>
 
 #include "ops/hlo/models/common.h"
@@ -15,22 +16,33 @@ namespace {
 
 // The size of every group, when replica_groups says it: `{{0,1},{2,3}}` (the first group's
 // length) or XLA's iota form `[2,4]<=[8]` (the second size). Absent or `{}`: every replica,
-// a count the module does not give.
+// a count the module does not give. A form it cannot read is a located error.
 std::optional<int64_t> groupSize(const Instruction& instruction) {
   auto found = instruction.attributes.find("replica_groups");
   if (found == instruction.attributes.end()) return std::nullopt;
-  const std::string& text = found->second.value;
+  const hlo::Attribute& attribute = found->second;
+  const std::string& text = attribute.value;
+  auto unreadable = [&]() {
+    hlo::failInAttribute(attribute, "replica_groups", 0,
+                         "expected {{0,1},...} or [groups,size]<=[n]");
+  };
   if (text.rfind('[', 0) == 0) {  // [groups,size]<=[n]...
     size_t comma = text.find(',');
     size_t close = text.find(']');
-    if (comma == std::string::npos || close == std::string::npos || comma > close)
-      return std::nullopt;
-    return std::stoll(text.substr(comma + 1, close - comma - 1));
+    if (comma == std::string::npos || close == std::string::npos || comma > close) unreadable();
+    int64_t size = 0;
+    const char* first = text.data() + comma + 1;
+    const char* last = text.data() + close;
+    auto [end, error] = std::from_chars(first, last, size);
+    if (error != std::errc() || end != last || size <= 0) unreadable();
+    return size;
   }
+  if (text.rfind('{', 0) != 0) unreadable();
   size_t open = text.find('{', 1);
   if (open == std::string::npos) return std::nullopt;  // `{}`
   size_t close = text.find('}', open);
-  if (close == std::string::npos || close == open + 1) return std::nullopt;
+  if (close == std::string::npos) unreadable();
+  if (close == open + 1) return std::nullopt;
   std::string group = text.substr(open + 1, close - open - 1);
   return static_cast<int64_t>(std::count(group.begin(), group.end(), ',')) + 1;
 }

@@ -98,6 +98,16 @@ TEST(AllGatherOp, Validation) {
              "ROOT ag = f32[16] all-gather(p0), replica_groups={}, dimensions={1}"));
   ASSERT_TRUE(error);
   EXPECT_EQ(error->message(), "dimensions={1}: must name one dimension of the rank-1 operand");
+  for (const char* groups : {"[2,x]<=[4]", "[2,99999999999999999999]<=[4]"}) {
+    error =
+        validationError(module("p0 = f32[8] parameter(0)\nROOT ag = f32[16] all-gather(p0), "
+                               "replica_groups=" +
+                               std::string(groups) + ", dimensions={0}"));
+    ASSERT_TRUE(error) << groups;
+    EXPECT_NE(error->message().find("expected {{0,1},...} or [groups,size]<=[n]"),
+              std::string::npos)
+        << error->message();
+  }
 }
 
 TEST(AllReduceOp, IsTheIdentityOnOneDevice) {
