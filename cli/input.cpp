@@ -71,27 +71,32 @@ std::string sourceLine(const Source& source, int lineNumber) {
   return line;
 }
 
-std::vector<ParsedMap> readMaps(const std::vector<std::string>& inputs) {
-  std::vector<std::string> names = inputs;
-  if (names.empty()) names.push_back("-");
-  std::vector<ParsedMap> maps;
-  for (const std::string& name : names) {
-    Source source = readSource(name);
-    for (ParsedMap& map : parseMaps(source.text, source.name)) maps.push_back(std::move(map));
-  }
-  return maps;
+namespace {
+
+// Each input read in turn ("-" or none: stdin), handed to `read` before the next is opened.
+template <class Read>
+void forEachSource(const std::vector<std::string>& inputs, Read&& read) {
+  if (inputs.empty()) return read(readSource("-"));
+  for (const std::string& name : inputs) read(readSource(name));
 }
 
+}  // namespace
+
 std::vector<MapReading> readEachMap(const std::vector<std::string>& inputs) {
-  std::vector<std::string> names = inputs;
-  if (names.empty()) names.push_back("-");
   std::vector<MapReading> readings;
-  for (const std::string& name : names) {
-    Source source = readSource(name);
+  forEachSource(inputs, [&](const Source& source) {
     for (MapReading& reading : idxmap::readEachMap(source.text, source.name))
       readings.push_back(std::move(reading));
-  }
+  });
   return readings;
+}
+
+std::vector<ParsedMap> readMaps(const std::vector<std::string>& inputs) {
+  std::vector<ParsedMap> maps;
+  forEachSource(inputs, [&](const Source& source) {
+    for (ParsedMap& map : parseMaps(source.text, source.name)) maps.push_back(std::move(map));
+  });
+  return maps;
 }
 
 const hlo::Instruction& findInstruction(const hlo::Module& module, const std::string& name,

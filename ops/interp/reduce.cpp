@@ -12,6 +12,9 @@
 namespace idxmap::mlir_interpreter {
 namespace {
 
+using gather_scatter::linearPosition;
+using gather_scatter::nextIndex;
+
 using Combine = std::function<std::vector<Tensor>(const std::vector<Tensor>& accumulators,
                                                   const std::vector<Tensor>& elements)>;
 
@@ -78,21 +81,6 @@ std::vector<Tensor> elementsAt(const std::vector<Tensor>& tensors, size_t first,
   return elements;
 }
 
-// Steps `index` to the next row-major index within `shape`; false after the last.
-bool nextIndex(std::vector<int64_t>& index, const std::vector<int64_t>& shape) {
-  for (size_t d = index.size(); d-- > 0;) {
-    if (++index[d] < shape[d]) return true;
-    index[d] = 0;
-  }
-  return false;
-}
-
-int64_t linearPosition(const std::vector<int64_t>& index, const std::vector<int64_t>& shape) {
-  int64_t position = 0;
-  for (size_t d = 0; d < shape.size(); ++d) position = position * shape[d] + index[d];
-  return position;
-}
-
 std::vector<Tensor> reduce(const OpContext& ctx) {
   size_t count = inputCount(ctx);
   const std::vector<int64_t>& shape = ctx.operands[0].shape;
@@ -120,11 +108,11 @@ std::vector<Tensor> reduce(const OpContext& ctx) {
     kept.clear();
     for (int64_t d = 0; d < rank; ++d)
       if (!reduced[d]) kept.push_back(index[d]);
-    int64_t from = linearPosition(index, shape), to = linearPosition(kept, resultShape);
+    int64_t from = linearPosition(shape, index), to = linearPosition(resultShape, kept);
     std::vector<Tensor> combined =
         combine(elementsAt(results, 0, count, to), elementsAt(ctx.operands, 0, count, from));
     for (size_t k = 0; k < count; ++k) copyElement(combined[k], 0, results[k], to);
-  } while (nextIndex(index, shape));
+  } while (nextIndex(shape, index));
   return results;
 }
 
@@ -195,11 +183,11 @@ std::vector<Tensor> reduceWindow(const OpContext& ctx) {
       }
       accumulators =
           combine(accumulators,
-                  inside ? elementsAt(ctx.operands, 0, count, linearPosition(at, shape)) : inits);
-    } while (nextIndex(offset, window));
-    int64_t to = linearPosition(out, resultShape);
+                  inside ? elementsAt(ctx.operands, 0, count, linearPosition(shape, at)) : inits);
+    } while (nextIndex(window, offset));
+    int64_t to = linearPosition(resultShape, out);
     for (size_t k = 0; k < count; ++k) copyElement(accumulators[k], 0, results[k], to);
-  } while (nextIndex(out, resultShape));
+  } while (nextIndex(resultShape, out));
   return results;
 }
 

@@ -84,15 +84,15 @@ std::vector<Tensor> reverse(const OpContext& ctx) {
     reversed[d] = true;
   }
   Tensor result = operand;
-  int64_t total = operand.elementCount();
-  std::vector<int64_t> index(operand.shape.size(), 0);
-  for (int64_t position = 0; position < total; ++position) {
-    int64_t from = 0;  // the row-major position of the mirrored index
+  if (operand.elementCount() == 0) return {result};
+  std::vector<int64_t> index(operand.shape.size(), 0), mirrored(operand.shape.size());
+  int64_t position = 0;
+  do {
     for (int64_t d = 0; d < rank; ++d)
-      from = from * operand.shape[d] + (reversed[d] ? operand.shape[d] - 1 - index[d] : index[d]);
-    copyElement(operand, from, result, position);
-    for (int64_t d = rank - 1; d >= 0 && ++index[d] == operand.shape[d]; --d) index[d] = 0;
-  }
+      mirrored[d] = reversed[d] ? operand.shape[d] - 1 - index[d] : index[d];
+    copyElement(operand, gather_scatter::linearPosition(operand.shape, mirrored), result,
+                position++);
+  } while (gather_scatter::nextIndex(operand.shape, index));
   return {result};
 }
 
