@@ -51,6 +51,25 @@ nlohmann::ordered_json entryJson(const OperandIndexing& entry, size_t id, PrintS
   nlohmann::ordered_json maps = nlohmann::ordered_json::array();
   for (const IndexingMap& map : entry.maps) maps.push_back(printIndexingMap(map, style));
   nlohmann::ordered_json record = {{"operand", id}, {"maps", maps}, {"unknown", entry.unknown}};
+  // Per map, what each of its runtime variables stands for (XLA's `runtime variables:`).
+  nlohmann::ordered_json sources = nlohmann::ordered_json::array();
+  bool anySource = false;
+  for (const IndexingMap& map : entry.maps) {
+    nlohmann::ordered_json vars = nlohmann::ordered_json::array();
+    for (size_t k = 0; k < map.runtimeVars.size(); ++k) {
+      const RuntimeSource* source = map.runtimeVars[k].source.get();
+      nlohmann::ordered_json var = {
+          {"name", map.variableName(ExprKind::RuntimeVar, static_cast<unsigned>(k))}};
+      if (source) {
+        var["source"] = source->tensor;
+        if (source->index) var["index"] = printIndexingMap(*source->index, style);
+        anySource = true;
+      }
+      vars.push_back(var);
+    }
+    sources.push_back(vars);
+  }
+  if (anySource) record["runtime_variables"] = sources;
   if (!entry.replicaIdMaps.empty()) {
     nlohmann::ordered_json replicas = nlohmann::ordered_json::array();
     for (const IndexingMap& map : entry.replicaIdMaps)
@@ -201,12 +220,16 @@ ExitCode analyzeHlo(const AnalyzeOptions& options, const Source& source, std::os
     }
   }
   std::vector<InstructionIndexing> indexings;
+  // XLA prints the maps it does not simplify with their point dimensions.
+  PointDims pointDims =
+      options.style == PrintStyle::kXla ? PointDims::kPreserve : PointDims::kReplace;
   try {
     if (inToOut) {
       for (int input : inputs)
-        indexings.push_back(computeInputToOutputIndexing(instruction, input));
+        indexings.push_back(computeInputToOutputIndexing(instruction, input, pointDims));
     } else {
-      indexings.push_back(computeOutputToInputIndexing(instruction, output));
+      indexings.push_back(
+          computeOutputToInputIndexing(instruction, output, RuntimeVariables::kFolded, pointDims));
       if (options.operand)
         checkIndex(*options.operand, indexings[0].entries.size(), instruction, "operands",
                    source.name);

@@ -12,7 +12,9 @@ void addStyleOption(CLI::App& command, PrintStyle& style) {
             style = name == "xla" ? PrintStyle::kXla : PrintStyle::kIdxmap;
           },
           "xla: print maps as current XLA does, `/` for floor division and a KNOWN EMPTY map as "
-          "those words alone, to diff against XLA's output; idxmap (default): `floordiv`, which "
+          "those words alone, to diff against XLA's output (analyze also keeps point dimensions "
+          "where XLA does and adds its `runtime variables:` block); idxmap (default): "
+          "`floordiv`, which "
           "every XLA version reads, and KNOWN EMPTY maps with their domain, which read back to "
           "the same map")
       ->type_name("idxmap|xla")

@@ -161,7 +161,7 @@ class HloKernelPrinter {
     std::set<const Instruction*> seen;
     checkInstructions(*kernel.computation, seen);
     scope_.computation = kernel.computation;
-    HloKernel out{symbol_, instruction_.opcode, instruction_.location.toString(), {}, {}};
+    HloKernel out{symbol_, instruction_.opcode, instruction_.location.toString(), {}, {}, {}};
     for (size_t i = 0; i < instruction_.operands.size(); ++i) {
       const hlo::Shape& shape = instruction_.operands[i]->shape;
       std::optional<ElementCode> type = elementCode(shape.element_type);

@@ -17,6 +17,16 @@ std::string defaultVariableName(ExprKind kind, unsigned index) {
   }
 }
 
+bool RuntimeSource::operator==(const RuntimeSource& o) const {
+  if (tensor != o.tensor || !index != !o.index) return false;
+  return !index || *index == *o.index;
+}
+
+bool Variable::operator==(const Variable& o) const {
+  if (range != o.range || name != o.name || !source != !o.source) return false;
+  return !source || *source == *o.source;
+}
+
 IndexingMap IndexingMap::identity(const std::vector<int64_t>& sizes) {
   IndexingMap map;
   for (size_t i = 0; i < sizes.size(); ++i) {
@@ -109,6 +119,14 @@ IndexingMap compose(const IndexingMap& first, const IndexingMap& second) {
   out.rangeVars = second.rangeVars;
   out.rangeVars.insert(out.rangeVars.end(), first.rangeVars.begin(), first.rangeVars.end());
   out.runtimeVars = second.runtimeVars;
+  for (Variable& var : out.runtimeVars) {
+    if (!var.source || !var.source->index) continue;
+    // The value second's variable stands for is read at an index of second's dims: seen from
+    // first's dims, that is the index map after first.
+    auto index =
+        std::make_shared<IndexingMap>(withoutUnusedRuntimeVars(compose(first, *var.source->index)));
+    var.source = std::make_shared<RuntimeSource>(RuntimeSource{var.source->tensor, index});
+  }
   out.runtimeVars.insert(out.runtimeVars.end(), first.runtimeVars.begin(), first.runtimeVars.end());
 
   // first's symbols move behind second's; second's dims become first's results.
@@ -136,6 +154,30 @@ IndexingMap compose(const IndexingMap& first, const IndexingMap& second) {
   out.knownEmpty = first.knownEmpty || second.knownEmpty;
   if (out.knownEmpty) out.markKnownEmpty();
   return out;
+}
+
+IndexingMap withoutUnusedRuntimeVars(IndexingMap map) {
+  if (map.runtimeVars.empty() || map.knownEmpty) return map;
+  auto used = [&map](unsigned index) {
+    for (Expr result : map.results)
+      if (result.uses(ExprKind::RuntimeVar, index)) return true;
+    for (const Constraint& constraint : map.constraints)
+      if (constraint.expr.uses(ExprKind::RuntimeVar, index)) return true;
+    return false;
+  };
+  std::vector<Expr> renamed(map.runtimeVars.size());
+  std::vector<Variable> kept;
+  for (unsigned i = 0; i < map.runtimeVars.size(); ++i) {
+    if (!used(i) && !map.runtimeVars[i].range.isEmpty()) continue;
+    renamed[i] = Expr::runtimeVar(static_cast<unsigned>(kept.size()));
+    kept.push_back(map.runtimeVars[i]);
+  }
+  if (kept.size() == map.runtimeVars.size()) return map;
+  for (Expr& result : map.results) result = result.replaceVariables({}, {}, renamed);
+  for (Constraint& constraint : map.constraints)
+    constraint.expr = constraint.expr.replaceVariables({}, {}, renamed);
+  map.runtimeVars = std::move(kept);
+  return map;
 }
 
 }  // namespace idxmap

@@ -7,6 +7,7 @@
 // declared range is non-empty unless the map is KNOWN EMPTY.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -17,10 +18,24 @@
 
 namespace idxmap {
 
+struct IndexingMap;
+
+// What a runtime variable stands for: the element of `tensor` at `index` (a map from the
+// owning map's dimensions), read at run time. Front ends record it where they know it (an
+// HLO operand: XLA's "parameter(1)", "constant(42)" or the instruction's name); compose()
+// carries it, re-rooted on the composed map's dimensions. Two maps whose runtime variables
+// stand for different values are different maps, whatever their text.
+struct RuntimeSource {
+  std::string tensor;
+  std::shared_ptr<const IndexingMap> index;
+  bool operator==(const RuntimeSource& o) const;
+};
+
 struct Variable {
   Interval range;
   std::string name;  // empty: the default name (d3, s0, rt1) for its kind and position
-  bool operator==(const Variable& o) const = default;
+  std::shared_ptr<const RuntimeSource> source = nullptr;  // runtime variables only; may be null
+  bool operator==(const Variable& o) const;
 };
 
 struct Constraint {
@@ -68,5 +83,10 @@ std::string defaultVariableName(ExprKind kind, unsigned index);
 // constraint keeping each result of `first` inside the matching dim of `second`. The
 // composed map is not simplified. Throws Error when the arities disagree.
 IndexingMap compose(const IndexingMap& first, const IndexingMap& second);
+
+// `map` without the runtime variables that neither a result nor a constraint uses, as XLA's
+// RemoveUnusedSymbols drops them: with a non-empty range and nothing tying it, such a
+// variable cannot change which elements are read. The others are renumbered in order.
+IndexingMap withoutUnusedRuntimeVars(IndexingMap map);
 
 }  // namespace idxmap

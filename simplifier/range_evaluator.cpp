@@ -87,4 +87,10 @@ Congruence RangeEvaluator::computeCongruence(Expr e) {
   }
 }
 
+bool usesPointDim(Expr e, const IndexingMap& map) {
+  for (unsigned d = 0; d < map.dims.size(); ++d)
+    if (map.dims[d].range.isPoint() && e.uses(ExprKind::Dim, d)) return true;
+  return false;
+}
+
 }  // namespace idxmap

@@ -18,6 +18,7 @@ class RangeEvaluator {
   RangeEvaluator(const IndexingMap& map, Use use);
 
   Interval range(Expr e);
+  const IndexingMap& map() const { return map_; }
   Congruence congruence(Expr e);
 
  private:
@@ -38,5 +39,8 @@ class RangeEvaluator {
   };
   ExprMap<Facts> cache_;
 };
+
+// Whether `e` uses a dimension whose range is one point.
+bool usesPointDim(Expr e, const IndexingMap& map);
 
 }  // namespace idxmap

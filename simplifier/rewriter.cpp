@@ -84,6 +84,10 @@ Expr Rewriter::sumOfDigits(const LinearForm& form, int depth) {
 
 Expr Rewriter::rewrite(Expr e, int depth) {
   if (e.isConstant()) return e;
+  // kPreserve: what is constant only through a point dimension stays as written.
+  if (pointDims_ == PointDims::kPreserve && usesPointDim(e, ranges_.map()) &&
+      ranges_.range(e).isPoint())
+    return e;
   if (const Expr* done = memo_.find(e)) return *done;
   Expr current = e.isBinary() && depth < kMaxDepth ? rebuildFromSimplifiedChildren(e, depth) : e;
   if (depth < kMaxDepth) {

@@ -4,6 +4,7 @@
 #include "simplifier/expr_map.h"
 #include "simplifier/linear_form.h"
 #include "simplifier/range_evaluator.h"
+#include "simplifier/simplify.h"
 
 namespace idxmap {
 
@@ -14,7 +15,8 @@ int simplificationCost(Expr e);
 
 class Rewriter {
  public:
-  explicit Rewriter(RangeEvaluator& ranges) : ranges_(ranges) {}
+  explicit Rewriter(RangeEvaluator& ranges, PointDims pointDims = PointDims::kReplace)
+      : ranges_(ranges), pointDims_(pointDims) {}
 
   // An expression equal to `e` on the evaluator's domain, never costlier.
   Expr simplify(Expr e);
@@ -25,6 +27,7 @@ class Rewriter {
   Expr sumOfDigits(const LinearForm& form, int depth);
 
   RangeEvaluator& ranges_;
+  PointDims pointDims_;
   ExprMap<Expr> memo_;
 };
 

@@ -7,7 +7,21 @@
 
 namespace idxmap {
 
-IndexingMap simplify(const IndexingMap& input) {
+namespace {
+
+// The index at which each runtime variable's value is read, simplified like the map itself
+// (compose() leaves it as raw as the composed map).
+void simplifyRuntimeSources(IndexingMap& map, PointDims pointDims) {
+  for (Variable& var : map.runtimeVars) {
+    if (!var.source || !var.source->index) continue;
+    auto index = std::make_shared<IndexingMap>(simplify(*var.source->index, pointDims));
+    var.source = std::make_shared<RuntimeSource>(RuntimeSource{var.source->tensor, index});
+  }
+}
+
+}  // namespace
+
+IndexingMap simplify(const IndexingMap& input, PointDims pointDims) {
   IndexingMap map = input;
   if (map.knownEmpty) {
     map.markKnownEmpty();
@@ -19,9 +33,14 @@ IndexingMap simplify(const IndexingMap& input) {
   detectEmptyDomain(map);
   if (map.knownEmpty) return map;
   RangeEvaluator ranges(map, RangeEvaluator::Use::RangesAndConstraints);
-  Rewriter rewriter(ranges);
-  for (Expr& e : map.results) e = affineOnSmallBox(rewriter.simplify(e), map);
+  Rewriter rewriter(ranges, pointDims);
+  for (Expr& e : map.results) {
+    e = rewriter.simplify(e);
+    // The box fit drops point dims (they are constants there): only where they may go.
+    if (pointDims == PointDims::kReplace || !usesPointDim(e, map)) e = affineOnSmallBox(e, map);
+  }
   removeUnusedRangeVariables(map);
+  simplifyRuntimeSources(map, pointDims);
   return map;
 }
 

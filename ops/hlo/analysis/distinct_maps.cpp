@@ -13,6 +13,15 @@ void insertDistinct(std::vector<IndexingMap>& maps, IndexingMap map) {
     if (existing.dims.size() != map.dims.size() || existing.results.size() != map.results.size() ||
         existing.runtimeVars.size() != map.runtimeVars.size())
       continue;
+    // isl sees runtime variables by position only: equal relations over variables that
+    // stand for different values are different maps.
+    bool sameSources = true;
+    for (size_t k = 0; k < map.runtimeVars.size(); ++k) {
+      const auto& a = existing.runtimeVars[k].source;
+      const auto& b = map.runtimeVars[k].source;
+      sameSources = sameSources && (a == b || (a && b && *a == *b));
+    }
+    if (!sameSources) continue;
     if (islEqual(existing, map).isProven()) return;
   }
   maps.push_back(std::move(map));

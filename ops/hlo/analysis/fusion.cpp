@@ -67,37 +67,13 @@ int resultRead(const Instruction& consumer) {
 OperandIndexing identityAt(const Instruction& instruction, int output) {
   try {
     IndexingMap domain = ops::domainOf(ops::resultShape(instruction, output));
-    return {{ops::withResults(domain, ops::dimExprs(domain))}, false};
+    return {.maps = {ops::withResults(domain, ops::dimExprs(domain))},
+            .unknown = false,
+            .replicaIdMaps = {}};
   } catch (const ops::Inexpressible&) {
-    return {{}, true};  // an unbounded `?` dimension has no index space to start from
+    return OperandIndexing::unknownIndexing();  // an unbounded `?` dimension has no index space to
+                                                // start from
   }
-}
-
-// A runtime variable that a composed map no longer uses (a consumer's dynamic offset seen
-// from a producer's scalar operand) is dropped, as XLA's RemoveUnusedSymbols does: with a
-// non-empty range and nothing tying it, it cannot change which elements are read.
-IndexingMap withoutUnusedRuntimeVars(IndexingMap map) {
-  if (map.runtimeVars.empty() || map.knownEmpty) return map;
-  auto used = [&map](unsigned index) {
-    for (Expr result : map.results)
-      if (result.uses(ExprKind::RuntimeVar, index)) return true;
-    for (const Constraint& constraint : map.constraints)
-      if (constraint.expr.uses(ExprKind::RuntimeVar, index)) return true;
-    return false;
-  };
-  std::vector<Expr> renamed(map.runtimeVars.size());
-  std::vector<Variable> kept;
-  for (unsigned i = 0; i < map.runtimeVars.size(); ++i) {
-    if (!used(i) && !map.runtimeVars[i].range.isEmpty()) continue;
-    renamed[i] = Expr::runtimeVar(static_cast<unsigned>(kept.size()));
-    kept.push_back(map.runtimeVars[i]);
-  }
-  if (kept.size() == map.runtimeVars.size()) return map;
-  for (Expr& result : map.results) result = result.replaceVariables({}, {}, renamed);
-  for (Constraint& constraint : map.constraints)
-    constraint.expr = constraint.expr.replaceVariables({}, {}, renamed);
-  map.runtimeVars = std::move(kept);
-  return map;
 }
 
 // Extends `to` by every `from` map followed by every `step` map. A replica id map rides
@@ -156,7 +132,7 @@ InstructionIndexing fusionOutputToInput(const Instruction& fusion, int outputId)
     InstructionIndexing steps = computeOutputToInputIndexing(consumer, node.output);
     for (size_t k = 0; k < consumer.operands.size(); ++k) {
       OperandIndexing step =
-          k < steps.entries.size() ? steps.entries[k] : OperandIndexing{{}, true};
+          k < steps.entries.size() ? steps.entries[k] : OperandIndexing::unknownIndexing();
       extend(reached[Node{consumer.operands[k], resultRead(consumer)}], here, step);
     }
   }
@@ -191,7 +167,7 @@ InstructionIndexing fusionInputToOutput(const Instruction& fusion, int inputId) 
       for (int r = 0; r < results; ++r) {
         OperandIndexing step = r < static_cast<int>(steps.entries.size())
                                    ? steps.entries[r]
-                                   : OperandIndexing{{}, true};
+                                   : OperandIndexing::unknownIndexing();
         extend(reached[Node{&consumer, r}], from, step);
       }
     }

@@ -5,6 +5,7 @@
 
 #include "ops/hlo/analysis/fusion.h"
 #include "ops/hlo/analysis/known_offsets.h"
+#include "ops/hlo/analysis/runtime_sources.h"
 #include "ops/hlo/models/common.h"
 
 namespace idxmap {
@@ -12,27 +13,39 @@ namespace {
 
 InstructionIndexing unknownIndexing(size_t entries) {
   InstructionIndexing indexing;
-  indexing.entries.assign(entries, OperandIndexing{{}, /*unknown=*/true});
+  indexing.entries.assign(entries, OperandIndexing::unknownIndexing());
   return indexing;
+}
+
+// XLA simplifies (replacing point dims) the maps it builds by composing others.
+PointDims asXlaPrints(const hlo::Instruction& instruction, PointDims requested) {
+  const std::string& opcode = instruction.opcode;
+  return opcode == "reduce-window" || opcode == "convolution" ? PointDims::kReplace : requested;
 }
 
 }  // namespace
 
 InstructionIndexing computeOutputToInputIndexing(const hlo::Instruction& instruction, int outputId,
-                                                 RuntimeVariables runtimeVariables) {
+                                                 RuntimeVariables runtimeVariables,
+                                                 PointDims pointDims) {
   if (instruction.opcode == "fusion") return fusionOutputToInput(instruction, outputId);
   const OpModel* model = findOpModel(instruction.opcode);
   if (!model) return unknownIndexing(instruction.operands.size());
-  InstructionIndexing indexing = model->outputToInput(instruction, outputId);
+  InstructionIndexing indexing = withRuntimeSources(
+      instruction, model->outputToInput(instruction, outputId, asXlaPrints(instruction, pointDims)),
+      true);
   if (runtimeVariables == RuntimeVariables::kPositional) return indexing;
   return foldKnownStarts(instruction, std::move(indexing));
 }
 
-InstructionIndexing computeInputToOutputIndexing(const hlo::Instruction& instruction, int inputId) {
+InstructionIndexing computeInputToOutputIndexing(const hlo::Instruction& instruction, int inputId,
+                                                 PointDims pointDims) {
   if (instruction.opcode == "fusion") return fusionInputToOutput(instruction, inputId);
   const OpModel* model = findOpModel(instruction.opcode);
   if (!model) return unknownIndexing(static_cast<size_t>(ops::resultCount(instruction)));
-  return model->inputToOutput(instruction, inputId);
+  return withRuntimeSources(
+      instruction, model->inputToOutput(instruction, inputId, asXlaPrints(instruction, pointDims)),
+      false);
 }
 
 std::string printEntryIndexing(const OperandIndexing& entry, const std::string& label, size_t id,
@@ -44,7 +57,12 @@ std::string printEntryIndexing(const OperandIndexing& entry, const std::string& 
   // An entry with no maps is an operand the result does not read; XLA prints the bare
   // header for it.
   if (entry.maps.empty() && !entry.unknown) add(prefix);
-  for (const IndexingMap& map : entry.maps) add(prefix + " " + printIndexingMap(map, style));
+  // XLA prints what each runtime variable stands for after the map; idxmap's own style
+  // leaves it out, so that every printed map reads back as one map.
+  for (const IndexingMap& map : entry.maps) {
+    std::string sources = style == PrintStyle::kXla ? printRuntimeSources(map, style) : "";
+    add(prefix + " " + printIndexingMap(map, style) + (sources.empty() ? "" : "\n" + sources));
+  }
   if (entry.unknown) add(prefix + " unknown indexing");
   // XLA prints a collective's replica map after the operand map, under `replica id:`.
   for (const IndexingMap& map : entry.replicaIdMaps)

@@ -20,11 +20,16 @@ enum class RuntimeVariables {
 
 // ComputeOutputToInputIndexing: for result `outputId`, the maps to each operand. An opcode
 // without a model gives unknown indexing for every operand.
+// With PointDims::kPreserve, maps that XLA prints as built keep their point dimensions; the
+// ones it simplifies (fusions, reduce-window, convolution: built by composition) fold them,
+// as XLA does, so the output diffs against XLA's.
 InstructionIndexing computeOutputToInputIndexing(
     const hlo::Instruction& instruction, int outputId = 0,
-    RuntimeVariables runtimeVariables = RuntimeVariables::kFolded);
+    RuntimeVariables runtimeVariables = RuntimeVariables::kFolded,
+    PointDims pointDims = PointDims::kReplace);
 // ComputeInputToOutputIndexing: from operand `inputId` to each result.
-InstructionIndexing computeInputToOutputIndexing(const hlo::Instruction& instruction, int inputId);
+InstructionIndexing computeInputToOutputIndexing(const hlo::Instruction& instruction, int inputId,
+                                                 PointDims pointDims = PointDims::kReplace);
 
 // XLA's layout: "operand id = K <map>" per map ("unknown indexing" where there is none),
 // so the output can be diffed against XLA's; `label` is "operand" or "result".

@@ -11,20 +11,21 @@ namespace idxmap::ops {
 namespace {
 
 // Simplified entries; an op whose maps cannot be expressed gets unknown indexing throughout.
-InstructionIndexing finish(size_t entryCount, const std::function<MapSets()>& build) {
+InstructionIndexing finish(size_t entryCount, PointDims pointDims,
+                           const std::function<MapSets()>& build) {
   InstructionIndexing indexing;
   MapSets sets;
   try {
     sets = build();
   } catch (const Inexpressible&) {
-    indexing.entries.assign(entryCount, OperandIndexing{{}, /*unknown=*/true});
+    indexing.entries.assign(entryCount, OperandIndexing::unknownIndexing());
     return indexing;
   }
   for (const std::vector<IndexingMap>& maps : sets) {
     OperandIndexing entry;
     std::vector<IndexingMap> empty;
     for (const IndexingMap& map : maps) {
-      IndexingMap simplified = simplify(map);
+      IndexingMap simplified = simplify(map, pointDims);
       (simplified.knownEmpty ? empty : entry.maps).push_back(std::move(simplified));
     }
     // An entry that reads nothing at all still says so with one KNOWN EMPTY map, as XLA does.
@@ -43,26 +44,29 @@ void OpModelBase::validate(const Instruction& instruction) const {
                                        " (inferred " + inferred.toString() + ")");
 }
 
-InstructionIndexing OpModelBase::outputToInput(const Instruction& instruction, int outputId) const {
+InstructionIndexing OpModelBase::outputToInput(const Instruction& instruction, int outputId,
+                                               PointDims pointDims) const {
   validate(instruction);
   if (outputId < 0 || outputId >= resultCount(instruction))
     hlo::failAtOpcode(instruction, "has no result " + std::to_string(outputId));
-  InstructionIndexing indexing =
-      finish(instruction.operands.size(), [&] { return mapsToOperands(instruction, outputId); });
+  InstructionIndexing indexing = finish(instruction.operands.size(), pointDims,
+                                        [&] { return mapsToOperands(instruction, outputId); });
   MapSets replicas = replicaIdMaps(instruction, outputId);
   for (size_t k = 0; k < replicas.size() && k < indexing.entries.size(); ++k)
     for (const IndexingMap& map : replicas[k])
-      if (!indexing.entries[k].unknown) indexing.entries[k].replicaIdMaps.push_back(simplify(map));
+      if (!indexing.entries[k].unknown)
+        indexing.entries[k].replicaIdMaps.push_back(simplify(map, pointDims));
   return indexing;
 }
 
 MapSets OpModelBase::replicaIdMaps(const Instruction&, int) const { return {}; }
 
-InstructionIndexing OpModelBase::inputToOutput(const Instruction& instruction, int inputId) const {
+InstructionIndexing OpModelBase::inputToOutput(const Instruction& instruction, int inputId,
+                                               PointDims pointDims) const {
   validate(instruction);
   if (inputId < 0 || inputId >= static_cast<int>(instruction.operands.size()))
     hlo::failAtOpcode(instruction, "has no operand " + std::to_string(inputId));
-  return finish(static_cast<size_t>(resultCount(instruction)),
+  return finish(static_cast<size_t>(resultCount(instruction)), pointDims,
                 [&] { return mapsToResults(instruction, inputId); });
 }
 

@@ -32,8 +32,10 @@ class OpModelBase : public OpModel {
   // inferShape, then the declared shape must be compatible with it (spec 002).
   void validate(const Instruction& instruction) const override;
   // Validate, build, simplify; KNOWN EMPTY pieces of an entry are dropped unless all are.
-  InstructionIndexing outputToInput(const Instruction& instruction, int outputId) const final;
-  InstructionIndexing inputToOutput(const Instruction& instruction, int inputId) const final;
+  InstructionIndexing outputToInput(const Instruction& instruction, int outputId,
+                                    PointDims pointDims) const final;
+  InstructionIndexing inputToOutput(const Instruction& instruction, int inputId,
+                                    PointDims pointDims) const final;
 
  protected:
   // For result `outputId`, the maps to every operand.

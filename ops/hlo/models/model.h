@@ -8,6 +8,7 @@
 
 #include "core/indexing_map.h"
 #include "ops/hlo/module.h"
+#include "simplifier/simplify.h"
 
 namespace idxmap {
 
@@ -18,6 +19,10 @@ struct OperandIndexing {
   // Collectives (all-gather): from the same index, the replica whose copy of the operand is
   // read (XLA's "replica id" map). Empty for every local read.
   std::vector<IndexingMap> replicaIdMaps;
+
+  static OperandIndexing unknownIndexing() {
+    return {.maps = {}, .unknown = true, .replicaIdMaps = {}};
+  }
 };
 
 // Output->input: one entry per operand. Input->output: one entry per result (a
@@ -34,10 +39,12 @@ class OpModel {
   // permutation of [0, 2)".
   virtual void validate(const hlo::Instruction& instruction) const = 0;
   virtual hlo::Shape inferShape(const hlo::Instruction& instruction) const = 0;
-  virtual InstructionIndexing outputToInput(const hlo::Instruction& instruction,
-                                            int outputId) const = 0;
-  virtual InstructionIndexing inputToOutput(const hlo::Instruction& instruction,
-                                            int inputId) const = 0;
+  // The maps, simplified with `pointDims` (kPreserve: what XLA prints for a map it builds
+  // without simplifying).
+  virtual InstructionIndexing outputToInput(const hlo::Instruction& instruction, int outputId,
+                                            PointDims pointDims) const = 0;
+  virtual InstructionIndexing inputToOutput(const hlo::Instruction& instruction, int inputId,
+                                            PointDims pointDims) const = 0;
 };
 
 // The model for an opcode, or nullptr when there is none.

@@ -70,6 +70,7 @@ struct Case {
   std::vector<int64_t> unknownStarts;  // the values given to the parameter starts, in order,
                                        // clamped as the op clamps them
   bool allKnown = true;
+  std::string unknownStartSource;  // "parameter(N)": what XLA names the start left unknown
 };
 
 Tensor positions(const std::vector<int64_t>& shape, int64_t base) {
@@ -128,6 +129,7 @@ Case randomCase(std::mt19937& rng, const std::string& op) {
       // runtime variable drops it, so with one the oracle knows what rt0 is.
       if (in(0, 3) == 0 && shape[k] > window[k] && c.allKnown) {
         int64_t v = in(-2, shape[k] + 2);
+        c.unknownStartSource = "parameter(" + std::to_string(next) + ")";
         lines += "  " + name + " = s32[] parameter(" + std::to_string(next++) + ")\n";
         c.operands.push_back(scalar(v));
         c.unknownStarts.push_back(std::clamp<int64_t>(v, 0, shape[k] - window[k]));
@@ -220,6 +222,18 @@ TEST(KnownOffsets, FoldedMapsReadWhatTheReferenceReads) {
         EXPECT_TRUE(map.runtimeVars.empty() || map.knownEmpty) << c.text;
       ++folded;
     }
+    // The start left a runtime variable says which value it stands for: the parameter holding
+    // it, read as a scalar at every result point.
+    for (const IndexingMap& map : reads.maps)
+      for (const Variable& var : map.knownEmpty ? std::vector<Variable>{} : map.runtimeVars) {
+        ASSERT_TRUE(var.source && var.source->index) << c.text << printIndexingMap(map);
+        EXPECT_EQ(var.source->tensor, c.unknownStartSource) << c.text;
+        EXPECT_TRUE(var.source->index->results.empty()) << c.text;
+        // Read at every point of the map's domain (which folding may have narrowed).
+        ASSERT_EQ(var.source->index->dims.size(), map.dims.size()) << c.text;
+        for (size_t d = 0; d < map.dims.size(); ++d)
+          EXPECT_TRUE(var.source->index->dims[d].range.contains(map.dims[d].range)) << c.text;
+      }
     const std::vector<int64_t>& shape = c.operands[0].shape;
     hlo::Module fusedModule = hlo::parseHloModule(c.fusedText, "fused.hlo");
     const hlo::Instruction& fusion = *fusedModule.entry->root;
@@ -251,6 +265,48 @@ ENTRY main {
             2u);
   EXPECT_EQ(printIndexingMap(computeOutputToInputIndexing(root, 0).entries[0].maps[0]),
             "(d0, d1) -> (d0 + 7, d1),\ndomain:\nd0 in [0, 9],\nd1 in [0, 31]");
+}
+
+// A gather's start indices from a parameter, inside a fusion behind a transpose: rt_k stands
+// for element k of the index vector that the result point reads, as XLA records it, and the
+// record is re-rooted on the fusion's result dims. Oracle: gather's definition, written out.
+TEST(RuntimeSources, GatherStartsNameTheIndexVectorElement) {
+  hlo::Module module = hlo::parseHloModule(R"(HloModule m
+fused {
+  p0 = f32[8,6] parameter(0)
+  p1 = s32[5,2] parameter(1)
+  g = f32[5,2,3] gather(p0, p1), offset_dims={1,2}, collapsed_slice_dims={}, start_index_map={0,1}, index_vector_dim=1, slice_sizes={2,3}
+  ROOT t = f32[3,5,2] transpose(g), dimensions={2,0,1}
+}
+ENTRY main {
+  a = f32[8,6] parameter(0)
+  b = s32[5,2] parameter(1)
+  ROOT f = f32[3,5,2] fusion(a, b), kind=kLoop, calls=fused
+})",
+                                           "gather_sources.hlo");
+  InstructionIndexing indexing = computeOutputToInputIndexing(*module.entry->root, 0);
+  const OperandIndexing& reads = indexing.entries[0];
+  ASSERT_EQ(reads.maps.size(), 1u);
+  const IndexingMap& map = reads.maps[0];
+  ASSERT_EQ(map.runtimeVars.size(), 2u) << printIndexingMap(map);
+  for (int64_t k = 0; k < 2; ++k) {
+    const RuntimeSource* source = map.runtimeVars[static_cast<size_t>(k)].source.get();
+    ASSERT_TRUE(source && source->index) << printIndexingMap(map);
+    EXPECT_EQ(source->tensor, "parameter(1)");
+    // Result point (o1, b, o0) of the transposed gather reads start indices [b, k].
+    std::set<oracle::Tuple> expected;
+    for (int64_t o1 = 0; o1 < 3; ++o1)
+      for (int64_t b = 0; b < 5; ++b)
+        for (int64_t o0 = 0; o0 < 2; ++o0) expected.insert({o1, b, o0, b, k});
+    EXPECT_EQ(oracle::bruteForceRelation(*source->index), expected)
+        << printIndexingMap(*source->index);
+  }
+  std::string printed = printIndexing(indexing, "operand", PrintStyle::kXla);
+  EXPECT_NE(printed.find("runtime variables:\n\nrt0: parameter(1); (d0, d1, d2) -> (d1, 0)"),
+            std::string::npos)
+      << printed;
+  // idxmap's own style prints maps only, each readable back as one map.
+  EXPECT_EQ(printIndexing(indexing, "operand").find("runtime variables"), std::string::npos);
 }
 
 }  // namespace

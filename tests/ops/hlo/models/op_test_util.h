@@ -39,10 +39,10 @@ inline const OpModel& modelOf(const hlo::Instruction& instruction) {
 }
 
 inline InstructionIndexing outToIn(const hlo::Instruction& instruction, int outputId = 0) {
-  return modelOf(instruction).outputToInput(instruction, outputId);
+  return modelOf(instruction).outputToInput(instruction, outputId, PointDims::kReplace);
 }
 inline InstructionIndexing inToOut(const hlo::Instruction& instruction, int inputId) {
-  return modelOf(instruction).inputToOutput(instruction, inputId);
+  return modelOf(instruction).inputToOutput(instruction, inputId, PointDims::kReplace);
 }
 
 inline std::string describe(const OperandIndexing& entry) {

@@ -108,9 +108,9 @@ TEST(OpRegistry, MalformedInstructionsGetDiagnosticsNotCrashes) {
           for (const auto& [name, value] : attributes)
             instruction.attributes[name] = {value, {"t.hlo", 1, 1}};
           try {
-            model.outputToInput(instruction, 0);
+            model.outputToInput(instruction, 0, PointDims::kReplace);
             for (size_t k = 0; k < operands.size(); ++k)
-              model.inputToOutput(instruction, static_cast<int>(k));
+              model.inputToOutput(instruction, static_cast<int>(k), PointDims::kReplace);
           } catch (const ParseError&) {
             // A diagnostic is the right answer to a malformed instruction.
           } catch (const std::exception& e) {
