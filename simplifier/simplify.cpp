@@ -19,17 +19,19 @@ void simplifyRuntimeSources(IndexingMap& map, PointDims pointDims) {
   }
 }
 
-}  // namespace
+int resultCost(const IndexingMap& map) {
+  int cost = 0;
+  for (Expr e : map.results) cost += simplificationCost(e);
+  return cost;
+}
 
-IndexingMap simplify(const IndexingMap& input, PointDims pointDims) {
+IndexingMap simplifyOnce(const IndexingMap& input, PointDims pointDims, bool rescale) {
   IndexingMap map = input;
-  if (map.knownEmpty) {
-    map.markKnownEmpty();
-    return map;
+  simplifyDomain(map);
+  if (rescale) {
+    rescaleRangeVariables(map);
+    simplifyDomain(map);
   }
-  simplifyDomain(map);
-  rescaleRangeVariables(map);
-  simplifyDomain(map);
   detectEmptyDomain(map);
   if (map.knownEmpty) return map;
   RangeEvaluator ranges(map, RangeEvaluator::Use::RangesAndConstraints);
@@ -41,6 +43,26 @@ IndexingMap simplify(const IndexingMap& input, PointDims pointDims) {
   }
   removeUnusedRangeVariables(map);
   simplifyRuntimeSources(map, pointDims);
+  return map;
+}
+
+}  // namespace
+
+IndexingMap simplify(const IndexingMap& input, PointDims pointDims) {
+  if (input.knownEmpty) {
+    IndexingMap map = input;
+    map.markKnownEmpty();
+    return map;
+  }
+  IndexingMap map = simplifyOnce(input, pointDims, true);
+  // Rescaling a range variable by its mod constraint (s0 in [0, 5] with s0 mod 3 = 0 becomes
+  // s0 * 3 with s0 in [0, 1]) drops the constraint but writes `s0 * 3` at every use. Where the
+  // results come out costlier than they went in, the variable keeps its range and constraint:
+  // no output is larger than its input.
+  if (!map.knownEmpty && resultCost(map) > resultCost(input)) {
+    IndexingMap unscaled = simplifyOnce(input, pointDims, false);
+    if (resultCost(unscaled) < resultCost(map)) return unscaled;
+  }
   return map;
 }
 

@@ -42,7 +42,7 @@ namespace {
 
 const OpRules& opRules() {
   static const OpRules rules({elementwiseRules(), arithmeticRules(), shapeRules(), reduceRules(),
-                              sortRules(), gatherRules(), checkRules(), controlRules()});
+                              sortRules(), dotRules(), gatherRules(), checkRules(), controlRules()});
   return rules;
 }
 

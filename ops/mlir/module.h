@@ -178,8 +178,9 @@ struct Operation {
   // `name = value` and `name(value)` clauses alike, in written order. Pretty forms also
   // give: "value" for a `dense<...>` literal (constants, check ops); "callee" for `@sym`;
   // "start_indices" / "limit_indices" / "strides" for slice ranges `[1:3, 0:8:2]`; a Unit
-  // "unique" for the keyword `unique` (spec 001); an empty name for a bare positional
-  // value.
+  // "unique" for the keyword `unique` (spec 001); dot_general's `batching_dims = [0] x [1]`
+  // as "lhs_batching_dimensions" and "rhs_batching_dimensions" (the generic form's field
+  // names; likewise contracting_dims); an empty name for a bare positional value.
   std::vector<NamedAttribute> attributes;
   // Bare words of a pretty form that carry meaning by position (`LT`, `SIGNED` of
   // stablehlo.compare; `across`, `applies`, `stablehlo.add` of stablehlo.reduce).

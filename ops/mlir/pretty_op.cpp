@@ -233,6 +233,18 @@ void MlirParser::parsePrettyKeyword(Operation& op) {
       op.attributes.push_back({word, parseConvolutionDimNumbers(), cursor_.location(at)});
       return;
     }
+    if (word == "batching_dims" || word == "contracting_dims") {
+      // dot_general's `[0] x [0]`: lhs's dims, then rhs's, named as the generic form's fields.
+      std::string field =
+          word == "batching_dims" ? "batching_dimensions" : "contracting_dimensions";
+      op.attributes.push_back(
+          {"lhs_" + field, attributes_.parseAttribute(TypeSuffix::Leave), cursor_.location(at)});
+      cursor_.skipSpace();
+      if (!cursor_.accept('x')) throw cursor_.expected("'x' between lhs's and rhs's dims");
+      op.attributes.push_back(
+          {"rhs_" + field, attributes_.parseAttribute(TypeSuffix::Leave), cursor_.location(at)});
+      return;
+    }
     op.attributes.push_back(
         {word, attributes_.parseAttribute(TypeSuffix::Leave), cursor_.location(at)});
     return;

@@ -121,11 +121,11 @@ inline Tensor axisGatherOracle(const Tensor& params, const Tensor& indices, int6
   Tensor out = zeros(params.element_type, shape);
   forEachIndex(shape, [&](const Index& o) {
     Index at(o.begin(), o.begin() + batchDims);
-    at.insert(at.end(), o.begin() + axis, o.begin() + axis + q - batchDims);
+    at.insert(at.end(), o.begin() + axis, o.begin() + (axis + q - batchDims));
     int64_t value = intAt(indices, at);
     Index from(o.begin(), o.begin() + axis);
     from.push_back(wrap ? onnxIndex(value, params.shape[axis]) : value);
-    from.insert(from.end(), o.begin() + axis + q - batchDims, o.end());
+    from.insert(from.end(), o.begin() + (axis + q - batchDims), o.end());
     copyAt(params, from, out, o);
   });
   return out;
@@ -142,14 +142,14 @@ inline Tensor ndGatherOracle(const Tensor& data, const Tensor& indices, int64_t 
   Tensor out = zeros(data.element_type, shape);
   forEachIndex(shape, [&](const Index& o) {
     Index from(o.begin(), o.begin() + batchDims);
-    Index at(o.begin(), o.begin() + q - 1);
+    Index at(o.begin(), o.begin() + (q - 1));
     at.push_back(0);
     for (int64_t k = 0; k < m; ++k) {
       at.back() = k;
       int64_t value = intAt(indices, at);
       from.push_back(wrap ? onnxIndex(value, data.shape[batchDims + k]) : value);
     }
-    from.insert(from.end(), o.begin() + q - 1, o.end());
+    from.insert(from.end(), o.begin() + (q - 1), o.end());
     copyAt(data, from, out, o);
   });
   return out;
