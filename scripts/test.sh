@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run):
 #   1. install missing dependencies; build everything in build/ (RelWithDebInfo); ctest;
-#   2. build the tests with ASan + UBSan in build-asan/ and run ctest there;
+#   2. build the tests with ASan + UBSan in build-asan/ (clang) and run ctest there (the rule
+#      proofs excepted: Z3 work, run in step 1);
 #   3. when fuzz/ has targets: build them with clang in build-fuzz/ and fuzz briefly;
 #   4. clang-tidy (.clang-tidy) on the sources the last commit changed (scripts/tidy.sh).
 # Any failure stops the script with a non-zero status and names the step.
@@ -48,16 +49,20 @@ end_step
 if [[ ${IDXMAP_SKIP_SANITIZE:-0} != 1 ]]; then
   begin_step "configure and build with ASan + UBSan (build-asan/)"
   # -O1 -g1 (line tables) halves the compile time of -O2 -g and still gives the sanitizers
-  # readable stack traces; no -DNDEBUG, so assertions are checked here too.
+  # readable stack traces; no -DNDEBUG, so assertions are checked here too. Clang compiles the
+  # instrumented code in half GCC's time (GCC's build is the one tested in step 1).
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
+    -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
     -DIDXMAP_SANITIZE=ON -DIDXMAP_BUILD_BENCH=OFF
   cmake --build build-asan
   end_step
 
   begin_step "ctest with ASan + UBSan (build-asan/)"
+  # The rewrite rules' Z3 proofs are Z3's work, four times slower under ASan's allocator and
+  # no check of ours: step 2 runs them; the code that builds them is covered by the rest.
   ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_stack_use_after_return=1} \
     UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-    ctest --test-dir build-asan --output-on-failure -j "$jobs"
+    ctest --test-dir build-asan --output-on-failure -j "$jobs" -E 'RuleProofTest'
   end_step
 fi
 
