@@ -210,8 +210,9 @@ void detectEmptyDomain(IndexingMap& map) {
   if (islIsEmpty(domain).isProven()) map.markKnownEmpty();
 }
 
-void rescaleRangeVariables(IndexingMap& map) {
-  if (map.knownEmpty) return;
+bool rescaleRangeVariables(IndexingMap& map) {
+  bool rescaled = false;
+  if (map.knownEmpty) return rescaled;
   for (unsigned s = 0; s < map.rangeVars.size(); ++s) {
     Expr var = Expr::rangeVar(s);
     auto it =
@@ -227,7 +228,9 @@ void rescaleRangeVariables(IndexingMap& map) {
     replacement[s] = var * c + r;
     for (Expr& e : map.results) e = e.replaceVariables({}, replacement, {});
     for (Constraint& k : map.constraints) k.expr = k.expr.replaceVariables({}, replacement, {});
+    rescaled = true;
   }
+  return rescaled;
 }
 
 void removeUnusedRangeVariables(IndexingMap& map) {

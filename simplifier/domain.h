@@ -13,8 +13,9 @@ void simplifyDomain(IndexingMap& map);
 // Marks the map KNOWN EMPTY when isl proves its domain empty (a witness point skips isl).
 void detectEmptyDomain(IndexingMap& map);
 
-// Replaces a range variable s constrained by `s mod c in [r, r]` with `s * c + r`.
-void rescaleRangeVariables(IndexingMap& map);
+// Replaces a range variable s constrained by `s mod c in [r, r]` with `s * c + r`; returns
+// whether it replaced any.
+bool rescaleRangeVariables(IndexingMap& map);
 
 // Removes range variables that no result uses and no constraint ties to a used variable.
 void removeUnusedRangeVariables(IndexingMap& map);

@@ -25,11 +25,12 @@ int resultCost(const IndexingMap& map) {
   return cost;
 }
 
-IndexingMap simplifyOnce(const IndexingMap& input, PointDims pointDims, bool rescale) {
+// `rescaled` (when given) says whether a range variable was rescaled.
+IndexingMap simplifyOnce(const IndexingMap& input, PointDims pointDims, bool* rescaled) {
   IndexingMap map = input;
   simplifyDomain(map);
-  if (rescale) {
-    rescaleRangeVariables(map);
+  if (rescaled) {
+    *rescaled = rescaleRangeVariables(map);
     simplifyDomain(map);
   }
   detectEmptyDomain(map);
@@ -54,13 +55,14 @@ IndexingMap simplify(const IndexingMap& input, PointDims pointDims) {
     map.markKnownEmpty();
     return map;
   }
-  IndexingMap map = simplifyOnce(input, pointDims, true);
+  bool rescaled = false;
+  IndexingMap map = simplifyOnce(input, pointDims, &rescaled);
   // Rescaling a range variable by its mod constraint (s0 in [0, 5] with s0 mod 3 = 0 becomes
   // s0 * 3 with s0 in [0, 1]) drops the constraint but writes `s0 * 3` at every use. Where the
   // results come out costlier than they went in, the variable keeps its range and constraint:
   // no output is larger than its input.
-  if (!map.knownEmpty && resultCost(map) > resultCost(input)) {
-    IndexingMap unscaled = simplifyOnce(input, pointDims, false);
+  if (rescaled && !map.knownEmpty && resultCost(map) > resultCost(input)) {
+    IndexingMap unscaled = simplifyOnce(input, pointDims, nullptr);
     if (resultCost(unscaled) < resultCost(map)) return unscaled;
   }
   return map;
