@@ -5,7 +5,7 @@
 // and `algorithm` are hints to a backend that do not change that definition: read, not used.
 #include <algorithm>
 
-#include "ops/interp/op_table.h"
+#include "ops/interp/element_functions.h"
 
 namespace idxmap::mlir_interpreter {
 namespace {
@@ -130,8 +130,9 @@ std::vector<Tensor> evaluate(const OpContext& ctx, const DotDims& dims) {
     int64_t integer = 0;
     double floating = 0;
     std::vector<int64_t> c(contracting.size(), 0);
-    bool any = std::all_of(contracting.begin(), contracting.end(), [](int64_t n) { return n > 0; });
-    while (any) {
+    bool nonEmpty =
+        std::all_of(contracting.begin(), contracting.end(), [](int64_t n) { return n > 0; });
+    while (nonEmpty) {
       for (size_t k = 0; k < c.size(); ++k) {
         lhsAt[dims.lhsContracting[k]] = c[k];
         rhsAt[dims.rhsContracting[k]] = c[k];
@@ -144,11 +145,10 @@ std::vector<Tensor> evaluate(const OpContext& ctx, const DotDims& dims) {
       } else if (isBooleanType(type)) {
         integer = integer | (lhs.ints[l] & rhs.ints[r]);
       } else {
-        int64_t product =
-            wrapInteger(type, static_cast<int64_t>(static_cast<uint64_t>(lhs.ints[l]) *
-                                                   static_cast<uint64_t>(rhs.ints[r])));
-        integer = wrapInteger(type, static_cast<int64_t>(static_cast<uint64_t>(integer) +
-                                                         static_cast<uint64_t>(product)));
+        int64_t product = wrapInteger(
+            type, wrapping(lhs.ints[l], rhs.ints[r], [](uint64_t x, uint64_t y) { return x * y; }));
+        integer = wrapInteger(
+            type, wrapping(integer, product, [](uint64_t x, uint64_t y) { return x + y; }));
       }
       if (!gather_scatter::nextIndex(contracting, c)) break;
     }
