@@ -200,5 +200,38 @@ TEST(AnalyzeCli, BundledSoftmaxExample) {
       << result.out;
 }
 
+// --style xla end to end: the transpose keeps its point dimension, the dynamic-slice start
+// that stays a variable says what it stands for (text and --json); the default style prints
+// neither, so each printed map still reads back as one map.
+TEST(AnalyzeCli, XlaStyleKeepsPointDimsAndNamesRuntimeVariables) {
+  const std::string module = R"(HloModule m
+ENTRY e {
+  p0 = f32[2,64] parameter(0)
+  of = s32[] parameter(1)
+  c = s32[] constant(3)
+  ds = f32[1,32] dynamic-slice(p0, of, c), dynamic_slice_sizes={1,32}
+  ROOT t = f32[32,1] transpose(ds), dimensions={1,0}
+}
+)";
+  CliResult transpose = runIdxmap({"analyze", "--style", "xla", "-"}, module);
+  ASSERT_EQ(transpose.exitCode, 0) << transpose.err;
+  EXPECT_NE(transpose.out.find("(d0, d1) -> (d1, d0)"), std::string::npos) << transpose.out;
+  CliResult slice = runIdxmap({"analyze", "--style", "xla", "--instruction", "ds", "-"}, module);
+  ASSERT_EQ(slice.exitCode, 0) << slice.err;
+  EXPECT_NE(slice.out.find("(d0, d1){rt0} -> (rt0, d1 + 3)"), std::string::npos) << slice.out;
+  EXPECT_NE(slice.out.find("runtime variables:\n\nrt0: parameter(1); (d0, d1) -> ()"),
+            std::string::npos)
+      << slice.out;
+  CliResult plain = runIdxmap({"analyze", "--instruction", "ds", "-"}, module);
+  EXPECT_EQ(plain.out.find("runtime variables"), std::string::npos) << plain.out;
+  CliResult json = runIdxmap({"analyze", "--json", "--instruction", "ds", "-"}, module);
+  ASSERT_EQ(json.exitCode, 0) << json.err;
+  nlohmann::json records = nlohmann::json::parse(json.out);
+  const nlohmann::json& rt0 = records.at(0).at("runtime_variables").at(0).at(0);
+  EXPECT_EQ(rt0.at("name"), "rt0");
+  EXPECT_EQ(rt0.at("source"), "parameter(1)");
+  EXPECT_EQ(rt0.at("index"), "(d0, d1) -> (),\ndomain:\nd0 in [0, 0],\nd1 in [0, 31]");
+}
+
 }  // namespace
 }  // namespace idxmap::cli_test
