@@ -111,6 +111,12 @@ CLI::App* addEmitCommand(CLI::App& app, EmitOptions& options) {
                    "(repeatable); kernels then rely on it")
       ->type_name("FACTS")
       ->allow_extra_args(false);
+  command->add_option("--target", options.target, "What kernels are written in (default: cpp)")
+      ->check(CLI::IsMember({"cpp", "cuda"}))
+      ->type_name("cpp|cuda");
+  command->add_flag("--deterministic", options.deterministic,
+                    "--target cuda: no atomics; updates that may write one element are sorted "
+                    "by target and applied in row-major order (bit for bit the same every run)");
   command->add_flag(
       "--json", options.json,
       "Print one record per kernel on stdout: {op, location, symbol, strategy, "
@@ -147,6 +153,18 @@ every index expression as printed (C '/' and '%' included) and every guard are r
 proven equal to the map with isl, and its int32_t arithmetic is checked again on bit-vectors
 with Z3; the header lists the maps, the proofs and these checks.
 
+--target cuda writes the same kernels as one .cu file (StableHLO MLIR input): a __global__
+kernel per op with a thread per point, its point decoded from the thread's number (validated
+like a loop nest), and three entries: SYMBOL_launch(device buffers, counts, cudaStream_t),
+SYMBOL(host buffers, counts: copies in, launches, copies back) and SYMBOL_packed; they
+return 0, 1 (a count not the emitted one), 2 (an index out of range, checked forms) or 3 (a
+CUDA error). Stores follow the proofs: plain when no two updates write one element, a thread
+per run of equal index vectors when the indices are sorted, else native atomics (atomicAdd for
+f32, f64, f16, bf16, i32, i64; compare-and-swap only where CUDA has no atomic), or with
+--deterministic a stable sort by target and the updates of each target applied in row-major
+order. Without nvcc the file compiles as host C++ (the CUDA part it uses is emulated):
+  nvcc -std=c++20 -O3 -arch=sm_90 -c kernels.cu      c++ -std=c++20 -x c++ -c kernels.cu
+
 Exit status: 0 every op emitted; 1 validation refuted a kernel (a bug of the emitter: the
 diagnostic names the expression and a point); 2 invalid input, an invalid op, or an op
 kernels do not compute; 3 validation could not decide. Nothing is written unless every op is
@@ -155,6 +173,7 @@ emitted.
 Examples:
   idxmap emit examples/gather.mlir -o gather_kernels.cpp
   idxmap emit --assume '%rows: unique' examples/scatter_claims.mlir -o scatter.cpp
+  idxmap emit --target cuda examples/gather.mlir -o gather_kernels.cu
   idxmap run --engine kernel examples/spec_example.mlir)");
   return command;
 }
@@ -162,10 +181,26 @@ Examples:
 ExitCode runEmit(const EmitOptions& options, std::ostream& out, std::ostream& diagnostics) {
   std::vector<Assumption> assumptions = parseAssumptions(options.assumptions);
   setIslLimits({5'000'000, std::chrono::milliseconds(120'000)});
+  codegen::EmitTarget target;
+  if (options.target == "cuda") target.kind = codegen::EmitTarget::Kind::kCuda;
+  target.cuda.deterministic = options.deterministic;
+  if (options.deterministic && target.kind != codegen::EmitTarget::Kind::kCuda) {
+    diagnostics << "--deterministic: error: only --target cuda has atomics to avoid; C++ "
+                   "kernels are deterministic already\n";
+    return kInvalidInput;
+  }
   Source source = readSource(options.input);
-  if (!isMlir(source)) return runEmitHlo(options, source, out, diagnostics);
+  if (!isMlir(source)) {
+    if (target.kind == codegen::EmitTarget::Kind::kCuda) {
+      diagnostics << source.name
+                  << ": error: --target cuda: HLO modules are emitted as C++ only; CUDA kernels "
+                     "come from StableHLO MLIR gather and scatter forms\n";
+      return kInvalidInput;
+    }
+    return runEmitHlo(options, source, out, diagnostics);
+  }
   mlir_ir::Module module = mlir_ir::parseMlirModule(source.text, source.name);
-  return report(options, codegen::emitMlirModule(module, assumptions), source.name,
+  return report(options, codegen::emitMlirModule(module, assumptions, target), source.name,
                 "no gather or scatter to emit", kernelJson, out, diagnostics);
 }
 

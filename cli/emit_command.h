@@ -16,6 +16,8 @@ struct EmitOptions {
   std::string output;  // empty: stdout
   std::vector<std::string> assumptions;
   bool json = false;
+  std::string target = "cpp";  // cpp | cuda
+  bool deterministic = false;  // cuda: no atomics
 };
 
 CLI::App* addEmitCommand(CLI::App& app, EmitOptions& options);

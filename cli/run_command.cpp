@@ -62,11 +62,15 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
   command
       ->add_option("--engine", options.engine,
                    "How gather, dynamic_gather and scatter are computed: reference (the spec's "
-                   "formulas, default), maps (walking their indexing maps) or kernel (the C++ "
-                   "kernels idxmap emit writes, compiled and run); every other op is computed "
-                   "the same way by all three")
-      ->type_name("reference|maps|kernel")
-      ->check(CLI::IsMember({"reference", "maps", "kernel"}));
+                   "formulas, default), maps (walking their indexing maps), kernel (the C++ "
+                   "kernels idxmap emit writes, compiled and run) or cuda (its CUDA kernels, "
+                   "compiled with nvcc for this machine's GPU); every other op is computed "
+                   "the same way by all four")
+      ->type_name("reference|maps|kernel|cuda")
+      ->check(CLI::IsMember({"reference", "maps", "kernel", "cuda"}));
+  command->add_flag("--deterministic", options.deterministic,
+                    "--engine cuda: scatter without atomics (sorted by target, applied in "
+                    "row-major order)");
   command
       ->add_option("--threads", options.threads,
                    "--engine kernel: the kernels' OpenMP threads (default: OpenMP's)")
@@ -110,6 +114,7 @@ Examples:
       3 checks passed
   idxmap run --engine maps examples/spec_example.mlir
   idxmap run --engine kernel examples/spec_example.mlir
+  idxmap run --engine cuda examples/spec_example.mlir      (a GPU and nvcc: $IDXMAP_NVCC)
       (kernels compiled with $IDXMAP_CXX or c++, cached in $IDXMAP_CACHE_DIR, else
       ~/.cache/idxmap)
   idxmap run --json - < test.mlir
@@ -136,6 +141,11 @@ ExitCode runSource(const RunOptions& options,
   if (options.engine == "kernel")
     kernels =
         std::make_unique<codegen::KernelEngine>(module, codegen::JitOptions{}, options.threads);
+  if (options.engine == "cuda") {
+    codegen::EmitTarget target{codegen::EmitTarget::Kind::kCuda, {options.deterministic}};
+    kernels = std::make_unique<codegen::KernelEngine>(module, codegen::cudaJitOptions(), 0,
+                                                      std::vector<Assumption>{}, target);
+  }
   mlir_interpreter::Interpreter interpreter(module, engine, kernels.get());
   std::vector<mlir_interpreter::Tensor> results;
   try {

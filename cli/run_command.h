@@ -12,10 +12,12 @@
 namespace idxmap::cli {
 
 struct RunOptions {
-  std::vector<std::string> inputs;   // MLIR files; "-" or none reads stdin
-  bool splitInputFile = false;       // each `// -----` section of a file on its own
-  std::string engine = "reference";  // "maps" or "kernel": how gather / scatter are computed
-  int threads = 0;                   // --engine kernel: OpenMP threads (0: the default)
+  std::vector<std::string> inputs;  // MLIR files; "-" or none reads stdin
+  bool splitInputFile = false;      // each `// -----` section of a file on its own
+  std::string engine =
+      "reference";             // "maps", "kernel" or "cuda": how gather / scatter are computed
+  int threads = 0;             // --engine kernel: OpenMP threads (0: the default)
+  bool deterministic = false;  // --engine cuda: no atomics
   bool json = false;
   std::string valuesFile;     // --inputs: `[dense<..> : tensor<..>, ...]` for @main's arguments
   std::string args;           // --args: the same list inline, or `@FILE`

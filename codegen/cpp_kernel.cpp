@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "codegen/index_code.h"
+#include "codegen/kernel_text_internal.h"
 #include "codegen/loop_nest.h"
 #include "codegen/prelude.h"
 #include "codegen/validation.h"
@@ -10,34 +11,9 @@
 namespace idxmap::codegen {
 namespace {
 
-std::string pad(int n) { return std::string(static_cast<size_t>(n), ' '); }
-
-std::string proofLabel(const ProofResult& proof) {
-  std::string label = "proven (" + proof.method + ")";
-  for (size_t i = 0; i < proof.assumptions.size(); ++i)
-    label += (i ? ", " : " assuming ") + proof.assumptions[i];
-  return label;
-}
-
-// The points of the loop nest's box: what decides whether threads pay off.
-int64_t boxPoints(const IndexingMap& map) {
-  int64_t points = 1;
-  for (const Variable& v : map.dims) {
-    int64_t size = v.range.isEmpty() ? 0 : v.range.hi - v.range.lo + 1;
-    if (size != 0 && points > INT64_MAX / size) return INT64_MAX;
-    points *= size;
-  }
-  return points;
-}
-
-class KernelPrinter {
+class KernelPrinter : KernelText {
  public:
-  explicit KernelPrinter(const Kernel& kernel)
-      : kernel_(kernel),
-        width_(kernel.int32 ? CWidth::k32 : CWidth::k64),
-        lowering_(kernel.map, width_),
-        guardLowering_(kernel.map, width_, "v", CWidth::k64),
-        validator_(kernel.map, declared()) {}
+  explicit KernelPrinter(const Kernel& kernel) : KernelText(kernel) {}
 
   PrintedKernel print() {
     std::vector<EntryBuffer> entry = entryBuffers();
@@ -55,38 +31,6 @@ class KernelPrinter {
   }
 
  private:
-  std::vector<DeclaredVariable> declared() const {
-    std::vector<DeclaredVariable> out = IndexLowering(kernel_.map, width_).declared();
-    for (size_t k = 0; k < kernel_.map.runtimeVars.size(); ++k)
-      out.push_back({"v" + std::to_string(k), CWidth::k64});
-    return out;
-  }
-
-  void require(const ProofResult& result, const std::string& what) {
-    if (result.isProven()) return;
-    std::string detail = result.counterexample ? result.counterexample->explanation : result.reason;
-    throw ValidationError(kernel_.op + " at " + kernel_.location + ": " + what +
-                              (result.isRefuted() ? " is refuted: " : " is not proven: ") + detail,
-                          result);
-  }
-
-  const KernelBuffer& buffer(size_t index) const { return kernel_.buffers.at(index); }
-
-  std::string storage(const KernelBuffer& b) const {
-    std::optional<std::string> type = storageType(b.elementType);
-    if (!type)
-      throw Error(kernel_.op + " at " + kernel_.location + ": element type " + b.elementType +
-                  " of " + b.name + " has no kernel storage type");
-    return *type;
-  }
-
-  std::vector<EntryBuffer> entryBuffers() const {
-    std::vector<EntryBuffer> out;
-    for (const KernelBuffer& b : kernel_.buffers)
-      out.push_back({b.name, storage(b), b.written, b.elements()});
-    return out;
-  }
-
   std::string initialCopies() const {
     std::string out;
     for (auto [into, from] : kernel_.initialCopies)
@@ -96,73 +40,12 @@ class KernelPrinter {
     return out;
   }
 
-  // An offset as printed, validated against its Expr and the buffer's size.
-  std::string offset(const std::string& role, const Access& access, Where where) {
-    std::string text = printCExpr(lowering_.lower(access.offset));
-    require(validator_.checkExpression(role + " " + buffer(access.buffer).name, text, access.offset,
-                                       where, buffer(access.buffer).elements()),
-            "offset into " + buffer(access.buffer).name);
-    return text;
-  }
-
-  std::string guardText() {
-    std::string text;
-    const IndexingMap& map = kernel_.map;
-    for (size_t k = 0; k < map.runtimeVars.size(); ++k) {
-      std::string v = "v" + std::to_string(k);
-      text += std::string(k ? " && " : "") + v +
-              " >= " + printCExpr(literal(map.runtimeVars[k].range.lo)) + " && " + v +
-              " <= " + printCExpr(literal(map.runtimeVars[k].range.hi));
-    }
-    for (const Constraint& c : map.constraints) {
-      if (usesOnlyDims(c.expr)) continue;  // the loop nest enforces it
-      std::string e = printCExpr(guardLowering_.lower(c.expr));
-      text += " && " + e + " >= " + printCExpr(literal(c.range.lo)) + " && " + e +
-              " <= " + printCExpr(literal(c.range.hi));
-    }
-    require(validator_.checkGuard(text), "the skip test");
-    return text;
-  }
-
   std::string statement(const std::vector<CExpr>& point, int indent) {
-    const std::string W = typeName(width_);
-    std::string out = pad(indent) + "{\n";
-    int at = indent + 2;
-    for (size_t i = 0; i < point.size(); ++i) {
-      std::string name = "d" + std::to_string(i);
-      if (point[i]->op != COp::kVariable || point[i]->name != name)
-        out += pad(at) + "const " + W + " " + name + " = " + printCExpr(point[i]) + ";\n";
-    }
-    const IndexingMap& map = kernel_.map;
-    for (size_t k = 0; k < kernel_.loads.size(); ++k) {
-      std::string value =
-          "static_cast<int64_t>(" + buffer(kernel_.loads[k].buffer).name + "[" +
-          offset("load of rt" + std::to_string(k) + " from", kernel_.loads[k], Where::kBox) + "])";
-      if (k < kernel_.wrapNegative.size() && kernel_.wrapNegative[k] != 0)
-        value =
-            "idxmap_wrap_negative(" + value + ", " + std::to_string(kernel_.wrapNegative[k]) + ")";
-      out += pad(at) + "const int64_t v" + std::to_string(k) + " = " + value + ";\n";
-    }
-    std::string closing;
-    if (kernel_.guard || kernel_.check) {
-      out += pad(at) + "if (" + guardText() + ") {\n";
-      closing = pad(at) + "}\n";
-      if (kernel_.check)
-        closing = pad(at) + "} else {\n" + pad(at + 2) +
-                  "std::atomic_ref<int>(idxmap_bad_index).store(1, std::memory_order_relaxed);\n" +
-                  closing;
-      at += 2;
-    }
-    for (size_t k = 0; k < map.runtimeVars.size(); ++k) {
-      std::string v = "v" + std::to_string(k);
-      std::string value = kernel_.clamp
-                              ? "idxmap_clamp<int64_t>(" + v + ", " +
-                                    printCExpr(literal(map.runtimeVars[k].range.lo)) + ", " +
-                                    printCExpr(literal(map.runtimeVars[k].range.hi)) + ")"
-                              : v;
-      out += pad(at) + "const " + W + " rt" + std::to_string(k) + " = static_cast<" + W + ">(" +
-             value + ");\n";
-    }
+    OpenStatement open = openStatement(
+        point, indent,
+        "std::atomic_ref<int>(idxmap_bad_index).store(1, std::memory_order_relaxed);");
+    std::string out = std::move(open.text), closing = std::move(open.closing);
+    int at = open.indent;
     if (ownership_ == Ownership::kRuntimeVar) {
       const std::string rt = "rt" + std::to_string(kernel_.splitIndex);
       out += pad(at) + "if (" + rt + " >= idxmap_first && " + rt + " < idxmap_last) {\n";
@@ -310,26 +193,6 @@ class KernelPrinter {
     return false;
   }
 
-  std::string header() const {
-    std::string out = "// idxmap kernel: " + kernel_.op + " at " + kernel_.location + "\n";
-    for (const auto& [name, map] : kernel_.maps) out += "// " + name + ": " + oneLine(map) + "\n";
-    for (const ReliedFact& fact : kernel_.facts)
-      out += "// " + proofLabel(fact.proof) + ": " + fact.statement + "\n";
-    for (const LoweringFact& fact : lowering_.facts())
-      out += "// proven (" + fact.method + "): " + fact.statement + "\n";
-    for (const LoweringFact& fact : guardLowering_.facts())
-      out += "// proven (" + fact.method + "): " + fact.statement + "\n";
-    for (const std::string& note : kernel_.notes) out += "// " + note + "\n";
-    for (const std::string& certificate : validator_.certificates())
-      out += certificateComment(certificate);
-    return out;
-  }
-
-  const Kernel& kernel_;
-  CWidth width_;
-  IndexLowering lowering_;
-  IndexLowering guardLowering_;
-  KernelValidator validator_;
   // How a statement of an ordered kernel whose threads all walk every point tells whether the
   // point is its thread's: by the target element, or by a runtime variable's value.
   enum class Ownership : uint8_t { kAll, kTargetElement, kRuntimeVar };

@@ -34,7 +34,7 @@ std::string kernelSymbol(const std::string& opName, const SourceLocation& locati
 std::string EmittedModule::source() const {
   std::vector<PrintedKernel> printed;
   for (const EmittedKernel& kernel : kernels) printed.push_back(kernel.printed);
-  return cppFile(printed);
+  return target.kind == EmitTarget::Kind::kCuda ? cudaFile(printed) : cppFile(printed);
 }
 
 std::string EmittedHloModule::source() const {
@@ -81,8 +81,9 @@ EmittedKernel emitLoweredGather(const gather_scatter::LoweredGather& lowered,
 }
 
 EmittedModule emitMlirModule(const mlir_ir::Module& module,
-                             const std::vector<Assumption>& assumptions) {
+                             const std::vector<Assumption>& assumptions, const EmitTarget& target) {
   EmittedModule out;
+  out.target = target;
   validation::Report report = validation::validateMlirModule(module);
   for (const validation::CheckedOp& checked : report.ops) {
     if (!checked.mlirOp) continue;
@@ -102,7 +103,9 @@ EmittedModule emitMlirModule(const mlir_ir::Module& module,
       kernel.location = checked.location.toString();
       if (!properties->indices.empty())
         kernel.notes.insert(kernel.notes.begin(), "index values: " + properties->indices);
-      PrintedKernel printed = printCppKernel(kernel);
+      PrintedKernel printed = target.kind == EmitTarget::Kind::kCuda
+                                  ? printCudaKernel(kernel, target.cuda)
+                                  : printCppKernel(kernel);
       out.kernels.push_back({&op, std::move(kernel), std::move(printed)});
     } catch (const ValidationError& error) {
       out.problems.push_back({error.result().isRefuted() ? EmitProblem::Kind::kValidationRefuted

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "codegen/cpp_kernel.h"
+#include "codegen/cuda_kernel.h"
 #include "codegen/hlo_kernel.h"
 #include "codegen/kernel.h"
 #include "core/text.h"
@@ -37,10 +38,18 @@ struct EmitProblem {
   std::string message;
 };
 
+// What kernels are printed as: C++ (codegen/cpp_kernel.h) or CUDA (codegen/cuda_kernel.h).
+struct EmitTarget {
+  enum class Kind : uint8_t { kCpp, kCuda };
+  Kind kind = Kind::kCpp;
+  CudaOptions cuda;
+};
+
 struct EmittedModule {
-  std::vector<EmittedKernel> kernels;
+  std::vector<EmittedKernel> kernels;  // printed for `target`
   std::vector<EmitProblem> problems;
-  // The self-contained C++ file of every kernel.
+  EmitTarget target;
+  // The self-contained file of every kernel: C++, or a .cu file for CUDA.
   std::string source() const;
 };
 
@@ -72,6 +81,7 @@ EmittedKernel emitLoweredGather(const gather_scatter::LoweredGather& lowered,
                                 const std::string& symbol);
 
 EmittedModule emitMlirModule(const mlir_ir::Module& module,
-                             const std::vector<Assumption>& assumptions = {});
+                             const std::vector<Assumption>& assumptions = {},
+                             const EmitTarget& target = {});
 
 }  // namespace idxmap::codegen

@@ -154,6 +154,10 @@ constexpr std::array<TypeInfo, 13> kTypes{{
     {"ui64", "uint64_t", TypeInfo::kInt},
 }};
 
+constexpr UpdateComputation kComputations[] = {UpdateComputation::kAdd, UpdateComputation::kMul,
+                                               UpdateComputation::kMin, UpdateComputation::kMax,
+                                               UpdateComputation::kReplace};
+
 const TypeInfo* typeInfo(const std::string& elementType) {
   // MLIR's `index` (tensor.gather's indices) is 64 bits wide, as ops/eval computes it.
   const std::string& name = elementType == "index" ? std::string("i64") : elementType;
@@ -212,11 +216,8 @@ std::string buildPrelude() {
   std::string out = kHelpers;
   out +=
       "\n// Scatter's update computations, one per element type: computation(current, update).\n";
-  const UpdateComputation computations[] = {UpdateComputation::kAdd, UpdateComputation::kMul,
-                                            UpdateComputation::kMin, UpdateComputation::kMax,
-                                            UpdateComputation::kReplace};
   for (const TypeInfo& type : kTypes)
-    for (UpdateComputation computation : computations)
+    for (UpdateComputation computation : kComputations)
       out += "static inline " + std::string(type.storage) + " idxmap_" +
              computationName(computation) + "_" + type.name + "(" + type.storage + " a, " +
              type.storage + " b) {\n  " +
@@ -227,9 +228,19 @@ std::string buildPrelude() {
 
 }  // namespace
 
-std::string_view kernelPrelude() {
-  static const std::string prelude = buildPrelude();
-  return prelude;
+// The same text with every helper callable from device code too: the helpers are the only
+// functions the prelude defines, each introduced by `static inline`.
+std::string deviceAnnotated(std::string text) {
+  const std::string plain = "static inline ", device = "static inline __host__ __device__ ";
+  for (size_t at = text.find(plain); at != std::string::npos;
+       at = text.find(plain, at + device.size()))
+    text.replace(at, plain.size(), device);
+  return text;
+}
+
+std::string_view kernelPrelude(bool device) {
+  static const std::string prelude = buildPrelude(), devicePrelude = deviceAnnotated(prelude);
+  return device ? devicePrelude : prelude;
 }
 
 std::optional<std::string> storageType(const std::string& elementType) {
@@ -244,6 +255,14 @@ std::optional<std::string> combineFunction(UpdateComputation computation,
   const char* name = computationName(computation);
   if (!type || !name) return std::nullopt;
   return std::string("idxmap_") + name + "_" + type->name;
+}
+
+std::optional<CombineKind> combineKind(const std::string& function) {
+  for (const TypeInfo& type : kTypes)
+    for (UpdateComputation computation : kComputations)
+      if (combineFunction(computation, type.name) == function)
+        return CombineKind{computation, type.name};
+  return std::nullopt;
 }
 
 }  // namespace idxmap::codegen

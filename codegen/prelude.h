@@ -14,8 +14,9 @@
 
 namespace idxmap::codegen {
 
-// The prelude's text: includes, then the helpers, all `static inline` or templates.
-std::string_view kernelPrelude();
+// The prelude's text: includes, then the helpers, all `static inline` or templates. For CUDA
+// (`device`) every helper is also `__host__ __device__`.
+std::string_view kernelPrelude(bool device = false);
 
 // The C++ type emitted code stores an element of `elementType` in ("float", "uint16_t" for
 // f16 and bf16, "int8_t", "uint32_t", "bool" for i1, ...); nullopt for a type kernels do not
@@ -26,5 +27,13 @@ std::optional<std::string> storageType(const std::string& elementType);
 // `elementType` ("idxmap_add_f16"); nullopt for kOther or an unsupported type.
 std::optional<std::string> combineFunction(gather_scatter::UpdateComputation computation,
                                            const std::string& elementType);
+
+// The inverse of combineFunction: the computation and element type a prelude function
+// computes; nullopt for a name it does not give.
+struct CombineKind {
+  gather_scatter::UpdateComputation computation;
+  std::string elementType;
+};
+std::optional<CombineKind> combineKind(const std::string& function);
 
 }  // namespace idxmap::codegen

@@ -41,9 +41,9 @@ int runCommand(const std::string& command, std::string& output) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-// The compiler's first --version line, once per compiler and process: part of the cache key,
-// so that an upgraded compiler rebuilds.
-std::string compilerVersion(const std::string& compiler) {
+// The compiler's --version text (all of it: nvcc's first line names no version), once per
+// compiler and process: part of the cache key, so that an upgraded compiler rebuilds.
+std::string compilerVersion(const std::string& compiler, const std::string& variable) {
   static std::mutex mutex;
   static std::map<std::string, std::string> versions;
   std::lock_guard<std::mutex> lock(mutex);
@@ -51,11 +51,10 @@ std::string compilerVersion(const std::string& compiler) {
   if (found != versions.end()) return found->second;
   std::string output;
   if (runCommand(shellQuoted(compiler) + " --version", output) != 0)
-    throw JitError("the C++ compiler `" + compiler +
-                   "` cannot be run (set IDXMAP_CXX): " + output.substr(0, 400));
-  std::string version = output.substr(0, output.find('\n'));
-  versions.emplace(compiler, version);
-  return version;
+    throw JitError("the compiler `" + compiler + "` cannot be run (set " + variable +
+                   "): " + output.substr(0, 400));
+  versions.emplace(compiler, output);
+  return output;
 }
 
 std::string hex(uint64_t value) {
@@ -85,10 +84,19 @@ void* LoadedLibrary::symbol(const std::string& name) const {
   return address;
 }
 
+JitOptions cudaJitOptions() {
+  JitOptions options;
+  options.compiler = "nvcc";
+  options.compilerVariable = "IDXMAP_NVCC";
+  options.flags = {"-std=c++20", "-O3", "-arch=native", "-Xcompiler=-fPIC", "-shared"};
+  options.language = "cu";
+  return options;
+}
+
 std::shared_ptr<LoadedLibrary> compileAndLoad(const std::string& source,
                                               const JitOptions& options) {
   std::string compiler = options.compiler;
-  if (const char* cxx = std::getenv("IDXMAP_CXX"); cxx && *cxx) compiler = cxx;
+  if (const char* cxx = std::getenv(options.compilerVariable.c_str()); cxx && *cxx) compiler = cxx;
   fs::path directory =
       options.cacheDirectory.empty() ? defaultCacheDirectory() : options.cacheDirectory;
   std::error_code error;
@@ -96,8 +104,9 @@ std::shared_ptr<LoadedLibrary> compileAndLoad(const std::string& source,
   if (error)
     throw JitError("cannot create the kernel cache " + directory.string() + ": " + error.message());
 
-  uint64_t key = fnv1a(compiler + '\0' + compilerVersion(compiler));
+  uint64_t key = fnv1a(compiler + '\0' + compilerVersion(compiler, options.compilerVariable));
   for (const std::string& flag : options.flags) key = fnv1a(flag + '\0', key);
+  key = fnv1a(options.language + '\0', key);
   key = fnv1a(source, key);
   fs::path object = directory / (hex(key) + ".so");
   fs::path sourcePath = directory / (hex(key) + ".cpp");
@@ -121,7 +130,8 @@ std::shared_ptr<LoadedLibrary> compileAndLoad(const std::string& source,
     }
     std::string command = shellQuoted(compiler);
     for (const std::string& flag : options.flags) command += " " + shellQuoted(flag);
-    command += " -x c++ " + shellQuoted(temporarySource.string()) + " -o " +
+    command += " -x " + shellQuoted(options.language) + " " +
+               shellQuoted(temporarySource.string()) + " -o " +
                shellQuoted(temporaryObject.string());
     std::string output;
     int status = runCommand(command, output);

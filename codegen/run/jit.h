@@ -20,10 +20,16 @@ class JitError : public Error {
 struct JitOptions {
   // Where compiled objects are kept: defaultCacheDirectory() unless set.
   std::filesystem::path cacheDirectory;
-  std::string compiler = "c++";  // $IDXMAP_CXX overrides when set
+  std::string compiler = "c++";  // the variable `compilerVariable` names overrides when set
+  std::string compilerVariable = "IDXMAP_CXX";
   std::vector<std::string> flags = {"-std=c++20", "-O3",   "-march=native", "-ffp-contract=off",
                                     "-fopenmp",   "-fPIC", "-shared"};
+  std::string language = "c++";  // what `-x` says the source is ("cu" for nvcc)
 };
+
+// CUDA kernels (codegen/cuda_kernel.h) for the GPU of this machine: nvcc ($IDXMAP_NVCC
+// overrides), -arch=native.
+JitOptions cudaJitOptions();
 
 // $IDXMAP_CACHE_DIR, else $XDG_CACHE_HOME/idxmap, else $HOME/.cache/idxmap, else
 // <temp>/idxmap-cache.

@@ -46,6 +46,10 @@ std::vector<Tensor> runKernel(const LoadedLibrary& library, const Kernel& kernel
   if (status == 2)
     throw gather_scatter::IndexValueError(kernel.op + " (" + kernel.symbol +
                                           "): an index value is out of range");
+  if (status == 3) {
+    auto cudaStatus = reinterpret_cast<const char* (*)()>(library.symbol("idxmap_cuda_status"));
+    throw Error(kernel.symbol + ": a CUDA call failed: " + cudaStatus());
+  }
   if (status != 0) throw Error(kernel.symbol + ": the kernel refused the buffers' sizes");
   std::vector<Tensor> out;
   for (size_t i = 0; i < kernel.buffers.size(); ++i)
@@ -55,11 +59,11 @@ std::vector<Tensor> runKernel(const LoadedLibrary& library, const Kernel& kernel
 }
 
 KernelEngine::KernelEngine(const mlir_ir::Module& module, const JitOptions& options, int threads,
-                           const std::vector<Assumption>& assumptions)
-    : emitted_(emitMlirModule(module, assumptions)) {
+                           const std::vector<Assumption>& assumptions, const EmitTarget& target)
+    : emitted_(emitMlirModule(module, assumptions, target)) {
   if (emitted_.kernels.empty()) return;
   library_ = compileAndLoad(emitted_.source(), options);
-  if (threads > 0)
+  if (threads > 0 && target.kind == EmitTarget::Kind::kCpp)
     reinterpret_cast<void (*)(int)>(library_->symbol("idxmap_set_num_threads"))(threads);
 }
 

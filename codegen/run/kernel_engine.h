@@ -23,10 +23,12 @@ std::vector<gather_scatter::Tensor> runKernel(
 
 class KernelEngine : public mlir_interpreter::ExternalEngine {
  public:
-  // Emits and compiles every kernel of `module` (JitError when the compiler fails). `threads`:
-  // the kernels' OpenMP threads, 0 for the default.
+  // Emits and compiles every kernel of `module` for `target` (JitError when the compiler fails;
+  // CUDA kernels want cudaJitOptions(), or a C++ compiler to run them emulated). `threads`:
+  // the C++ kernels' OpenMP threads, 0 for the default.
   explicit KernelEngine(const mlir_ir::Module& module, const JitOptions& options = {},
-                        int threads = 0, const std::vector<Assumption>& assumptions = {});
+                        int threads = 0, const std::vector<Assumption>& assumptions = {},
+                        const EmitTarget& target = {});
 
   gather_scatter::Tensor gather(const mlir_ir::Operation& op, const gather_scatter::GatherOp& model,
                                 const gather_scatter::Tensor& operand,

@@ -84,5 +84,33 @@ TEST(SegmentedScatter, EqualsTheSpecOrderAtEveryThreadCount) {
   }
 }
 
+// The CUDA kernel of the same op: a thread per run start and row element walks its run, so the
+// result is the spec's order whatever the threads' timing; the emulation spreads blocks over
+// two host threads here.
+TEST(SegmentedScatter, CudaThreadsWalkRunsInTheSpecOrder) {
+  for (const char* body : {kAdd, kReplace}) {
+    mlir_ir::Module module = mlir_ir::parseMlirModule(scatterModule(body), "sorted.mlir");
+    EmittedModule emitted =
+        emitMlirModule(module, parseAssumptions({"%rows: sorted"}), {EmitTarget::Kind::kCuda, {}});
+    ASSERT_TRUE(emitted.problems.empty()) << emitted.problems[0].message;
+    const Kernel& kernel = emitted.kernels.at(0).kernel;
+    ASSERT_EQ(kernel.strategy, Strategy::kSegmented);
+    const std::string& text = emitted.kernels[0].printed.text;
+    EXPECT_NE(text.find("idxmap_run_starts_at"), std::string::npos) << text;
+    EXPECT_EQ(text.find("idxmap_atomic_"), std::string::npos) << text;
+    JitOptions options = testing::testJitOptions();
+    options.flags.push_back("-DIDXMAP_EMULATION_WORKERS=2");
+    auto library = compileAndLoad(emitted.source(), options);
+    gather_scatter::ScatterOp op = stablehlo_import::importScatter(*emitted.kernels[0].op);
+    std::mt19937 rng(12);
+    for (int trial = 0; trial < 40; ++trial) {
+      Tensor table = floats({16, 8}, rng), updates = floats({64, 8}, rng), rows = sortedRows(rng);
+      Tensor expected = gather_scatter::referenceScatter(op, {table}, rows, {updates}).at(0);
+      Tensor actual = runKernel(*library, kernel, {&table, &rows, &updates}).at(0);
+      ASSERT_TRUE(testing::sameBits(actual, expected)) << "trial " << trial << "\n" << text;
+    }
+  }
+}
+
 }  // namespace segmented_scatter_tests
 }  // namespace idxmap::codegen

@@ -1,0 +1,384 @@
+#include "codegen/cuda_kernel.h"
+
+#include "codegen/kernel_text_internal.h"
+#include "codegen/loop_nest.h"
+#include "codegen/prelude.h"
+
+namespace idxmap::codegen {
+namespace {
+
+constexpr int64_t kThreadsPerBlock = 256;
+// A thread's point number stays int32_t below this many points: with at most 2^24 threads
+// (cuda_file.cpp's idxmap_blocks), point + stride never passes 2^31.
+constexpr int64_t kInt32Points = int64_t{1} << 30;
+
+// How a kernel's stores are made (cuda_kernel.h).
+enum class Stores : uint8_t { kPlain, kSegmented, kAtomic, kSorted };
+
+// Whether every dim after d0 with more than one value is, plus a constant, a result coordinate
+// that uses no runtime variable: then two points that differ in any of them never write one
+// element, whatever the index values.
+bool windowOwnsTargets(const IndexingMap& map) {
+  for (unsigned d = 1; d < map.dims.size(); ++d) {
+    if (map.dims[d].range.hi <= map.dims[d].range.lo) continue;
+    bool owns = false;
+    for (Expr e : map.results) {
+      if (e.kind() == ExprKind::Add && e.rhs().isConstant()) e = e.lhs();
+      owns |= e.kind() == ExprKind::Dim && e.variableIndex() == d;
+    }
+    if (!owns) return false;
+  }
+  return true;
+}
+
+class CudaKernelPrinter : KernelText {
+ public:
+  CudaKernelPrinter(const Kernel& kernel, const CudaOptions& options)
+      : KernelText(kernel),
+        points_(kernel.map.knownEmpty ? 0 : boxPoints(kernel.map)),
+        linear_(points_ <= kInt32Points ? CWidth::k32 : CWidth::k64) {
+    for (const Constraint& c : kernel.map.constraints)
+      if (usesOnlyDims(c.expr))
+        throw Error(kernel.op + " at " + kernel.location +
+                    ": the CUDA target decodes points of a box; this map's domain has a "
+                    "constraint on dims alone");
+    if (points_ == INT64_MAX)
+      throw Error(kernel.op + " at " + kernel.location + ": too many points for one launch");
+    stores_ = chooseStores(options);
+  }
+
+  PrintedKernel print() {
+    std::string kernels;
+    if (points_ > 0) {
+      require(validator_.checkLoopNest(decodingNest()), "the thread's point decoding");
+      if (stores_ == Stores::kSorted)
+        kernels = keysKernel() + applyKernel();
+      else
+        kernels = pointsKernel();
+    }
+    std::string text = kernels + launcher() + hostEntry();
+    require(validator_.checkBitWidths(), "int32_t arithmetic");
+    return {header({describeStores()}) + text, validator_.certificates()};
+  }
+
+ private:
+  Stores chooseStores(const CudaOptions& options) const {
+    if (kernel_.strategy == Strategy::kIndependent) return Stores::kPlain;
+    if (kernel_.strategy == Strategy::kSegmented && windowOwnsTargets(kernel_.map))
+      return Stores::kSegmented;
+    if (!options.deterministic) return Stores::kAtomic;
+    for (const Transfer& transfer : kernel_.transfers)
+      if (!(transfer.to.offset == kernel_.transfers.at(0).to.offset))
+        throw Error(kernel_.op + " at " + kernel_.location +
+                    ": --deterministic sorts by one target offset; this kernel's targets differ");
+    return Stores::kSorted;
+  }
+
+  std::string describeStores() const {
+    std::string threads = "CUDA: " + std::to_string(points_) + " points, a thread each (" +
+                          std::to_string(kThreadsPerBlock) + " a block); ";
+    switch (stores_) {
+      case Stores::kPlain:
+        return threads + "plain stores: no two points write one element (proven above)";
+      case Stores::kSegmented:
+        return threads +
+               "a thread per run start and window element walks its run, plain stores: runs "
+               "never share an element (sorted, proven above) and each window dim is a target "
+               "coordinate (the map's form); deterministic";
+      case Stores::kAtomic:
+        return threads +
+               "atomic updates (native where CUDA has one): writes may collide, in no fixed "
+               "order";
+      case Stores::kSorted:
+        return threads +
+               "deterministic: targets sorted stably (CUB radix sort), a thread per target "
+               "applies its updates in row-major order";
+    }
+    return threads;
+  }
+
+  // The thread's point from its number p: mixed-radix digits over the dims' extents, d0 most
+  // significant, so consecutive threads take consecutive points of the last dim.
+  std::vector<CExpr> decoded(const std::string& number) const {
+    std::vector<CExpr> point;
+    const std::vector<Variable>& dims = kernel_.map.dims;
+    int64_t stride = points_;
+    CExpr p = variable(number, linear_);
+    for (size_t i = 0; i < dims.size(); ++i) {
+      const int64_t extent = dims[i].range.hi - dims[i].range.lo + 1;
+      stride /= extent;
+      CExpr digit = p;
+      if (extent == 1) {
+        point.push_back(literal(dims[i].range.lo));
+        continue;
+      }
+      if (stride > 1) digit = binary(COp::kDiv, digit, literal(stride));
+      if (i > 0) digit = binary(COp::kRem, digit, literal(extent));
+      const int64_t lo = dims[i].range.lo;
+      if (lo > 0) digit = binary(COp::kAdd, digit, literal(lo));
+      if (lo < 0) digit = binary(COp::kSub, digit, literal(-lo));
+      if (linear_ != width_) digit = cast(width_, digit);
+      point.push_back(digit);
+    }
+    return point;
+  }
+
+  // The decoding as a loop nest over the number (named d0, as the validator names
+  // iterators): for d0 in [0, points) the statement at decoded(d0).
+  LoopNest decodingNest() const {
+    LoopNest nest;
+    nest.dims = kernel_.map.dims.size();
+    nest.width = linear_;
+    LoopNode statement;
+    statement.kind = LoopNode::Kind::kStatement;
+    statement.point = decoded("d0");
+    if (nest.dims == 0) {
+      nest.root.body.push_back(statement);
+      return nest;
+    }
+    LoopNode loop;
+    loop.kind = LoopNode::Kind::kFor;
+    loop.iterator = "d0";
+    loop.lower = literal(0);
+    loop.condition = binary(COp::kLess, variable("d0", linear_), literal(points_));
+    loop.body.push_back(statement);
+    nest.root.body.push_back(loop);
+    return nest;
+  }
+
+  std::string declaredDims(int indent) const {
+    std::string out;
+    std::vector<CExpr> point = decoded("idxmap_point");
+    for (size_t i = 0; i < point.size(); ++i)
+      out += pad(indent) + "const " + typeName(width_) + " d" + std::to_string(i) + " = " +
+             printCExpr(point[i]) + ";\n";
+    return out;
+  }
+
+  std::vector<CExpr> dimVariables() const {
+    std::vector<CExpr> out;
+    for (size_t i = 0; i < kernel_.map.dims.size(); ++i)
+      out.push_back(variable("d" + std::to_string(i), width_));
+    return out;
+  }
+
+  std::string parameters() const {
+    std::string out;
+    for (const KernelBuffer& b : kernel_.buffers)
+      out += std::string(out.empty() ? "" : ", ") + (b.written ? "" : "const ") + storage(b) +
+             "* __restrict__ " + b.name;
+    if (kernel_.check) out += ", int* idxmap_bad_index";
+    return out;
+  }
+
+  std::string arguments() const {
+    std::string out;
+    for (const KernelBuffer& b : kernel_.buffers) out += (out.empty() ? "" : ", ") + b.name;
+    if (kernel_.check) out += ", idxmap_bad_index";
+    return out;
+  }
+
+  std::string name(const std::string& part) const { return kernel_.symbol + "_" + part; }
+
+  // The loop a thread runs over its points (one each up to 2^24 threads).
+  std::string pointLoop(const std::string& count) const {
+    const std::string L = typeName(linear_);
+    const std::string c = "static_cast<" + L + ">(";
+    return "  for (" + L + " idxmap_point = " + c + "blockIdx.x) * " + c + "blockDim.x) + " + c +
+           "threadIdx.x);\n       idxmap_point < " + count + "; idxmap_point += " + c +
+           "gridDim.x) * " + c + "blockDim.x)) {\n";
+  }
+
+  // The stores of one point (its statement), as plain or atomic updates.
+  std::string statement(const std::vector<CExpr>& point, int indent, bool atomic) {
+    OpenStatement open = openStatement(point, indent, "atomicExch(idxmap_bad_index, 1);");
+    std::string out = std::move(open.text);
+    for (const Transfer& transfer : kernel_.transfers) {
+      std::string to = offset("store to", transfer.to, Where::kGuarded);
+      std::string from = offset("load from", transfer.from, Where::kGuarded);
+      const KernelBuffer& target = buffer(transfer.to.buffer);
+      std::string element = target.name + "[" + to + "]";
+      std::string source = buffer(transfer.from.buffer).name + "[" + from + "]";
+      if (atomic) {
+        std::string combine =
+            transfer.combine.empty()
+                ? *combineFunction(gather_scatter::UpdateComputation::kReplace, target.elementType)
+                : transfer.combine;
+        out += pad(open.indent) + atomicFunction(combine) + "(&" + element + ", " + source + ");\n";
+      } else if (transfer.combine.empty()) {
+        out += pad(open.indent) + element + " = " + source + ";\n";
+      } else {
+        out += pad(open.indent) + element + " = " + transfer.combine + "(" + element + ", " +
+               source + ");\n";
+      }
+    }
+    return out + open.closing + pad(indent) + "}\n";
+  }
+
+  std::string kernelHead(const std::string& part, const std::string& extraParameters = "") const {
+    return "static __global__ void __launch_bounds__(" + std::to_string(kThreadsPerBlock) + ") " +
+           name(part) + "(" + parameters() + extraParameters + ") {\n";
+  }
+
+  std::string pointsKernel() {
+    std::string out = kernelHead("points") + pointLoop(std::to_string(points_)) + declaredDims(4);
+    if (stores_ != Stores::kSegmented)
+      return out + statement(dimVariables(), 4, stores_ == Stores::kAtomic) + "  }\n}\n";
+    // A run of equal index vectors along d0 starts where d0's vector differs from the one
+    // before; the thread at a run's start walks the run at its own window element.
+    const Interval d0 = kernel_.map.dims.at(0).range;
+    const std::string W = typeName(width_);
+    out += "    auto idxmap_run_starts_at = [&](" + W +
+           " d0) {\n      return d0 <= " + std::to_string(d0.lo) + " || d0 > " +
+           std::to_string(d0.hi);
+    for (size_t k = 0; k < kernel_.loads.size(); ++k) {
+      std::string at =
+          offset("load of rt" + std::to_string(k) + " from", kernel_.loads[k], Where::kBox);
+      const std::string& indices = buffer(kernel_.loads[k].buffer).name;
+      out += " ||\n             [&](" + W + " d0) { return " + indices + "[" + at +
+             "]; }(d0) != [&](" + W + " d0) { return " + indices + "[" + at + "]; }(d0 - 1)";
+    }
+    out += ";\n    };\n    if (!idxmap_run_starts_at(d0)) continue;\n";
+    out += "    for (" + W + " idxmap_d0 = d0; idxmap_d0 <= " + std::to_string(d0.hi) +
+           " && (idxmap_d0 == d0 || !idxmap_run_starts_at(idxmap_d0)); ++idxmap_d0)\n";
+    std::vector<CExpr> walked = dimVariables();
+    walked[0] = variable("idxmap_d0", width_);
+    return out + statement(walked, 6, false) + "  }\n}\n";
+  }
+
+  // Deterministic mode, step 1: each point's target offset (the sort key; `idxmap_skipped` for
+  // an update that is not applied) and its number.
+  std::string keysKernel() {
+    const std::string L = typeName(linear_);
+    std::string out =
+        kernelHead("keys", ", " + keyType() + "* idxmap_keys, " + L + "* idxmap_points") +
+        pointLoop(std::to_string(points_)) + declaredDims(4);
+    out += "    idxmap_keys[idxmap_point] = " + skippedKey() +
+           ";\n    idxmap_points[idxmap_point] = idxmap_point;\n";
+    OpenStatement open = openStatement(dimVariables(), 4, "atomicExch(idxmap_bad_index, 1);");
+    std::string to = offset("store to", kernel_.transfers.at(0).to, Where::kGuarded);
+    return out + open.text + pad(open.indent) + "idxmap_keys[idxmap_point] = static_cast<" +
+           keyType() + ">(" + to + ");\n" + open.closing + "    }\n  }\n}\n";
+  }
+
+  // Step 2, after the sort: the thread at the first of a run of equal keys applies the run's
+  // updates in point order (the sort is stable), which is row-major order.
+  std::string applyKernel() {
+    const std::string L = typeName(linear_), K = keyType();
+    std::string out =
+        kernelHead("apply", ", const " + K + "* idxmap_keys, const " + L + "* idxmap_points") +
+        pointLoop(std::to_string(points_)) + "    const " + K +
+        " idxmap_key = idxmap_keys[idxmap_point];\n    if (idxmap_key == " + skippedKey() +
+        " || (idxmap_point > 0 && idxmap_keys[idxmap_point - 1] == idxmap_key)) "
+        "continue;\n";
+    out += "    for (" + L + " idxmap_at = idxmap_point; idxmap_at < " + std::to_string(points_) +
+           " && idxmap_keys[idxmap_at] == idxmap_key; ++idxmap_at) {\n      const " + L +
+           " idxmap_point = idxmap_points[idxmap_at];\n" + declaredDims(6);
+    return out + statement(dimVariables(), 6, false) + "    }\n  }\n}\n";
+  }
+
+  // Keys hold target offsets below the target's element count E; the skipped key is
+  // 2^bits - 1 with bits the width of E, above every offset, and the sort looks at those bits.
+  int keyBits() const {
+    const int64_t targets = buffer(kernel_.transfers.at(0).to.buffer).elements();
+    int bits = 1;
+    while (bits < 63 && (int64_t{1} << bits) - 1 < targets) ++bits;
+    return bits;
+  }
+  std::string keyType() const { return keyBits() <= 32 ? "uint32_t" : "uint64_t"; }
+  std::string skippedKey() const {
+    return "static_cast<" + keyType() + ">(" + std::to_string((int64_t{1} << keyBits()) - 1) +
+           "ull)";
+  }
+
+  std::string launch(const std::string& part, const std::string& extra = "") const {
+    return "  IDXMAP_LAUNCH(" + name(part) + ", idxmap_blocks(" + std::to_string(points_) + "), " +
+           std::to_string(kThreadsPerBlock) + ", stream, " + arguments() + extra + ");\n";
+  }
+
+  std::string launcher() {
+    std::vector<EntryBuffer> entry = entryBuffers();
+    std::string signature = entrySignature(name("launch"), entry);
+    signature.pop_back();
+    std::string out = signature + ",\n    cudaStream_t stream) {\n" + sizeChecks(entry);
+    for (auto [into, from] : kernel_.initialCopies)
+      out += "  if (" + buffer(into).name + " != " + buffer(from).name + " && cudaMemcpyAsync(" +
+             buffer(into).name + ", " + buffer(from).name + ", sizeof(" + storage(buffer(into)) +
+             ") * " + std::to_string(buffer(into).elements()) +
+             ", cudaMemcpyDeviceToDevice, stream) != cudaSuccess)\n    return 3;\n";
+    if (points_ == 0) return out + "  return 0;\n}\n";
+    if (kernel_.check)
+      out +=
+          "  int* idxmap_bad_index = nullptr;\n  if (cudaMalloc(&idxmap_bad_index, sizeof(int)) "
+          "!= cudaSuccess) return 3;\n  cudaMemsetAsync(idxmap_bad_index, 0, sizeof(int), "
+          "stream);\n";
+    if (stores_ != Stores::kSorted) {
+      out += launch("points");
+    } else {
+      const std::string L = typeName(linear_), K = keyType(), n = std::to_string(points_);
+      out += "  " + K + "* idxmap_keys[2] = {};\n  " + L + "* idxmap_points[2] = {};\n";
+      out += "  cudaError_t idxmap_status = cudaSuccess;\n  for (int i = 0; i < 2; ++i)\n";
+      out += "    if (cudaMalloc(&idxmap_keys[i], sizeof(" + K + ") * " + n +
+             ") != cudaSuccess ||\n        cudaMalloc(&idxmap_points[i], sizeof(" + L + ") * " + n +
+             ") != cudaSuccess)\n      idxmap_status = cudaErrorMemoryAllocation;\n";
+      out += "  if (idxmap_status == cudaSuccess) {\n  " +
+             launch("keys", ", idxmap_keys[0], idxmap_points[0]");
+      out +=
+          "    idxmap_status = idxmap_sort_pairs(idxmap_keys[0], idxmap_keys[1], "
+          "idxmap_points[0], idxmap_points[1], " +
+          n + ", " + std::to_string(keyBits()) + ", stream);\n";
+      out += "  }\n  if (idxmap_status == cudaSuccess) {\n  " +
+             launch("apply", ", idxmap_keys[1], idxmap_points[1]") + "  }\n";
+      out +=
+          "  cudaStreamSynchronize(stream);\n  for (int i = 0; i < 2; ++i) {\n"
+          "    cudaFree(idxmap_keys[i]);\n    cudaFree(idxmap_points[i]);\n  }\n"
+          "  if (idxmap_status != cudaSuccess) return 3;\n";
+    }
+    if (kernel_.check)
+      out +=
+          "  int idxmap_bad = 0;\n  cudaMemcpyAsync(&idxmap_bad, idxmap_bad_index, sizeof(int), "
+          "cudaMemcpyDeviceToHost, stream);\n  cudaStreamSynchronize(stream);\n"
+          "  cudaFree(idxmap_bad_index);\n  if (cudaGetLastError() != cudaSuccess) return 3;\n"
+          "  return idxmap_bad ? 2 : 0;\n}\n";
+    else
+      out += "  return cudaGetLastError() == cudaSuccess ? 0 : 3;\n}\n";
+    return out;
+  }
+
+  // The host entry: device copies of the host buffers (one per distinct buffer: an in-place
+  // scatter passes its input as its result), the launch, and the written buffers copied back.
+  std::string hostEntry() {
+    std::vector<EntryBuffer> entry = entryBuffers();
+    const std::string n = std::to_string(entry.size());
+    std::string host, bytes, written, call;
+    for (size_t i = 0; i < entry.size(); ++i) {
+      const EntryBuffer& b = entry[i];
+      const std::string sep = i ? ", " : "";
+      host += sep + "const_cast<void*>(static_cast<const void*>(" + b.name + "))";
+      bytes += sep + "sizeof(" + b.storage + ") * " + std::to_string(b.elements);
+      written += sep + (b.written ? "true" : "false");
+      call += sep + "static_cast<" + (b.written ? "" : "const ") + b.storage + "*>(device[" +
+              std::to_string(i) + "]), " + b.name + "_elements";
+    }
+    std::string out = entrySignature(kernel_.symbol, entry) + " {\n" + sizeChecks(entry);
+    out += "  void* const host[] = {" + host + "};\n  const size_t bytes[] = {" + bytes +
+           "};\n  const bool written[] = {" + written + "};\n  void* device[" + n + "] = {};\n";
+    out += "  int status = idxmap_to_device(host, bytes, " + n + ", device);\n";
+    out += "  if (status == 0) status = " + name("launch") + "(" + call + ", nullptr);\n";
+    out += "  return idxmap_from_device(host, bytes, written, " + n + ", device, status);\n}\n";
+    return out + packedEntry(kernel_.symbol, entry);
+  }
+
+  int64_t points_;
+  CWidth linear_;
+  Stores stores_ = Stores::kPlain;
+};
+
+}  // namespace
+
+PrintedKernel printCudaKernel(const Kernel& kernel, const CudaOptions& options) {
+  CudaKernelPrinter printer(kernel, options);
+  return printer.print();
+}
+
+}  // namespace idxmap::codegen

@@ -1,0 +1,46 @@
+// A Kernel (codegen/kernel.h) printed as CUDA: the second target of the same maps, proofs and
+// validation as cpp_kernel.h. Points reach threads one each (a grid-stride loop past 2^24
+// threads), the point's dims decoded from its row-major number; that decoding is validated
+// as a loop nest is (isl: it enumerates the map's box, each point once). How stores are
+// made is decided by the kernel's strategy, which rests on proofs:
+//   kIndependent (unique proven, every gather)   plain stores;
+//   kSegmented (sorted proven)                    a thread per run of equal index vectors and
+//       element of the window (when the map shows the window never collides with itself):
+//       it folds the run in row-major order and stores once; deterministic;
+//   kOrdered                                      native atomics (CAS loops only where CUDA has
+//       none), or with `deterministic`: the targets sorted stably, then a thread per target
+//       applies its updates in row-major order: bit for bit the reference's result.
+//
+// Entry points, per kernel (extern "C"):
+//   SYMBOL_launch(device buffers..., cudaStream_t)  launches on the stream; returns 0, 1 when
+//       a size is not the emitted one, 2 when a checked kernel met an index out of range (it
+//       synchronizes to know), 3 on a CUDA error;
+//   SYMBOL(host buffers...)  copies to the device, launches, waits and copies back;
+//   SYMBOL_packed(void* const*, const int64_t*)  the same, for runtimes (codegen/run/).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "codegen/cpp_kernel.h"
+#include "codegen/kernel.h"
+
+namespace idxmap::codegen {
+
+struct CudaOptions {
+  bool deterministic = false;  // no atomics: colliding updates sorted, then applied in order
+};
+
+// Throws ValidationError when a check fails, Error for a kernel outside what the CUDA printer
+// supports (a loop domain that is not a box, an element type without storage).
+PrintedKernel printCudaKernel(const Kernel& kernel, const CudaOptions& options = {});
+
+// One self-contained .cu file: the runtime (emulated without nvcc), the device prelude, the
+// atomic updates, then every kernel.
+std::string cudaFile(const std::vector<PrintedKernel>& kernels);
+
+// The atomic update the file defines for a prelude combine function: idxmap_add_f32 ->
+// idxmap_atomic_add_f32.
+std::string atomicFunction(const std::string& combine);
+
+}  // namespace idxmap::codegen

@@ -1,0 +1,219 @@
+// The CUDA target without a GPU. The random gathers and scatters of kernel_random_test are
+// emitted as .cu files (atomic and deterministic mode), compiled as host C++ with the file's
+// own emulation of the CUDA runtime, and run against the reference evaluator. The emulation
+// runs blocks one after another and a block's threads in order, and every launch here has a
+// thread per point, so even atomic updates happen in row-major order: every result must agree
+// bit for bit. Where nvcc is installed, the same files compile for sm_80 and sm_90, and ptxas
+// and the PTX are read: no spills, no local memory, and no compare-and-swap loop in a kernel
+// whose update has a native atomic on that architecture.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "codegen/prelude.h"
+#include "codegen/run/kernel_engine.h"
+#include "tests/codegen/kernel_test_support.h"
+#include "tests/codegen/random_kernel_cases.h"
+
+namespace idxmap::codegen {
+namespace cuda_kernels_test {
+
+using namespace testing;
+namespace fs = std::filesystem;
+
+constexpr int kGathers = 150, kScatters = 250;
+
+struct Emitted {
+  EmittedModule atomic, deterministic;
+  std::shared_ptr<LoadedLibrary> atomicLibrary, deterministicLibrary;
+};
+
+class CudaKernels : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    RandomCases random = randomKernelCases(kGathers, kScatters);
+    cases() = std::move(random.cases);
+    parsed() = std::make_unique<mlir_ir::Module>(
+        mlir_ir::parseMlirModule(random.module, "random_cuda.mlir"));
+    EmitTarget target{EmitTarget::Kind::kCuda, {}};
+    emitted().atomic = emitMlirModule(*parsed(), {}, target);
+    target.cuda.deterministic = true;
+    emitted().deterministic = emitMlirModule(*parsed(), {}, target);
+    // The .cu text compiles as host C++: the C++ test options compile the emulation.
+    if (emitted().atomic.problems.empty())
+      emitted().atomicLibrary = compileAndLoad(emitted().atomic.source(), testJitOptions());
+    if (emitted().deterministic.problems.empty())
+      emitted().deterministicLibrary =
+          compileAndLoad(emitted().deterministic.source(), testJitOptions());
+  }
+
+  static std::vector<RandomCase>& cases() {
+    static std::vector<RandomCase> c;
+    return c;
+  }
+  static std::unique_ptr<mlir_ir::Module>& parsed() {
+    static std::unique_ptr<mlir_ir::Module> m;
+    return m;
+  }
+  static Emitted& emitted() {
+    static Emitted e;
+    return e;
+  }
+
+  static void expectReferenceResults(const EmittedModule& module, const LoadedLibrary& library) {
+    ASSERT_EQ(module.kernels.size(), cases().size());
+    for (size_t i = 0; i < cases().size(); ++i) {
+      const RandomCase& c = cases()[i];
+      std::vector<const Tensor*> reads;
+      for (const Tensor& t : c.reads) reads.push_back(&t);
+      const Kernel& kernel = module.kernels[i].kernel;
+      std::vector<Tensor> results = runKernel(library, kernel, reads);
+      ASSERT_EQ(results.size(), c.expected.size()) << kernel.symbol;
+      for (size_t r = 0; r < results.size(); ++r)
+        EXPECT_TRUE(sameBits(results[r], c.expected[r]))
+            << kernel.symbol << ", result " << r << "\n"
+            << module.kernels[i].printed.text;
+    }
+  }
+};
+
+TEST_F(CudaKernels, EveryOpIsEmitted) {
+  for (const EmittedModule* module : {&emitted().atomic, &emitted().deterministic})
+    for (const EmitProblem& problem : module->problems)
+      ADD_FAILURE() << problem.location.toString() << ": " << problem.message;
+  EXPECT_EQ(emitted().atomic.kernels.size(), cases().size());
+}
+
+TEST_F(CudaKernels, AtomicModeAgreesWithTheReferenceBitForBit) {
+  ASSERT_TRUE(emitted().atomicLibrary);
+  expectReferenceResults(emitted().atomic, *emitted().atomicLibrary);
+}
+
+TEST_F(CudaKernels, DeterministicModeAgreesWithTheReferenceBitForBit) {
+  ASSERT_TRUE(emitted().deterministicLibrary);
+  expectReferenceResults(emitted().deterministic, *emitted().deterministicLibrary);
+}
+
+// The proofs pick the stores: plain where no two points write one element, runs where the
+// indices are sorted, atomics (or the sort) otherwise; deterministic mode has no atomics.
+TEST_F(CudaKernels, ProofsDecideTheStores) {
+  int plain = 0, atomic = 0, sorted = 0;
+  for (size_t i = 0; i < emitted().atomic.kernels.size(); ++i) {
+    const std::string& text = emitted().atomic.kernels[i].printed.text;
+    const std::string& deterministic = emitted().deterministic.kernels.at(i).printed.text;
+    const Kernel& kernel = emitted().atomic.kernels[i].kernel;
+    EXPECT_EQ(deterministic.find("idxmap_atomic_"), std::string::npos) << kernel.symbol;
+    const bool usesAtomics = text.find("idxmap_atomic_") != std::string::npos;
+    switch (kernel.strategy) {
+      case Strategy::kIndependent:
+        EXPECT_FALSE(usesAtomics) << kernel.symbol;
+        ++plain;
+        break;
+      case Strategy::kSegmented:  // segmented_scatter_test.cpp tests these on purpose
+        break;
+      case Strategy::kOrdered:
+        EXPECT_TRUE(usesAtomics) << kernel.symbol;
+        ++atomic;
+        sorted += deterministic.find("idxmap_sort_pairs") != std::string::npos;
+        break;
+    }
+    if (text.find("__global__") != std::string::npos)  // an op without points launches none
+      EXPECT_NE(text.find("// validated (isl): the loop nest enumerates the domain exactly"),
+                std::string::npos)
+          << kernel.symbol << ": the thread's point decoding is validated";
+  }
+  EXPECT_GT(plain, 100);
+  EXPECT_GT(atomic, 50);
+  EXPECT_EQ(sorted, atomic);
+}
+
+// ---- nvcc: every kernel compiles for sm_80 and sm_90 without spills or local memory, and
+// without a CAS loop where the architecture has a native atomic for the update.
+
+bool nvccAvailable() { return std::system("command -v nvcc > /dev/null 2>&1") == 0; }
+
+std::string readText(const fs::path& path) {
+  std::ifstream file(path);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// Each kernel's PTX body, by entry name.
+std::map<std::string, std::string> ptxEntries(const std::string& ptx) {
+  std::map<std::string, std::string> out;
+  std::regex entry(R"(\.entry\s+(\w+)\()");
+  for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), entry); it != std::sregex_iterator();
+       ++it) {
+    size_t begin = static_cast<size_t>(it->position());
+    size_t end = ptx.find(".entry", begin + 6);
+    out[(*it)[1]] = ptx.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+  }
+  return out;
+}
+
+// Whether CUDA has a native atomic for `combine` on `arch` (the atomic functions' table).
+bool nativeAtomic(const std::string& combine, int arch) {
+  std::optional<CombineKind> kind = combineKind(combine);
+  if (!kind) return false;
+  using UC = gather_scatter::UpdateComputation;
+  const std::string& t = kind->elementType;
+  const bool word = t == "i32" || t == "ui32" || t == "i64" || t == "ui64";
+  switch (kind->computation) {
+    case UC::kAdd:
+      return word || t == "f32" || t == "f64" || t == "f16" || (t == "bf16" && arch >= 90);
+    case UC::kMin:
+    case UC::kMax:
+      return word;
+    case UC::kReplace:
+      return word || t == "f32";
+    default:
+      return false;
+  }
+}
+
+TEST_F(CudaKernels, NvccCompilesWithoutSpillsLocalMemoryOrNeedlessCas) {
+  if (!nvccAvailable()) GTEST_SKIP() << "nvcc is not installed";
+  const fs::path dir = fs::path(::testing::TempDir()) / ("idxmap_nvcc_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "kernels.cu") << emitted().atomic.source();
+  for (int arch : {80, 90}) {
+    const std::string sm = "sm_" + std::to_string(arch), prefix = (dir / sm).string();
+    std::string command = "nvcc -std=c++20 -O3 -arch=" + sm + " -Xptxas -v -ptx '" +
+                          (dir / "kernels.cu").string() + "' -o '" + prefix + ".ptx' > '" + prefix +
+                          ".log' 2>&1 && ptxas -arch=" + sm + " -v '" + prefix + ".ptx' -o '" +
+                          prefix + ".cubin' >> '" + prefix + ".log' 2>&1";
+    ASSERT_EQ(std::system(command.c_str()), 0) << readText(prefix + ".log");
+    const std::string log = readText(prefix + ".log");
+    std::regex spills(R"((\d+) bytes spill stores, (\d+) bytes spill loads)");
+    int functions = 0;
+    for (auto it = std::sregex_iterator(log.begin(), log.end(), spills);
+         it != std::sregex_iterator(); ++it, ++functions)
+      EXPECT_TRUE((*it)[1] == "0" && (*it)[2] == "0") << sm << ": " << it->str();
+    EXPECT_GT(functions, 0) << log;
+    std::map<std::string, std::string> entries = ptxEntries(readText(prefix + ".ptx"));
+    int checked = 0;
+    for (const EmittedKernel& e : emitted().atomic.kernels) {
+      for (const auto& [name, body] : entries) {
+        if (name.find(e.kernel.symbol + "_points") == std::string::npos) continue;
+        EXPECT_EQ(body.find("ld.local"), std::string::npos) << sm << " " << name;
+        EXPECT_EQ(body.find("st.local"), std::string::npos) << sm << " " << name;
+        bool allNative = e.kernel.strategy == Strategy::kOrdered;
+        for (const Transfer& t : e.kernel.transfers) allNative &= nativeAtomic(t.combine, arch);
+        if (allNative) {
+          EXPECT_EQ(body.find("atom.global.cas"), std::string::npos) << sm << " " << name;
+          EXPECT_EQ(body.find("atom.cas"), std::string::npos) << sm << " " << name;
+          ++checked;
+        }
+      }
+    }
+    EXPECT_GT(checked, 10) << sm;
+  }
+}
+
+}  // namespace cuda_kernels_test
+}  // namespace idxmap::codegen
