@@ -91,6 +91,10 @@ static inline cudaError_t cudaMemsetAsync(void* p, int value, size_t bytes, cuda
   return cudaSuccess;
 }
 static inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+template <class T> static inline cudaError_t cudaMallocAsync(T** p, size_t bytes, cudaStream_t) {
+  return cudaMalloc(p, bytes);
+}
+static inline cudaError_t cudaFreeAsync(void* p, cudaStream_t) { return cudaFree(p); }
 static inline cudaError_t cudaGetLastError() { return cudaSuccess; }
 static inline cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
 static inline const char* cudaGetErrorString(cudaError_t status) {
@@ -243,6 +247,7 @@ std::string atomicFunctions() {
 // Deterministic mode's stable sort of (target, point) pairs: CUB's radix sort on the device
 // (stable), std::stable_sort in the emulation.
 constexpr const char* kSortSupport = R"(
+#include <cstdlib>
 #ifndef __CUDACC__
 #include <algorithm>
 #include <numeric>
@@ -258,10 +263,10 @@ static cudaError_t idxmap_sort_pairs(const K* keys_in, K* keys_out, const P* poi
                                                        points_out, n, 0, key_bits, stream);
   if (status != cudaSuccess) return status;
   void* scratch = nullptr;
-  if ((status = cudaMalloc(&scratch, bytes)) != cudaSuccess) return status;
+  if ((status = cudaMallocAsync(&scratch, bytes, stream)) != cudaSuccess) return status;
   status = cub::DeviceRadixSort::SortPairs(scratch, bytes, keys_in, keys_out, points_in, points_out,
                                            n, 0, key_bits, stream);
-  cudaFree(scratch);
+  cudaFreeAsync(scratch, stream);
   return status;
 #else
   (void)key_bits;
@@ -309,11 +314,34 @@ static int idxmap_from_device(void* const* host, const size_t* bytes, const bool
 // What the last CUDA call that failed said, for an entry that returned 3.
 extern "C" const char* idxmap_cuda_status() { return cudaGetErrorString(cudaPeekAtLastError()); }
 
-// The blocks of a launch over n points, 256 threads each: one point a thread up to 2^24
-// threads, then grid-stride loops.
+// The blocks of a launch over n points, 256 threads each: one point a thread up to
+// IDXMAP_CUDA_BLOCKS_PER_SM blocks a multiprocessor (the environment variable overrides; 0:
+// no limit), then grid-stride loops, which keep more loads in flight per thread and let an
+// atomic kernel's thread merge updates of one element; never past 2^24 threads. The emulation
+// counts IDXMAP_EMULATION_SMS multiprocessors (many by default: a thread a point).
+#ifndef IDXMAP_CUDA_BLOCKS_PER_SM
+#define IDXMAP_CUDA_BLOCKS_PER_SM 8
+#endif
+#ifndef IDXMAP_EMULATION_SMS
+#define IDXMAP_EMULATION_SMS (1 << 16)
+#endif
+static int64_t idxmap_block_limit() {
+  int64_t perSm = IDXMAP_CUDA_BLOCKS_PER_SM;
+  if (const char* text = std::getenv("IDXMAP_CUDA_BLOCKS_PER_SM")) perSm = std::atoll(text);
+#ifdef __CUDACC__
+  int device = 0, sms = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
+    sms = 1;
+#else
+  const int64_t sms = IDXMAP_EMULATION_SMS;
+#endif
+  return perSm <= 0 ? 65536 : std::min<int64_t>(65536, std::max<int64_t>(1, sms * perSm));
+}
 static inline unsigned idxmap_blocks(int64_t n) {
+  static const int64_t limit = idxmap_block_limit();
   const int64_t blocks = (n + 255) / 256;
-  return static_cast<unsigned>(blocks < 1 ? 1 : (blocks > 65536 ? 65536 : blocks));
+  return static_cast<unsigned>(blocks < 1 ? 1 : (blocks > limit ? limit : blocks));
 }
 )";
 

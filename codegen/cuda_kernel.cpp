@@ -189,30 +189,67 @@ class CudaKernelPrinter : KernelText {
            "gridDim.x) * " + c + "blockDim.x)) {\n";
   }
 
-  // The stores of one point (its statement), as plain or atomic updates.
+  // The combine function of a transfer: a copy is a replace.
+  std::string combineOf(const Transfer& transfer) const {
+    if (!transfer.combine.empty()) return transfer.combine;
+    return *combineFunction(gather_scatter::UpdateComputation::kReplace,
+                            buffer(transfer.to.buffer).elementType);
+  }
+
+  // The stores of one point (its statement): plain, or (`atomic`) merged into the thread's
+  // pending update of the same element and flushed atomically when the element changes (a
+  // thread's points, one grid stride apart, often share it: all-equal indices are the worst
+  // case of contention). Merging regroups an element's updates, which atomics leave in no
+  // fixed order anyway; every update computation is associative (float add and multiply up
+  // to rounding, as atomics are).
   std::string statement(const std::vector<CExpr>& point, int indent, bool atomic) {
     OpenStatement open = openStatement(point, indent, "atomicExch(idxmap_bad_index, 1);");
     std::string out = std::move(open.text);
-    for (const Transfer& transfer : kernel_.transfers) {
+    const std::string at = pad(open.indent), W = typeName(width_);
+    for (size_t t = 0; t < kernel_.transfers.size(); ++t) {
+      const Transfer& transfer = kernel_.transfers[t];
       std::string to = offset("store to", transfer.to, Where::kGuarded);
       std::string from = offset("load from", transfer.from, Where::kGuarded);
       const KernelBuffer& target = buffer(transfer.to.buffer);
       std::string element = target.name + "[" + to + "]";
       std::string source = buffer(transfer.from.buffer).name + "[" + from + "]";
       if (atomic) {
-        std::string combine =
-            transfer.combine.empty()
-                ? *combineFunction(gather_scatter::UpdateComputation::kReplace, target.elementType)
-                : transfer.combine;
-        out += pad(open.indent) + atomicFunction(combine) + "(&" + element + ", " + source + ");\n";
+        const std::string n = std::to_string(t), pending = "idxmap_pending" + n,
+                          held = "idxmap_held" + n, value = "idxmap_value" + n;
+        out += at + "const " + W + " idxmap_to" + n + " = " + to + ";\n";
+        out += at + "const " + storage(target) + " " + value + " = " + source + ";\n";
+        out += at + "if (" + pending + " && idxmap_to" + n + " == " + held + ") {\n";
+        out += at + "  idxmap_acc" + n + " = " + combineOf(transfer) + "(idxmap_acc" + n + ", " +
+               value + ");\n" + at + "} else {\n";
+        out += at + "  if (" + pending + ") " + atomicFunction(combineOf(transfer)) + "(&" +
+               target.name + "[" + held + "], idxmap_acc" + n + ");\n";
+        out += at + "  " + pending + " = true;\n" + at + "  " + held + " = idxmap_to" + n + ";\n" +
+               at + "  idxmap_acc" + n + " = " + value + ";\n" + at + "}\n";
       } else if (transfer.combine.empty()) {
-        out += pad(open.indent) + element + " = " + source + ";\n";
+        out += at + element + " = " + source + ";\n";
       } else {
-        out += pad(open.indent) + element + " = " + transfer.combine + "(" + element + ", " +
-               source + ");\n";
+        out += at + element + " = " + transfer.combine + "(" + element + ", " + source + ");\n";
       }
     }
     return out + open.closing + pad(indent) + "}\n";
+  }
+
+  // An atomic kernel's pending updates, one per transfer: declared before the thread's loop,
+  // flushed after it.
+  std::string pendingUpdates(bool flush) const {
+    std::string out;
+    for (size_t t = 0; t < kernel_.transfers.size(); ++t) {
+      const Transfer& transfer = kernel_.transfers[t];
+      const KernelBuffer& target = buffer(transfer.to.buffer);
+      const std::string n = std::to_string(t);
+      if (flush)
+        out += "  if (idxmap_pending" + n + ") " + atomicFunction(combineOf(transfer)) + "(&" +
+               target.name + "[idxmap_held" + n + "], idxmap_acc" + n + ");\n";
+      else
+        out += "  bool idxmap_pending" + n + " = false;\n  " + typeName(width_) + " idxmap_held" +
+               n + " = 0;\n  " + storage(target) + " idxmap_acc" + n + "{};\n";
+    }
+    return out;
   }
 
   std::string kernelHead(const std::string& part, const std::string& extraParameters = "") const {
@@ -221,9 +258,13 @@ class CudaKernelPrinter : KernelText {
   }
 
   std::string pointsKernel() {
+    if (stores_ == Stores::kAtomic)
+      return kernelHead("points") + pendingUpdates(false) + pointLoop(std::to_string(points_)) +
+             declaredDims(4) + statement(dimVariables(), 4, true) + "  }\n" + pendingUpdates(true) +
+             "}\n";
     std::string out = kernelHead("points") + pointLoop(std::to_string(points_)) + declaredDims(4);
     if (stores_ != Stores::kSegmented)
-      return out + statement(dimVariables(), 4, stores_ == Stores::kAtomic) + "  }\n}\n";
+      return out + statement(dimVariables(), 4, false) + "  }\n}\n";
     // A run of equal index vectors along d0 starts where d0's vector differs from the one
     // before; the thread at a run's start walks the run at its own window element.
     const Interval d0 = kernel_.map.dims.at(0).range;
@@ -318,9 +359,10 @@ class CudaKernelPrinter : KernelText {
       const std::string L = typeName(linear_), K = keyType(), n = std::to_string(points_);
       out += "  " + K + "* idxmap_keys[2] = {};\n  " + L + "* idxmap_points[2] = {};\n";
       out += "  cudaError_t idxmap_status = cudaSuccess;\n  for (int i = 0; i < 2; ++i)\n";
-      out += "    if (cudaMalloc(&idxmap_keys[i], sizeof(" + K + ") * " + n +
-             ") != cudaSuccess ||\n        cudaMalloc(&idxmap_points[i], sizeof(" + L + ") * " + n +
-             ") != cudaSuccess)\n      idxmap_status = cudaErrorMemoryAllocation;\n";
+      out += "    if (cudaMallocAsync(&idxmap_keys[i], sizeof(" + K + ") * " + n +
+             ", stream) != cudaSuccess ||\n        cudaMallocAsync(&idxmap_points[i], sizeof(" + L +
+             ") * " + n +
+             ", stream) != cudaSuccess)\n      idxmap_status = cudaErrorMemoryAllocation;\n";
       out += "  if (idxmap_status == cudaSuccess) {\n  " +
              launch("keys", ", idxmap_keys[0], idxmap_points[0]");
       out +=
@@ -330,8 +372,9 @@ class CudaKernelPrinter : KernelText {
       out += "  }\n  if (idxmap_status == cudaSuccess) {\n  " +
              launch("apply", ", idxmap_keys[1], idxmap_points[1]") + "  }\n";
       out +=
-          "  cudaStreamSynchronize(stream);\n  for (int i = 0; i < 2; ++i) {\n"
-          "    cudaFree(idxmap_keys[i]);\n    cudaFree(idxmap_points[i]);\n  }\n"
+          "  for (int i = 0; i < 2; ++i) {  // stream-ordered: after the kernels that use them\n"
+          "    if (idxmap_keys[i]) cudaFreeAsync(idxmap_keys[i], stream);\n"
+          "    if (idxmap_points[i]) cudaFreeAsync(idxmap_points[i], stream);\n  }\n"
           "  if (idxmap_status != cudaSuccess) return 3;\n";
     }
     if (kernel_.check)

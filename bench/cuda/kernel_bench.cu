@@ -45,6 +45,9 @@ struct DeviceArray {
       : DeviceArray(static_cast<int64_t>(host.size())) {
     check(cudaMemcpy(data, host.data(), sizeof(T) * size, cudaMemcpyHostToDevice), "upload");
   }
+  DeviceArray(DeviceArray&& other) noexcept : data(other.data), size(other.size) {
+    other.data = nullptr;
+  }
   ~DeviceArray() { cudaFree(data); }
   DeviceArray(const DeviceArray&) = delete;
   DeviceArray& operator=(const DeviceArray&) = delete;
@@ -55,12 +58,22 @@ struct DeviceArray {
   }
 };
 
+// Values in [-1, 1) from a hash of the position, written on the device (a host generator
+// would spend seconds on 256M values).
+__global__ void fill(float* data, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += int64_t{gridDim.x} * blockDim.x) {
+    uint64_t h = static_cast<uint64_t>(i) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 29;
+    data[i] = static_cast<float>(h >> 40) / static_cast<float>(1 << 23) - 1.0f;
+  }
+}
+
 DeviceArray<float> floats(int64_t n) {
-  std::vector<float> host(static_cast<size_t>(n));
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<float> value(-1, 1);
-  for (float& v : host) v = value(rng);
-  return DeviceArray<float>(host);
+  DeviceArray<float> out(n);
+  fill<<<4096, 256>>>(out.data, n);
+  check(cudaDeviceSynchronize(), "fill");
+  return out;
 }
 
 enum class Rows { kRandom, kUnique, kSorted, kEqual };
