@@ -1,5 +1,6 @@
 #include "codegen/cuda_kernel.h"
 
+#include "codegen/cuda_threads_internal.h"
 #include "codegen/kernel_text_internal.h"
 #include "codegen/loop_nest.h"
 #include "codegen/prelude.h"
@@ -7,10 +8,7 @@
 namespace idxmap::codegen {
 namespace {
 
-constexpr int64_t kThreadsPerBlock = 256;
-// A thread's point number stays int32_t below this many points: with at most 2^24 threads
-// (cuda_file.cpp's idxmap_blocks), point + stride never passes 2^31.
-constexpr int64_t kInt32Points = int64_t{1} << 30;
+constexpr int64_t kThreadsPerBlock = kCudaThreadsPerBlock;
 
 // How a kernel's stores are made (cuda_kernel.h).
 enum class Stores : uint8_t { kPlain, kSegmented, kAtomic, kSorted };
@@ -35,8 +33,9 @@ class CudaKernelPrinter : KernelText {
  public:
   CudaKernelPrinter(const Kernel& kernel, const CudaOptions& options)
       : KernelText(kernel),
-        points_(kernel.map.knownEmpty ? 0 : boxPoints(kernel.map)),
-        linear_(points_ <= kInt32Points ? CWidth::k32 : CWidth::k64) {
+        threads_(kernel.map, width_),
+        points_(threads_.points()),
+        linear_(threads_.numberWidth()) {
     for (const Constraint& c : kernel.map.constraints)
       if (usesOnlyDims(c.expr))
         throw Error(kernel.op + " at " + kernel.location +
@@ -50,13 +49,13 @@ class CudaKernelPrinter : KernelText {
   PrintedKernel print() {
     std::string kernels;
     if (points_ > 0) {
-      require(validator_.checkLoopNest(decodingNest()), "the thread's point decoding");
+      require(validator_.checkLoopNest(threads_.decodingNest()), "the thread's point decoding");
       if (stores_ == Stores::kSorted)
         kernels = keysKernel() + applyKernel();
       else
         kernels = pointsKernel();
     }
-    std::string text = kernels + launcher() + hostEntry();
+    std::string text = kernels + launcher() + cudaHostEntries(kernel_.symbol, entryBuffers());
     require(validator_.checkBitWidths(), "int32_t arithmetic");
     return {header({describeStores()}) + text, validator_.certificates()};
   }
@@ -97,63 +96,7 @@ class CudaKernelPrinter : KernelText {
     return threads;
   }
 
-  // The thread's point from its number p: mixed-radix digits over the dims' extents, d0 most
-  // significant, so consecutive threads take consecutive points of the last dim.
-  std::vector<CExpr> decoded(const std::string& number) const {
-    std::vector<CExpr> point;
-    const std::vector<Variable>& dims = kernel_.map.dims;
-    int64_t stride = points_;
-    CExpr p = variable(number, linear_);
-    for (size_t i = 0; i < dims.size(); ++i) {
-      const int64_t extent = dims[i].range.hi - dims[i].range.lo + 1;
-      stride /= extent;
-      CExpr digit = p;
-      if (extent == 1) {
-        point.push_back(literal(dims[i].range.lo));
-        continue;
-      }
-      if (stride > 1) digit = binary(COp::kDiv, digit, literal(stride));
-      if (i > 0) digit = binary(COp::kRem, digit, literal(extent));
-      const int64_t lo = dims[i].range.lo;
-      if (lo > 0) digit = binary(COp::kAdd, digit, literal(lo));
-      if (lo < 0) digit = binary(COp::kSub, digit, literal(-lo));
-      if (linear_ != width_) digit = cast(width_, digit);
-      point.push_back(digit);
-    }
-    return point;
-  }
-
-  // The decoding as a loop nest over the number (named d0, as the validator names
-  // iterators): for d0 in [0, points) the statement at decoded(d0).
-  LoopNest decodingNest() const {
-    LoopNest nest;
-    nest.dims = kernel_.map.dims.size();
-    nest.width = linear_;
-    LoopNode statement;
-    statement.kind = LoopNode::Kind::kStatement;
-    statement.point = decoded("d0");
-    if (nest.dims == 0) {
-      nest.root.body.push_back(statement);
-      return nest;
-    }
-    LoopNode loop;
-    loop.kind = LoopNode::Kind::kFor;
-    loop.iterator = "d0";
-    loop.lower = literal(0);
-    loop.condition = binary(COp::kLess, variable("d0", linear_), literal(points_));
-    loop.body.push_back(statement);
-    nest.root.body.push_back(loop);
-    return nest;
-  }
-
-  std::string declaredDims(int indent) const {
-    std::string out;
-    std::vector<CExpr> point = decoded("idxmap_point");
-    for (size_t i = 0; i < point.size(); ++i)
-      out += pad(indent) + "const " + typeName(width_) + " d" + std::to_string(i) + " = " +
-             printCExpr(point[i]) + ";\n";
-    return out;
-  }
+  std::string declaredDims(int indent) const { return threads_.declaredDims(indent); }
 
   std::vector<CExpr> dimVariables() const {
     std::vector<CExpr> out;
@@ -162,11 +105,15 @@ class CudaKernelPrinter : KernelText {
     return out;
   }
 
-  std::string parameters() const {
+  // Every buffer, in the entry's order (the launches pass them all); one that `body` does not
+  // index is left unnamed.
+  std::string parameters(const std::string& body) const {
     std::string out;
-    for (const KernelBuffer& b : kernel_.buffers)
+    for (const KernelBuffer& b : kernel_.buffers) {
+      const bool used = body.find(b.name + "[") != std::string::npos;
       out += std::string(out.empty() ? "" : ", ") + (b.written ? "" : "const ") + storage(b) +
-             "* __restrict__ " + b.name;
+             "* __restrict__ " + (used ? b.name : "/*" + b.name + "*/");
+    }
     if (kernel_.check) out += ", int* idxmap_bad_index";
     return out;
   }
@@ -180,14 +127,7 @@ class CudaKernelPrinter : KernelText {
 
   std::string name(const std::string& part) const { return kernel_.symbol + "_" + part; }
 
-  // The loop a thread runs over its points (one each up to 2^24 threads).
-  std::string pointLoop(const std::string& count) const {
-    const std::string L = typeName(linear_);
-    const std::string c = "static_cast<" + L + ">(";
-    return "  for (" + L + " idxmap_point = " + c + "blockIdx.x) * " + c + "blockDim.x) + " + c +
-           "threadIdx.x);\n       idxmap_point < " + count + "; idxmap_point += " + c +
-           "gridDim.x) * " + c + "blockDim.x)) {\n";
-  }
+  std::string pointLoop() const { return threads_.loop(); }
 
   // The combine function of a transfer: a copy is a replace.
   std::string combineOf(const Transfer& transfer) const {
@@ -252,19 +192,22 @@ class CudaKernelPrinter : KernelText {
     return out;
   }
 
-  std::string kernelHead(const std::string& part, const std::string& extraParameters = "") const {
+  // A __global__ function: `body` follows its opening brace.
+  std::string kernelFunction(const std::string& part, const std::string& extraParameters,
+                             const std::string& body) const {
     return "static __global__ void __launch_bounds__(" + std::to_string(kThreadsPerBlock) + ") " +
-           name(part) + "(" + parameters() + extraParameters + ") {\n";
+           name(part) + "(" + parameters(body) + extraParameters + ") {\n" + body;
   }
 
   std::string pointsKernel() {
     if (stores_ == Stores::kAtomic)
-      return kernelHead("points") + pendingUpdates(false) + pointLoop(std::to_string(points_)) +
-             declaredDims(4) + statement(dimVariables(), 4, true) + "  }\n" + pendingUpdates(true) +
-             "}\n";
-    std::string out = kernelHead("points") + pointLoop(std::to_string(points_)) + declaredDims(4);
+      return kernelFunction("points", "",
+                            pendingUpdates(false) + pointLoop() + declaredDims(4) +
+                                statement(dimVariables(), 4, true) + "  }\n" +
+                                pendingUpdates(true) + "}\n");
+    std::string out = pointLoop() + declaredDims(4);
     if (stores_ != Stores::kSegmented)
-      return out + statement(dimVariables(), 4, false) + "  }\n}\n";
+      return kernelFunction("points", "", out + statement(dimVariables(), 4, false) + "  }\n}\n");
     // A run of equal index vectors along d0 starts where d0's vector differs from the one
     // before; the thread at a run's start walks the run at its own window element.
     const Interval d0 = kernel_.map.dims.at(0).range;
@@ -284,22 +227,22 @@ class CudaKernelPrinter : KernelText {
            " && (idxmap_d0 == d0 || !idxmap_run_starts_at(idxmap_d0)); ++idxmap_d0)\n";
     std::vector<CExpr> walked = dimVariables();
     walked[0] = variable("idxmap_d0", width_);
-    return out + statement(walked, 6, false) + "  }\n}\n";
+    return kernelFunction("points", "", out + statement(walked, 6, false) + "  }\n}\n");
   }
 
   // Deterministic mode, step 1: each point's target offset (the sort key; `idxmap_skipped` for
   // an update that is not applied) and its number.
   std::string keysKernel() {
     const std::string L = typeName(linear_);
-    std::string out =
-        kernelHead("keys", ", " + keyType() + "* idxmap_keys, " + L + "* idxmap_points") +
-        pointLoop(std::to_string(points_)) + declaredDims(4);
+    std::string out = pointLoop() + declaredDims(4);
     out += "    idxmap_keys[idxmap_point] = " + skippedKey() +
            ";\n    idxmap_points[idxmap_point] = idxmap_point;\n";
     OpenStatement open = openStatement(dimVariables(), 4, "atomicExch(idxmap_bad_index, 1);");
     std::string to = offset("store to", kernel_.transfers.at(0).to, Where::kGuarded);
-    return out + open.text + pad(open.indent) + "idxmap_keys[idxmap_point] = static_cast<" +
-           keyType() + ">(" + to + ");\n" + open.closing + "    }\n  }\n}\n";
+    return kernelFunction("keys", ", " + keyType() + "* idxmap_keys, " + L + "* idxmap_points",
+                          out + open.text + pad(open.indent) +
+                              "idxmap_keys[idxmap_point] = static_cast<" + keyType() + ">(" + to +
+                              ");\n" + open.closing + "    }\n  }\n}\n");
   }
 
   // Step 2, after the sort: the thread at the first of a run of equal keys applies the run's
@@ -307,15 +250,15 @@ class CudaKernelPrinter : KernelText {
   std::string applyKernel() {
     const std::string L = typeName(linear_), K = keyType();
     std::string out =
-        kernelHead("apply", ", const " + K + "* idxmap_keys, const " + L + "* idxmap_points") +
-        pointLoop(std::to_string(points_)) + "    const " + K +
+        pointLoop() + "    const " + K +
         " idxmap_key = idxmap_keys[idxmap_point];\n    if (idxmap_key == " + skippedKey() +
         " || (idxmap_point > 0 && idxmap_keys[idxmap_point - 1] == idxmap_key)) "
         "continue;\n";
     out += "    for (" + L + " idxmap_at = idxmap_point; idxmap_at < " + std::to_string(points_) +
            " && idxmap_keys[idxmap_at] == idxmap_key; ++idxmap_at) {\n      const " + L +
            " idxmap_point = idxmap_points[idxmap_at];\n" + declaredDims(6);
-    return out + statement(dimVariables(), 6, false) + "    }\n  }\n}\n";
+    return kernelFunction("apply", ", const " + K + "* idxmap_keys, const " + L + "* idxmap_points",
+                          out + statement(dimVariables(), 6, false) + "    }\n  }\n}\n");
   }
 
   // Keys hold target offsets below the target's element count E; the skipped key is
@@ -339,9 +282,7 @@ class CudaKernelPrinter : KernelText {
 
   std::string launcher() {
     std::vector<EntryBuffer> entry = entryBuffers();
-    std::string signature = entrySignature(name("launch"), entry);
-    signature.pop_back();
-    std::string out = signature + ",\n    cudaStream_t stream) {\n" + sizeChecks(entry);
+    std::string out = cudaLaunchSignature(kernel_.symbol, entry) + " {\n" + sizeChecks(entry);
     for (auto [into, from] : kernel_.initialCopies)
       out += "  if (" + buffer(into).name + " != " + buffer(from).name + " && cudaMemcpyAsync(" +
              buffer(into).name + ", " + buffer(from).name + ", sizeof(" + storage(buffer(into)) +
@@ -388,30 +329,7 @@ class CudaKernelPrinter : KernelText {
     return out;
   }
 
-  // The host entry: device copies of the host buffers (one per distinct buffer: an in-place
-  // scatter passes its input as its result), the launch, and the written buffers copied back.
-  std::string hostEntry() {
-    std::vector<EntryBuffer> entry = entryBuffers();
-    const std::string n = std::to_string(entry.size());
-    std::string host, bytes, written, call;
-    for (size_t i = 0; i < entry.size(); ++i) {
-      const EntryBuffer& b = entry[i];
-      const std::string sep = i ? ", " : "";
-      host += sep + "const_cast<void*>(static_cast<const void*>(" + b.name + "))";
-      bytes += sep + "sizeof(" + b.storage + ") * " + std::to_string(b.elements);
-      written += sep + (b.written ? "true" : "false");
-      call += sep + "static_cast<" + (b.written ? "" : "const ") + b.storage + "*>(device[" +
-              std::to_string(i) + "]), " + b.name + "_elements";
-    }
-    std::string out = entrySignature(kernel_.symbol, entry) + " {\n" + sizeChecks(entry);
-    out += "  void* const host[] = {" + host + "};\n  const size_t bytes[] = {" + bytes +
-           "};\n  const bool written[] = {" + written + "};\n  void* device[" + n + "] = {};\n";
-    out += "  int status = idxmap_to_device(host, bytes, " + n + ", device);\n";
-    out += "  if (status == 0) status = " + name("launch") + "(" + call + ", nullptr);\n";
-    out += "  return idxmap_from_device(host, bytes, written, " + n + ", device, status);\n}\n";
-    return out + packedEntry(kernel_.symbol, entry);
-  }
-
+  ThreadPoints threads_;
   int64_t points_;
   CWidth linear_;
   Stores stores_ = Stores::kPlain;

@@ -1,5 +1,6 @@
-// StableHLO's own gather / scatter / dynamic_gather cases as kernels: every values-complete
-// testdata op and every interpret case is emitted, all of them compiled in one file, and run;
+// StableHLO's own gather / scatter / dynamic_gather cases as kernels, C++ and CUDA (run in the
+// .cu file's host emulation): every values-complete testdata op and every interpret case is
+// emitted, all of them compiled in one file, and run;
 // each result must equal the record's expected value and, bit for bit, the reference
 // evaluator's. Skips cleanly when the conformance folder is absent.
 #include <gtest/gtest.h>
@@ -34,9 +35,13 @@ struct SingleOp {
   Kernel kernel;
 };
 
-TEST(KernelConformance, TestdataOpsAgreeWithExpectedAndReference) {
+// Both targets: C++, and CUDA compiled as host C++ (the .cu file's emulation).
+class KernelConformance : public ::testing::TestWithParam<EmitTarget::Kind> {};
+
+TEST_P(KernelConformance, TestdataOpsAgreeWithExpectedAndReference) {
   if (!std::ifstream(conformancePath("testdata_cases.jsonl")).good())
     GTEST_SKIP() << "no conformance data";
+  const bool cuda = GetParam() == EmitTarget::Kind::kCuda;
   std::vector<SingleOp> ops;
   std::vector<PrintedKernel> printed;
   for (json& record : readRecords("testdata_cases.jsonl")) {
@@ -52,12 +57,12 @@ TEST(KernelConformance, TestdataOpsAgreeWithExpectedAndReference) {
     op.kernel = emitted.kernels[0].kernel;
     // One file for every case: symbols made distinct by the case's position.
     op.kernel.symbol = "case" + std::to_string(ops.size()) + "_" + op.kernel.symbol;
-    printed.push_back(printCppKernel(op.kernel));
+    printed.push_back(cuda ? printCudaKernel(op.kernel) : printCppKernel(op.kernel));
     ops.push_back(std::move(op));
   }
   EXPECT_EQ(ops.size(), 269u);  // every values-complete record
   std::shared_ptr<LoadedLibrary> library =
-      compileAndLoad(cppFile(printed), testing::testJitOptions());
+      compileAndLoad(cuda ? cudaFile(printed) : cppFile(printed), testing::testJitOptions());
   for (const SingleOp& op : ops) {
     const std::string id = op.record.at("id");
     const mlir_ir::Operation& mlirOp = op.module->operations.back();
@@ -80,16 +85,17 @@ TEST(KernelConformance, TestdataOpsAgreeWithExpectedAndReference) {
   }
 }
 
-TEST(KernelConformance, InterpretCasesPassWithKernels) {
+TEST_P(KernelConformance, InterpretCasesPassWithKernels) {
   if (!std::ifstream(conformancePath("interpret_cases.jsonl")).good())
     GTEST_SKIP() << "no conformance data";
+  const EmitTarget target{GetParam(), {}};
   int functions = 0;
   for (const json& record : readRecords("interpret_cases.jsonl")) {
     std::string mlir = record.at("mlir");
     if (mlir.find("func.func") == std::string::npos) continue;  // bare ops: as testdata above
     const std::string id = record.at("id");
     mlir_ir::Module module = mlir_ir::parseMlirModule(mlir, id);
-    KernelEngine kernels(module, testing::testJitOptions(), 2);
+    KernelEngine kernels(module, testing::testJitOptions(), 2, {}, target);
     Interpreter interpreter(module, Engine::kReference, &kernels);
     for (const mlir_ir::Function* function : mlir_interpreter::entryFunctions(module))
       interpreter.call(*function, {});
@@ -101,6 +107,12 @@ TEST(KernelConformance, InterpretCasesPassWithKernels) {
   }
   EXPECT_EQ(functions, 5);
 }
+
+INSTANTIATE_TEST_SUITE_P(Targets, KernelConformance,
+                         ::testing::Values(EmitTarget::Kind::kCpp, EmitTarget::Kind::kCuda),
+                         [](const auto& info) {
+                           return info.param == EmitTarget::Kind::kCuda ? "Cuda" : "Cpp";
+                         });
 
 }  // namespace
 }  // namespace idxmap::codegen

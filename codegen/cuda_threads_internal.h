@@ -1,0 +1,53 @@
+// How points reach CUDA threads, shared by the CUDA printers of gather/scatter kernels
+// (cuda_kernel.cpp) and of HLO stages (hlo_kernel.cpp); private to codegen/. A launch has a
+// thread per point of a box, 256 a block, grid-stride past the block limit (cuda_file.cpp's
+// idxmap_blocks); a thread decodes its point from its number, and that decoding is validated
+// as a loop nest is (isl: it enumerates the box, each point once).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "codegen/c_expr.h"
+#include "codegen/cpp_kernel.h"
+#include "codegen/loop_nest.h"
+#include "core/indexing_map.h"
+
+namespace idxmap::codegen {
+
+constexpr int64_t kCudaThreadsPerBlock = 256;
+
+class ThreadPoints {
+ public:
+  // The points of `map`'s dims (a box: the caller refuses dim constraints), each dim declared
+  // in `width`.
+  ThreadPoints(const IndexingMap& map, CWidth width);
+
+  int64_t points() const { return points_; }
+  CWidth numberWidth() const { return number_; }
+  // The decoding as a loop nest over the number (named d0, as the validator names iterators):
+  // for d0 in [0, points) the statement at the decoded point. KernelValidator::checkLoopNest
+  // proves it.
+  LoopNest decodingNest() const;
+  // `for (idxmap_point = ...; idxmap_point < points; idxmap_point += stride) {` (unclosed).
+  std::string loop() const;
+  // `const W d<i> = <digit of idxmap_point>;` for every dim, `indent` deep.
+  std::string declaredDims(int indent) const;
+
+ private:
+  // Mixed-radix digits of `number` over the dims' extents, d0 most significant: consecutive
+  // threads take consecutive points of the last dim.
+  std::vector<CExpr> decoded(const std::string& number) const;
+
+  const IndexingMap& map_;
+  CWidth width_;
+  int64_t points_;
+  CWidth number_;
+};
+
+// `extern "C" int SYMBOL_launch(<device buffers and counts>, cudaStream_t stream)` (no body).
+std::string cudaLaunchSignature(const std::string& symbol, const std::vector<EntryBuffer>& entry);
+// SYMBOL (host buffers: copied to the device, SYMBOL_launch, copied back) and SYMBOL_packed.
+std::string cudaHostEntries(const std::string& symbol, const std::vector<EntryBuffer>& entry);
+
+}  // namespace idxmap::codegen
