@@ -82,7 +82,8 @@ ExitCode report(const EmitOptions& options, const Emitted& emitted, const std::s
   return code;
 }
 
-ExitCode runEmitHlo(const EmitOptions& options, const Source& source, std::ostream& out,
+ExitCode runEmitHlo(const EmitOptions& options, const Source& source,
+                    const codegen::EmitTarget& target, std::ostream& out,
                     std::ostream& diagnostics) {
   if (!options.assumptions.empty()) {
     diagnostics << "--assume: error: facts name MLIR values; an HLO module has none to assume "
@@ -90,7 +91,7 @@ ExitCode runEmitHlo(const EmitOptions& options, const Source& source, std::ostre
     return kInvalidInput;
   }
   hlo::Module module = hlo::parseHloModule(source.text, source.name);
-  return report(options, codegen::emitHloModule(module), source.name,
+  return report(options, codegen::emitHloModule(module, target), source.name,
                 "the entry computation computes nothing to emit", hloKernelJson, out, diagnostics);
 }
 
@@ -100,10 +101,12 @@ CLI::App* addEmitCommand(CLI::App& app, EmitOptions& options) {
   CLI::App* command = app.add_subcommand(
       "emit",
       "Write every gather and scatter of a StableHLO MLIR file, or every op and fusion of an "
-      "HLO module, as a C++ kernel");
+      "HLO module, as a C++ (or CUDA) kernel");
   command->add_option("input", options.input, "StableHLO MLIR or HLO text; - or none reads stdin")
       ->type_name("FILE|-");
-  command->add_option("-o,--output", options.output, "The C++ file to write (default: stdout)")
+  command
+      ->add_option("-o,--output", options.output,
+                   "The C++ (or .cu) file to write (default: stdout)")
       ->type_name("FILE");
   command
       ->add_option("--assume", options.assumptions,
@@ -153,17 +156,18 @@ every index expression as printed (C '/' and '%' included) and every guard are r
 proven equal to the map with isl, and its int32_t arithmetic is checked again on bit-vectors
 with Z3; the header lists the maps, the proofs and these checks.
 
---target cuda writes the same kernels as one .cu file (StableHLO MLIR input): a __global__
-kernel per op with a thread per point, its point decoded from the thread's number (validated
-like a loop nest), and three entries: SYMBOL_launch(device buffers, counts, cudaStream_t),
-SYMBOL(host buffers, counts: copies in, launches, copies back) and SYMBOL_packed; they
-return 0, 1 (a count not the emitted one), 2 (an index out of range, checked forms) or 3 (a
-CUDA error). Stores follow the proofs: plain when no two updates write one element, a thread
+--target cuda writes the same kernels as one .cu file: a __global__ kernel per op (per stage of
+an HLO fusion, launched in order) with a thread per point, its point decoded from the thread's
+number (validated like a loop nest), and three entries: SYMBOL_launch(device buffers, counts,
+cudaStream_t), SYMBOL(host buffers, counts: copies in, launches, copies back) and
+SYMBOL_packed; they return 0, 1 (a count not the emitted one), 2 (an index out of range,
+checked forms) or 3 (a CUDA error). Stores follow the proofs: plain when no two updates write one element, a thread
 per run of equal index vectors when the indices are sorted, else native atomics (atomicAdd for
 f32, f64, f16, bf16, i32, i64; compare-and-swap only where CUDA has no atomic), or with
 --deterministic a stable sort by target and the updates of each target applied in row-major
 order. Without nvcc the file compiles as host C++ (the CUDA part it uses is emulated):
-  nvcc -std=c++20 -O3 -arch=sm_90 -c kernels.cu      c++ -std=c++20 -x c++ -c kernels.cu
+  nvcc -std=c++20 --expt-relaxed-constexpr -O3 -arch=sm_90 -c kernels.cu
+  c++ -std=c++20 -x c++ -c kernels.cu
 
 Exit status: 0 every op emitted; 1 validation refuted a kernel (a bug of the emitter: the
 diagnostic names the expression and a point); 2 invalid input, an invalid op, or an op
@@ -190,15 +194,7 @@ ExitCode runEmit(const EmitOptions& options, std::ostream& out, std::ostream& di
     return kInvalidInput;
   }
   Source source = readSource(options.input);
-  if (!isMlir(source)) {
-    if (target.kind == codegen::EmitTarget::Kind::kCuda) {
-      diagnostics << source.name
-                  << ": error: --target cuda: HLO modules are emitted as C++ only; CUDA kernels "
-                     "come from StableHLO MLIR gather and scatter forms\n";
-      return kInvalidInput;
-    }
-    return runEmitHlo(options, source, out, diagnostics);
-  }
+  if (!isMlir(source)) return runEmitHlo(options, source, target, out, diagnostics);
   mlir_ir::Module module = mlir_ir::parseMlirModule(source.text, source.name);
   return report(options, codegen::emitMlirModule(module, assumptions, target), source.name,
                 "no gather or scatter to emit", kernelJson, out, diagnostics);

@@ -7,6 +7,8 @@
 #include <limits>
 #include <map>
 
+#include "codegen/prelude.h"
+
 namespace idxmap::codegen {
 namespace {
 
@@ -229,8 +231,8 @@ std::optional<std::string> elementwiseValue(std::string_view opcode, std::string
   return value;
 }
 
-std::string_view elementHelpers() {
-  return R"(
+namespace {
+constexpr const char* kElementHelpers = R"(
 // HLO's elementwise arithmetic (codegen/element_code.h): integers wrap, division by zero
 // and overflowing division as XLA defines them, shifts past the width, saturating float to
 // integer conversion, and 16-bit floats rounded after every operation.
@@ -316,6 +318,11 @@ template <class T> static inline float idxmap_int_to_f32_odd(T x) {
   return negative ? -static_cast<float>(m) : static_cast<float>(m);
 }
 )";
+}  // namespace
+
+std::string_view elementHelpers(bool device) {
+  static const std::string plain = kElementHelpers, annotated = deviceAnnotated(plain);
+  return device ? annotated : plain;
 }
 
 }  // namespace idxmap::codegen

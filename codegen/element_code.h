@@ -54,6 +54,7 @@ std::optional<std::string> elementwiseValue(std::string_view opcode, std::string
                                             const std::vector<std::string>& operands);
 
 // The helpers elementwiseValue's expressions call (appended to the kernel prelude).
-std::string_view elementHelpers();
+// For CUDA (`device`) every helper is also `__host__ __device__`.
+std::string_view elementHelpers(bool device = false);
 
 }  // namespace idxmap::codegen

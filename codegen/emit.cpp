@@ -40,18 +40,20 @@ std::string EmittedModule::source() const {
 std::string EmittedHloModule::source() const {
   std::vector<PrintedKernel> printed;
   for (const HloKernel& kernel : kernels) printed.push_back(kernel.printed);
-  return cppFile(printed);
+  return target.kind == EmitTarget::Kind::kCuda ? cudaFile(printed) : cppFile(printed);
 }
 
-EmittedHloModule emitHloModule(const hlo::Module& module) {
+EmittedHloModule emitHloModule(const hlo::Module& module, const EmitTarget& target) {
   EmittedHloModule out;
+  out.target = target;
   if (!module.entry) return out;
   for (const auto& instruction : module.entry->instructions) {
     const std::string& op = instruction->opcode;
     if (op == "parameter" || op == "constant" || op == "tuple" || op == "get-tuple-element")
       continue;
     try {
-      out.kernels.push_back(hloKernel(*instruction, kernelSymbol(op, instruction->location)));
+      out.kernels.push_back(hloKernel(*instruction, kernelSymbol(op, instruction->location),
+                                      target.kind == EmitTarget::Kind::kCuda));
     } catch (const ValidationError& error) {
       out.problems.push_back({error.result().isRefuted() ? EmitProblem::Kind::kValidationRefuted
                                                          : EmitProblem::Kind::kValidationUnknown,

@@ -64,10 +64,11 @@ std::string kernelSymbol(const std::string& opName, const SourceLocation& locati
 struct EmittedHloModule {
   std::vector<HloKernel> kernels;
   std::vector<EmitProblem> problems;
+  EmitTarget target;
   std::string source() const;
 };
 
-EmittedHloModule emitHloModule(const hlo::Module& module);
+EmittedHloModule emitHloModule(const hlo::Module& module, const EmitTarget& target = {});
 
 // A gather form that has no text form here (torch.gather, index_select, tf.gather, onnx.Gather /
 // GatherElements / GatherND: ops/forms/framework_gather.h), lowered, as a validated kernel

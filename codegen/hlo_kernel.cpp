@@ -4,6 +4,8 @@
 #include <memory>
 #include <set>
 
+#include "codegen/cuda_threads_internal.h"
+#include "codegen/hlo_computation_internal.h"
 #include "codegen/hlo_stage_internal.h"
 #include "codegen/loop_nest.h"
 #include "codegen/validation.h"
@@ -19,142 +21,18 @@ using hlo_stage::PendingCheck;
 using hlo_stage::StageEmitter;
 using hlo_stage::unsupported;
 using hlo_stage::ValueBuffer;
-
-int64_t elementsOf(const std::vector<int64_t>& shape) {
-  int64_t n = 1;
-  for (int64_t size : shape) n *= size;
-  return n;
-}
-
-// The computation a kernel computes: a fusion's own, or one op reading parameters that stand
-// for its operands.
-struct KernelComputation {
-  const hlo::Computation* computation = nullptr;
-  std::unique_ptr<hlo::Computation> owned;
-};
-
-KernelComputation computationOf(const Instruction& instruction) {
-  if (instruction.opcode == "fusion") {
-    if (instruction.calledComputations.size() != 1)
-      throw unsupported(instruction, "a fusion calls one computation");
-    const hlo::Computation* fused = instruction.calledComputations[0];
-    // Each parameter is read through the buffer of the operand it stands for.
-    for (const auto& parameter : fused->instructions) {
-      if (parameter->opcode != "parameter") continue;
-      size_t number = static_cast<size_t>(parameter->parameterNumber);
-      if (number >= instruction.operands.size() ||
-          parameter->shape.shape != instruction.operands[number]->shape.shape ||
-          parameter->shape.element_type != instruction.operands[number]->shape.element_type ||
-          parameter->shape.isTuple != instruction.operands[number]->shape.isTuple)
-        throw UnsupportedHlo(parameter->location,
-                             "parameter " + parameter->name + " " + parameter->shape.toString() +
-                                 " does not match the fusion's operand " + std::to_string(number));
-    }
-    return {fused, nullptr};
-  }
-  auto owned = std::make_unique<hlo::Computation>();
-  owned->name = instruction.name;
-  auto copy = std::make_unique<Instruction>(instruction);
-  for (size_t i = 0; i < instruction.operands.size(); ++i) {
-    auto parameter = std::make_unique<Instruction>();
-    parameter->name = instruction.operands[i]->name;
-    parameter->shape = instruction.operands[i]->shape;
-    parameter->opcode = "parameter";
-    parameter->parameterNumber = static_cast<int64_t>(i);
-    parameter->location = parameter->opcodeLocation = instruction.operands[i]->location;
-    copy->operands[i] = parameter.get();
-    owned->instructions.push_back(std::move(parameter));
-  }
-  copy->isRoot = true;
-  owned->root = copy.get();
-  owned->instructions.push_back(std::move(copy));
-  const hlo::Computation* computation = owned.get();
-  return {computation, std::move(owned)};
-}
-
-// Every instruction the root reaches, reducers' included, checked by its op model (a
-// ParseError names the attribute), with a static shape and an element type kernels compute.
-void checkInstructions(const hlo::Computation& computation, std::set<const Instruction*>& seen) {
-  std::vector<const Instruction*> work{computation.root};
-  while (!work.empty()) {
-    const Instruction* instruction = work.back();
-    work.pop_back();
-    if (!seen.insert(instruction).second) continue;
-    for (const Instruction* operand : instruction->operands) work.push_back(operand);
-    if (instruction->opcode == "parameter") continue;
-    if (instruction->opcode == "tuple") {
-      if (instruction != computation.root)
-        throw unsupported(*instruction, "a tuple is computed only as a fusion's root");
-      continue;
-    }
-    const OpModel* model = findOpModel(instruction->opcode);
-    if (!model) throw unsupported(*instruction, "no op model, so no kernel");
-    model->validate(*instruction);
-    if (!instruction->shape.isStatic())
-      throw unsupported(*instruction,
-                        "kernels need static shapes, not " + instruction->shape.toString());
-    if (instruction->shape.isTuple)
-      throw unsupported(*instruction, "results of tuple shape " + instruction->shape.toString() +
-                                          " (variadic ops) are not computed");
-    if (!elementCode(instruction->shape.element_type))
-      throw unsupported(*instruction, "element type " + instruction->shape.element_type +
-                                          " has no kernel arithmetic");
-    if (instruction->opcode == "reduce" || instruction->opcode == "reduce-window")
-      for (const hlo::Computation* reducer : instruction->calledComputations)
-        checkInstructions(*reducer, seen);
-  }
-}
-
-// A buffer's layout as XLA writes it (minor-to-major), empty when it is row-major (the
-// default, or a shape of at most one dim or no elements); a layout that is not a permutation
-// of the dims is refused where it is written.
-std::vector<int64_t> layoutOf(const Instruction& instruction, const hlo::Shape& shape) {
-  if (!shape.layout) return {};
-  const std::vector<int64_t>& layout = *shape.layout;
-  std::vector<int64_t> sorted = layout;
-  std::sort(sorted.begin(), sorted.end());
-  for (size_t i = 0; i < sorted.size(); ++i)
-    if (sorted.size() != shape.shape.size() || sorted[i] != static_cast<int64_t>(i))
-      throw unsupported(instruction, "layout of " + shape.toString() + " is not a permutation");
-  bool rowMajor = true;
-  for (size_t i = 0; i < layout.size(); ++i)
-    rowMajor &= layout[i] == static_cast<int64_t>(layout.size() - 1 - i);
-  return rowMajor ? std::vector<int64_t>{} : layout;
-}
-
-std::string identifier(size_t index, const std::string& prefix) {
-  return prefix + std::to_string(index);
-}
-
-// An array constant as a static array of computed values.
-ValueBuffer constantArray(const Instruction& constant, size_t number, std::string& definitions) {
-  ElementCode type = *elementCode(constant.shape.element_type);
-  std::vector<std::string> values;
-  for (std::string_view token : hlo::literalElements(constant.literal)) {
-    std::optional<std::string> value = literalElement(type, token);
-    if (!value)
-      throw unsupported(constant, "cannot read `" + std::string(token) + "` as " + type.hloType);
-    values.push_back(*value);
-  }
-  if (static_cast<int64_t>(values.size()) != elementsOf(constant.shape.shape))
-    throw unsupported(constant, "its literal has " + std::to_string(values.size()) +
-                                    " values for " + constant.shape.toString());
-  std::string name = identifier(number, "c");
-  definitions += "  static const " + type.compute + " " + name + "[] = {";
-  for (size_t i = 0; i < values.size(); ++i) definitions += (i ? ", " : "") + values[i];
-  definitions += "};\n";
-  return {name, type, constant.shape.shape, true};
-}
+using namespace hlo_kernel_parts;
 
 class HloKernelPrinter {
  public:
   // `widthNote`: why index arithmetic is in `width`, for the header.
   HloKernelPrinter(const Instruction& instruction, std::string symbol, CWidth width,
-                   std::string widthNote)
+                   std::string widthNote, bool cuda)
       : instruction_(instruction),
         symbol_(std::move(symbol)),
         width_(width),
-        widthNote_(std::move(widthNote)) {}
+        widthNote_(std::move(widthNote)),
+        cuda_(cuda) {}
 
   HloKernel print() {
     KernelComputation kernel = computationOf(instruction_);
@@ -190,8 +68,15 @@ class HloKernelPrinter {
       ValueBuffer buffer{identifier(temporaries++, "t"),
                          *elementCode(instruction->shape.element_type), instruction->shape.shape,
                          true};
-      body += "  std::vector<" + buffer.type.compute + "> " + buffer.name + "(" +
-              std::to_string(elementsOf(buffer.shape)) + ");\n";
+      const std::string size = std::to_string(elementsOf(buffer.shape));
+      if (cuda_) {
+        body += "  " + buffer.type.compute + "* " + buffer.name +
+                " = nullptr;\n  if (cudaMallocAsync(&" + buffer.name + ", sizeof(" +
+                buffer.type.compute + ") * " + size + ", stream) != cudaSuccess) return 3;\n";
+        temporaries_.push_back(buffer);
+      } else {
+        body += "  std::vector<" + buffer.type.compute + "> " + buffer.name + "(" + size + ");\n";
+      }
       body += stage(*instruction, buffer);
       scope_.materialized[instruction.get()] = buffer;
     }
@@ -218,8 +103,19 @@ class HloKernelPrinter {
         "\n// f16 / bf16 computed in float, rounded "
         "after every operation\n";
     for (const std::string& certificate : certificates_) text += certificateComment(certificate);
-    text += entrySignature(symbol_, entry) + " {\n" + sizeChecks(entry) + scope_.constantArrays +
-            body + "  return 0;\n}\n" + packedEntry(symbol_, entry);
+    if (cuda_) {
+      text +=
+          "// CUDA: each stage a launch, a thread per element (256 a block), in order on the "
+          "stream\n" +
+          cudaKernels_ + cudaLaunchSignature(symbol_, entry) + " {\n" + sizeChecks(entry) + body;
+      for (const ValueBuffer& temporary : temporaries_)
+        text += "  cudaFreeAsync(" + temporary.name + ", stream);\n";
+      text += "  return cudaGetLastError() == cudaSuccess ? 0 : 3;\n}\n" +
+              cudaHostEntries(symbol_, entry);
+    } else {
+      text += entrySignature(symbol_, entry) + " {\n" + sizeChecks(entry) + scope_.constantArrays +
+              body + "  return 0;\n}\n" + packedEntry(symbol_, entry);
+    }
     out.printed = {text, certificates_};
     return out;
   }
@@ -240,6 +136,7 @@ class HloKernelPrinter {
     }
     header_ += "// stage " + describe + "\n";
     if (points == 0) return "  // " + output.name + " has no elements\n";
+    if (cuda_) return cudaStage(emitter, output);
     std::string code;
     IndexingMap loopMap = IndexingMap::identity(output.shape);
     loopMap.results.clear();
@@ -274,6 +171,41 @@ class HloKernelPrinter {
     }
     validate(emitter);
     return code;
+  }
+
+  // The stage as a __global__ function (a thread per element of `output`) and its launch.
+  std::string cudaStage(StageEmitter& emitter, const ValueBuffer& output) {
+    IndexingMap loopMap = IndexingMap::identity(output.shape);
+    loopMap.results.clear();
+    ThreadPoints threads(loopMap, width_);
+    KernelValidator loops(loopMap, IndexLowering(loopMap, width_).declared());
+    require(loops.checkLoopNest(threads.decodingNest()),
+            "the thread's point decoding of " + output.name);
+    collect(loops);
+    const std::string body = scope_.constantArrays + threads.loop() + threads.declaredDims(4) +
+                             emitter.statement({}, 4) + "  }\n}\n";
+    std::vector<std::pair<std::string, std::string>> buffers;  // (type, name), in launch order
+    for (const ValueBuffer& p : scope_.parameters)
+      buffers.push_back({"const " + p.type.storage, p.name});
+    for (const ValueBuffer& t : temporaries_) buffers.push_back({t.type.compute, t.name});
+    for (const auto& [root, b] : outputs_) buffers.push_back({b.type.storage, b.name});
+    if (!output.holdsComputeType && !outputs_.count(output.name))
+      buffers.push_back({output.type.storage, output.name});
+    std::string parameters, arguments;
+    for (const auto& [type, name] : buffers) {
+      const bool used = body.find(name + "[") != std::string::npos;
+      parameters += (parameters.empty() ? "" : ", ") + type + "* __restrict__ " +
+                    (used ? name : "/*" + name + "*/");
+      arguments += (arguments.empty() ? "" : ", ") + name;
+    }
+    if (!output.holdsComputeType) outputs_.emplace(output.name, output);
+    const std::string kernel = symbol_ + "_" + output.name;
+    cudaKernels_ += "static __global__ void __launch_bounds__(" +
+                    std::to_string(kCudaThreadsPerBlock) + ") " + kernel + "(" + parameters +
+                    ") {\n" + body;
+    validate(emitter);
+    return "  IDXMAP_LAUNCH(" + kernel + ", idxmap_blocks(" + std::to_string(threads.points()) +
+           "), " + std::to_string(kCudaThreadsPerBlock) + ", stream, " + arguments + ");\n";
   }
 
   // Runs the stage's checks, one validator per branch context.
@@ -329,8 +261,14 @@ class HloKernelPrinter {
   std::string symbol_;
   CWidth width_;
   std::string widthNote_;
+  bool cuda_;
   KernelScope scope_;
   std::string header_;
+  // CUDA: the stages' __global__ functions, the temporaries allocated so far and the outputs
+  // written so far (each launch passes them all).
+  std::string cudaKernels_;
+  std::vector<ValueBuffer> temporaries_;
+  std::map<std::string, ValueBuffer> outputs_;
   std::set<std::string> readLines_;
   std::vector<std::string> certificates_;
   std::set<std::string> certificateSet_;
@@ -338,7 +276,7 @@ class HloKernelPrinter {
 
 }  // namespace
 
-HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symbol) {
+HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symbol, bool cuda) {
   // int32_t index arithmetic when every buffer has fewer than 2^31 elements and validation
   // proves no index expression, as printed in int32_t, leaves it; else int64_t.
   bool small = true;
@@ -356,7 +294,8 @@ HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symb
     try {
       HloKernel kernel = HloKernelPrinter(instruction, symbol, CWidth::k32,
                                           "proven (isl): every index expression and offset, "
-                                          "printed in int32_t, fits -> int32_t index arithmetic")
+                                          "printed in int32_t, fits -> int32_t index arithmetic",
+                                          cuda)
                              .print();
       kernel.int32 = true;
       return kernel;
@@ -365,7 +304,8 @@ HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symb
       why = std::string("int32_t refuted: ") + error.what();
     }
   }
-  return HloKernelPrinter(instruction, symbol, CWidth::k64, why + " -> int64_t index arithmetic")
+  return HloKernelPrinter(instruction, symbol, CWidth::k64, why + " -> int64_t index arithmetic",
+                          cuda)
       .print();
 }
 

@@ -50,6 +50,9 @@ struct HloKernel {
 // `instruction`: an instruction of the entry computation (a fusion, or any op the kernels
 // compute). Throws UnsupportedHlo, ValidationError, or ParseError when the op models reject
 // the instruction (e.g. "transpose: dimensions={1,1} is not a permutation").
-HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symbol);
+// `cuda`: printed as CUDA (each stage a __global__ function launched in order; entries as
+// codegen/cuda_kernel.h describes) instead of C++.
+HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symbol,
+                    bool cuda = false);
 
 }  // namespace idxmap::codegen

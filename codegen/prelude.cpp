@@ -228,8 +228,8 @@ std::string buildPrelude() {
 
 }  // namespace
 
-// The same text with every helper callable from device code too: the helpers are the only
-// functions the prelude defines, each introduced by `static inline`.
+// The helpers are the only functions the prelude (and element_code) defines, each introduced by
+// `static inline`.
 std::string deviceAnnotated(std::string text) {
   const std::string plain = "static inline ", device = "static inline __host__ __device__ ";
   for (size_t at = text.find(plain); at != std::string::npos;

@@ -28,6 +28,9 @@ std::optional<std::string> storageType(const std::string& elementType);
 std::optional<std::string> combineFunction(gather_scatter::UpdateComputation computation,
                                            const std::string& elementType);
 
+// `text` with every `static inline` helper also `__host__ __device__` (callable from CUDA).
+std::string deviceAnnotated(std::string text);
+
 // The inverse of combineFunction: the computation and element type a prelude function
 // computes; nullopt for a name it does not give.
 struct CombineKind {

@@ -88,7 +88,8 @@ JitOptions cudaJitOptions() {
   JitOptions options;
   options.compiler = "nvcc";
   options.compilerVariable = "IDXMAP_NVCC";
-  options.flags = {"-std=c++20", "-O3", "-arch=native", "-Xcompiler=-fPIC", "-shared"};
+  options.flags = {"-std=c++20", "--expt-relaxed-constexpr", "-O3", "-arch=native",
+                   "-Xcompiler=-fPIC", "-shared"};
   options.language = "cu";
   return options;
 }

@@ -45,8 +45,8 @@ TEST(EmitCudaCli, WritesACuFileThatCompilesAsHostCxxAndWithNvcc) {
     EXPECT_EQ(std::system(compile.c_str()), 0) << compile;
   }
   if (installed("nvcc")) {
-    std::string compile = "nvcc -std=c++20 -arch=sm_80 -c '" + out + "' -o '" +
-                          (dir / "device.o").string() + "' 2>&1";
+    std::string compile = "nvcc -std=c++20 --expt-relaxed-constexpr -arch=sm_80 -c '" + out +
+                          "' -o '" + (dir / "device.o").string() + "' 2>&1";
     EXPECT_EQ(std::system(compile.c_str()), 0) << compile;
   }
 }
@@ -72,13 +72,32 @@ TEST(EmitCudaCli, WhatTheTargetDoesNotTakeExitsTwo) {
   EXPECT_EQ(deterministic.exitCode, 2);
   EXPECT_NE(deterministic.err.find("--deterministic: error: only --target cuda"), std::string::npos)
       << deterministic.err;
-  CliResult hlo = runIdxmap({"emit", "--target", "cuda", examplePath("softmax.hlo")});
-  EXPECT_EQ(hlo.exitCode, 2);
-  EXPECT_NE(hlo.err.find("HLO modules are emitted as C++ only"), std::string::npos) << hlo.err;
-  EXPECT_EQ(hlo.out, "");
   CliResult unknown = runIdxmap({"emit", "--target", "metal", examplePath("gather.mlir")});
   EXPECT_EQ(unknown.exitCode, 2);
   EXPECT_NE(unknown.err.find("--target"), std::string::npos) << unknown.err;
+}
+
+// An HLO module: each stage of a fusion (softmax: two reductions, then the root) a __global__
+// function, launched in order, its temporaries allocated on the stream.
+TEST(EmitCudaCli, HloFusionsBecomeStagedKernels) {
+  std::filesystem::path dir = makeScratchDir();
+  std::string out = (dir / "softmax.cu").string();
+  CliResult result = runIdxmap({"emit", "--target", "cuda", examplePath("softmax.hlo"), "-o", out});
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  std::string file = readTextFile(out);
+  for (const std::string stage :
+       {"idxmap_fusion_30_8_t0", "idxmap_fusion_30_8_t1", "idxmap_fusion_30_8_out0"}) {
+    EXPECT_NE(file.find("static __global__ void __launch_bounds__(256) " + stage + "("),
+              std::string::npos)
+        << stage;
+    EXPECT_NE(file.find("IDXMAP_LAUNCH(" + stage + ","), std::string::npos) << stage;
+  }
+  EXPECT_NE(file.find("cudaMallocAsync(&t0"), std::string::npos);
+  if (installed("c++")) {
+    std::string compile = "c++ -std=c++20 -Wall -Wextra -Werror -x c++ -c '" + out + "' -o '" +
+                          (dir / "host.o").string() + "' 2>&1";
+    EXPECT_EQ(std::system(compile.c_str()), 0) << compile;
+  }
 }
 
 // Without a GPU (CI never has one) the run stops at the first kernel with a located error

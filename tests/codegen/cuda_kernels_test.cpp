@@ -306,7 +306,7 @@ TEST_F(CudaKernels, NvccCompilesWithoutSpillsLocalMemoryOrNeedlessCas) {
   std::ofstream(dir / "kernels.cu") << emitted().atomic.source();
   for (int arch : {80, 90}) {
     const std::string sm = "sm_" + std::to_string(arch), prefix = (dir / sm).string();
-    std::string command = "nvcc -std=c++20 -O3 -arch=" + sm + " -Xptxas -v -ptx '" +
+    std::string command = "nvcc -std=c++20 --expt-relaxed-constexpr -O3 -arch=" + sm + " -Xptxas -v -ptx '" +
                           (dir / "kernels.cu").string() + "' -o '" + prefix + ".ptx' > '" + prefix +
                           ".log' 2>&1 && ptxas -arch=" + sm + " -v '" + prefix + ".ptx' -o '" +
                           prefix + ".cubin' >> '" + prefix + ".log' 2>&1";

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <regex>
 #include <sstream>
 
 #include "codegen/emit.h"
@@ -84,11 +85,12 @@ std::vector<Tensor> runHloKernel(const LoadedLibrary& library, const HloKernel& 
   return out;
 }
 
-// Every case's kernel in one file, compiled once (cached by content).
-std::shared_ptr<LoadedLibrary> compileCases(const std::vector<Case>& cases) {
+// Every case's kernel in one file, compiled once (cached by content); CUDA kernels as host C++
+// (the .cu file's emulation).
+std::shared_ptr<LoadedLibrary> compileCases(const std::vector<Case>& cases, bool cuda = false) {
   std::vector<PrintedKernel> printed;
   for (const Case& c : cases) printed.push_back(c.kernel.printed);
-  return compileAndLoad(cppFile(printed), testJitOptions());
+  return compileAndLoad(cuda ? cudaFile(printed) : cppFile(printed), testJitOptions());
 }
 
 // `specials`: NaN, -0 and infinities among the inputs (a softmax row with one is NaN
@@ -111,7 +113,11 @@ void expectAgreement(const std::vector<Case>& cases, const LoadedLibrary& librar
   }
 }
 
-TEST(HloKernels, RandomFusionsAgreeWithTheReference) {
+// Both targets: C++, and CUDA run in its emulation (a stage a launch, a thread an element).
+class HloKernelTargets : public ::testing::TestWithParam<bool> {};
+
+TEST_P(HloKernelTargets, RandomFusionsAgreeWithTheReference) {
+  const bool cuda = GetParam();
   RandomHlo generator(20261125);
   std::vector<Case> cases;
   std::map<std::string, int> opcodes;
@@ -121,7 +127,7 @@ TEST(HloKernels, RandomFusionsAgreeWithTheReference) {
     c.module = std::make_unique<hlo::Module>(hlo::parseHloModule(c.text, "random.hlo"));
     c.instruction = c.module->entry->root;
     try {
-      c.kernel = hloKernel(*c.instruction, "random_" + std::to_string(id));
+      c.kernel = hloKernel(*c.instruction, "random_" + std::to_string(id), cuda);
     } catch (const UnsupportedHlo& error) {
       ADD_FAILURE() << error.what() << "\n" << c.text;
       continue;
@@ -135,8 +141,31 @@ TEST(HloKernels, RandomFusionsAgreeWithTheReference) {
        {"pad", "concatenate", "dynamic-slice", "dynamic-update-slice", "reduce", "transpose",
         "reshape", "slice", "reverse", "select", "convert", "gather", "reduce-window"})
     EXPECT_GT(opcodes[op], 3) << op;
-  auto library = compileCases(cases);
+  auto library = compileCases(cases, cuda);
   expectAgreement(cases, *library, 3);
+  if (cuda && std::system("command -v nvcc > /dev/null 2>&1") == 0) {
+    // The same file for a GPU: it compiles, and ptxas reports no spill.
+    std::vector<PrintedKernel> printed;
+    for (const Case& c : cases) printed.push_back(c.kernel.printed);
+    const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) /
+                                      ("idxmap_hlo_nvcc_" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "fusions.cu") << cudaFile(printed);
+    const std::string log = (dir / "ptxas.txt").string();
+    std::string command =
+        "nvcc -std=c++20 --expt-relaxed-constexpr -O3 -arch=sm_90 -Xptxas -v -c '" +
+        (dir / "fusions.cu").string() + "' -o '" + (dir / "fusions.o").string() + "' > '" + log +
+        "' 2>&1";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    std::ifstream in(log);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::regex spills(R"((\d+) bytes spill stores, (\d+) bytes spill loads)");
+    int functions = 0;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), spills);
+         it != std::sregex_iterator(); ++it, ++functions)
+      EXPECT_TRUE((*it)[1] == "0" && (*it)[2] == "0") << it->str();
+    EXPECT_GT(functions, 150);
+  }
 }
 
 TEST(HloKernels, SoftmaxExampleAgreesWithTheReference) {
@@ -202,7 +231,8 @@ ENTRY e {
 // XLA's indexing-analysis modules (../shared/conformance/xla/op_maps.jsonl): every entry
 // instruction is a kernel that agrees with the reference, physical layouts included, or a
 // problem located in the module.
-TEST(HloKernels, XlaModulesAgreeWithTheReference) {
+TEST_P(HloKernelTargets, XlaModulesAgreeWithTheReference) {
+  const bool cuda = GetParam();
   std::ifstream in(std::string(IDXMAP_CONFORMANCE_DIR) + "/xla/op_maps.jsonl");
   if (!in) GTEST_SKIP() << "no conformance data";
   std::vector<Case> cases;
@@ -222,7 +252,7 @@ TEST(HloKernels, XlaModulesAgreeWithTheReference) {
       c.instruction = instruction.get();
       try {
         c.kernel = hloKernel(*instruction,
-                             "xla_" + std::to_string(n) + "_" + std::to_string(cases.size()));
+                             "xla_" + std::to_string(n) + "_" + std::to_string(cases.size()), cuda);
       } catch (const UnsupportedHlo& error) {
         EXPECT_GT(error.location().line, 1) << c.text;
         ++problems;
@@ -237,7 +267,7 @@ TEST(HloKernels, XlaModulesAgreeWithTheReference) {
   EXPECT_GT(problems, 10);
   // All are emitted and compiled; those of up to 2^18 elements a buffer are run (a few have
   // hundreds of millions, which the element-by-element reference would take minutes over).
-  auto library = compileCases(cases);
+  auto library = compileCases(cases, cuda);
   std::vector<Case> small;
   for (Case& c : cases) {
     bool fits = true;
@@ -247,6 +277,9 @@ TEST(HloKernels, XlaModulesAgreeWithTheReference) {
   EXPECT_GE(small.size(), 25u);
   expectAgreement(small, *library, 1);
 }
+
+INSTANTIATE_TEST_SUITE_P(Targets, HloKernelTargets, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "Cuda" : "Cpp"; });
 
 // Spec 004's HLO snippets (../shared/spec/004_*.txt): instruction lists become an entry
 // (each op a kernel), computations `f { ... }` a loop fusion; every kernel agrees with the
