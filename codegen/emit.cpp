@@ -70,7 +70,7 @@ EmittedHloModule emitHloModule(const hlo::Module& module, const EmitTarget& targ
 
 EmittedKernel emitLoweredGather(const gather_scatter::LoweredGather& lowered,
                                 const TensorType& input, const std::vector<IndexFact>& facts,
-                                const std::string& symbol) {
+                                const std::string& symbol, const EmitTarget& target) {
   const IndexOpForm::Names names{"result", "input", "indices"};
   OpIndexProperties properties = proveLoweredGatherProperties(lowered, names, facts);
   Kernel kernel = loweredGatherKernel(lowered, input.shape, properties,
@@ -78,7 +78,9 @@ EmittedKernel emitLoweredGather(const gather_scatter::LoweredGather& lowered,
   kernel.symbol = symbol;
   kernel.op = lowered.op_name;
   kernel.location = "(library call)";
-  PrintedKernel printed = printCppKernel(kernel);
+  PrintedKernel printed = target.kind == EmitTarget::Kind::kCuda
+                              ? printCudaKernel(kernel, target.cuda)
+                              : printCppKernel(kernel);
   return {nullptr, std::move(kernel), std::move(printed)};
 }
 

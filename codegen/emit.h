@@ -79,7 +79,7 @@ EmittedHloModule emitHloModule(const hlo::Module& module, const EmitTarget& targ
 // validation, Error when kernels cannot compute it.
 EmittedKernel emitLoweredGather(const gather_scatter::LoweredGather& lowered,
                                 const TensorType& input, const std::vector<IndexFact>& facts,
-                                const std::string& symbol);
+                                const std::string& symbol, const EmitTarget& target = {});
 
 EmittedModule emitMlirModule(const mlir_ir::Module& module,
                              const std::vector<Assumption>& assumptions = {},

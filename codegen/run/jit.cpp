@@ -88,8 +88,10 @@ JitOptions cudaJitOptions() {
   JitOptions options;
   options.compiler = "nvcc";
   options.compilerVariable = "IDXMAP_NVCC";
-  options.flags = {"-std=c++20", "--expt-relaxed-constexpr", "-O3", "-arch=native",
-                   "-Xcompiler=-fPIC", "-shared"};
+  // --fmad=false: a * b + c rounds twice, as the reference and the C++ kernels
+  // (-ffp-contract=off) round it.
+  options.flags = {"-std=c++20",   "--expt-relaxed-constexpr", "--fmad=false", "-O3",
+                   "-arch=native", "-Xcompiler=-fPIC",         "-shared"};
   options.language = "cu";
   return options;
 }

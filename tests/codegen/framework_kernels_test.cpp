@@ -152,8 +152,19 @@ class FrameworkKernels : public ::testing::Test {
       printed.push_back(cases().back().emitted.printed);
     }
     library() = compileAndLoad(cppFile(printed), testing::testJitOptions());
+    // The same kernels for CUDA, run in the .cu file's emulation.
+    std::vector<PrintedKernel> cuda;
+    for (const Case& c : cases()) cuda.push_back(printCudaKernel(c.emitted.kernel));
+    cudaLibrary() = compileAndLoad(cudaFile(cuda), testing::testJitOptions());
   }
-  static void TearDownTestSuite() { library().reset(); }
+  static void TearDownTestSuite() {
+    library().reset();
+    cudaLibrary().reset();
+  }
+  static std::shared_ptr<LoadedLibrary>& cudaLibrary() {
+    static std::shared_ptr<LoadedLibrary> loaded;
+    return loaded;
+  }
   static std::vector<Case>& cases() {
     static std::vector<Case> all;
     return all;
@@ -184,6 +195,21 @@ TEST_F(FrameworkKernels, GiveTheFormulaOrRefuseOutOfRangeValues) {
   }
   EXPECT_GE(refused, 20);
   EXPECT_GE(wrapped, 20);
+}
+
+// The CUDA kernels check index values as the C++ ones do: a flag any thread sets, read back
+// after the launch (the entry returns 2).
+TEST_F(FrameworkKernels, CudaKernelsGiveTheFormulaOrRefuseOutOfRangeValues) {
+  for (const Case& c : cases()) {
+    SCOPED_TRACE(c.emitted.kernel.symbol + " " + c.lowered.op_name);
+    if (c.outOfRange) {
+      EXPECT_THROW(runKernel(*cudaLibrary(), c.emitted.kernel, {&c.input, &c.indices}),
+                   gather_scatter::IndexValueError);
+      continue;
+    }
+    std::vector<Tensor> out = runKernel(*cudaLibrary(), c.emitted.kernel, {&c.input, &c.indices});
+    EXPECT_TRUE(testing::sameBits(out.at(0), oracle(c)));
+  }
 }
 
 // The code follows the proofs: without a fact the values are checked (never clamped), ONNX's
