@@ -29,43 +29,31 @@ namespace fs = std::filesystem;
 
 constexpr int kGathers = 150, kScatters = 250;
 
-struct Emitted {
-  EmittedModule atomic, deterministic;
-  std::shared_ptr<LoadedLibrary> atomicLibrary, deterministicLibrary;
-};
-
+// The cases and their two emissions, each made on first use (a test process runs one test:
+// a test that skips, or needs one mode, pays for no more).
 class CudaKernels : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    RandomCases random = randomKernelCases(kGathers, kScatters);
-    cases() = std::move(random.cases);
-    parsed() = std::make_unique<mlir_ir::Module>(
-        mlir_ir::parseMlirModule(random.module, "random_cuda.mlir"));
-    EmitTarget target{EmitTarget::Kind::kCuda, {}};
-    emitted().atomic = emitMlirModule(*parsed(), {}, target);
-    target.cuda.deterministic = true;
-    emitted().deterministic = emitMlirModule(*parsed(), {}, target);
-    // The .cu text compiles as host C++: the C++ test options compile the emulation (not on a
-    // GPU machine, where OnTheGpu compiles the same files with nvcc).
-    if (std::getenv("IDXMAP_CUDA_DEVICE")) return;
-    if (emitted().atomic.problems.empty())
-      emitted().atomicLibrary = compileAndLoad(emitted().atomic.source(), testJitOptions());
-    if (emitted().deterministic.problems.empty())
-      emitted().deterministicLibrary =
-          compileAndLoad(emitted().deterministic.source(), testJitOptions());
+  static const RandomCases& random() {
+    static const RandomCases cases = randomKernelCases(kGathers, kScatters);
+    return cases;
+  }
+  static const std::vector<RandomCase>& cases() { return random().cases; }
+
+  static const EmittedModule& emitted(bool deterministic) {
+    static std::map<bool, EmittedModule> modules;
+    auto found = modules.find(deterministic);
+    if (found != modules.end()) return found->second;
+    static const mlir_ir::Module parsed =
+        mlir_ir::parseMlirModule(random().module, "random_cuda.mlir");
+    return modules[deterministic] =
+               emitMlirModule(parsed, {}, {EmitTarget::Kind::kCuda, {deterministic}});
   }
 
-  static std::vector<RandomCase>& cases() {
-    static std::vector<RandomCase> c;
-    return c;
-  }
-  static std::unique_ptr<mlir_ir::Module>& parsed() {
-    static std::unique_ptr<mlir_ir::Module> m;
-    return m;
-  }
-  static Emitted& emitted() {
-    static Emitted e;
-    return e;
+  // The .cu text compiles as host C++: the C++ test options compile the emulation.
+  static std::shared_ptr<LoadedLibrary> emulated(bool deterministic) {
+    const EmittedModule& module = emitted(deterministic);
+    if (!module.problems.empty()) return nullptr;
+    return compileAndLoad(module.source(), testJitOptions());
   }
 
   static void expectReferenceResults(const EmittedModule& module, const LoadedLibrary& library) {
@@ -85,33 +73,31 @@ class CudaKernels : public ::testing::Test {
   }
 };
 
-TEST_F(CudaKernels, EveryOpIsEmitted) {
-  for (const EmittedModule* module : {&emitted().atomic, &emitted().deterministic})
-    for (const EmitProblem& problem : module->problems)
-      ADD_FAILURE() << problem.location.toString() << ": " << problem.message;
-  EXPECT_EQ(emitted().atomic.kernels.size(), cases().size());
-}
-
 TEST_F(CudaKernels, AtomicModeAgreesWithTheReferenceBitForBit) {
-  if (std::getenv("IDXMAP_CUDA_DEVICE")) GTEST_SKIP() << "OnTheGpu runs these on the GPU";
-  ASSERT_TRUE(emitted().atomicLibrary);
-  expectReferenceResults(emitted().atomic, *emitted().atomicLibrary);
+  std::shared_ptr<LoadedLibrary> library = emulated(false);
+  ASSERT_TRUE(library);
+  expectReferenceResults(emitted(false), *library);
 }
 
 TEST_F(CudaKernels, DeterministicModeAgreesWithTheReferenceBitForBit) {
-  if (std::getenv("IDXMAP_CUDA_DEVICE")) GTEST_SKIP() << "OnTheGpu runs these on the GPU";
-  ASSERT_TRUE(emitted().deterministicLibrary);
-  expectReferenceResults(emitted().deterministic, *emitted().deterministicLibrary);
+  std::shared_ptr<LoadedLibrary> library = emulated(true);
+  ASSERT_TRUE(library);
+  expectReferenceResults(emitted(true), *library);
 }
 
 // The proofs pick the stores: plain where no two points write one element, runs where the
 // indices are sorted, atomics (or the sort) otherwise; deterministic mode has no atomics.
-TEST_F(CudaKernels, ProofsDecideTheStores) {
+TEST_F(CudaKernels, EveryOpIsEmittedAndProofsDecideTheStores) {
+  for (bool deterministic : {false, true}) {
+    for (const EmitProblem& problem : emitted(deterministic).problems)
+      ADD_FAILURE() << problem.location.toString() << ": " << problem.message;
+    ASSERT_EQ(emitted(deterministic).kernels.size(), cases().size());
+  }
   int plain = 0, atomic = 0, sorted = 0;
-  for (size_t i = 0; i < emitted().atomic.kernels.size(); ++i) {
-    const std::string& text = emitted().atomic.kernels[i].printed.text;
-    const std::string& deterministic = emitted().deterministic.kernels.at(i).printed.text;
-    const Kernel& kernel = emitted().atomic.kernels[i].kernel;
+  for (size_t i = 0; i < emitted(false).kernels.size(); ++i) {
+    const std::string& text = emitted(false).kernels[i].printed.text;
+    const std::string& deterministic = emitted(true).kernels.at(i).printed.text;
+    const Kernel& kernel = emitted(false).kernels[i].kernel;
     EXPECT_EQ(deterministic.find("idxmap_atomic_"), std::string::npos) << kernel.symbol;
     const bool usesAtomics = text.find("idxmap_atomic_") != std::string::npos;
     switch (kernel.strategy) {
@@ -223,15 +209,15 @@ bool closeEnough(const Tensor& actual, const Tensor& expected, double tolerance)
 TEST_F(CudaKernels, OnTheGpu) {
   if (!std::getenv("IDXMAP_CUDA_DEVICE"))
     GTEST_SKIP() << "no GPU here (the device script sets IDXMAP_CUDA_DEVICE=1 where there is one)";
-  auto deterministic = compileAndLoad(emitted().deterministic.source(), cudaJitOptions());
-  expectReferenceResults(emitted().deterministic, *deterministic);
-  auto atomic = compileAndLoad(emitted().atomic.source(), cudaJitOptions());
+  auto deterministic = compileAndLoad(emitted(true).source(), cudaJitOptions());
+  expectReferenceResults(emitted(true), *deterministic);
+  auto atomic = compileAndLoad(emitted(false).source(), cudaJitOptions());
   int exact = 0, withinRounding = 0, orderDependent = 0;
   for (size_t i = 0; i < cases().size(); ++i) {
     const RandomCase& c = cases()[i];
     std::vector<const Tensor*> reads;
     for (const Tensor& t : c.reads) reads.push_back(&t);
-    const Kernel& kernel = emitted().atomic.kernels.at(i).kernel;
+    const Kernel& kernel = emitted(false).kernels.at(i).kernel;
     std::vector<Tensor> results = runKernel(*atomic, kernel, reads);
     ASSERT_EQ(results.size(), c.expected.size()) << kernel.symbol;
     for (size_t r = 0; r < results.size(); ++r) {
@@ -303,13 +289,13 @@ TEST_F(CudaKernels, NvccCompilesWithoutSpillsLocalMemoryOrNeedlessCas) {
   if (!nvccAvailable()) GTEST_SKIP() << "nvcc is not installed";
   const fs::path dir = fs::path(::testing::TempDir()) / ("idxmap_nvcc_" + std::to_string(getpid()));
   fs::create_directories(dir);
-  std::ofstream(dir / "kernels.cu") << emitted().atomic.source();
+  std::ofstream(dir / "kernels.cu") << emitted(false).source();
   for (int arch : {80, 90}) {
     const std::string sm = "sm_" + std::to_string(arch), prefix = (dir / sm).string();
-    std::string command = "nvcc -std=c++20 --expt-relaxed-constexpr -O3 -arch=" + sm + " -Xptxas -v -ptx '" +
-                          (dir / "kernels.cu").string() + "' -o '" + prefix + ".ptx' > '" + prefix +
-                          ".log' 2>&1 && ptxas -arch=" + sm + " -v '" + prefix + ".ptx' -o '" +
-                          prefix + ".cubin' >> '" + prefix + ".log' 2>&1";
+    std::string command = "nvcc -std=c++20 --expt-relaxed-constexpr -O3 -arch=" + sm +
+                          " -Xptxas -v -ptx '" + (dir / "kernels.cu").string() + "' -o '" + prefix +
+                          ".ptx' > '" + prefix + ".log' 2>&1 && ptxas -arch=" + sm + " -v '" +
+                          prefix + ".ptx' -o '" + prefix + ".cubin' >> '" + prefix + ".log' 2>&1";
     ASSERT_EQ(std::system(command.c_str()), 0) << readText(prefix + ".log");
     const std::string log = readText(prefix + ".log");
     std::regex spills(R"((\d+) bytes spill stores, (\d+) bytes spill loads)");
@@ -320,7 +306,7 @@ TEST_F(CudaKernels, NvccCompilesWithoutSpillsLocalMemoryOrNeedlessCas) {
     EXPECT_GT(functions, 0) << log;
     std::map<std::string, std::string> entries = ptxEntries(readText(prefix + ".ptx"));
     int checked = 0;
-    for (const EmittedKernel& e : emitted().atomic.kernels) {
+    for (const EmittedKernel& e : emitted(false).kernels) {
       for (const auto& [name, body] : entries) {
         if (name.find(e.kernel.symbol + "_points") == std::string::npos) continue;
         EXPECT_EQ(body.find("ld.local"), std::string::npos) << sm << " " << name;
