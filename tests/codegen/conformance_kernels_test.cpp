@@ -13,6 +13,7 @@
 #include "codegen/run/tensor_buffers.h"
 #include "ops/interp/check_comparisons.h"
 #include "tests/codegen/kernel_test_support.h"
+#include "tests/codegen/nvcc_check.h"
 #include "tests/ops/interp/conformance_cases.h"
 
 namespace idxmap::codegen {
@@ -63,6 +64,11 @@ TEST_P(KernelConformance, TestdataOpsAgreeWithExpectedAndReference) {
   EXPECT_EQ(ops.size(), 269u);  // every values-complete record
   std::shared_ptr<LoadedLibrary> library =
       compileAndLoad(cuda ? cudaFile(printed) : cppFile(printed), testing::testJitOptions());
+  if (cuda && testing::nvccInstalled())
+    for (int arch : {80, 90})
+      testing::expectCompiledWithoutSpillsOrLocalMemory(
+          testing::nvccCompile(cudaFile(printed), arch, "testdata"),
+          "testdata kernels, sm_" + std::to_string(arch));
   for (const SingleOp& op : ops) {
     const std::string id = op.record.at("id");
     const mlir_ir::Operation& mlirOp = op.module->operations.back();

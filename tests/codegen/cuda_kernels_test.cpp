@@ -19,6 +19,7 @@
 #include "codegen/run/kernel_engine.h"
 #include "ops/import/stablehlo.h"
 #include "tests/codegen/kernel_test_support.h"
+#include "tests/codegen/nvcc_check.h"
 #include "tests/codegen/random_kernel_cases.h"
 
 namespace idxmap::codegen {
@@ -243,28 +244,6 @@ TEST_F(CudaKernels, OnTheGpu) {
 // ---- nvcc: every kernel compiles for sm_80 and sm_90 without spills or local memory, and
 // without a CAS loop where the architecture has a native atomic for the update.
 
-bool nvccAvailable() { return std::system("command -v nvcc > /dev/null 2>&1") == 0; }
-
-std::string readText(const fs::path& path) {
-  std::ifstream file(path);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-// Each kernel's PTX body, by entry name.
-std::map<std::string, std::string> ptxEntries(const std::string& ptx) {
-  std::map<std::string, std::string> out;
-  std::regex entry(R"(\.entry\s+(\w+)\()");
-  for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), entry); it != std::sregex_iterator();
-       ++it) {
-    size_t begin = static_cast<size_t>(it->position());
-    size_t end = ptx.find(".entry", begin + 6);
-    out[(*it)[1]] = ptx.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-  }
-  return out;
-}
-
 // Whether CUDA has a native atomic for `combine` on `arch` (the atomic functions' table).
 bool nativeAtomic(const std::string& combine, int arch) {
   std::optional<CombineKind> kind = combineKind(combine);
@@ -286,41 +265,29 @@ bool nativeAtomic(const std::string& combine, int arch) {
 }
 
 TEST_F(CudaKernels, NvccCompilesWithoutSpillsLocalMemoryOrNeedlessCas) {
-  if (!nvccAvailable()) GTEST_SKIP() << "nvcc is not installed";
-  const fs::path dir = fs::path(::testing::TempDir()) / ("idxmap_nvcc_" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  std::ofstream(dir / "kernels.cu") << emitted(false).source();
-  for (int arch : {80, 90}) {
-    const std::string sm = "sm_" + std::to_string(arch), prefix = (dir / sm).string();
-    std::string command = "nvcc -std=c++20 --expt-relaxed-constexpr -O3 -arch=" + sm +
-                          " -Xptxas -v -ptx '" + (dir / "kernels.cu").string() + "' -o '" + prefix +
-                          ".ptx' > '" + prefix + ".log' 2>&1 && ptxas -arch=" + sm + " -v '" +
-                          prefix + ".ptx' -o '" + prefix + ".cubin' >> '" + prefix + ".log' 2>&1";
-    ASSERT_EQ(std::system(command.c_str()), 0) << readText(prefix + ".log");
-    const std::string log = readText(prefix + ".log");
-    std::regex spills(R"((\d+) bytes spill stores, (\d+) bytes spill loads)");
-    int functions = 0;
-    for (auto it = std::sregex_iterator(log.begin(), log.end(), spills);
-         it != std::sregex_iterator(); ++it, ++functions)
-      EXPECT_TRUE((*it)[1] == "0" && (*it)[2] == "0") << sm << ": " << it->str();
-    EXPECT_GT(functions, 0) << log;
-    std::map<std::string, std::string> entries = ptxEntries(readText(prefix + ".ptx"));
-    int checked = 0;
-    for (const EmittedKernel& e : emitted(false).kernels) {
-      for (const auto& [name, body] : entries) {
-        if (name.find(e.kernel.symbol + "_points") == std::string::npos) continue;
-        EXPECT_EQ(body.find("ld.local"), std::string::npos) << sm << " " << name;
-        EXPECT_EQ(body.find("st.local"), std::string::npos) << sm << " " << name;
+  if (!nvccInstalled()) GTEST_SKIP() << "nvcc is not installed";
+  for (bool deterministic : {false, true}) {
+    for (int arch : {80, 90}) {
+      const std::string what = std::string(deterministic ? "deterministic" : "atomic") +
+                               " kernels, sm_" + std::to_string(arch);
+      NvccResult result = nvccCompile(emitted(deterministic).source(), arch,
+                                      deterministic ? "deterministic" : "atomic");
+      expectCompiledWithoutSpillsOrLocalMemory(result, what);
+      if (deterministic) continue;
+      int checked = 0;
+      for (const EmittedKernel& e : emitted(false).kernels) {
         bool allNative = e.kernel.strategy == Strategy::kOrdered;
         for (const Transfer& t : e.kernel.transfers) allNative &= nativeAtomic(t.combine, arch);
-        if (allNative) {
-          EXPECT_EQ(body.find("atom.global.cas"), std::string::npos) << sm << " " << name;
-          EXPECT_EQ(body.find("atom.cas"), std::string::npos) << sm << " " << name;
+        if (!allNative) continue;
+        for (const auto& [name, body] : result.entries) {
+          if (name.find(e.kernel.symbol + "_points") == std::string::npos) continue;
+          EXPECT_EQ(body.find("atom.global.cas"), std::string::npos) << what << " " << name;
+          EXPECT_EQ(body.find("atom.cas"), std::string::npos) << what << " " << name;
           ++checked;
         }
       }
+      EXPECT_GT(checked, 10) << what;
     }
-    EXPECT_GT(checked, 10) << sm;
   }
 }
 

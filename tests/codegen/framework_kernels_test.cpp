@@ -12,6 +12,7 @@
 #include "ops/eval/lowered_gather.h"
 #include "ops/forms/framework_gather.h"
 #include "tests/codegen/kernel_test_support.h"
+#include "tests/codegen/nvcc_check.h"
 #include "tests/ops/forms/oracles.h"
 
 namespace idxmap::codegen {
@@ -156,6 +157,11 @@ class FrameworkKernels : public ::testing::Test {
     std::vector<PrintedKernel> cuda;
     for (const Case& c : cases()) cuda.push_back(printCudaKernel(c.emitted.kernel));
     cudaLibrary() = compileAndLoad(cudaFile(cuda), testing::testJitOptions());
+    cudaSource() = cudaFile(cuda);
+  }
+  static std::string& cudaSource() {
+    static std::string source;
+    return source;
   }
   static void TearDownTestSuite() {
     library().reset();
@@ -210,6 +216,14 @@ TEST_F(FrameworkKernels, CudaKernelsGiveTheFormulaOrRefuseOutOfRangeValues) {
     std::vector<Tensor> out = runKernel(*cudaLibrary(), c.emitted.kernel, {&c.input, &c.indices});
     EXPECT_TRUE(testing::sameBits(out.at(0), oracle(c)));
   }
+}
+
+TEST_F(FrameworkKernels, CudaKernelsCompileWithNvccWithoutSpillsOrLocalMemory) {
+  if (!testing::nvccInstalled()) GTEST_SKIP() << "nvcc is not installed";
+  for (int arch : {80, 90})
+    testing::expectCompiledWithoutSpillsOrLocalMemory(
+        testing::nvccCompile(cudaSource(), arch, "framework"),
+        "framework kernels, sm_" + std::to_string(arch));
 }
 
 // The code follows the proofs: without a fact the values are checked (never clamped), ONNX's

@@ -21,6 +21,7 @@
 #include "codegen/run/tensor_buffers.h"
 #include "tests/codegen/hlo_reference.h"
 #include "tests/codegen/kernel_test_support.h"
+#include "tests/codegen/nvcc_check.h"
 #include "tests/codegen/random_hlo.h"
 
 namespace idxmap::codegen {
@@ -100,6 +101,17 @@ std::shared_ptr<LoadedLibrary> compileCases(const std::vector<Case>& cases, bool
                         onTheGpu(cuda) ? cudaJitOptions() : testJitOptions());
 }
 
+// Where nvcc is installed: the cases' CUDA file compiles for sm_80 and sm_90 without spills or
+// local memory.
+void expectNvccClean(const std::vector<Case>& cases, const std::string& what) {
+  std::vector<PrintedKernel> printed;
+  for (const Case& c : cases) printed.push_back(c.kernel.printed);
+  const std::string source = cudaFile(printed);
+  for (int arch : {80, 90})
+    expectCompiledWithoutSpillsOrLocalMemory(nvccCompile(source, arch, "hlo"),
+                                             what + ", sm_" + std::to_string(arch));
+}
+
 // The math functions CUDA computes within a few ULP of the correctly rounded value, where the
 // host's libm (and so the reference) may round otherwise; +, -, *, /, sqrt round alike (the
 // JIT compiles with --fmad=false).
@@ -177,29 +189,7 @@ TEST_P(HloKernelTargets, RandomFusionsAgreeWithTheReference) {
     EXPECT_GT(opcodes[op], 3) << op;
   auto library = compileCases(cases, cuda);
   expectAgreement(cases, *library, 3, true, onTheGpu(cuda));
-  if (cuda && !onTheGpu(cuda) && std::system("command -v nvcc > /dev/null 2>&1") == 0) {
-    // The same file for a GPU: it compiles, and ptxas reports no spill.
-    std::vector<PrintedKernel> printed;
-    for (const Case& c : cases) printed.push_back(c.kernel.printed);
-    const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) /
-                                      ("idxmap_hlo_nvcc_" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    std::ofstream(dir / "fusions.cu") << cudaFile(printed);
-    const std::string log = (dir / "ptxas.txt").string();
-    std::string command =
-        "nvcc -std=c++20 --expt-relaxed-constexpr -O3 -arch=sm_90 -Xptxas -v -c '" +
-        (dir / "fusions.cu").string() + "' -o '" + (dir / "fusions.o").string() + "' > '" + log +
-        "' 2>&1";
-    ASSERT_EQ(std::system(command.c_str()), 0) << command;
-    std::ifstream in(log);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::regex spills(R"((\d+) bytes spill stores, (\d+) bytes spill loads)");
-    int functions = 0;
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), spills);
-         it != std::sregex_iterator(); ++it, ++functions)
-      EXPECT_TRUE((*it)[1] == "0" && (*it)[2] == "0") << it->str();
-    EXPECT_GT(functions, 150);
-  }
+  if (cuda && !onTheGpu(cuda) && nvccInstalled()) expectNvccClean(cases, "random fusions");
 }
 
 TEST(HloKernels, SoftmaxExampleAgreesWithTheReference) {
@@ -308,6 +298,7 @@ TEST_P(HloKernelTargets, XlaModulesAgreeWithTheReference) {
     for (const KernelBuffer& b : c.kernel.buffers) fits &= b.elements() <= (1 << 18);
     if (fits) small.push_back(std::move(c));
   }
+  if (cuda && !onTheGpu(cuda) && nvccInstalled()) expectNvccClean(cases, "XLA modules");
   EXPECT_GE(small.size(), 25u);
   expectAgreement(small, *library, 1, true, onTheGpu(cuda));
 }
