@@ -81,10 +81,9 @@ class CudaKernelPrinter : KernelText {
         return threads + "plain stores: no two points write one element (proven above)";
       case Stores::kSegmented:
         return threads +
-               "a thread per run start and window element walks its run, holding an element's "
-               "updates in a register and storing once: runs never share an element (sorted, "
-               "proven above) and each window dim is a target coordinate (the map's form); "
-               "deterministic";
+               "a thread per run start and window element walks its run, plain stores: runs "
+               "never share an element (sorted, proven above) and each window dim is a target "
+               "coordinate (the map's form); deterministic";
       case Stores::kAtomic:
         return threads +
                "atomic updates (native where CUDA has one): writes may collide, in no fixed "
@@ -130,16 +129,20 @@ class CudaKernelPrinter : KernelText {
 
   std::string pointLoop() const { return threads_.loop(); }
 
-  // How a statement stores: each update read-modify-written in place; held in a register while
-  // the thread's next points update the same element, then stored once (a sorted run walked
-  // by one thread, which alone writes its elements); or held the same way, then applied
-  // atomically (merging regroups an element's updates, which atomics leave in no fixed order
-  // anyway; every update computation is associative: float add and multiply up to rounding,
-  // as atomics are).
-  enum class Store : uint8_t { kInPlace, kHeld, kAtomic };
+  // The combine function of a transfer: a copy is a replace.
+  std::string combineOf(const Transfer& transfer) const {
+    if (!transfer.combine.empty()) return transfer.combine;
+    return *combineFunction(gather_scatter::UpdateComputation::kReplace,
+                            buffer(transfer.to.buffer).elementType);
+  }
 
-  // The stores of one point (its statement).
-  std::string statement(const std::vector<CExpr>& point, int indent, Store store) {
+  // The stores of one point (its statement): plain, or (`atomic`) merged into the thread's
+  // pending update of the same element and flushed atomically when the element changes (a
+  // thread's points, one grid stride apart, often share it: all-equal indices are the worst
+  // case of contention). Merging regroups an element's updates, which atomics leave in no
+  // fixed order anyway; every update computation is associative (float add and multiply up
+  // to rounding, as atomics are).
+  std::string statement(const std::vector<CExpr>& point, int indent, bool atomic) {
     OpenStatement open = openStatement(point, indent, "atomicExch(idxmap_bad_index, 1);");
     std::string out = std::move(open.text);
     const std::string at = pad(open.indent), W = typeName(width_);
@@ -150,62 +153,41 @@ class CudaKernelPrinter : KernelText {
       const KernelBuffer& target = buffer(transfer.to.buffer);
       std::string element = target.name + "[" + to + "]";
       std::string source = buffer(transfer.from.buffer).name + "[" + from + "]";
-      if (store == Store::kInPlace) {
-        out += at + element + " = " +
-               (transfer.combine.empty() ? source
-                                         : transfer.combine + "(" + element + ", " + source + ")") +
-               ";\n";
-        continue;
-      }
-      // The held update of element idxmap_held<t>: flushed when this point's element differs.
-      const std::string n = std::to_string(t), pending = "idxmap_pending" + n,
-                        held = "idxmap_held" + n, acc = "idxmap_acc" + n;
-      out += at + "const " + W + " idxmap_to" + n + " = " + to + ";\n";
-      out += at + "if (!" + pending + " || idxmap_to" + n + " != " + held + ") {\n";
-      out += at + "  if (" + pending + ") " + flush(transfer, n) + "\n";
-      out += at + "  " + pending + " = true;\n" + at + "  " + held + " = idxmap_to" + n + ";\n";
-      if (store == Store::kAtomic) {
-        out += at + "  " + acc + " = " + source + ";\n" + at + "} else {\n" + at + "  " + acc +
-               " = " + combineOf(transfer) + "(" + acc + ", " + source + ");\n" + at + "}\n";
+      if (atomic) {
+        const std::string n = std::to_string(t), pending = "idxmap_pending" + n,
+                          held = "idxmap_held" + n, value = "idxmap_value" + n;
+        out += at + "const " + W + " idxmap_to" + n + " = " + to + ";\n";
+        out += at + "const " + storage(target) + " " + value + " = " + source + ";\n";
+        out += at + "if (" + pending + " && idxmap_to" + n + " == " + held + ") {\n";
+        out += at + "  idxmap_acc" + n + " = " + combineOf(transfer) + "(idxmap_acc" + n + ", " +
+               value + ");\n" + at + "} else {\n";
+        out += at + "  if (" + pending + ") " + atomicFunction(combineOf(transfer)) + "(&" +
+               target.name + "[" + held + "], idxmap_acc" + n + ");\n";
+        out += at + "  " + pending + " = true;\n" + at + "  " + held + " = idxmap_to" + n + ";\n" +
+               at + "  idxmap_acc" + n + " = " + value + ";\n" + at + "}\n";
+      } else if (transfer.combine.empty()) {
+        out += at + element + " = " + source + ";\n";
       } else {
-        out += at + "  " + acc + " = " + target.name + "[" + held + "];\n" + at + "}\n";
-        out += at + acc + " = " +
-               (transfer.combine.empty() ? source
-                                         : transfer.combine + "(" + acc + ", " + source + ")") +
-               ";\n";
+        out += at + element + " = " + transfer.combine + "(" + element + ", " + source + ");\n";
       }
     }
     return out + open.closing + pad(indent) + "}\n";
   }
 
-  // The combine function of a transfer: a copy is a replace.
-  std::string combineOf(const Transfer& transfer) const {
-    if (!transfer.combine.empty()) return transfer.combine;
-    return *combineFunction(gather_scatter::UpdateComputation::kReplace,
-                            buffer(transfer.to.buffer).elementType);
-  }
-
-  // Stores (kHeld) or applies atomically (kAtomic) transfer n's held update.
-  std::string flush(const Transfer& transfer, const std::string& n) const {
-    const std::string target = buffer(transfer.to.buffer).name + "[idxmap_held" + n + "]";
-    if (stores_ == Stores::kAtomic)
-      return atomicFunction(combineOf(transfer)) + "(&" + target + ", idxmap_acc" + n + ");";
-    return target + " = idxmap_acc" + n + ";";
-  }
-
-  // The held updates, one per transfer: declared (`!flushing`) before the points that may
-  // share them, flushed after.
-  std::string heldUpdates(bool flushing, int indent) const {
+  // An atomic kernel's pending updates, one per transfer: declared before the thread's loop,
+  // flushed after it.
+  std::string pendingUpdates(bool flush) const {
     std::string out;
     for (size_t t = 0; t < kernel_.transfers.size(); ++t) {
       const Transfer& transfer = kernel_.transfers[t];
+      const KernelBuffer& target = buffer(transfer.to.buffer);
       const std::string n = std::to_string(t);
-      if (flushing)
-        out += pad(indent) + "if (idxmap_pending" + n + ") " + flush(transfer, n) + "\n";
+      if (flush)
+        out += "  if (idxmap_pending" + n + ") " + atomicFunction(combineOf(transfer)) + "(&" +
+               target.name + "[idxmap_held" + n + "], idxmap_acc" + n + ");\n";
       else
-        out += pad(indent) + "bool idxmap_pending" + n + " = false;\n" + pad(indent) +
-               typeName(width_) + " idxmap_held" + n + " = 0;\n" + pad(indent) +
-               storage(buffer(transfer.to.buffer)) + " idxmap_acc" + n + "{};\n";
+        out += "  bool idxmap_pending" + n + " = false;\n  " + typeName(width_) + " idxmap_held" +
+               n + " = 0;\n  " + storage(target) + " idxmap_acc" + n + "{};\n";
     }
     return out;
   }
@@ -220,13 +202,12 @@ class CudaKernelPrinter : KernelText {
   std::string pointsKernel() {
     if (stores_ == Stores::kAtomic)
       return kernelFunction("points", "",
-                            heldUpdates(false, 2) + pointLoop() + declaredDims(4) +
-                                statement(dimVariables(), 4, Store::kAtomic) + "  }\n" +
-                                heldUpdates(true, 2) + "}\n");
+                            pendingUpdates(false) + pointLoop() + declaredDims(4) +
+                                statement(dimVariables(), 4, true) + "  }\n" +
+                                pendingUpdates(true) + "}\n");
     std::string out = pointLoop() + declaredDims(4);
     if (stores_ != Stores::kSegmented)
-      return kernelFunction("points", "",
-                            out + statement(dimVariables(), 4, Store::kInPlace) + "  }\n}\n");
+      return kernelFunction("points", "", out + statement(dimVariables(), 4, false) + "  }\n}\n");
     // A run of equal index vectors along d0 starts where d0's vector differs from the one
     // before; the thread at a run's start walks the run at its own window element.
     const Interval d0 = kernel_.map.dims.at(0).range;
@@ -242,13 +223,11 @@ class CudaKernelPrinter : KernelText {
              "]; }(d0) != [&](" + W + " d0) { return " + indices + "[" + at + "]; }(d0 - 1)";
     }
     out += ";\n    };\n    if (!idxmap_run_starts_at(d0)) continue;\n";
-    out += heldUpdates(false, 4);
     out += "    for (" + W + " idxmap_d0 = d0; idxmap_d0 <= " + std::to_string(d0.hi) +
            " && (idxmap_d0 == d0 || !idxmap_run_starts_at(idxmap_d0)); ++idxmap_d0)\n";
     std::vector<CExpr> walked = dimVariables();
     walked[0] = variable("idxmap_d0", width_);
-    return kernelFunction(
-        "points", "", out + statement(walked, 6, Store::kHeld) + heldUpdates(true, 4) + "  }\n}\n");
+    return kernelFunction("points", "", out + statement(walked, 6, false) + "  }\n}\n");
   }
 
   // Deterministic mode, step 1: each point's target offset (the sort key; `idxmap_skipped` for
@@ -279,7 +258,7 @@ class CudaKernelPrinter : KernelText {
            " && idxmap_keys[idxmap_at] == idxmap_key; ++idxmap_at) {\n      const " + L +
            " idxmap_point = idxmap_points[idxmap_at];\n" + declaredDims(6);
     return kernelFunction("apply", ", const " + K + "* idxmap_keys, const " + L + "* idxmap_points",
-                          out + statement(dimVariables(), 6, Store::kInPlace) + "    }\n  }\n}\n");
+                          out + statement(dimVariables(), 6, false) + "    }\n  }\n}\n");
   }
 
   // Keys hold target offsets below the target's element count E; the skipped key is
