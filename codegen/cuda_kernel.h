@@ -6,7 +6,7 @@
 //   kIndependent (unique proven, every gather)   plain stores;
 //   kSegmented (sorted proven)                    a thread per run of equal index vectors and
 //       element of the window (when the map shows the window never collides with itself):
-//       it folds the run in row-major order and stores once; deterministic;
+//       it applies the run's updates in row-major order; deterministic;
 //   kOrdered                                      native atomics (CAS loops only where CUDA has
 //       none), or with `deterministic`: the targets sorted stably, then a thread per target
 //       applies its updates in row-major order: bit for bit the reference's result.
