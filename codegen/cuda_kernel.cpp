@@ -87,7 +87,7 @@ class CudaKernelPrinter : KernelText {
       case Stores::kAtomic:
         return threads +
                "atomic updates (native where CUDA has one): writes may collide, in no fixed "
-               "order";
+               "order; a thread merges its consecutive updates of one element first";
       case Stores::kSorted:
         return threads +
                "deterministic: targets sorted stably (CUB radix sort), a thread per target "
