@@ -84,26 +84,14 @@ class KernelPrinter : KernelText {
     std::optional<std::pair<int64_t, int64_t>> range =
         narrowLoop(nest, d, "idxmap_first", "idxmap_last");
     if (!range) return std::nullopt;
-    const std::string lo = std::to_string(range->first), hi = std::to_string(range->second);
-    const std::string W = typeName(width_);
+    const std::string lo = std::to_string(range->first);
     std::string out;
     if (atRunStarts) {
       out =
           "  // Sorted indices: updates that write one element share a run of equal index "
           "vectors\n  // along d0; threads split d0 at run boundaries and keep row-major order "
           "inside.\n";
-      out += "  auto idxmap_run_starts_at = [&](" + W + " d0) {\n    return d0 <= " + lo +
-             " || d0 > " + hi;
-      for (size_t k = 0; k < kernel_.loads.size(); ++k) {
-        // The load's offset is validated (over the box) where the statements read it; here it
-        // is read at d0 and d0 - 1, both inside d0's range.
-        std::string at =
-            offset("load of rt" + std::to_string(k) + " from", kernel_.loads[k], Where::kBox);
-        const std::string& name = buffer(kernel_.loads[k].buffer).name;
-        out += " ||\n           [&](" + W + " d0) { return " + name + "[" + at +
-               "]; }(d0) != [&](" + W + " d0) { return " + name + "[" + at + "]; }(d0 - 1)";
-      }
-      out += ";\n  };\n";
+      out += runStartTest(range->first, range->second, 2);
     } else {
       out = "  // Points that differ in " + d +
             " never write one element: threads split it and keep row-major order\n"

@@ -105,19 +105,6 @@ class CudaKernelPrinter : KernelText {
     return out;
   }
 
-  // Every buffer, in the entry's order (the launches pass them all); one that `body` does not
-  // index is left unnamed.
-  std::string parameters(const std::string& body) const {
-    std::string out;
-    for (const KernelBuffer& b : kernel_.buffers) {
-      const bool used = body.find(b.name + "[") != std::string::npos;
-      out += std::string(out.empty() ? "" : ", ") + (b.written ? "" : "const ") + storage(b) +
-             "* __restrict__ " + (used ? b.name : "/*" + b.name + "*/");
-    }
-    if (kernel_.check) out += ", int* idxmap_bad_index";
-    return out;
-  }
-
   std::string arguments() const {
     std::string out;
     for (const KernelBuffer& b : kernel_.buffers) out += (out.empty() ? "" : ", ") + b.name;
@@ -192,11 +179,16 @@ class CudaKernelPrinter : KernelText {
     return out;
   }
 
-  // A __global__ function: `body` follows its opening brace.
+  // A __global__ function over the kernel's buffers (and a checked kernel's flag): `body`
+  // follows its opening brace.
   std::string kernelFunction(const std::string& part, const std::string& extraParameters,
                              const std::string& body) const {
-    return "static __global__ void __launch_bounds__(" + std::to_string(kThreadsPerBlock) + ") " +
-           name(part) + "(" + parameters(body) + extraParameters + ") {\n" + body;
+    std::vector<CudaBuffer> buffers;
+    for (const KernelBuffer& b : kernel_.buffers)
+      buffers.push_back({(b.written ? "" : "const ") + storage(b), b.name});
+    return cudaKernelFunction(name(part), buffers,
+                              (kernel_.check ? ", int* idxmap_bad_index" : "") + extraParameters,
+                              body);
   }
 
   std::string pointsKernel() {
@@ -212,17 +204,7 @@ class CudaKernelPrinter : KernelText {
     // before; the thread at a run's start walks the run at its own window element.
     const Interval d0 = kernel_.map.dims.at(0).range;
     const std::string W = typeName(width_);
-    out += "    auto idxmap_run_starts_at = [&](" + W +
-           " d0) {\n      return d0 <= " + std::to_string(d0.lo) + " || d0 > " +
-           std::to_string(d0.hi);
-    for (size_t k = 0; k < kernel_.loads.size(); ++k) {
-      std::string at =
-          offset("load of rt" + std::to_string(k) + " from", kernel_.loads[k], Where::kBox);
-      const std::string& indices = buffer(kernel_.loads[k].buffer).name;
-      out += " ||\n             [&](" + W + " d0) { return " + indices + "[" + at +
-             "]; }(d0) != [&](" + W + " d0) { return " + indices + "[" + at + "]; }(d0 - 1)";
-    }
-    out += ";\n    };\n    if (!idxmap_run_starts_at(d0)) continue;\n";
+    out += runStartTest(d0.lo, d0.hi, 4) + "    if (!idxmap_run_starts_at(d0)) continue;\n";
     out += "    for (" + W + " idxmap_d0 = d0; idxmap_d0 <= " + std::to_string(d0.hi) +
            " && (idxmap_d0 == d0 || !idxmap_run_starts_at(idxmap_d0)); ++idxmap_d0)\n";
     std::vector<CExpr> walked = dimVariables();
@@ -276,8 +258,7 @@ class CudaKernelPrinter : KernelText {
   }
 
   std::string launch(const std::string& part, const std::string& extra = "") const {
-    return "  IDXMAP_LAUNCH(" + name(part) + ", idxmap_blocks(" + std::to_string(points_) + "), " +
-           std::to_string(kThreadsPerBlock) + ", stream, " + arguments() + extra + ");\n";
+    return cudaLaunch(name(part), points_, arguments() + extra);
   }
 
   std::string launcher() {

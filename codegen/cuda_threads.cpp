@@ -77,6 +77,23 @@ std::string ThreadPoints::declaredDims(int indent) const {
   return out;
 }
 
+std::string cudaKernelFunction(const std::string& name, const std::vector<CudaBuffer>& buffers,
+                               const std::string& extraParameters, const std::string& body) {
+  std::string parameters;
+  for (const CudaBuffer& b : buffers) {
+    const bool used = body.find(b.name + "[") != std::string::npos;
+    parameters += (parameters.empty() ? "" : ", ") + b.type + "* __restrict__ " +
+                  (used ? b.name : "/*" + b.name + "*/");
+  }
+  return "static __global__ void __launch_bounds__(" + std::to_string(kCudaThreadsPerBlock) + ") " +
+         name + "(" + parameters + extraParameters + ") {\n" + body;
+}
+
+std::string cudaLaunch(const std::string& kernel, int64_t points, const std::string& arguments) {
+  return "  IDXMAP_LAUNCH(" + kernel + ", idxmap_blocks(" + std::to_string(points) + "), " +
+         std::to_string(kCudaThreadsPerBlock) + ", stream, " + arguments + ");\n";
+}
+
 std::string cudaLaunchSignature(const std::string& symbol, const std::vector<EntryBuffer>& entry) {
   std::string signature = entrySignature(symbol + "_launch", entry);
   signature.pop_back();

@@ -45,6 +45,19 @@ class ThreadPoints {
   CWidth number_;
 };
 
+// A buffer parameter of a __global__ function: "const float" and "in0" print
+// `const float* __restrict__ in0`.
+struct CudaBuffer {
+  std::string type, name;
+};
+// `static __global__ void __launch_bounds__(256) NAME(<buffers><extraParameters>) {` then
+// `body`. Every buffer is a parameter, in order (a launch passes them all); one that `body`
+// does not index is left unnamed.
+std::string cudaKernelFunction(const std::string& name, const std::vector<CudaBuffer>& buffers,
+                               const std::string& extraParameters, const std::string& body);
+// `IDXMAP_LAUNCH(kernel, idxmap_blocks(points), 256, stream, arguments);`, 2 spaces deep.
+std::string cudaLaunch(const std::string& kernel, int64_t points, const std::string& arguments);
+
 // `extern "C" int SYMBOL_launch(<device buffers and counts>, cudaStream_t stream)` (no body).
 std::string cudaLaunchSignature(const std::string& symbol, const std::vector<EntryBuffer>& entry);
 // SYMBOL (host buffers: copied to the device, SYMBOL_launch, copied back) and SYMBOL_packed.

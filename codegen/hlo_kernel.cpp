@@ -136,11 +136,12 @@ class HloKernelPrinter {
     }
     header_ += "// stage " + describe + "\n";
     if (points == 0) return "  // " + output.name + " has no elements\n";
-    if (cuda_) return cudaStage(emitter, output);
     std::string code;
     IndexingMap loopMap = IndexingMap::identity(output.shape);
     loopMap.results.clear();
-    if (output.shape.empty()) {
+    if (cuda_) {
+      code = cudaStage(emitter, output, loopMap);
+    } else if (output.shape.empty()) {
       code = emitter.statement({}, 2);
     } else {
       LoopNest nest = buildLoopNest(loopMap, width_);
@@ -173,10 +174,10 @@ class HloKernelPrinter {
     return code;
   }
 
-  // The stage as a __global__ function (a thread per element of `output`) and its launch.
-  std::string cudaStage(StageEmitter& emitter, const ValueBuffer& output) {
-    IndexingMap loopMap = IndexingMap::identity(output.shape);
-    loopMap.results.clear();
+  // The stage as a __global__ function (a thread per element of `output`, added to the file's
+  // kernels) and its launch.
+  std::string cudaStage(StageEmitter& emitter, const ValueBuffer& output,
+                        const IndexingMap& loopMap) {
     ThreadPoints threads(loopMap, width_);
     KernelValidator loops(loopMap, IndexLowering(loopMap, width_).declared());
     require(loops.checkLoopNest(threads.decodingNest()),
@@ -184,28 +185,19 @@ class HloKernelPrinter {
     collect(loops);
     const std::string body = scope_.constantArrays + threads.loop() + threads.declaredDims(4) +
                              emitter.statement({}, 4) + "  }\n}\n";
-    std::vector<std::pair<std::string, std::string>> buffers;  // (type, name), in launch order
+    std::vector<CudaBuffer> buffers;  // in launch order
     for (const ValueBuffer& p : scope_.parameters)
       buffers.push_back({"const " + p.type.storage, p.name});
     for (const ValueBuffer& t : temporaries_) buffers.push_back({t.type.compute, t.name});
     for (const auto& [root, b] : outputs_) buffers.push_back({b.type.storage, b.name});
     if (!output.holdsComputeType && !outputs_.count(output.name))
       buffers.push_back({output.type.storage, output.name});
-    std::string parameters, arguments;
-    for (const auto& [type, name] : buffers) {
-      const bool used = body.find(name + "[") != std::string::npos;
-      parameters += (parameters.empty() ? "" : ", ") + type + "* __restrict__ " +
-                    (used ? name : "/*" + name + "*/");
-      arguments += (arguments.empty() ? "" : ", ") + name;
-    }
+    std::string arguments;
+    for (const CudaBuffer& b : buffers) arguments += (arguments.empty() ? "" : ", ") + b.name;
     if (!output.holdsComputeType) outputs_.emplace(output.name, output);
     const std::string kernel = symbol_ + "_" + output.name;
-    cudaKernels_ += "static __global__ void __launch_bounds__(" +
-                    std::to_string(kCudaThreadsPerBlock) + ") " + kernel + "(" + parameters +
-                    ") {\n" + body;
-    validate(emitter);
-    return "  IDXMAP_LAUNCH(" + kernel + ", idxmap_blocks(" + std::to_string(threads.points()) +
-           "), " + std::to_string(kCudaThreadsPerBlock) + ", stream, " + arguments + ");\n";
+    cudaKernels_ += cudaKernelFunction(kernel, buffers, "", body);
+    return cudaLaunch(kernel, threads.points(), arguments);
   }
 
   // Runs the stage's checks, one validator per branch context.

@@ -81,6 +81,23 @@ std::string KernelText::loadedValue(size_t k) {
   return value;
 }
 
+std::string KernelText::runStartTest(int64_t lo, int64_t hi, int indent) {
+  const std::string W = typeName(width_);
+  std::string out = pad(indent) + "auto idxmap_run_starts_at = [&](" + W + " d0) {\n" +
+                    pad(indent + 2) + "return d0 <= " + std::to_string(lo) + " || d0 > " +
+                    std::to_string(hi);
+  for (size_t k = 0; k < kernel_.loads.size(); ++k) {
+    // The load's offset is validated (over the box) as printed; here it is read at d0 and
+    // d0 - 1, both inside d0's range.
+    std::string at =
+        offset("load of rt" + std::to_string(k) + " from", kernel_.loads[k], Where::kBox);
+    const std::string& name = buffer(kernel_.loads[k].buffer).name;
+    out += " ||\n" + pad(indent + 9) + "[&](" + W + " d0) { return " + name + "[" + at +
+           "]; }(d0) != [&](" + W + " d0) { return " + name + "[" + at + "]; }(d0 - 1)";
+  }
+  return out + ";\n" + pad(indent) + "};\n";
+}
+
 std::string KernelText::guardText() {
   std::string text;
   const IndexingMap& map = kernel_.map;

@@ -42,6 +42,10 @@ class KernelText {
   std::vector<EntryBuffer> entryBuffers() const;
   // An offset as printed, validated against its Expr and the buffer's size.
   std::string offset(const std::string& role, const Access& access, Where where);
+  // `auto idxmap_run_starts_at = [&](W d0) {...};`, `indent` deep: whether d0 starts a run of
+  // equal index vectors along d0 in [lo, hi] (lo and hi + 1 do). The loads' offsets must use
+  // no dim but d0 (a segmented kernel's).
+  std::string runStartTest(int64_t lo, int64_t hi, int indent);
   // The loaded value of runtime variable k at the point (int64_t).
   std::string loadedValue(size_t k);
   // The header comment: maps, relied facts, lowering facts, notes and certificates (`extra`

@@ -82,7 +82,8 @@ TEST(EmitCudaCli, WhatTheTargetDoesNotTakeExitsTwo) {
 }
 
 // An HLO module: each stage of a fusion (softmax: two reductions, then the root) a __global__
-// function, launched in order, its temporaries allocated on the stream.
+// function, launched in order, its temporaries allocated on the stream; the header as the C++
+// target's.
 TEST(EmitCudaCli, HloFusionsBecomeStagedKernels) {
   std::filesystem::path dir = makeScratchDir();
   std::string out = (dir / "softmax.cu").string();
@@ -97,6 +98,8 @@ TEST(EmitCudaCli, HloFusionsBecomeStagedKernels) {
     EXPECT_NE(file.find("IDXMAP_LAUNCH(" + stage + ","), std::string::npos) << stage;
   }
   EXPECT_NE(file.find("cudaMallocAsync(&t0"), std::string::npos);
+  // The header names each stage's reads, as the C++ target's does.
+  EXPECT_NE(file.find("//   out0 -> t1: (d0, d1, d2) -> (d0, d1)"), std::string::npos);
   if (installed("c++")) {
     std::string compile = "c++ -std=c++20 -Wall -Wextra -Werror -x c++ -c '" + out + "' -o '" +
                           (dir / "host.o").string() + "' 2>&1";
