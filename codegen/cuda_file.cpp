@@ -21,6 +21,7 @@ constexpr const char* kRuntime = R"(#ifdef __CUDACC__
 #include <cub/device/device_radix_sort.cuh>
 #define IDXMAP_LAUNCH(kernel, blocks, threads, stream, ...) \
   kernel<<<(blocks), (threads), 0, (stream)>>>(__VA_ARGS__)
+#define IDXMAP_UNROLL _Pragma("unroll")
 #else
 // Host emulation (no __CUDACC__): the file compiles as C++20 and runs each launch on the CPU,
 // block by block and, in a block, thread by thread (the kernels use no shared memory, no
@@ -41,6 +42,7 @@ constexpr const char* kRuntime = R"(#ifdef __CUDACC__
 #define __host__
 #define __restrict__ __restrict
 #define __launch_bounds__(threads)
+#define IDXMAP_UNROLL
 struct dim3 {
   unsigned x = 1, y = 1, z = 1;
 };

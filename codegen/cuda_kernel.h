@@ -4,9 +4,10 @@
 // as a loop nest is (isl: it enumerates the map's box, each point once). How stores are
 // made is decided by the kernel's strategy, which rests on proofs:
 //   kIndependent (unique proven, every gather)   plain stores;
-//   kSegmented (sorted proven)                    a thread per run of equal index vectors and
-//       element of the window (when the map shows the window never collides with itself):
-//       it applies the run's updates in row-major order; deterministic;
+//   kSegmented (sorted proven)                    a thread per tile of 8 rows of d0 and element
+//       of the window (when the map shows the window never collides with itself): it applies
+//       the runs of equal index vectors that start in its tile, in row-major order, holding an
+//       element in a register until its run ends, one store per run; deterministic;
 //   kOrdered                                      native atomics (CAS loops only where CUDA has
 //       none), or with `deterministic`: the targets sorted stably, then a thread per target
 //       applies its updates in row-major order: bit for bit the reference's result.

@@ -11,38 +11,82 @@ constexpr int64_t kInt32Points = int64_t{1} << 30;
 
 }  // namespace
 
-ThreadPoints::ThreadPoints(const IndexingMap& map, CWidth width)
-    : map_(map),
-      width_(width),
-      points_(map.knownEmpty ? 0 : boxPoints(map)),
-      number_(points_ <= kInt32Points ? CWidth::k32 : CWidth::k64) {}
+namespace {
+
+// The box of `map`'s dims, d0 counted in tiles of `rows` when rows > 1.
+IndexingMap threadBox(const IndexingMap& map, int64_t rows) {
+  IndexingMap box;
+  box.dims = map.dims;
+  box.knownEmpty = map.knownEmpty;
+  if (rows > 1 && !box.dims.empty() && !box.dims[0].range.isEmpty()) {
+    const Interval d0 = box.dims[0].range;
+    box.dims[0].range = {0, (d0.hi - d0.lo) / rows};
+  }
+  return box;
+}
+
+CExpr plus(CExpr e, int64_t c) {
+  if (c > 0) return binary(COp::kAdd, std::move(e), literal(c));
+  if (c < 0) return binary(COp::kSub, std::move(e), literal(-c));
+  return e;
+}
+
+}  // namespace
+
+ThreadPoints::ThreadPoints(const IndexingMap& map, CWidth width, int64_t rows)
+    : rowRange_(map.dims.empty() ? Interval{0, 0} : map.dims[0].range), width_(width), rows_(rows) {
+  if (rows_ > 1 && map.dims.size() < 2)
+    throw Error("internal: tiles of d0 need a map of two dims or more");
+  const IndexingMap box = threadBox(map, rows_);
+  for (const Variable& v : box.dims) ranges_.push_back(v.range);
+  points_ = box.knownEmpty ? 0 : boxPoints(box);
+  number_ = points_ <= kInt32Points ? CWidth::k32 : CWidth::k64;
+}
 
 std::vector<CExpr> ThreadPoints::decoded(const std::string& number) const {
   std::vector<CExpr> point;
   int64_t stride = points_;
   const CExpr p = variable(number, number_);
-  for (size_t i = 0; i < map_.dims.size(); ++i) {
-    const Interval range = map_.dims[i].range;
+  for (size_t i = 0; i < ranges_.size(); ++i) {
+    const Interval range = ranges_[i];
     const int64_t extent = range.hi - range.lo + 1;
     stride /= extent;
-    if (extent == 1) {
-      point.push_back(literal(range.lo));
-      continue;
-    }
     CExpr digit = p;
-    if (stride > 1) digit = binary(COp::kDiv, digit, literal(stride));
-    if (i > 0) digit = binary(COp::kRem, digit, literal(extent));
-    if (range.lo > 0) digit = binary(COp::kAdd, digit, literal(range.lo));
-    if (range.lo < 0) digit = binary(COp::kSub, digit, literal(-range.lo));
-    if (number_ != width_) digit = cast(width_, digit);
+    if (extent == 1) {
+      digit = literal(range.lo);
+    } else {
+      if (stride > 1) digit = binary(COp::kDiv, digit, literal(stride));
+      if (i > 0) digit = binary(COp::kRem, digit, literal(extent));
+      digit = plus(digit, range.lo);
+    }
+    if (number_ != width_ && digit->op != COp::kLiteral) digit = cast(width_, digit);
+    // A tile's first row: d0's low bound plus the tile's number times its rows.
+    if (i == 0 && rows_ > 1) {
+      if (extent > 1) digit = binary(COp::kMul, digit, literal(rows_));
+      digit = digit->op == COp::kLiteral ? literal(rowRange_.lo) : plus(digit, rowRange_.lo);
+    }
     point.push_back(digit);
   }
   return point;
 }
 
+namespace {
+
+LoopNode forLoop(const std::string& iterator, CWidth width, int64_t count, LoopNode body) {
+  LoopNode loop;
+  loop.kind = LoopNode::Kind::kFor;
+  loop.iterator = iterator;
+  loop.lower = literal(0);
+  loop.condition = binary(COp::kLess, variable(iterator, width), literal(count));
+  loop.body.push_back(std::move(body));
+  return loop;
+}
+
+}  // namespace
+
 LoopNest ThreadPoints::decodingNest() const {
   LoopNest nest;
-  nest.dims = map_.dims.size();
+  nest.dims = ranges_.size();
   nest.width = number_;
   LoopNode statement;
   statement.kind = LoopNode::Kind::kStatement;
@@ -51,13 +95,21 @@ LoopNest ThreadPoints::decodingNest() const {
     nest.root.body.push_back(statement);
     return nest;
   }
-  LoopNode loop;
-  loop.kind = LoopNode::Kind::kFor;
-  loop.iterator = "d0";
-  loop.lower = literal(0);
-  loop.condition = binary(COp::kLess, variable("d0", number_), literal(points_));
-  loop.body.push_back(statement);
-  nest.root.body.push_back(loop);
+  if (rows_ == 1) {
+    nest.root.body.push_back(forLoop("d0", number_, points_, statement));
+    return nest;
+  }
+  // for each tile: for d1 in [0, rows) while first + d1 <= hi: the point (first + d1, ...).
+  CExpr row = variable("d1", number_);
+  if (number_ != width_) row = cast(width_, row);
+  const CExpr first = statement.point[0];
+  statement.point[0] = binary(COp::kAdd, first, row);
+  LoopNode inTile;
+  inTile.kind = LoopNode::Kind::kIf;
+  inTile.condition = binary(COp::kLessEqual, row, binary(COp::kSub, literal(rowRange_.hi), first));
+  inTile.body.push_back(statement);
+  nest.root.body.push_back(
+      forLoop("d0", number_, points_, forLoop("d1", number_, rows_, std::move(inTile))));
   return nest;
 }
 

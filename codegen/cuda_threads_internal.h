@@ -20,14 +20,18 @@ constexpr int64_t kCudaThreadsPerBlock = 256;
 class ThreadPoints {
  public:
   // The points of `map`'s dims (a box: the caller refuses dim constraints), each dim declared
-  // in `width`.
-  ThreadPoints(const IndexingMap& map, CWidth width);
+  // in `width`. With `rows` > 1 (a map of two dims or more), a thread takes a tile of `rows`
+  // consecutive values of d0 (the last tile may be shorter) at one value of the other dims:
+  // its d0 is the tile's first.
+  ThreadPoints(const IndexingMap& map, CWidth width, int64_t rows = 1);
 
+  // How many threads: the box's points, or its tiles.
   int64_t points() const { return points_; }
+  int64_t rows() const { return rows_; }
   CWidth numberWidth() const { return number_; }
   // The decoding as a loop nest over the number (named d0, as the validator names iterators):
-  // for d0 in [0, points) the statement at the decoded point. KernelValidator::checkLoopNest
-  // proves it.
+  // for d0 in [0, points) the statement at the decoded point; with tiles, an inner loop over
+  // d1, the row in the tile, while the tile has it. KernelValidator::checkLoopNest proves it.
   LoopNest decodingNest() const;
   // `for (idxmap_point = ...; idxmap_point < points; idxmap_point += stride) {` (unclosed).
   std::string loop() const;
@@ -35,12 +39,14 @@ class ThreadPoints {
   std::string declaredDims(int indent) const;
 
  private:
-  // Mixed-radix digits of `number` over the dims' extents, d0 most significant: consecutive
-  // threads take consecutive points of the last dim.
+  // Mixed-radix digits of `number` over the extents (d0's counting tiles), d0 most
+  // significant: consecutive threads take consecutive points of the last dim.
   std::vector<CExpr> decoded(const std::string& number) const;
 
-  const IndexingMap& map_;
+  std::vector<Interval> ranges_;  // the dims', d0's in tiles (from 0) when rows_ > 1
+  Interval rowRange_;             // d0's
   CWidth width_;
+  int64_t rows_;
   int64_t points_;
   CWidth number_;
 };
