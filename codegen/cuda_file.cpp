@@ -22,6 +22,10 @@ constexpr const char* kRuntime = R"(#ifdef __CUDACC__
 #define IDXMAP_LAUNCH(kernel, blocks, threads, stream, ...) \
   kernel<<<(blocks), (threads), 0, (stream)>>>(__VA_ARGS__)
 #define IDXMAP_UNROLL _Pragma("unroll")
+// 16 bytes, 16-byte aligned: one vector load and store (LDG.128 / STG.128).
+static __device__ __forceinline__ void idxmap_copy16(void* to, const void* from) {
+  *static_cast<uint4*>(to) = *static_cast<const uint4*>(from);
+}
 #else
 // Host emulation (no __CUDACC__): the file compiles as C++20 and runs each launch on the CPU,
 // block by block and, in a block, thread by thread (the kernels use no shared memory, no
@@ -98,10 +102,29 @@ template <class T> static inline cudaError_t cudaMallocAsync(T** p, size_t bytes
   return cudaMalloc(p, bytes);
 }
 static inline cudaError_t cudaFreeAsync(void* p, cudaStream_t) { return cudaFree(p); }
-static inline cudaError_t cudaGetLastError() { return cudaSuccess; }
-static inline cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
+// What a kernel did that a GPU refuses (CUDA's code): returned by the next cudaGetLastError.
+static std::atomic<cudaError_t> idxmap_emulated_error{cudaSuccess};
+constexpr cudaError_t cudaErrorMisalignedAddress = 716;
+static inline cudaError_t cudaGetLastError() { return idxmap_emulated_error.exchange(cudaSuccess); }
+static inline cudaError_t cudaPeekAtLastError() { return idxmap_emulated_error.load(); }
 static inline const char* cudaGetErrorString(cudaError_t status) {
-  return status == cudaSuccess ? "no error" : "out of memory";
+  return status == cudaSuccess                  ? "no error"
+         : status == cudaErrorMisalignedAddress ? "misaligned address"
+                                                : "out of memory";
+}
+// A 16-byte vector access must be 16-byte aligned, as on a GPU (which faults). The copy is four
+// word accesses of a type that may alias the elements: plain accesses, which ThreadSanitizer
+// watches (a memcpy it would leave to its interceptor).
+typedef uint32_t __attribute__((may_alias)) idxmap_word;
+static inline void idxmap_copy16(void* to, const void* from) {
+  if ((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from)) % 16 != 0) {
+    idxmap_emulated_error = cudaErrorMisalignedAddress;
+    return;
+  }
+  const idxmap_word* source = static_cast<const idxmap_word*>(from);
+  const idxmap_word a = source[0], b = source[1], c = source[2], d = source[3];
+  idxmap_word* target = static_cast<idxmap_word*>(to);
+  target[0] = a, target[1] = b, target[2] = c, target[3] = d;
 }
 // The atomics the kernels call, on std::atomic_ref.
 template <class T> static inline T idxmap_emulated_cas(T* p, T expected, T desired) {

@@ -1,5 +1,7 @@
 #include "codegen/cuda_threads_internal.h"
 
+#include <algorithm>
+
 #include "codegen/kernel_text_internal.h"
 
 namespace idxmap::codegen {
@@ -13,14 +15,17 @@ constexpr int64_t kInt32Points = int64_t{1} << 30;
 
 namespace {
 
-// The box of `map`'s dims, d0 counted in tiles of `rows` when rows > 1.
-IndexingMap threadBox(const IndexingMap& map, int64_t rows) {
+// The box of `map`'s dims, d0 counted in tiles of `rows`, the last dim in groups of `lanes`.
+IndexingMap threadBox(const IndexingMap& map, int64_t rows, int64_t lanes) {
   IndexingMap box;
   box.dims = map.dims;
   box.knownEmpty = map.knownEmpty;
-  if (rows > 1 && !box.dims.empty() && !box.dims[0].range.isEmpty()) {
-    const Interval d0 = box.dims[0].range;
-    box.dims[0].range = {0, (d0.hi - d0.lo) / rows};
+  auto group = [](Interval& range, int64_t size) {
+    if (size > 1 && !range.isEmpty()) range = {0, (range.hi - range.lo) / size};
+  };
+  if (!box.dims.empty()) {
+    group(box.dims.front().range, rows);
+    group(box.dims.back().range, lanes);
   }
   return box;
 }
@@ -33,11 +38,15 @@ CExpr plus(CExpr e, int64_t c) {
 
 }  // namespace
 
-ThreadPoints::ThreadPoints(const IndexingMap& map, CWidth width, int64_t rows)
-    : rowRange_(map.dims.empty() ? Interval{0, 0} : map.dims[0].range), width_(width), rows_(rows) {
-  if (rows_ > 1 && map.dims.size() < 2)
-    throw Error("internal: tiles of d0 need a map of two dims or more");
-  const IndexingMap box = threadBox(map, rows_);
+ThreadPoints::ThreadPoints(const IndexingMap& map, CWidth width, int64_t rows, int64_t lanes)
+    : width_(width), rows_(rows), lanes_(lanes) {
+  for (const Variable& v : map.dims) dims_.push_back(v.range);
+  if ((rows_ > 1 || lanes_ > 1) && (map.dims.size() < 2 || (rows_ > 1 && lanes_ > 1)))
+    throw Error("internal: a thread takes tiles or lanes, of a map of two dims or more");
+  if (lanes_ > 1 && !dims_.back().isEmpty() &&
+      (dims_.back().hi - dims_.back().lo + 1) % lanes_ != 0)
+    throw Error("internal: lanes must divide the last dim's extent");
+  const IndexingMap box = threadBox(map, rows_, lanes_);
   for (const Variable& v : box.dims) ranges_.push_back(v.range);
   points_ = box.knownEmpty ? 0 : boxPoints(box);
   number_ = points_ <= kInt32Points ? CWidth::k32 : CWidth::k64;
@@ -60,10 +69,12 @@ std::vector<CExpr> ThreadPoints::decoded(const std::string& number) const {
       digit = plus(digit, range.lo);
     }
     if (number_ != width_ && digit->op != COp::kLiteral) digit = cast(width_, digit);
-    // A tile's first row: d0's low bound plus the tile's number times its rows.
-    if (i == 0 && rows_ > 1) {
-      if (extent > 1) digit = binary(COp::kMul, digit, literal(rows_));
-      digit = digit->op == COp::kLiteral ? literal(rowRange_.lo) : plus(digit, rowRange_.lo);
+    // A tile's first row, a lane group's first lane: the dim's low bound plus the digit times
+    // the group's size.
+    const int64_t group = i == 0 && rows_ > 1 ? rows_ : i + 1 == ranges_.size() ? lanes_ : 1;
+    if (group > 1) {
+      if (extent > 1) digit = binary(COp::kMul, digit, literal(group));
+      digit = digit->op == COp::kLiteral ? literal(dims_[i].lo) : plus(digit, dims_[i].lo);
     }
     point.push_back(digit);
   }
@@ -95,21 +106,27 @@ LoopNest ThreadPoints::decodingNest() const {
     nest.root.body.push_back(statement);
     return nest;
   }
-  if (rows_ == 1) {
+  if (rows_ == 1 && lanes_ == 1) {
     nest.root.body.push_back(forLoop("d0", number_, points_, statement));
     return nest;
   }
-  // for each tile: for d1 in [0, rows) while first + d1 <= hi: the point (first + d1, ...).
-  CExpr row = variable("d1", number_);
-  if (number_ != width_) row = cast(width_, row);
-  const CExpr first = statement.point[0];
-  statement.point[0] = binary(COp::kAdd, first, row);
-  LoopNode inTile;
-  inTile.kind = LoopNode::Kind::kIf;
-  inTile.condition = binary(COp::kLessEqual, row, binary(COp::kSub, literal(rowRange_.hi), first));
-  inTile.body.push_back(statement);
+  // for each tile or lane group: for d1 in [0, size) the point with d0 or the last dim plus d1
+  // (a tile's rows while first + d1 <= hi; lanes fill their group).
+  const size_t dim = rows_ > 1 ? 0 : ranges_.size() - 1;
+  CExpr step = variable("d1", number_);
+  if (number_ != width_) step = cast(width_, step);
+  const CExpr first = statement.point[dim];
+  statement.point[dim] = binary(COp::kAdd, first, step);
+  LoopNode inGroup = statement;
+  if (rows_ > 1) {
+    inGroup = LoopNode{};
+    inGroup.kind = LoopNode::Kind::kIf;
+    inGroup.condition =
+        binary(COp::kLessEqual, step, binary(COp::kSub, literal(dims_[0].hi), first));
+    inGroup.body.push_back(statement);
+  }
   nest.root.body.push_back(
-      forLoop("d0", number_, points_, forLoop("d1", number_, rows_, std::move(inTile))));
+      forLoop("d0", number_, points_, forLoop("d1", number_, std::max(rows_, lanes_), inGroup)));
   return nest;
 }
 

@@ -20,18 +20,21 @@ constexpr int64_t kCudaThreadsPerBlock = 256;
 class ThreadPoints {
  public:
   // The points of `map`'s dims (a box: the caller refuses dim constraints), each dim declared
-  // in `width`. With `rows` > 1 (a map of two dims or more), a thread takes a tile of `rows`
-  // consecutive values of d0 (the last tile may be shorter) at one value of the other dims:
-  // its d0 is the tile's first.
-  ThreadPoints(const IndexingMap& map, CWidth width, int64_t rows = 1);
+  // in `width`. A map of two dims or more may give a thread several points, one or the other:
+  //   rows > 1: a tile of `rows` consecutive values of d0 (the last tile may be shorter) at one
+  //     value of the other dims; the thread's d0 is the tile's first;
+  //   lanes > 1: `lanes` consecutive values of the last dim, whose extent they divide; the
+  //     thread's last dim is the first of them.
+  ThreadPoints(const IndexingMap& map, CWidth width, int64_t rows = 1, int64_t lanes = 1);
 
-  // How many threads: the box's points, or its tiles.
+  // How many threads: the box's points, tiles or lane groups.
   int64_t points() const { return points_; }
   int64_t rows() const { return rows_; }
   CWidth numberWidth() const { return number_; }
   // The decoding as a loop nest over the number (named d0, as the validator names iterators):
-  // for d0 in [0, points) the statement at the decoded point; with tiles, an inner loop over
-  // d1, the row in the tile, while the tile has it. KernelValidator::checkLoopNest proves it.
+  // for d0 in [0, points) the statement at the decoded point; with tiles or lanes, an inner
+  // loop over d1, the row in the tile (while the tile has it) or the lane.
+  // KernelValidator::checkLoopNest proves it.
   LoopNest decodingNest() const;
   // `for (idxmap_point = ...; idxmap_point < points; idxmap_point += stride) {` (unclosed).
   std::string loop() const;
@@ -43,10 +46,10 @@ class ThreadPoints {
   // significant: consecutive threads take consecutive points of the last dim.
   std::vector<CExpr> decoded(const std::string& number) const;
 
-  std::vector<Interval> ranges_;  // the dims', d0's in tiles (from 0) when rows_ > 1
-  Interval rowRange_;             // d0's
+  std::vector<Interval> ranges_;  // the dims', counting tiles of d0 or lane groups from 0
+  std::vector<Interval> dims_;    // the dims'
   CWidth width_;
-  int64_t rows_;
+  int64_t rows_, lanes_;
   int64_t points_;
   CWidth number_;
 };

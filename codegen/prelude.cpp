@@ -133,25 +133,26 @@ template <class T> static inline T idxmap_wrap_mul(T a, T b) {
 struct TypeInfo {
   const char* name;
   const char* storage;
+  int bytes;  // sizeof(storage), the same on the host and the device
   enum Kind { kInt, kBool, kFloat, kHalf } kind;
   const char* toFloat = "";    // kHalf: storage -> float
   const char* fromFloat = "";  // kHalf: float -> storage, rounded
 };
 
 constexpr std::array<TypeInfo, 13> kTypes{{
-    {"f32", "float", TypeInfo::kFloat},
-    {"f64", "double", TypeInfo::kFloat},
-    {"f16", "uint16_t", TypeInfo::kHalf, "idxmap_f16_to_f32", "idxmap_f32_to_f16"},
-    {"bf16", "uint16_t", TypeInfo::kHalf, "idxmap_bf16_to_f32", "idxmap_f32_to_bf16"},
-    {"i1", "bool", TypeInfo::kBool},
-    {"i8", "int8_t", TypeInfo::kInt},
-    {"i16", "int16_t", TypeInfo::kInt},
-    {"i32", "int32_t", TypeInfo::kInt},
-    {"i64", "int64_t", TypeInfo::kInt},
-    {"ui8", "uint8_t", TypeInfo::kInt},
-    {"ui16", "uint16_t", TypeInfo::kInt},
-    {"ui32", "uint32_t", TypeInfo::kInt},
-    {"ui64", "uint64_t", TypeInfo::kInt},
+    {"f32", "float", 4, TypeInfo::kFloat},
+    {"f64", "double", 8, TypeInfo::kFloat},
+    {"f16", "uint16_t", 2, TypeInfo::kHalf, "idxmap_f16_to_f32", "idxmap_f32_to_f16"},
+    {"bf16", "uint16_t", 2, TypeInfo::kHalf, "idxmap_bf16_to_f32", "idxmap_f32_to_bf16"},
+    {"i1", "bool", 1, TypeInfo::kBool},
+    {"i8", "int8_t", 1, TypeInfo::kInt},
+    {"i16", "int16_t", 2, TypeInfo::kInt},
+    {"i32", "int32_t", 4, TypeInfo::kInt},
+    {"i64", "int64_t", 8, TypeInfo::kInt},
+    {"ui8", "uint8_t", 1, TypeInfo::kInt},
+    {"ui16", "uint16_t", 2, TypeInfo::kInt},
+    {"ui32", "uint32_t", 4, TypeInfo::kInt},
+    {"ui64", "uint64_t", 8, TypeInfo::kInt},
 }};
 
 constexpr UpdateComputation kComputations[] = {UpdateComputation::kAdd, UpdateComputation::kMul,
@@ -247,6 +248,12 @@ std::optional<std::string> storageType(const std::string& elementType) {
   const TypeInfo* type = typeInfo(elementType);
   if (!type) return std::nullopt;
   return type->storage;
+}
+
+std::optional<int> storageBytes(const std::string& elementType) {
+  const TypeInfo* type = typeInfo(elementType);
+  if (!type) return std::nullopt;
+  return type->bytes;
 }
 
 std::optional<std::string> combineFunction(UpdateComputation computation,

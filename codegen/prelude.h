@@ -22,6 +22,8 @@ std::string_view kernelPrelude(bool device = false);
 // f16 and bf16, "int8_t", "uint32_t", "bool" for i1, ...); nullopt for a type kernels do not
 // support (f8 types, complex, quantized).
 std::optional<std::string> storageType(const std::string& elementType);
+// The size of that storage in bytes (nullopt where storageType is).
+std::optional<int> storageBytes(const std::string& elementType);
 
 // The prelude function computing `computation`(current, update) on two stored elements of
 // `elementType` ("idxmap_add_f16"); nullopt for kOther or an unsupported type.

@@ -27,7 +27,7 @@ std::vector<Tensor> runKernel(const LoadedLibrary& library, const Kernel& kernel
   size_t next = 0;
   for (const KernelBuffer& b : kernel.buffers) {
     if (b.written) {
-      buffers.emplace_back(storageBytes(b.elementType) * static_cast<size_t>(b.elements()));
+      buffers.emplace_back(bufferElementBytes(b.elementType) * static_cast<size_t>(b.elements()));
     } else {
       if (next >= reads.size()) throw Error(kernel.symbol + ": too few tensors");
       const Tensor& tensor = *reads[next++];

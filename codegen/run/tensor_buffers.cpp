@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
+
+#include "codegen/prelude.h"
 
 namespace idxmap::codegen {
 namespace {
@@ -56,22 +59,17 @@ int integerWidth(const std::string& type) {
 
 }  // namespace
 
-size_t storageBytes(const std::string& type) {
-  if (type == "f64") return 8;
-  if (type == "f32") return 4;
-  if (type == "f16" || type == "bf16") return 2;
-  static const char* kIntegers[] = {"i1",  "i8",   "i16",  "i32",  "i64",
-                                    "ui8", "ui16", "ui32", "ui64", "index"};
-  for (const char* integer : kIntegers)
-    if (type == integer) return type == "i1" ? 1 : static_cast<size_t>(integerWidth(type) / 8);
-  throw Error("element type " + type + " has no kernel storage");
+size_t bufferElementBytes(const std::string& type) {
+  std::optional<int> bytes = storageBytes(type);
+  if (!bytes) throw Error("element type " + type + " has no kernel storage");
+  return static_cast<size_t>(*bytes);
 }
 
 Buffer::Buffer(size_t bytes)
     : storage_((bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t)), bytes_(bytes) {}
 
 Buffer toBuffer(const Tensor& tensor) {
-  const size_t width = storageBytes(tensor.element_type);
+  const size_t width = bufferElementBytes(tensor.element_type);
   const auto count = static_cast<size_t>(tensor.elementCount());
   Buffer buffer(width * count);
   auto* bytes = static_cast<unsigned char*>(buffer.data());
@@ -99,7 +97,7 @@ Buffer toBuffer(const Tensor& tensor) {
 Tensor fromBuffer(const Buffer& buffer, const std::string& elementType,
                   const std::vector<int64_t>& shape) {
   Tensor tensor = gather_scatter::zeros(elementType, shape);
-  const size_t width = storageBytes(elementType);
+  const size_t width = bufferElementBytes(elementType);
   const auto* bytes = static_cast<const unsigned char*>(buffer.data());
   const size_t count = tensor.isFloat() ? tensor.floats.size() : tensor.ints.size();
   if (buffer.size() < width * count) throw Error("a buffer smaller than its tensor");

@@ -11,9 +11,9 @@
 
 namespace idxmap::codegen {
 
-// Bytes one element of `elementType` takes in a kernel's buffer; throws Error for a type
-// kernels do not support.
-size_t storageBytes(const std::string& elementType);
+// Bytes one element of `elementType` takes in a kernel's buffer (prelude.h's storageBytes);
+// throws Error for a type kernels do not support.
+size_t bufferElementBytes(const std::string& elementType);
 
 // An aligned byte buffer (max_align_t), as a kernel argument.
 class Buffer {

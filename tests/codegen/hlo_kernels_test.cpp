@@ -72,7 +72,7 @@ std::vector<Tensor> runHloKernel(const LoadedLibrary& library, const HloKernel& 
   size_t next = 0;
   for (const KernelBuffer& b : kernel.buffers) {
     std::string type = tensorType(b.elementType);
-    buffers.push_back(b.written ? Buffer(storageBytes(type) * static_cast<size_t>(b.elements()))
+    buffers.push_back(b.written ? Buffer(bufferElementBytes(type) * static_cast<size_t>(b.elements()))
                                 : toBuffer(inLayout(operands.at(next++), b.layout, true)));
     elements.push_back(b.elements());
   }

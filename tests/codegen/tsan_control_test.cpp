@@ -182,19 +182,26 @@ TEST(ThreadSanitizer, OrderedScattersAreRaceFreeOnDuplicates) {
 
 // The CUDA target's emulation (blocks spread over two host threads): the unique scatter's
 // plain stores are race-free on unique rows and race on duplicates placed in blocks of
-// different threads (rows i and i + 4 of every 8: 4 rows of 64 elements fill a block of 256
-// threads); without the fact, the same scatter's atomic updates are race-free on them.
+// different threads; without the fact, the same scatter's atomic updates are race-free on them.
+// Both forms of the plain kernel are watched: 16-byte vectors (a thread 4 elements, so 16 rows
+// of 64 fill a block of 256 threads: duplicates are rows i and i + 16 of every 32), and a
+// thread a point where the buffers are one element off 16 bytes (4 rows fill a block).
 constexpr const char* kCudaDriver = R"(
 #include <string>
 #include <vector>
 int main(int argc, char** argv) {
-  bool duplicates = argc > 1 && std::string(argv[1]) == "duplicates";
-  std::vector<float> table(1024 * 64, 1.0f), updates(512 * 64, 2.0f);
+  const bool duplicates = argc > 2 && std::string(argv[1]) == "duplicates";
+  const bool points = argc > 2 && std::string(argv[2]) == "points";
+  const int blockRows = points ? 4 : 16, off = points ? 1 : 0;
+  std::vector<float> table(1024 * 64 + 1, 1.0f), updates(512 * 64 + 1, 2.0f);
   std::vector<int32_t> rows(512);
-  for (int i = 0; i < 512; ++i) rows[i] = duplicates ? i / 8 * 8 + i % 4 : 2 * i;
-  void* buffers[] = {table.data(), rows.data(), updates.data(), table.data()};
-  const int64_t elements[] = {1024 * 64, 512, 512 * 64, 1024 * 64};
-  return SYMBOL_packed(buffers, elements);
+  for (int i = 0; i < 512; ++i)
+    rows[i] = duplicates ? i / (2 * blockRows) * (2 * blockRows) + i % blockRows : 2 * i;
+  // The launch entry itself (the emulation's device memory is the host's): the host entry
+  // would copy the buffers to aligned ones.
+  float* in_place = table.data() + off;
+  return SYMBOL_launch(in_place, 1024 * 64, rows.data(), 512, updates.data() + off, 512 * 64,
+                       in_place, 1024 * 64, nullptr);
 }
 )";
 
@@ -215,18 +222,22 @@ TEST(ThreadSanitizer, CudaUniqueStoresRaceOnlyWhenTheProofIsBroken) {
     TsanProgram program(unique ? "cuda_unique" : "cuda_atomic", emitted.source() + driver,
                         "-DIDXMAP_EMULATION_WORKERS=2");
     ASSERT_TRUE(program.compiled()) << program.compileLog();
-    auto [uniqueStatus, uniqueLog] = program.run("unique");
-    EXPECT_EQ(uniqueStatus, 0) << uniqueLog;
-    auto [duplicateStatus, duplicateLog] = program.run("duplicates");
-    if (!unique) {
-      EXPECT_EQ(duplicateStatus, 0) << duplicateLog;  // atomics: no race
-      continue;
+    for (const std::string form : {"vectors", "points"}) {
+      SCOPED_TRACE(form);
+      auto [uniqueStatus, uniqueLog] = program.run("unique " + form);
+      EXPECT_EQ(uniqueStatus, 0) << uniqueLog;
+      auto [duplicateStatus, duplicateLog] = program.run("duplicates " + form);
+      if (!unique) {
+        EXPECT_EQ(duplicateStatus, 0) << duplicateLog;  // atomics: no race
+        continue;
+      }
+      EXPECT_EQ(duplicateStatus, 66) << duplicateLog;
+      EXPECT_NE(duplicateLog.find("WARNING: ThreadSanitizer: data race"), std::string::npos)
+          << duplicateLog;
+      EXPECT_NE(duplicateLog.find(kernel.symbol + "_" + form), std::string::npos)
+          << "the race is in the kernel\n"
+          << duplicateLog;
     }
-    EXPECT_EQ(duplicateStatus, 66) << duplicateLog;
-    EXPECT_NE(duplicateLog.find("WARNING: ThreadSanitizer: data race"), std::string::npos)
-        << duplicateLog;
-    EXPECT_NE(duplicateLog.find(kernel.symbol + "_points"), std::string::npos)
-        << "the race is in the kernel";
   }
 }
 
