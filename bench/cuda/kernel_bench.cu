@@ -1,10 +1,12 @@
 // Emitted CUDA kernels (idxmap emit --target cuda, bench/cuda/ops.mlir, built by
 // bench/CMakeLists.txt) against cudaMemcpy device-to-device in the same run, f32, 16M and 256M
 // elements:
-//   row gather (rows of 256 B)                          plain stores, no clamp (in bounds)
+//   row gather (rows of 256 B)                          plain stores, no clamp (in bounds),
+//                                                        16 bytes a thread (and, tables off
+//                                                        16 bytes, a thread a point)
 //   element gather (torch.gather along dim 1)            the same
-//   unique scatter (replace, in place)                   plain stores (unique)
-//   sorted scatter-add, about 4 updates a row            a thread per run (sorted)
+//   unique scatter (replace, in place)                   plain stores (unique), the same
+//   sorted scatter-add, about 4 updates a row            a thread per tile of 8 rows (sorted)
 //   scatter-add, random rows                             atomicAdd; and --deterministic
 //   scatter-add, every row equal                         atomicAdd at its worst
 // Every row reports the data the op must move (each element read once and written once,
@@ -160,12 +162,15 @@ using GatherEntry = int (*)(const float*, int64_t, const int32_t*, int64_t, floa
 using ScatterEntry = int (*)(const float*, int64_t, const int32_t*, int64_t, const float*, int64_t,
                              float*, int64_t, cudaStream_t);
 
+// `shift` elements past the allocation's start (1: the tables off 16 bytes, so the launch takes
+// the kernel of a thread a point instead of 16-byte rows).
 void gather(benchmark::State& state, GatherEntry entry, int64_t tableRows, int64_t width,
-            int64_t lookups) {
-  DeviceArray<float> table = floats(tableRows * width), result(lookups * width);
+            int64_t lookups, int64_t shift = 0) {
+  DeviceArray<float> table = floats(tableRows * width + shift), result(lookups * width + shift);
   DeviceArray<int32_t> index(rows(lookups, tableRows, Rows::kRandom));
   double best = timed(state, [&] {
-    if (entry(table.data, table.size, index.data, index.size, result.data, result.size, nullptr))
+    if (entry(table.data + shift, table.size - shift, index.data, index.size, result.data + shift,
+              result.size - shift, nullptr))
       state.SkipWithError("the kernel refused its buffers");
   });
   report(state, lookups * width, lookups, best);
@@ -173,6 +178,9 @@ void gather(benchmark::State& state, GatherEntry entry, int64_t tableRows, int64
 
 void BM_RowGather16M(benchmark::State& s) {
   gather(s, idxmap_stablehlo_gather_5_8_launch, 1 << 20, 64, k16M / 64);
+}
+void BM_RowGather16M_PointAThread(benchmark::State& s) {
+  gather(s, idxmap_stablehlo_gather_5_8_launch, 1 << 20, 64, k16M / 64, 1);
 }
 void BM_RowGather256M(benchmark::State& s) {
   gather(s, idxmap_stablehlo_gather_9_8_launch, 1 << 22, 64, k256M / 64);
@@ -192,13 +200,14 @@ void BM_ElementGather16M(benchmark::State& s) {
 // In place (the table is input and result: no initial copy). `checkRepeat`: also run twice
 // from the same table and report whether the bits agree.
 void scatter(benchmark::State& state, ScatterEntry entry, int64_t tableRows, int64_t n, Rows kind,
-             bool checkRepeat) {
+             bool checkRepeat, int64_t shift = 0) {
   const int64_t width = 64;
-  DeviceArray<float> table = floats(tableRows * width), updates = floats(n * width);
+  DeviceArray<float> table = floats(tableRows * width + shift), updates = floats(n * width + shift);
   DeviceArray<int32_t> index(rows(n, tableRows, kind));
+  float* const in_place = table.data + shift;
   auto run = [&] {
-    if (entry(table.data, table.size, index.data, index.size, updates.data, updates.size,
-              table.data, table.size, nullptr))
+    if (entry(in_place, table.size - shift, index.data, index.size, updates.data + shift,
+              updates.size - shift, in_place, table.size - shift, nullptr))
       state.SkipWithError("the kernel refused its buffers");
   };
   if (checkRepeat) {
@@ -215,6 +224,9 @@ void scatter(benchmark::State& state, ScatterEntry entry, int64_t tableRows, int
 
 void BM_UniqueScatter16M(benchmark::State& s) {
   scatter(s, idxmap_stablehlo_scatter_17_8_launch, 1 << 20, k16M / 64, Rows::kUnique, false);
+}
+void BM_UniqueScatter16M_PointAThread(benchmark::State& s) {
+  scatter(s, idxmap_stablehlo_scatter_17_8_launch, 1 << 20, k16M / 64, Rows::kUnique, false, 1);
 }
 void BM_UniqueScatter256M(benchmark::State& s) {
   scatter(s, idxmap_stablehlo_scatter_40_8_launch, 1 << 22, k256M / 64, Rows::kUnique, false);
@@ -245,9 +257,11 @@ void BM_DeterministicScatterAdd256M_RandomRows(benchmark::State& s) {
 
 BENCHMARK(BM_CopyDeviceToDevice)->Arg(k16M)->Arg(k256M)->UseManualTime();
 BENCHMARK(BM_RowGather16M)->UseManualTime();
+BENCHMARK(BM_RowGather16M_PointAThread)->UseManualTime();
 BENCHMARK(BM_RowGather256M)->UseManualTime();
 BENCHMARK(BM_ElementGather16M)->UseManualTime();
 BENCHMARK(BM_UniqueScatter16M)->UseManualTime();
+BENCHMARK(BM_UniqueScatter16M_PointAThread)->UseManualTime();
 BENCHMARK(BM_UniqueScatter256M)->UseManualTime();
 BENCHMARK(BM_SortedScatterAdd16M)->UseManualTime();
 BENCHMARK(BM_SortedScatterAdd256M)->UseManualTime();
