@@ -31,7 +31,7 @@ CudaKernelPrinter::CudaKernelPrinter(const Kernel& kernel, const CudaOptions& op
     : KernelText(kernel),
       stores_(chooseStores(options)),
       threads_(kernel.map, width_,
-               stores_ == Stores::kSegmented && kernel.map.dims.size() >= 2 ? kSegmentRows : 1),
+               stores_ == Stores::kSegmented ? kSegmentRows : 1),
       points_(threads_.points()),
       linear_(threads_.numberWidth()) {
   for (const Constraint& c : kernel.map.constraints)

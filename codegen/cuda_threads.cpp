@@ -41,8 +41,8 @@ CExpr plus(CExpr e, int64_t c) {
 ThreadPoints::ThreadPoints(const IndexingMap& map, CWidth width, int64_t rows, int64_t lanes)
     : width_(width), rows_(rows), lanes_(lanes) {
   for (const Variable& v : map.dims) dims_.push_back(v.range);
-  if ((rows_ > 1 || lanes_ > 1) && (map.dims.size() < 2 || (rows_ > 1 && lanes_ > 1)))
-    throw Error("internal: a thread takes tiles or lanes, of a map of two dims or more");
+  if ((rows_ > 1 || lanes_ > 1) && (map.dims.empty() || (rows_ > 1 && lanes_ > 1)))
+    throw Error("internal: a thread takes a tile or lanes, of a map with dims");
   if (lanes_ > 1 && !dims_.back().isEmpty() &&
       (dims_.back().hi - dims_.back().lo + 1) % lanes_ != 0)
     throw Error("internal: lanes must divide the last dim's extent");
@@ -53,9 +53,12 @@ ThreadPoints::ThreadPoints(const IndexingMap& map, CWidth width, int64_t rows, i
 }
 
 std::vector<CExpr> ThreadPoints::decoded(const std::string& number) const {
+  return decoded(variable(number, number_));
+}
+
+std::vector<CExpr> ThreadPoints::decoded(const CExpr& p) const {
   std::vector<CExpr> point;
   int64_t stride = points_;
-  const CExpr p = variable(number, number_);
   for (size_t i = 0; i < ranges_.size(); ++i) {
     const Interval range = ranges_[i];
     const int64_t extent = range.hi - range.lo + 1;
@@ -110,23 +113,26 @@ LoopNest ThreadPoints::decodingNest() const {
     nest.root.body.push_back(forLoop("d0", number_, points_, statement));
     return nest;
   }
-  // for each tile or lane group: for d1 in [0, size) the point with d0 or the last dim plus d1
-  // (a tile's rows while first + d1 <= hi; lanes fill their group).
+  // A tile or lane group flattened: d0 numbers a thread's members, thread * size + member;
+  // the member adds to d0 (a tile's rows while first + member <= hi) or to the last dim.
+  const int64_t size = std::max(rows_, lanes_);
+  nest.width = CWidth::k64;
+  const CExpr number = variable("d0", CWidth::k64);
+  statement.point = decoded(binary(COp::kDiv, number, literal(size)));
+  CExpr member = binary(COp::kRem, number, literal(size));
+  if (width_ != CWidth::k64) member = cast(width_, member);
   const size_t dim = rows_ > 1 ? 0 : ranges_.size() - 1;
-  CExpr step = variable("d1", number_);
-  if (number_ != width_) step = cast(width_, step);
   const CExpr first = statement.point[dim];
-  statement.point[dim] = binary(COp::kAdd, first, step);
+  statement.point[dim] = binary(COp::kAdd, first, member);
   LoopNode inGroup = statement;
   if (rows_ > 1) {
     inGroup = LoopNode{};
     inGroup.kind = LoopNode::Kind::kIf;
     inGroup.condition =
-        binary(COp::kLessEqual, step, binary(COp::kSub, literal(dims_[0].hi), first));
+        binary(COp::kLessEqual, member, binary(COp::kSub, literal(dims_[0].hi), first));
     inGroup.body.push_back(statement);
   }
-  nest.root.body.push_back(
-      forLoop("d0", number_, points_, forLoop("d1", number_, std::max(rows_, lanes_), inGroup)));
+  nest.root.body.push_back(forLoop("d0", CWidth::k64, points_ * size, inGroup));
   return nest;
 }
 

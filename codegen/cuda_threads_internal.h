@@ -20,7 +20,7 @@ constexpr int64_t kCudaThreadsPerBlock = 256;
 class ThreadPoints {
  public:
   // The points of `map`'s dims (a box: the caller refuses dim constraints), each dim declared
-  // in `width`. A map of two dims or more may give a thread several points, one or the other:
+  // in `width`. A thread may take several points, one or the other:
   //   rows > 1: a tile of `rows` consecutive values of d0 (the last tile may be shorter) at one
   //     value of the other dims; the thread's d0 is the tile's first;
   //   lanes > 1: `lanes` consecutive values of the last dim, whose extent they divide; the
@@ -32,8 +32,8 @@ class ThreadPoints {
   int64_t rows() const { return rows_; }
   CWidth numberWidth() const { return number_; }
   // The decoding as a loop nest over the number (named d0, as the validator names iterators):
-  // for d0 in [0, points) the statement at the decoded point; with tiles or lanes, an inner
-  // loop over d1, the row in the tile (while the tile has it) or the lane.
+  // for d0 in [0, points) the statement at the decoded point; with tiles or lanes, d0 numbers
+  // a thread's members (thread * size + member: a tile's rows while it has them, or lanes).
   // KernelValidator::checkLoopNest proves it.
   LoopNest decodingNest() const;
   // `for (idxmap_point = ...; idxmap_point < points; idxmap_point += stride) {` (unclosed).
@@ -45,6 +45,7 @@ class ThreadPoints {
   // Mixed-radix digits of `number` over the extents (d0's counting tiles), d0 most
   // significant: consecutive threads take consecutive points of the last dim.
   std::vector<CExpr> decoded(const std::string& number) const;
+  std::vector<CExpr> decoded(const CExpr& number) const;
 
   std::vector<Interval> ranges_;  // the dims', counting tiles of d0 or lane groups from 0
   std::vector<Interval> dims_;    // the dims'

@@ -44,7 +44,7 @@ std::optional<Expr> baseOf(Expr offset, unsigned last) {
 
 std::optional<VectorPlan> planVectors(const Kernel& kernel) {
   const IndexingMap& map = kernel.map;
-  if (map.dims.size() < 2 || kernel.transfers.empty()) return std::nullopt;
+  if (map.dims.empty() || kernel.transfers.empty()) return std::nullopt;
   const unsigned last = static_cast<unsigned>(map.dims.size() - 1);
   const std::string& type = kernel.buffers.at(kernel.transfers[0].to.buffer).elementType;
   const std::optional<int> bytes = storageBytes(type);

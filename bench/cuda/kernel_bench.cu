@@ -6,7 +6,8 @@
 //                                                        16 bytes, a thread a point)
 //   element gather (torch.gather along dim 1)            the same
 //   unique scatter (replace, in place)                   plain stores (unique), the same
-//   sorted scatter-add, about 4 updates a row            a thread per tile of 8 rows (sorted)
+//   sorted scatter-add, about 4 updates a row            a thread per tile of 8 rows (sorted);
+//                                                        and of scalars (16M into 4M bins)
 //   scatter-add, random rows                             atomicAdd; and --deterministic
 //   scatter-add, every row equal                         atomicAdd at its worst
 // Every row reports the data the op must move (each element read once and written once,
@@ -200,8 +201,7 @@ void BM_ElementGather16M(benchmark::State& s) {
 // In place (the table is input and result: no initial copy). `checkRepeat`: also run twice
 // from the same table and report whether the bits agree.
 void scatter(benchmark::State& state, ScatterEntry entry, int64_t tableRows, int64_t n, Rows kind,
-             bool checkRepeat, int64_t shift = 0) {
-  const int64_t width = 64;
+             bool checkRepeat, int64_t shift = 0, int64_t width = 64) {
   DeviceArray<float> table = floats(tableRows * width + shift), updates = floats(n * width + shift);
   DeviceArray<int32_t> index(rows(n, tableRows, kind));
   float* const in_place = table.data + shift;
@@ -237,6 +237,10 @@ void BM_SortedScatterAdd16M(benchmark::State& s) {
 void BM_SortedScatterAdd256M(benchmark::State& s) {
   scatter(s, idxmap_stablehlo_scatter_47_8_launch, 1 << 20, k256M / 64, Rows::kSorted, true);
 }
+// Scalar updates (a map of one dim): 16M values into 4M bins, sorted, about 4 a bin.
+void BM_SortedScalarScatterAdd16M(benchmark::State& s) {
+  scatter(s, idxmap_stablehlo_scatter_63_8_launch, 1 << 22, k16M, Rows::kSorted, true, 0, 1);
+}
 void BM_AtomicScatterAdd16M_RandomRows(benchmark::State& s) {
   scatter(s, idxmap_stablehlo_scatter_32_8_launch, 1 << 16, k16M / 64, Rows::kRandom, false);
 }
@@ -265,6 +269,7 @@ BENCHMARK(BM_UniqueScatter16M_PointAThread)->UseManualTime();
 BENCHMARK(BM_UniqueScatter256M)->UseManualTime();
 BENCHMARK(BM_SortedScatterAdd16M)->UseManualTime();
 BENCHMARK(BM_SortedScatterAdd256M)->UseManualTime();
+BENCHMARK(BM_SortedScalarScatterAdd16M)->UseManualTime();
 BENCHMARK(BM_AtomicScatterAdd16M_RandomRows)->UseManualTime();
 BENCHMARK(BM_AtomicScatterAdd16M_EqualRows)->UseManualTime();
 BENCHMARK(BM_AtomicScatterAdd256M_RandomRows)->UseManualTime();

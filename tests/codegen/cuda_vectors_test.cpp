@@ -1,11 +1,11 @@
 // CUDA rows moved 16 bytes at a time. Random row gathers and unique scatters (replace) of four
-// element sizes, rows whose extent and stride are or are not multiples of 16 bytes, and
-// gathers whose column start is an index value: the test predicts from the shapes alone which
-// kernels get a vectors form (the extent and every row start a multiple of the lanes), then
-// runs each against the reference evaluator bit for bit, with buffers 16-byte aligned (the
-// vectors kernel runs) and moved one element off (the launch must fall back to a thread a
-// point). Where nvcc is installed the vectors kernels compile to 16-byte loads and stores, and
-// on a GPU machine (IDXMAP_CUDA_DEVICE=1) the aligned runs are repeated there.
+// element sizes, rows whose extent and stride are or are not multiples of 16 bytes, gathers
+// whose column start is an index value, and gathers of a whole 1-D table (a map of one dim): the
+// test predicts from the shapes alone which kernels get a vectors form (the extent and every row
+// start a multiple of the lanes), then runs each against the reference evaluator bit for bit, with
+// buffers 16-byte aligned (the vectors kernel runs) and moved one element off (the launch must fall
+// back to a thread a point). Where nvcc is installed the vectors kernels compile to 16-byte loads
+// and stores, and on a GPU machine (IDXMAP_CUDA_DEVICE=1) the aligned runs are repeated there.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -33,6 +33,7 @@ struct RowCase {
   int64_t columns = 0;       // a row's columns moved (from column 0, or an index value's)
   int64_t count = 0;         // rows moved
   bool columnIndex = false;  // gather: the column start is an index value too
+  bool flat = false;         // gather: one row, the whole table (a map of one dim)
   // Vectors are expected where the moved extent and every row's start are multiples of lanes.
   bool vectors() const {
     return columns % lanes == 0 && width % lanes == 0 && (!columnIndex || columns == width);
@@ -44,6 +45,15 @@ std::string function(const RowCase& c, size_t n) {
                     moved = typeText({c.count, c.columns}, c.type),
                     indices = typeText({c.count, c.columnIndex ? 2 : 1}, "i32");
   const std::string name = "@f" + std::to_string(n);
+  if (c.flat) {
+    const std::string row = typeText({c.width}, c.type), start = typeText({1}, "i32");
+    return "func.func " + name + "(%table: " + row + ", %rows: " + start + ") -> " + row +
+           " {\n  %r = \"stablehlo.gather\"(%table, %rows) {dimension_numbers = "
+           "#stablehlo.gather<offset_dims = [0], start_index_map = [0], index_vector_dim = 0>, "
+           "slice_sizes = array<i64: " +
+           std::to_string(c.width) + ">} : (" + row + ", " + start + ") -> " + row +
+           "\n  func.return %r : " + row + "\n}\n";
+  }
   if (!c.scatter)
     return "func.func " + name + "(%table: " + table + ", %rows: " + indices + ") -> " + moved +
            " {\n  %r = \"stablehlo.gather\"(%table, %rows) {dimension_numbers = "
@@ -83,11 +93,20 @@ std::vector<RowCase> rowCases() {
     c.count = c.scatter ? uniform(rng, 1, c.rows) : uniform(rng, 1, 9);
     out.push_back(c);
   }
+  for (int i = 0; i < 8; ++i) {  // one row: vectors where its extent is whole lanes
+    RowCase c;
+    c.flat = true;
+    std::tie(c.type, c.lanes) = types[static_cast<size_t>(i) % types.size()];
+    c.columns = c.width = uniform(rng, 1, 3) * c.lanes + (i < 4 ? 0 : 1);
+    c.rows = c.count = 1;
+    out.push_back(c);
+  }
   return out;
 }
 
 // Index values: a row each (unique for scatter: distinct rows), and a column start in range.
 Tensor indexValues(const RowCase& c, std::mt19937& rng) {
+  if (c.flat) return gather_scatter::zeros("i32", {1});  // the only start in range
   Tensor t = gather_scatter::zeros("i32", {c.count, c.columnIndex ? 2 : 1});
   std::vector<int64_t> rows(static_cast<size_t>(c.rows));
   for (size_t r = 0; r < rows.size(); ++r) rows[r] = static_cast<int64_t>(r);
@@ -174,7 +193,10 @@ TEST(CudaVectors, RowsMoveSixteenBytesAtATimeWhereProvenAndAlignedElseAPointAThr
     EXPECT_EQ(vectors, c.vectors()) << text;
     vectorized += vectors;
     const auto op = emitted.kernels[n].op;
-    Tensor table = randomTensor(rng, c.type, {c.rows, c.width}), rows = indexValues(c, rng);
+    Tensor table = randomTensor(
+               rng, c.type,
+               c.flat ? std::vector<int64_t>{c.width} : std::vector<int64_t>{c.rows, c.width}),
+           rows = indexValues(c, rng);
     Tensor moved = randomTensor(rng, c.type, {c.count, c.columns});
     std::vector<const Tensor*> reads = {&table, &rows};
     Tensor expected;
