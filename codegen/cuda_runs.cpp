@@ -25,7 +25,7 @@ std::string CudaKernelPrinter::segmentedKernel() {
     for (size_t t = 0; t < kernel_.transfers.size(); ++t) {
       const Transfer& transfer = kernel_.transfers[t];
       const std::string array = "idxmap_source" + std::to_string(t);
-      out += "    " + storage(buffer(transfer.to.buffer)) + " " + array + "[" + rows + "];\n";
+      out += "    " + storage(buffer(transfer.from.buffer)) + " " + array + "[" + rows + "];\n";
       loads += "        " + array + "[idxmap_row] = " + buffer(transfer.from.buffer).name + "[" +
                offset("load from", transfer.from, Where::kBox) + "];\n";
       sources.push_back(array + "[idxmap_row]");
@@ -42,8 +42,7 @@ std::string CudaKernelPrinter::segmentedKernel() {
   out += "    IDXMAP_UNROLL\n    for (" + W + " idxmap_row = 0; idxmap_row < " + rows +
          "; ++idxmap_row)\n      if (idxmap_row >= idxmap_skip && idxmap_row < idxmap_rows)\n" +
          statement(row, 8, store, sources);
-  // The last run, past the tile: row idxmap_rows on (d0's `first + rows - 1` never overflows).
-  row[0] = binary(COp::kAdd, variable("idxmap_first", width_), variable("idxmap_row", width_));
+  // The last run goes on past the tile, row by row (`row <= hi - first`: no overflow).
   out += "    if (idxmap_skip < idxmap_rows)\n      for (" + W +
          " idxmap_row = idxmap_rows; idxmap_row <= " + hi +
          " - idxmap_first && !idxmap_run_starts_at(idxmap_first + idxmap_row); ++idxmap_row)\n" +

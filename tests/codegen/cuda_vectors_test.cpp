@@ -218,17 +218,19 @@ TEST(CudaVectors, RowsMoveSixteenBytesAtATimeWhereProvenAndAlignedElseAPointAThr
   }
   EXPECT_GE(vectorized, 8);
   if (!nvccInstalled()) return;
-  // The vectors kernels load and store 16 bytes at a time.
-  NvccResult ptx = nvccCompile(emitted.source(), 90, "vectors");
-  expectCompiledWithoutSpillsOrLocalMemory(ptx, "row kernels");
-  int entries = 0;
-  for (const auto& [name, body] : ptx.entries) {
-    if (name.find("_vectors") == std::string::npos) continue;
-    ++entries;
-    EXPECT_NE(body.find(".v4.u32"), std::string::npos) << name << "\n" << body;
-    EXPECT_NE(body.find("st.global.v4"), std::string::npos) << name << "\n" << body;
+  // The vectors kernels load and store 16 bytes at a time, on both architectures.
+  for (int arch : {80, 90}) {
+    NvccResult ptx = nvccCompile(emitted.source(), arch, "vectors");
+    expectCompiledWithoutSpillsOrLocalMemory(ptx, "row kernels, sm_" + std::to_string(arch));
+    int entries = 0;
+    for (const auto& [name, body] : ptx.entries) {
+      if (name.find("_vectors") == std::string::npos) continue;
+      ++entries;
+      EXPECT_NE(body.find(".v4.u32"), std::string::npos) << name << "\n" << body;
+      EXPECT_NE(body.find("st.global.v4"), std::string::npos) << name << "\n" << body;
+    }
+    EXPECT_EQ(entries, vectorized);
   }
-  EXPECT_EQ(entries, vectorized);
 }
 
 }  // namespace cuda_vectors_test
