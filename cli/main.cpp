@@ -12,6 +12,7 @@
 #include "cli/exit_code.h"
 #include "cli/input.h"
 #include "cli/output.h"
+#include "cli/prove_equal_command.h"
 #include "cli/run_command.h"
 #include "cli/simplify_command.h"
 #include "cli/verify_command.h"
@@ -41,6 +42,7 @@ Examples:
   idxmap emit examples/gather.mlir -o gather_kernels.cpp
   idxmap analyze --decompose-batching examples/gather.mlir
   idxmap draw examples/gather.mlir -o gather.svg
+  idxmap prove-equal examples/prove_equal/index_select.mlir examples/prove_equal/index_select_tcp.mlir
   idxmap simplify --help)");
 
   CommonOptions simplifyOptions;
@@ -57,6 +59,8 @@ Examples:
   CLI::App* emit = addEmitCommand(app, emitOptions);
   DrawOptions drawOptions;
   CLI::App* drawCommand = addDrawCommand(app, drawOptions);
+  ProveEqualOptions proveEqualOptions;
+  CLI::App* proveEqual = addProveEqualCommand(app, proveEqualOptions);
 
   // CLI11 says only "A subcommand is required" for `idxmap frobnicate`: name it, and the
   // commands there are.
@@ -87,6 +91,7 @@ Examples:
   if (runCommand->parsed()) return runRun(runOptions, std::cout, std::cerr);
   if (emit->parsed()) return runEmit(emitOptions, std::cout, std::cerr);
   if (drawCommand->parsed()) return runDraw(drawOptions, std::cout, std::cerr);
+  if (proveEqual->parsed()) return runProveEqual(proveEqualOptions, std::cout, std::cerr);
   return kInvalidInput;  // unreachable: require_subcommand(1) rejects everything else
 }
 

@@ -42,7 +42,8 @@ namespace {
 
 const OpRules& opRules() {
   static const OpRules rules({elementwiseRules(), arithmeticRules(), shapeRules(), reduceRules(),
-                              sortRules(), dotRules(), gatherRules(), checkRules(), controlRules()});
+                              sortRules(), dotRules(), gatherRules(), formRules(), checkRules(),
+                              controlRules()});
   return rules;
 }
 

@@ -38,6 +38,7 @@ const std::vector<OpRule>& arithmeticRules();
 const std::vector<OpRule>& reduceRules();
 const std::vector<OpRule>& sortRules();
 const std::vector<OpRule>& dotRules();
+const std::vector<OpRule>& formRules();
 
 // The evaluator of an op name; nullptr for an op the interpreter does not know.
 OpEvaluator findOpEvaluator(std::string_view name);

@@ -91,28 +91,42 @@ inline Tensor inRangeIndices(std::mt19937& rng, const Tensor& like, int64_t inde
   return out;
 }
 
+// The op's indices computed from the function's `%indices` argument by `prelude` (lines of
+// the body), as the batching decomposition concatenates iotas to them: the argument has type
+// `argumentType`, the op reads `value`.
+struct IndicesRewrite {
+  std::string argumentType;
+  std::string prelude;
+  std::string value;
+};
+
 inline std::string gatherFunction(const std::string& name, const GatherOp& op,
-                                  const std::optional<Tensor>& knownIndices) {
+                                  const std::optional<Tensor>& knownIndices,
+                                  const IndicesRewrite* rewrite = nullptr) {
   const auto& dn = op.dimension_numbers;
   std::string operand = typeText(op.operand.shape, op.operand.element_type);
   std::string indices = typeText(op.start_indices.shape, op.start_indices.element_type);
   std::string result = typeText(op.result->shape, op.operand.element_type);
-  std::string out = "func.func @" + name + "(%operand: " + operand +
-                    (knownIndices ? "" : ", %indices: " + indices) + ") -> " + result + " {\n";
+  std::string out =
+      "func.func @" + name + "(%operand: " + operand +
+      (knownIndices ? "" : ", %indices: " + (rewrite ? rewrite->argumentType : indices)) + ") -> " +
+      result + " {\n";
   if (knownIndices)
     out += "  %indices = stablehlo.constant dense<" + denseText(*knownIndices) + "> : " + indices +
            "\n";
-  out +=
-      "  %r = \"stablehlo.gather\"(%operand, %indices) {dimension_numbers = "
-      "#stablehlo.gather<offset_dims = " +
-      listText(dn.offset_dims) + ", collapsed_slice_dims = " + listText(dn.collapsed_slice_dims) +
-      ", operand_batching_dims = " + listText(dn.operand_batching_dims) +
-      ", start_indices_batching_dims = " + listText(dn.start_indices_batching_dims) +
-      ", start_index_map = " + listText(dn.start_index_map) +
-      ", index_vector_dim = " + std::to_string(dn.index_vector_dim) +
-      ">, slice_sizes = array<i64: " +
-      listText(op.slice_sizes).substr(1, listText(op.slice_sizes).size() - 2) +
-      ">, indices_are_sorted = false} : (" + operand + ", " + indices + ") -> " + result + "\n";
+  if (rewrite) out += rewrite->prelude;
+  out += "  %r = \"stablehlo.gather\"(%operand, " + (rewrite ? rewrite->value : "%indices") +
+         ") {dimension_numbers = "
+         "#stablehlo.gather<offset_dims = " +
+         listText(dn.offset_dims) +
+         ", collapsed_slice_dims = " + listText(dn.collapsed_slice_dims) +
+         ", operand_batching_dims = " + listText(dn.operand_batching_dims) +
+         ", start_indices_batching_dims = " + listText(dn.start_indices_batching_dims) +
+         ", start_index_map = " + listText(dn.start_index_map) +
+         ", index_vector_dim = " + std::to_string(dn.index_vector_dim) +
+         ">, slice_sizes = array<i64: " +
+         listText(op.slice_sizes).substr(1, listText(op.slice_sizes).size() - 2) +
+         ">, indices_are_sorted = false} : (" + operand + ", " + indices + ") -> " + result + "\n";
   return out + "  func.return %r : " + result + "\n}\n";
 }
 
@@ -132,7 +146,8 @@ inline const char* regionOp(UpdateComputation computation) {
 }
 
 inline std::string scatterFunction(const std::string& name, const ScatterOp& op,
-                                   const std::optional<Tensor>& knownIndices) {
+                                   const std::optional<Tensor>& knownIndices,
+                                   const IndicesRewrite* rewrite = nullptr) {
   const auto& dn = op.dimension_numbers;
   const size_t n = op.inputs.size();
   std::string indices = typeText(op.scatter_indices.shape, op.scatter_indices.element_type);
@@ -144,8 +159,8 @@ inline std::string scatterFunction(const std::string& name, const ScatterOp& op,
     operandTypes += (i ? ", " : "") + input;
     resultTypes += (i ? ", " : "") + input;
   }
-  if (!knownIndices) arguments += ", %indices: " + indices;
-  operands += ", %indices";
+  if (!knownIndices) arguments += ", %indices: " + (rewrite ? rewrite->argumentType : indices);
+  operands += ", " + (rewrite ? rewrite->value : std::string("%indices"));
   operandTypes += ", " + indices;
   for (size_t i = 0; i < n; ++i) {
     arguments += ", %up" + std::to_string(i) + ": " +
@@ -176,6 +191,7 @@ inline std::string scatterFunction(const std::string& name, const ScatterOp& op,
   if (knownIndices)
     out += "  %indices = stablehlo.constant dense<" + denseText(*knownIndices) + "> : " + indices +
            "\n";
+  if (rewrite) out += rewrite->prelude;
   out += "  %r" + (n == 1 ? std::string() : ":" + std::to_string(n)) + " = \"stablehlo.scatter\"(" +
          operands + ") ({\n  " + region +
          "  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = " +

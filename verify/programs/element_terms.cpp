@@ -1,0 +1,210 @@
+// Element-wise ops as terms. Integer arithmetic is exact and wraps to the result type, as
+// the interpreter computes it. Float add, subtract, multiply, negate, abs, min, max, compare
+// and integer-to-float converts are computed on reals (the verdict says so: rounding is not
+// modeled, so two programs summing the same elements in another order are equal here). Every
+// other element-wise op is an uninterpreted function of its operands' elements: equal only
+// as the same function of the same elements, which is what data movement needs.
+#include "verify/programs/term_builder_internal.h"
+
+namespace idxmap::program_terms {
+namespace {
+
+using Index = std::vector<z3::expr>;
+using Combine = std::function<z3::expr(const std::vector<z3::expr>&)>;
+
+// The result element from the operands' elements at the same index; a rank-0 operand is
+// read at {} (clamp's and select's scalar forms).
+TensorRef elementwise(const TermContext& ctx, const mlir_ir::ElementType& element,
+                      Combine combine) {
+  if (ctx.operands.empty()) unsupported(ctx.op, "needs operands");
+  std::vector<TensorRef> operands = ctx.operands;
+  const std::vector<int64_t> shape = declaredShape(ctx.op);
+  for (const TensorRef& operand : operands)
+    if (!operand->shape.empty() && operand->shape != shape)
+      unsupported(ctx.op, "operands must have the result's shape");
+  TermBuilder* builder = &ctx.builder;
+  return builder->make(shape, element, [builder, operands, combine](const Index& index) {
+    std::vector<z3::expr> values;
+    for (const TensorRef& operand : operands)
+      values.push_back(builder->at(operand, operand->shape.empty() ? Index{} : index));
+    return combine(values);
+  });
+}
+
+bool floatOperands(const TermContext& ctx) {
+  return !ctx.operands.empty() && ctx.operands[0]->element.isFloat();
+}
+
+// An integer result wrapped to its type; a float one computed on reals (noted).
+std::vector<TensorRef> arithmetic(const TermContext& ctx, Combine exact) {
+  mlir_ir::ElementType element = declaredElement(ctx.op);
+  TermBuilder* builder = &ctx.builder;
+  if (element.isFloat()) {
+    builder->noteRealArithmetic(ctx.op.name);
+    return {elementwise(ctx, element, exact)};
+  }
+  return {elementwise(ctx, element, [builder, element, exact](const std::vector<z3::expr>& v) {
+    return builder->wrap(exact(v), element);
+  })};
+}
+
+std::vector<TensorRef> add(const TermContext& ctx) {
+  expectOperands(ctx, 2);
+  return arithmetic(ctx, [](const std::vector<z3::expr>& v) { return v[0] + v[1]; });
+}
+std::vector<TensorRef> subtract(const TermContext& ctx) {
+  expectOperands(ctx, 2);
+  return arithmetic(ctx, [](const std::vector<z3::expr>& v) { return v[0] - v[1]; });
+}
+std::vector<TensorRef> multiply(const TermContext& ctx) {
+  expectOperands(ctx, 2);
+  return arithmetic(ctx, [](const std::vector<z3::expr>& v) { return v[0] * v[1]; });
+}
+std::vector<TensorRef> negate(const TermContext& ctx) {
+  expectOperands(ctx, 1);
+  return arithmetic(ctx, [](const std::vector<z3::expr>& v) { return -v[0]; });
+}
+std::vector<TensorRef> abs(const TermContext& ctx) {
+  expectOperands(ctx, 1);
+  return arithmetic(ctx,
+                    [](const std::vector<z3::expr>& v) { return z3::ite(v[0] < 0, -v[0], v[0]); });
+}
+std::vector<TensorRef> minimum(const TermContext& ctx) {
+  expectOperands(ctx, 2);
+  return arithmetic(
+      ctx, [](const std::vector<z3::expr>& v) { return z3::ite(v[1] < v[0], v[1], v[0]); });
+}
+std::vector<TensorRef> maximum(const TermContext& ctx) {
+  expectOperands(ctx, 2);
+  return arithmetic(
+      ctx, [](const std::vector<z3::expr>& v) { return z3::ite(v[0] < v[1], v[1], v[0]); });
+}
+
+// clamp(min, operand, max), min and max element-wise or scalars.
+std::vector<TensorRef> clamp(const TermContext& ctx) {
+  expectOperands(ctx, 3);
+  return arithmetic(ctx, [](const std::vector<z3::expr>& v) {
+    z3::expr low = z3::ite(v[1] < v[0], v[0], v[1]);
+    return z3::ite(v[2] < low, v[2], low);
+  });
+}
+
+std::vector<TensorRef> select(const TermContext& ctx) {
+  expectOperands(ctx, 3);
+  return {elementwise(ctx, declaredElement(ctx.op), [](const std::vector<z3::expr>& v) {
+    return z3::ite(v[0] != 0, v[1], v[2]);
+  })};
+}
+
+// The direction keyword (`LT`, pretty) or `#stablehlo<comparison_direction LT>` (generic).
+std::string comparisonDirection(const mlir_ir::Operation& op) {
+  const char* directions[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
+  for (const std::string& keyword : op.keywords)
+    for (const char* direction : directions)
+      if (keyword == direction) return keyword;
+  if (const mlir_ir::Attribute* attribute = op.attribute("comparison_direction"))
+    for (const char* direction : directions)
+      if (attribute->text.find(std::string(" ") + direction) != std::string::npos ||
+          attribute->text == direction)
+        return direction;
+  unsupported(op, "missing comparison direction (EQ, NE, GE, GT, LE, LT)");
+}
+
+std::vector<TensorRef> compare(const TermContext& ctx) {
+  expectOperands(ctx, 2);
+  if (floatOperands(ctx)) ctx.builder.noteRealArithmetic(ctx.op.name);
+  const std::string direction = comparisonDirection(ctx.op);
+  return {elementwise(ctx, declaredElement(ctx.op), [direction](const std::vector<z3::expr>& v) {
+    z3::expr holds = direction == "EQ"   ? v[0] == v[1]
+                     : direction == "NE" ? v[0] != v[1]
+                     : direction == "LT" ? v[0] < v[1]
+                     : direction == "LE" ? v[0] <= v[1]
+                     : direction == "GT" ? v[0] > v[1]
+                                         : v[0] >= v[1];
+    return z3::ite(holds, v[0].ctx().int_val(1), v[0].ctx().int_val(0));
+  })};
+}
+
+// The same uninterpreted function for the same op and types in both programs.
+std::vector<TensorRef> opaque(const TermContext& ctx) {
+  mlir_ir::ElementType element = declaredElement(ctx.op);
+  z3::context& z = ctx.builder.ctx();
+  z3::sort_vector domain(z);
+  std::string name = ctx.op.name;
+  for (const TensorRef& operand : ctx.operands) {
+    domain.push_back(operand->element.isFloat() ? z.real_sort() : z.int_sort());
+    name += "_" + operand->element.toString();
+  }
+  name += "_" + element.toString();
+  for (const std::string& keyword : ctx.op.keywords) name += "_" + keyword;
+  z3::func_decl function =
+      z.function(name.c_str(), domain, element.isFloat() ? z.real_sort() : z.int_sort());
+  return {elementwise(ctx, element, [function](const std::vector<z3::expr>& v) {
+    z3::expr_vector args(function.ctx());
+    for (const z3::expr& value : v) args.push_back(value);
+    return function(args);
+  })};
+}
+
+std::vector<TensorRef> convert(const TermContext& ctx) {
+  expectOperands(ctx, 1);
+  mlir_ir::ElementType to = declaredElement(ctx.op);
+  mlir_ir::ElementType from = ctx.operands[0]->element;
+  TermBuilder* builder = &ctx.builder;
+  if (!from.isFloat() && !to.isFloat())
+    return {elementwise(ctx, to, [builder, to](const std::vector<z3::expr>& v) {
+      return builder->wrap(v[0], to);
+    })};
+  if (!from.isFloat()) {
+    builder->noteRealArithmetic(ctx.op.name);
+    return {elementwise(ctx, to, [](const std::vector<z3::expr>& v) { return z3::to_real(v[0]); })};
+  }
+  // A widening float convert is exact; anything else rounds, which only an opaque function
+  // of the value says without modeling it.
+  bool widening =
+      to.isFloat() && to.bitWidth() > from.bitWidth() &&
+      !(from.kind == mlir_ir::ElementKind::BF16 && to.kind == mlir_ir::ElementKind::F16);
+  if (widening || from == to)
+    return {elementwise(ctx, to, [](const std::vector<z3::expr>& v) { return v[0]; })};
+  return opaque(ctx);
+}
+
+}  // namespace
+
+const std::vector<TermRules::Row>& elementTermRules() {
+  static const std::vector<TermRules::Row> rules = {
+      {"stablehlo.add", add},
+      {"stablehlo.subtract", subtract},
+      {"stablehlo.multiply", multiply},
+      {"stablehlo.negate", negate},
+      {"stablehlo.abs", abs},
+      {"stablehlo.minimum", minimum},
+      {"stablehlo.maximum", maximum},
+      {"stablehlo.clamp", clamp},
+      {"stablehlo.select", select},
+      {"stablehlo.compare", compare},
+      {"stablehlo.convert", convert},
+      // Computed without a model of their arithmetic: the same op of the same elements.
+      {"stablehlo.divide", opaque},
+      {"stablehlo.remainder", opaque},
+      {"stablehlo.power", opaque},
+      {"stablehlo.and", opaque},
+      {"stablehlo.or", opaque},
+      {"stablehlo.xor", opaque},
+      {"stablehlo.not", opaque},
+      {"stablehlo.exponential", opaque},
+      {"stablehlo.log", opaque},
+      {"stablehlo.sqrt", opaque},
+      {"stablehlo.rsqrt", opaque},
+      {"stablehlo.tanh", opaque},
+      {"stablehlo.logistic", opaque},
+      {"stablehlo.floor", opaque},
+      {"stablehlo.ceil", opaque},
+      {"stablehlo.sign", opaque},
+      {"stablehlo.sine", opaque},
+      {"stablehlo.cosine", opaque},
+  };
+  return rules;
+}
+
+}  // namespace idxmap::program_terms

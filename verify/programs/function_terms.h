@@ -1,0 +1,60 @@
+// Two functions compared as data-movement programs (issue 16): each result element as a Z3
+// term over the arguments' elements (verify/programs/term_builder_internal.h), the arguments
+// shared by position and uninterpreted, so "no element differs" is decided for every content
+// of the index tensors (and of every other argument) at once. Z3 answers with a model when an
+// element can differ; that model is only a candidate here — verify/replay runs both functions
+// on it before anything is called refuted.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/text.h"
+#include "ops/mlir/module.h"
+
+namespace idxmap::program_terms {
+
+// The two functions cannot be compared as given: argument or result types differ, or an op
+// breaks its spec. Located at the second function (types) or at the op (with the spec's label).
+class IncomparablePrograms : public LocatedError {
+ public:
+  using LocatedError::LocatedError;
+};
+
+struct ComparedFunction {
+  const mlir_ir::Module* module = nullptr;
+  const mlir_ir::Function* function = nullptr;
+};
+
+struct TermComparison {
+  enum class Outcome { kEqual, kDiffer, kUnknown };
+  Outcome outcome = Outcome::kUnknown;
+  std::string reason;  // kUnknown: why
+
+  // kDiffer: the candidate. Result `result` at `element` can differ when the arguments hold
+  // `arguments` (row-major, integers for integer arguments, reals rounded to double for float
+  // ones; empty for an argument too large to write out).
+  size_t result = 0;
+  std::vector<int64_t> element;
+  std::vector<std::vector<int64_t>> integerArguments;
+  std::vector<std::vector<double>> floatArguments;
+  std::string first, second;  // the element in each function, described on the candidate
+
+  // What the verdict relies on, in words: the preconditions of ops that define no result for
+  // some index values, and the float ops computed as arithmetic on reals.
+  std::vector<std::string> assumptions;
+  std::vector<std::string> realArithmetic;
+};
+
+struct ComparisonOptions {
+  unsigned timeoutMs = 20000;  // per result; past it the answer is unknown
+};
+
+// Throws IncomparablePrograms (see above). Ops without a term model, and solver timeouts, give
+// kUnknown with the reason.
+TermComparison compareFunctionTerms(const ComparedFunction& first, const ComparedFunction& second,
+                                    const ComparisonOptions& options = {});
+
+}  // namespace idxmap::program_terms

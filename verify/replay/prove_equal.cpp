@@ -1,0 +1,145 @@
+#include "verify/replay/prove_equal.h"
+
+#include <cmath>
+#include <random>
+
+#include "ops/interp/op_table.h"
+
+namespace idxmap::program_equality {
+namespace {
+
+using mlir_interpreter::Engine;
+using mlir_interpreter::Tensor;
+using program_terms::TermComparison;
+
+// Float arguments tried in turn until the difference shows: the solver's values, then
+// distinct values (each element names itself), then random quarters from fixed seeds.
+constexpr int kRandomFloatTries = 3;
+
+std::vector<std::vector<Tensor>> argumentCandidates(const ComparedFunction& function,
+                                                    const TermComparison& candidate) {
+  const auto& parameters = function.function->arguments;
+  std::vector<std::vector<Tensor>> tries(2 + kRandomFloatTries);
+  for (size_t i = 0; i < parameters.size(); ++i) {
+    const mlir_ir::Type& type = parameters[i].type;
+    Tensor base = gather_scatter::zeros(type.elementType().toString(), type.shape);
+    if (!base.isFloat()) {
+      if (candidate.integerArguments[i].size() != base.ints.size())
+        throw Error("argument " + parameters[i].value.toString() + " is too large to write out");
+      for (size_t k = 0; k < base.ints.size(); ++k)
+        base.ints[k] =
+            mlir_interpreter::wrapInteger(base.element_type, candidate.integerArguments[i][k]);
+    }
+    for (size_t t = 0; t < tries.size(); ++t) {
+      Tensor value = base;
+      std::mt19937 rng(static_cast<unsigned>(t * 7919 + i));
+      for (size_t k = 0; k < value.floats.size(); ++k) {
+        double v =
+            t == 0   ? candidate.floatArguments[i].at(k)
+            : t == 1 ? static_cast<double>(k + 1)
+                     : static_cast<double>(std::uniform_int_distribution<int>(-400, 400)(rng)) / 4;
+        value.floats[k] = gather_scatter::roundToElementType(value.element_type, v);
+      }
+      tries[t].push_back(std::move(value));
+    }
+  }
+  return tries;
+}
+
+bool sameElement(const Tensor& a, const Tensor& b, int64_t position) {
+  if (a.isFloat()) {
+    double x = a.floats.at(position), y = b.floats.at(position);
+    return x == y || (std::isnan(x) && std::isnan(y));
+  }
+  return a.ints.at(position) == b.ints.at(position);
+}
+
+std::string plural(size_t count, const char* noun) {
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+}  // namespace
+
+std::vector<Tensor> runFunction(const ComparedFunction& function,
+                                const std::vector<Tensor>& arguments, Engine engine) {
+  mlir_interpreter::Interpreter interpreter(*function.module, engine);
+  return interpreter.call(*function.function, arguments);
+}
+
+EqualityVerdict proveEqual(const ComparedFunction& first, const ComparedFunction& second,
+                           const ComparisonOptions& options) {
+  TermComparison terms = program_terms::compareFunctionTerms(first, second, options);
+  EqualityVerdict verdict;
+  verdict.assumptions = terms.assumptions;
+  verdict.realArithmetic = terms.realArithmetic;
+  if (terms.outcome == TermComparison::Outcome::kUnknown) {
+    verdict.proof = ProofResult::unknown(terms.reason);
+    return verdict;
+  }
+  if (terms.outcome == TermComparison::Outcome::kEqual) {
+    verdict.proof = ProofResult::proven("z3");
+    return verdict;
+  }
+  // Replay: the candidate is a counterexample only when the interpreter, with each engine,
+  // computes different values at the element in the two functions.
+  std::string failure = "no argument values tried showed it";
+  std::vector<std::vector<Tensor>> tries;
+  try {
+    tries = argumentCandidates(first, terms);
+  } catch (const Error& error) {
+    verdict.proof = ProofResult::unknown(
+        std::string("the solver's counterexample cannot be replayed: ") + error.what());
+    return verdict;
+  }
+  const char* floatValues[] = {"the solver's values", "distinct values (element k holds k + 1)",
+                               "random values"};
+  for (size_t t = 0; t < tries.size(); ++t) {
+    const std::vector<Tensor>& arguments = tries[t];
+    bool differs = true;
+    std::string firstValue, secondValue;
+    try {
+      for (Engine engine : {Engine::kReference, Engine::kMaps}) {
+        std::vector<Tensor> a = runFunction(first, arguments, engine);
+        std::vector<Tensor> b = runFunction(second, arguments, engine);
+        const Tensor &x = a.at(terms.result), &y = b.at(terms.result);
+        int64_t position = linearPosition(x.shape, terms.element);
+        differs = differs && !sameElement(x, y, position);
+        firstValue = mlir_interpreter::formatElement(x, position);
+        secondValue = mlir_interpreter::formatElement(y, position);
+      }
+    } catch (const LocatedError& error) {
+      failure = error.location().toString() + ": " + error.message();
+      continue;
+    }
+    if (!differs) continue;
+    verdict.result = terms.result;
+    verdict.element = terms.element;
+    verdict.first = terms.first;
+    verdict.second = terms.second;
+    verdict.firstValue = firstValue;
+    verdict.secondValue = secondValue;
+    verdict.floatValues = floatValues[std::min<size_t>(t, 2)];
+    for (size_t i = 0; i < arguments.size(); ++i)
+      verdict.arguments.push_back({"%" + first.function->arguments[i].value.name,
+                                   mlir_interpreter::describeType(arguments[i]),
+                                   mlir_interpreter::formatElements(arguments[i]),
+                                   !arguments[i].isFloat()});
+    Counterexample counterexample;
+    std::string name = first.function->resultTypes.size() == 1
+                           ? "result"
+                           : "result #" + std::to_string(terms.result);
+    counterexample.elements.push_back({name, terms.element});
+    counterexample.explanation = name + mlir_interpreter::formatIndex(terms.element) + " is " +
+                                 terms.first + " in the first and " + terms.second +
+                                 " in the second";
+    verdict.proof = ProofResult::refuted("z3", counterexample);
+    return verdict;
+  }
+  verdict.proof = ProofResult::unknown(
+      "the solver found result element " + mlir_interpreter::formatIndex(terms.element) +
+      " can differ, but the interpreter did not confirm it on " + plural(tries.size(), "set") +
+      " of argument values (" + failure + ")");
+  return verdict;
+}
+
+}  // namespace idxmap::program_equality
