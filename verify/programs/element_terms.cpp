@@ -96,6 +96,8 @@ std::vector<TensorRef> select(const TermContext& ctx) {
   })};
 }
 
+std::vector<TensorRef> opaque(const TermContext& ctx);
+
 // The direction keyword (`LT`, pretty) or `#stablehlo<comparison_direction LT>` (generic).
 std::string comparisonDirection(const mlir_ir::Operation& op) {
   const char* directions[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
@@ -112,6 +114,13 @@ std::string comparisonDirection(const mlir_ir::Operation& op) {
 
 std::vector<TensorRef> compare(const TermContext& ctx) {
   expectOperands(ctx, 2);
+  // An unsigned comparison of signless (signed here) values orders them otherwise: opaque.
+  for (const std::string& keyword : ctx.op.keywords)
+    if (keyword == "UNSIGNED" || keyword == "TOTALORDER") return opaque(ctx);
+  if (const mlir_ir::Attribute* type = ctx.op.attribute("compare_type"))
+    if (type->text.find("UNSIGNED") != std::string::npos ||
+        type->text.find("TOTALORDER") != std::string::npos)
+      return opaque(ctx);
   if (floatOperands(ctx)) ctx.builder.noteRealArithmetic(ctx.op.name);
   const std::string direction = comparisonDirection(ctx.op);
   return {elementwise(ctx, declaredElement(ctx.op), [direction](const std::vector<z3::expr>& v) {

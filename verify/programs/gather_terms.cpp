@@ -37,7 +37,8 @@ std::vector<z3::expr> startIndices(TermBuilder& builder, const IndexingMap& toIn
   std::vector<z3::expr> starts;
   for (size_t k = 0; k < count; ++k) {
     Z3Variables vars{dims, {}, {}};
-    if (!toIndices.rangeVars.empty()) vars.rangeVars.push_back(builder.integer(int64_t(k)));
+    if (!toIndices.rangeVars.empty())
+      vars.rangeVars.push_back(builder.integer(static_cast<int64_t>(k)));
     Index position;
     for (const Expr& result : toIndices.results)
       position.push_back(toZ3(result, vars, builder.ctx()).simplify());

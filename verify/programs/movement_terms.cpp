@@ -2,6 +2,7 @@
 // the operand's element at an index computed from it (reshapes through the row-major linear
 // position, broadcasts by dropping dims, a concatenate or pad by cases on the index).
 // Shapes come from the declared result types, which the reader keeps.
+#include <algorithm>
 #include <cmath>
 
 #include "verify/programs/term_builder_internal.h"
@@ -88,9 +89,17 @@ TensorRef moved(const TermContext& ctx, std::function<Index(const Index&)> sourc
                        });
 }
 
+int64_t elementCount(const Shape& shape) {
+  int64_t count = 1;
+  for (int64_t size : shape) count = checkedMul(count, size);
+  return count;
+}
+
 std::vector<TensorRef> reshape(const TermContext& ctx) {
   if (ctx.operands.empty()) unsupported(ctx.op, "needs the tensor to reshape");
   const Shape shape = declaredShape(ctx.op), from = ctx.operands[0]->shape;
+  if (elementCount(shape) != elementCount(from))
+    unsupported(ctx.op, "the result has another element count than the operand");
   z3::context* z = &ctx.builder.ctx();
   return {moved(ctx, [z, shape, from](const Index& index) {
     return delinearize(*z, from, linearize(*z, shape, index));
@@ -101,7 +110,12 @@ std::vector<TensorRef> broadcastInDim(const TermContext& ctx) {
   if (ctx.operands.empty()) unsupported(ctx.op, "needs the tensor to broadcast");
   const Shape from = ctx.operands[0]->shape;
   const std::vector<int64_t> dims = intsOf(ctx.op, {"dims", "broadcast_dimensions"});
+  const Shape shape = declaredShape(ctx.op);
   if (dims.size() != from.size()) unsupported(ctx.op, "one broadcast dimension per operand dim");
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (dims[i] < 0 || dims[i] >= static_cast<int64_t>(shape.size()) ||
+        (from[i] != 1 && from[i] != shape[dims[i]]))
+      unsupported(ctx.op, "operand dim " + std::to_string(i) + " does not broadcast");
   z3::context* z = &ctx.builder.ctx();
   return {moved(ctx, [z, from, dims](const Index& index) {
     Index source;
@@ -134,8 +148,11 @@ std::vector<TensorRef> broadcastTo(const TermContext& ctx) {
 std::vector<TensorRef> transpose(const TermContext& ctx) {
   expectOperands(ctx, 1);
   const std::vector<int64_t> permutation = intsOf(ctx.op, {"dims", "permutation"});
-  if (permutation.size() != ctx.operands[0]->shape.size())
-    unsupported(ctx.op, "the permutation needs one entry per dim");
+  std::vector<int64_t> sorted = permutation;
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t i = 0; i < sorted.size(); ++i)
+    if (sorted[i] != static_cast<int64_t>(i) || sorted.size() != ctx.operands[0]->shape.size())
+      unsupported(ctx.op, "the permutation must name every dim once");
   z3::context* z = &ctx.builder.ctx();
   return {moved(ctx, [z, permutation](const Index& index) {
     Index source(index.size(), z->int_val(0));
@@ -149,8 +166,13 @@ std::vector<TensorRef> slice(const TermContext& ctx) {
   const std::vector<int64_t> start = intsOf(ctx.op, {"start_indices"});
   std::vector<int64_t> strides(start.size(), 1);
   if (ctx.op.attribute("strides")) strides = intsOf(ctx.op, {"strides"});
-  if (start.size() != ctx.operands[0]->shape.size() || strides.size() != start.size())
+  const Shape from = ctx.operands[0]->shape, shape = declaredShape(ctx.op);
+  if (start.size() != from.size() || strides.size() != start.size() || shape.size() != from.size())
     unsupported(ctx.op, "start_indices and strides need one entry per dim");
+  for (size_t d = 0; d < from.size(); ++d)
+    if (start[d] < 0 || strides[d] < 1 ||
+        (shape[d] > 0 && start[d] + (shape[d] - 1) * strides[d] >= from[d]))
+      unsupported(ctx.op, "the slice leaves the operand along dim " + std::to_string(d));
   z3::context* z = &ctx.builder.ctx();
   return {moved(ctx, [z, start, strides](const Index& index) {
     Index source;
