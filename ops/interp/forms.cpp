@@ -45,17 +45,49 @@ std::optional<TensorType> staticOrNone(const std::optional<TensorType>& type) {
 
 Engine engineOf(const OpContext& ctx) { return ctx.interpreter.engine(); }
 
-std::vector<Tensor> tensorGather(const OpContext& ctx) {
+// A gather form of (operand, indices): its model retyped to the values, validated, lowered
+// and evaluated.
+template <typename Form>
+std::vector<Tensor> loweredGather(const OpContext& ctx, Form (*import)(const mlir_ir::Operation&),
+                                  void (*retype)(Form&, const TensorType&, const TensorType&),
+                                  std::vector<Violation> (*validate)(const Form&),
+                                  gather_scatter::LoweredGather (*lower)(const Form&)) {
   expectOperandCount(ctx, 2);
   return located(ctx, [&] {
-    gather_scatter::TensorGatherOp op = gather_scatter::importTensorGather(ctx.op);
-    op.source = typeOf(ctx.operands[0]);
-    op.indices = typeOf(ctx.operands[1]);
+    Form op = import(ctx.op);
+    retype(op, typeOf(ctx.operands[0]), typeOf(ctx.operands[1]));
     op.result = staticOrNone(op.result);
-    expectValid(ctx, gather_scatter::validateTensorGather(op));
+    expectValid(ctx, validate(op));
     return std::vector<Tensor>{gather_scatter::evaluateLoweredGather(
-        gather_scatter::lowerTensorGather(op), ctx.operands[0], ctx.operands[1], engineOf(ctx))};
+        lower(op), ctx.operands[0], ctx.operands[1], engineOf(ctx))};
   });
+}
+
+std::vector<Tensor> tensorGather(const OpContext& ctx) {
+  return loweredGather<gather_scatter::TensorGatherOp>(
+      ctx, gather_scatter::importTensorGather,
+      [](gather_scatter::TensorGatherOp& op, const TensorType& source, const TensorType& indices) {
+        op.source = source, op.indices = indices;
+      },
+      gather_scatter::validateTensorGather, gather_scatter::lowerTensorGather);
+}
+
+std::vector<Tensor> tcpGather(const OpContext& ctx) {
+  return loweredGather<gather_scatter::TcpGatherOp>(
+      ctx, gather_scatter::importTcpGather,
+      [](gather_scatter::TcpGatherOp& op, const TensorType& input, const TensorType& indices) {
+        op.input = input, op.indices = indices;
+      },
+      gather_scatter::validateTcpGather, gather_scatter::lowerTcpGather);
+}
+
+std::vector<Tensor> tcpGatherNd(const OpContext& ctx) {
+  return loweredGather<gather_scatter::TcpGatherNdOp>(
+      ctx, gather_scatter::importTcpGatherNd,
+      [](gather_scatter::TcpGatherNdOp& op, const TensorType& input, const TensorType& indices) {
+        op.input = input, op.indices = indices;
+      },
+      gather_scatter::validateTcpGatherNd, gather_scatter::lowerTcpGatherNd);
 }
 
 std::vector<Tensor> tensorScatter(const OpContext& ctx) {
@@ -70,32 +102,6 @@ std::vector<Tensor> tensorScatter(const OpContext& ctx) {
     return std::vector<Tensor>{gather_scatter::evaluateLoweredScatter(
         gather_scatter::lowerTensorScatter(op), ctx.operands[1], ctx.operands[2], ctx.operands[0],
         engineOf(ctx))};
-  });
-}
-
-std::vector<Tensor> tcpGather(const OpContext& ctx) {
-  expectOperandCount(ctx, 2);
-  return located(ctx, [&] {
-    gather_scatter::TcpGatherOp op = gather_scatter::importTcpGather(ctx.op);
-    op.input = typeOf(ctx.operands[0]);
-    op.indices = typeOf(ctx.operands[1]);
-    op.result = staticOrNone(op.result);
-    expectValid(ctx, gather_scatter::validateTcpGather(op));
-    return std::vector<Tensor>{gather_scatter::evaluateLoweredGather(
-        gather_scatter::lowerTcpGather(op), ctx.operands[0], ctx.operands[1], engineOf(ctx))};
-  });
-}
-
-std::vector<Tensor> tcpGatherNd(const OpContext& ctx) {
-  expectOperandCount(ctx, 2);
-  return located(ctx, [&] {
-    gather_scatter::TcpGatherNdOp op = gather_scatter::importTcpGatherNd(ctx.op);
-    op.input = typeOf(ctx.operands[0]);
-    op.indices = typeOf(ctx.operands[1]);
-    op.result = staticOrNone(op.result);
-    expectValid(ctx, gather_scatter::validateTcpGatherNd(op));
-    return std::vector<Tensor>{gather_scatter::evaluateLoweredGather(
-        gather_scatter::lowerTcpGatherNd(op), ctx.operands[0], ctx.operands[1], engineOf(ctx))};
   });
 }
 

@@ -13,9 +13,10 @@ using Index = std::vector<z3::expr>;
 using Combine = std::function<z3::expr(const std::vector<z3::expr>&)>;
 
 // The result element from the operands' elements at the same index; a rank-0 operand is
-// read at {} (clamp's and select's scalar forms).
-TensorRef elementwise(const TermContext& ctx, const mlir_ir::ElementType& element,
-                      Combine combine) {
+// read at {} (clamp's and select's scalar forms). `raw` reads them as at() gives them (for
+// the ring ops, whose result then `wraps`); otherwise each is the element's value.
+TensorRef elementwise(const TermContext& ctx, const mlir_ir::ElementType& element, Combine combine,
+                      bool raw = false, bool wraps = false) {
   if (ctx.operands.empty()) unsupported(ctx.op, "needs operands");
   std::vector<TensorRef> operands = ctx.operands;
   const std::vector<int64_t> shape = declaredShape(ctx.op);
@@ -23,19 +24,36 @@ TensorRef elementwise(const TermContext& ctx, const mlir_ir::ElementType& elemen
     if (!operand->shape.empty() && operand->shape != shape)
       unsupported(ctx.op, "operands must have the result's shape");
   TermBuilder* builder = &ctx.builder;
-  return builder->make(shape, element, [builder, operands, combine](const Index& index) {
-    std::vector<z3::expr> values;
-    for (const TensorRef& operand : operands)
-      values.push_back(builder->at(operand, operand->shape.empty() ? Index{} : index));
-    return combine(values);
-  });
+  return builder->make(
+      shape, element,
+      [builder, operands, combine, raw](const Index& index) {
+        std::vector<z3::expr> values;
+        for (const TensorRef& operand : operands) {
+          Index at = operand->shape.empty() ? Index{} : index;
+          values.push_back(raw ? builder->at(operand, at) : builder->value(operand, at));
+        }
+        return combine(values);
+      },
+      wraps);
 }
 
 bool floatOperands(const TermContext& ctx) {
   return !ctx.operands.empty() && ctx.operands[0]->element.isFloat();
 }
 
-// An integer result wrapped to its type; a float one computed on reals (noted).
+// add, subtract, multiply, negate: on integers exact and left to wrap where the value is
+// observed (TermTensor::wraps); on floats computed on reals (noted).
+std::vector<TensorRef> ring(const TermContext& ctx, Combine exact) {
+  mlir_ir::ElementType element = declaredElement(ctx.op);
+  if (element.isFloat()) {
+    ctx.builder.noteRealArithmetic(ctx.op.name);
+    return {elementwise(ctx, element, exact)};
+  }
+  return {elementwise(ctx, element, exact, /*raw=*/true, /*wraps=*/true)};
+}
+
+// abs, min, max, clamp: on the values, an integer result wrapped to its type (abs of the
+// smallest value wraps); a float one computed on reals (noted).
 std::vector<TensorRef> arithmetic(const TermContext& ctx, Combine exact) {
   mlir_ir::ElementType element = declaredElement(ctx.op);
   TermBuilder* builder = &ctx.builder;
@@ -50,19 +68,19 @@ std::vector<TensorRef> arithmetic(const TermContext& ctx, Combine exact) {
 
 std::vector<TensorRef> add(const TermContext& ctx) {
   expectOperands(ctx, 2);
-  return arithmetic(ctx, [](const std::vector<z3::expr>& v) { return v[0] + v[1]; });
+  return ring(ctx, [](const std::vector<z3::expr>& v) { return v[0] + v[1]; });
 }
 std::vector<TensorRef> subtract(const TermContext& ctx) {
   expectOperands(ctx, 2);
-  return arithmetic(ctx, [](const std::vector<z3::expr>& v) { return v[0] - v[1]; });
+  return ring(ctx, [](const std::vector<z3::expr>& v) { return v[0] - v[1]; });
 }
 std::vector<TensorRef> multiply(const TermContext& ctx) {
   expectOperands(ctx, 2);
-  return arithmetic(ctx, [](const std::vector<z3::expr>& v) { return v[0] * v[1]; });
+  return ring(ctx, [](const std::vector<z3::expr>& v) { return v[0] * v[1]; });
 }
 std::vector<TensorRef> negate(const TermContext& ctx) {
   expectOperands(ctx, 1);
-  return arithmetic(ctx, [](const std::vector<z3::expr>& v) { return -v[0]; });
+  return ring(ctx, [](const std::vector<z3::expr>& v) { return -v[0]; });
 }
 std::vector<TensorRef> abs(const TermContext& ctx) {
   expectOperands(ctx, 1);
@@ -89,11 +107,20 @@ std::vector<TensorRef> clamp(const TermContext& ctx) {
   });
 }
 
+// The branches pass on as they are (and the result wraps when one does); the predicate is read
+// as its value.
 std::vector<TensorRef> select(const TermContext& ctx) {
   expectOperands(ctx, 3);
-  return {elementwise(ctx, declaredElement(ctx.op), [](const std::vector<z3::expr>& v) {
-    return z3::ite(v[0] != 0, v[1], v[2]);
-  })};
+  TensorRef predicate = ctx.operands[0];
+  TermBuilder* builder = &ctx.builder;
+  bool wraps = ctx.operands[1]->wraps || ctx.operands[2]->wraps;
+  return {elementwise(
+      ctx, declaredElement(ctx.op),
+      [builder, predicate](const std::vector<z3::expr>& v) {
+        z3::expr condition = predicate->wraps ? builder->wrap(v[0], predicate->element) : v[0];
+        return z3::ite(condition != 0, v[1], v[2]);
+      },
+      /*raw=*/true, wraps)};
 }
 
 std::vector<TensorRef> opaque(const TermContext& ctx);

@@ -149,11 +149,28 @@ std::string describe(const z3::expr& term, z3::model& model,
                       argumentNames, depth);
     case Z3_OP_TO_REAL:
       return describe(term.arg(0), model, argumentNames, depth);
-    case Z3_OP_ADD:
+    case Z3_OP_ADD: {  // a sum of sums (a scatter-add's updates) as one flat sum
+      std::vector<z3::expr> pending{term}, summands;
+      while (!pending.empty()) {
+        z3::expr next = pending.back();
+        pending.pop_back();
+        while (next.is_app() && next.decl().decl_kind() == Z3_OP_ITE)
+          next = model.eval(next.arg(0), true).is_true() ? next.arg(1) : next.arg(2);
+        if (next.is_app() && next.decl().decl_kind() == Z3_OP_ADD) {
+          for (unsigned i = next.num_args(); i-- > 0;) pending.push_back(next.arg(i));
+        } else {
+          summands.push_back(next);
+        }
+      }
+      std::string text;
+      for (size_t i = 0; i < summands.size(); ++i)
+        text += (i ? " + " : "") + describe(summands[i], model, argumentNames, depth + 1);
+      return depth ? "(" + text + ")" : text;
+    }
     case Z3_OP_MUL: {
-      std::string text, op = decl.decl_kind() == Z3_OP_ADD ? " + " : " * ";
+      std::string text;
       for (unsigned i = 0; i < term.num_args(); ++i)
-        text += (i ? op : "") + describe(term.arg(i), model, argumentNames, depth + 1);
+        text += (i ? " * " : "") + describe(term.arg(i), model, argumentNames, depth + 1);
       return depth ? "(" + text + ")" : text;
     }
     case Z3_OP_UNINTERPRETED: {
@@ -165,6 +182,49 @@ std::string describe(const z3::expr& term, z3::model& model,
     default:
       return valueText(model.eval(term, true));
   }
+}
+
+// A model with many integer argument elements 0, so that the elements that matter stand out
+// in a counterexample: every element is assumed 0, and the assumptions in each unsat core are
+// dropped until the rest is satisfiable (not the fewest non-zero elements, but few). Nullopt
+// when the arguments are too large or the solver gives up.
+std::optional<z3::model> preferZeros(z3::context& z, z3::solver& solver,
+                                     const std::vector<ArgumentTerm>& arguments) {
+  constexpr int64_t kMaxAssumed = 1024;
+  constexpr int kMaxRounds = 32;
+  int64_t total = 0;
+  for (const ArgumentTerm& argument : arguments)
+    if (!argument.element.isFloat()) total += elementCount(argument.shape);
+  if (total == 0 || total > kMaxAssumed) return std::nullopt;
+  solver.push();
+  std::vector<z3::expr> assumed;
+  for (const ArgumentTerm& argument : arguments) {
+    if (argument.element.isFloat()) continue;
+    std::vector<int64_t> index(argument.shape.size(), 0);
+    do {
+      z3::expr_vector args(z);
+      for (int64_t entry : index) args.push_back(z.int_val(entry));
+      z3::expr literal = z.bool_const(("zero_" + std::to_string(assumed.size())).c_str());
+      solver.add(z3::implies(literal, argument.function(args) == 0));
+      assumed.push_back(literal);
+    } while (nextIndex(argument.shape, index));
+  }
+  std::optional<z3::model> model;
+  for (int round = 0; round < kMaxRounds && !model; ++round) {
+    z3::expr_vector active(z);
+    for (const z3::expr& literal : assumed) active.push_back(literal);
+    z3::check_result result = solver.check(active);
+    if (result == z3::sat) model = solver.get_model();
+    if (result != z3::unsat) break;
+    z3::expr_vector core = solver.unsat_core();
+    if (core.empty()) break;
+    for (unsigned i = 0; i < core.size(); ++i)
+      assumed.erase(std::remove_if(assumed.begin(), assumed.end(),
+                                   [&](const z3::expr& e) { return z3::eq(e, core[i]); }),
+                    assumed.end());
+  }
+  solver.pop();
+  return model;
 }
 
 }  // namespace
@@ -205,7 +265,7 @@ TermComparison compareFunctionTerms(const ComparedFunction& first, const Compare
           z.int_const(("result" + std::to_string(r) + "_d" + std::to_string(d)).c_str()));
       solver.add(element.back() >= 0 && element.back() < z.int_val(shape[d]));
     }
-    z3::expr termA = a.at(resultsA[r], element), termB = b.at(resultsB[r], element);
+    z3::expr termA = a.value(resultsA[r], element), termB = b.value(resultsB[r], element);
     for (const TermBuilder* builder : {&a, &b})
       for (const z3::expr& precondition : builder->preconditions()) solver.add(precondition);
     // Preconditions no input meets would make any claim vacuous: say so instead.
@@ -216,6 +276,15 @@ TermComparison compareFunctionTerms(const ComparedFunction& first, const Compare
                                                solver.reason_unknown() + ")";
       return out;
     }
+    // Integer sums (a scatter-add's updates) are equal before they wrap whenever the terms
+    // are the same sums in another order: decided in linear arithmetic, without the modulus.
+    if (resultsA[r]->wraps || resultsB[r]->wraps) {
+      solver.push();
+      solver.add(a.at(resultsA[r], element) != b.at(resultsB[r], element));
+      bool equalUnwrapped = solver.check() == z3::unsat;
+      solver.pop();
+      if (equalUnwrapped) continue;
+    }
     solver.add(termA != termB);
     z3::check_result differ = solver.check();
     if (differ == z3::unknown) {
@@ -225,6 +294,7 @@ TermComparison compareFunctionTerms(const ComparedFunction& first, const Compare
     }
     if (differ == z3::sat) {
       z3::model model = solver.get_model();
+      if (std::optional<z3::model> tidy = preferZeros(z, solver, arguments)) model = *tidy;
       out.outcome = TermComparison::Outcome::kDiffer;
       out.result = r;
       for (const z3::expr& entry : element)

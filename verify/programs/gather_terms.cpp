@@ -42,7 +42,7 @@ std::vector<z3::expr> startIndices(TermBuilder& builder, const IndexingMap& toIn
     Index position;
     for (const Expr& result : toIndices.results)
       position.push_back(toZ3(result, vars, builder.ctx()).simplify());
-    starts.push_back(builder.at(indices, position));
+    starts.push_back(builder.value(indices, position));
   }
   return starts;
 }
@@ -76,21 +76,24 @@ std::vector<TensorRef> gather(const TermContext& ctx) {
   const std::string assumption = where(ctx) + ": every index in range";
   TermBuilder* builder = &ctx.builder;
   const std::vector<int64_t> shape = declaredShape(ctx.op);
-  TensorRef result = builder->make(shape, operand->element, [=](const Index& index) {
-    z3::context& z = builder->ctx();
-    std::vector<z3::expr> raw =
-        startIndices(*builder, toIndices, indices, index, toOperand.runtimeVars.size());
-    Z3Variables vars{index, {}, {}};
-    for (size_t k = 0; k < raw.size(); ++k) {
-      const Interval& range = toOperand.runtimeVars[k].range;
-      z3::expr lo = z.int_val(range.lo), hi = z.int_val(range.hi);
-      if (undefinedOutside) builder->require(raw[k] >= lo && raw[k] <= hi, assumption);
-      vars.runtimeVars.push_back(z3::ite(raw[k] < lo, lo, z3::ite(raw[k] > hi, hi, raw[k])));
-    }
-    Index source;
-    for (const Expr& expr : toOperand.results) source.push_back(toZ3(expr, vars, z).simplify());
-    return builder->at(operand, source);
-  });
+  TensorRef result = builder->make(
+      shape, operand->element,
+      [=](const Index& index) {
+        z3::context& z = builder->ctx();
+        std::vector<z3::expr> raw =
+            startIndices(*builder, toIndices, indices, index, toOperand.runtimeVars.size());
+        Z3Variables vars{index, {}, {}};
+        for (size_t k = 0; k < raw.size(); ++k) {
+          const Interval& range = toOperand.runtimeVars[k].range;
+          z3::expr lo = z.int_val(range.lo), hi = z.int_val(range.hi);
+          if (undefinedOutside) builder->require(raw[k] >= lo && raw[k] <= hi, assumption);
+          vars.runtimeVars.push_back(z3::ite(raw[k] < lo, lo, z3::ite(raw[k] > hi, hi, raw[k])));
+        }
+        Index source;
+        for (const Expr& expr : toOperand.results) source.push_back(toZ3(expr, vars, z).simplify());
+        return builder->at(operand, source);
+      },
+      operand->wraps);
   // A small index space is required in range at every position, so that any counterexample
   // can be completed into index tensors the op accepts.
   if (undefinedOutside && isSmall(shape)) {
@@ -183,39 +186,44 @@ std::vector<TensorRef> scatter(const TermContext& ctx) {
     region = &ctx.op.regions[0].blocks[0];
   else if (ctx.op.name != "tensor.scatter")
     unsupported(ctx.op, "needs its update computation");
-  // The region's element values as rank-0 tensors.
+  // The region's element values as rank-0 tensors. Integer accumulations pass on unwrapped
+  // (TermTensor::wraps): the region wraps what it observes, and so do the result's readers.
   auto scalar = [builder](const z3::expr& value, const mlir_ir::ElementType& element) {
-    return builder->make({}, element, [value](const Index&) { return value; });
+    return builder->make(
+        {}, element, [value](const Index&) { return value; }, !element.isFloat());
   };
   std::vector<TensorRef> results;
   for (size_t r = 0; r < n; ++r) {
-    results.push_back(builder->make(inputs[r]->shape, inputs[r]->element, [=](const Index& index) {
-      std::vector<z3::expr> current;
-      for (const TensorRef& input : inputs) current.push_back(builder->at(input, index));
-      for (size_t u = 0; u < cases->targets.size(); ++u) {
-        z3::expr hit = cases->inResult[u];
-        for (size_t d = 0; d < index.size(); ++d) hit = hit && cases->targets[u][d] == index[d];
-        hit = hit.simplify();
-        if (hit.is_false()) continue;
-        std::vector<z3::expr> combined;
-        if (!region) {
-          combined = {builder->at(updates[0], cases->updateIndices[u])};
-        } else {
-          std::vector<TensorRef> args;
-          for (size_t i = 0; i < n; ++i) args.push_back(scalar(current[i], inputs[i]->element));
-          for (size_t i = 0; i < n; ++i)
-            args.push_back(
-                scalar(builder->at(updates[i], cases->updateIndices[u]), inputs[i]->element));
-          for (const TensorRef& value : builder->runBlock(*region, args))
-            combined.push_back(builder->at(value, {}));
-          if (combined.size() != n)
-            unsupported(ctx.op, "the update computation returns " +
-                                    std::to_string(combined.size()) + " values");
-        }
-        for (size_t i = 0; i < n; ++i) current[i] = z3::ite(hit, combined[i], current[i]);
-      }
-      return current[r];
-    }));
+    results.push_back(builder->make(
+        inputs[r]->shape, inputs[r]->element,
+        [=](const Index& index) {
+          std::vector<z3::expr> current;
+          for (const TensorRef& input : inputs) current.push_back(builder->at(input, index));
+          for (size_t u = 0; u < cases->targets.size(); ++u) {
+            z3::expr hit = cases->inResult[u];
+            for (size_t d = 0; d < index.size(); ++d) hit = hit && cases->targets[u][d] == index[d];
+            hit = hit.simplify();
+            if (hit.is_false()) continue;
+            std::vector<z3::expr> combined;
+            if (!region) {
+              combined = {builder->at(updates[0], cases->updateIndices[u])};
+            } else {
+              std::vector<TensorRef> args;
+              for (size_t i = 0; i < n; ++i) args.push_back(scalar(current[i], inputs[i]->element));
+              for (size_t i = 0; i < n; ++i)
+                args.push_back(
+                    scalar(builder->at(updates[i], cases->updateIndices[u]), inputs[i]->element));
+              for (const TensorRef& value : builder->runBlock(*region, args))
+                combined.push_back(builder->at(value, {}));
+              if (combined.size() != n)
+                unsupported(ctx.op, "the update computation returns " +
+                                        std::to_string(combined.size()) + " values");
+            }
+            for (size_t i = 0; i < n; ++i) current[i] = z3::ite(hit, combined[i], current[i]);
+          }
+          return current[r];
+        },
+        !inputs[r]->element.isFloat()));
   }
   return results;
 }

@@ -83,10 +83,12 @@ std::vector<TensorRef> iota(const TermContext& ctx) {
 TensorRef moved(const TermContext& ctx, std::function<Index(const Index&)> source) {
   TensorRef operand = ctx.operands.at(0);
   TermBuilder* builder = &ctx.builder;
-  return builder->make(declaredShape(ctx.op), operand->element,
-                       [builder, operand, source](const Index& index) {
-                         return builder->at(operand, source(index));
-                       });
+  return builder->make(
+      declaredShape(ctx.op), operand->element,
+      [builder, operand, source](const Index& index) {
+        return builder->at(operand, source(index));
+      },
+      operand->wraps);
 }
 
 int64_t elementCount(const Shape& shape) {
@@ -201,25 +203,31 @@ std::vector<TensorRef> concatenate(const TermContext& ctx) {
     unsupported(ctx.op, "dimension " + std::to_string(axis) + " is not an axis");
   std::vector<TensorRef> pieces = ctx.operands;
   TermBuilder* builder = &ctx.builder;
-  return {builder->make(shape, pieces[0]->element, [builder, pieces, axis](const Index& index) {
-    // The last piece first: each earlier one takes over below its end.
-    std::vector<int64_t> offsets;
-    int64_t offset = 0;
-    for (const TensorRef& piece : pieces) {
-      offsets.push_back(offset);
-      offset += piece->shape.at(axis);
-    }
-    z3::expr value = builder->ctx().int_val(0);
-    for (size_t i = pieces.size(); i-- > 0;) {
-      Index source = index;
-      source[axis] = (index[axis] - builder->ctx().int_val(offsets[i])).simplify();
-      z3::expr element = builder->at(pieces[i], source);
-      value = i + 1 == pieces.size()
+  bool wraps = std::any_of(pieces.begin(), pieces.end(),
+                           [](const TensorRef& piece) { return piece->wraps; });
+  return {builder->make(
+      shape, pieces[0]->element,
+      [builder, pieces, axis](const Index& index) {
+        // The last piece first: each earlier one takes over below its end.
+        std::vector<int64_t> offsets;
+        int64_t offset = 0;
+        for (const TensorRef& piece : pieces) {
+          offsets.push_back(offset);
+          offset += piece->shape.at(axis);
+        }
+        z3::expr value = builder->ctx().int_val(0);
+        for (size_t i = pieces.size(); i-- > 0;) {
+          Index source = index;
+          source[axis] = (index[axis] - builder->ctx().int_val(offsets[i])).simplify();
+          z3::expr element = builder->at(pieces[i], source);
+          value =
+              i + 1 == pieces.size()
                   ? element
                   : z3::ite(index[axis] < builder->ctx().int_val(offsets[i + 1]), element, value);
-    }
-    return value;
-  })};
+        }
+        return value;
+      },
+      wraps)};
 }
 
 std::vector<TensorRef> pad(const TermContext& ctx) {
@@ -231,21 +239,22 @@ std::vector<TensorRef> pad(const TermContext& ctx) {
     unsupported(ctx.op, "the paddings need one entry per dim");
   TensorRef operand = ctx.operands[0], padding = ctx.operands[1];
   TermBuilder* builder = &ctx.builder;
-  return {builder->make(declaredShape(ctx.op), operand->element,
-                        [builder, operand, padding, low, interior, from](const Index& index) {
-                          z3::context& z = builder->ctx();
-                          z3::expr inside = z.bool_val(true);
-                          Index source;
-                          for (size_t d = 0; d < index.size(); ++d) {
-                            z3::expr step = z.int_val(interior[d] + 1);
-                            z3::expr shifted = index[d] - z.int_val(low[d]);
-                            inside = inside && shifted >= 0 && z3::mod(shifted, step) == 0 &&
-                                     shifted / step < z.int_val(from[d]);
-                            source.push_back((shifted / step).simplify());
-                          }
-                          return z3::ite(inside.simplify(), builder->at(operand, source),
-                                         builder->at(padding, {}));
-                        })};
+  return {builder->make(
+      declaredShape(ctx.op), operand->element,
+      [builder, operand, padding, low, interior, from](const Index& index) {
+        z3::context& z = builder->ctx();
+        z3::expr inside = z.bool_val(true);
+        Index source;
+        for (size_t d = 0; d < index.size(); ++d) {
+          z3::expr step = z.int_val(interior[d] + 1);
+          z3::expr shifted = index[d] - z.int_val(low[d]);
+          inside = inside && shifted >= 0 && z3::mod(shifted, step) == 0 &&
+                   shifted / step < z.int_val(from[d]);
+          source.push_back((shifted / step).simplify());
+        }
+        return z3::ite(inside.simplify(), builder->at(operand, source), builder->at(padding, {}));
+      },
+      operand->wraps || padding->wraps)};
 }
 
 // dynamic_slice: start indices from scalar operands, clamped so the slice fits (the spec).
@@ -260,7 +269,7 @@ std::vector<TensorRef> dynamicSlice(const TermContext& ctx) {
     z3::context& z = builder->ctx();
     Index source;
     for (size_t d = 0; d < index.size(); ++d) {
-      z3::expr start = builder->at(starts[d], {});
+      z3::expr start = builder->value(starts[d], {});
       z3::expr hi = z.int_val(from[d] - sizes.at(d));
       z3::expr clamped = z3::ite(start < 0, z.int_val(0), z3::ite(start > hi, hi, start));
       source.push_back(clamped + index[d]);
@@ -277,12 +286,13 @@ std::vector<TensorRef> dynamicUpdateSlice(const TermContext& ctx) {
   std::vector<TensorRef> starts(ctx.operands.begin() + 2, ctx.operands.end());
   TermBuilder* builder = &ctx.builder;
   return {builder->make(
-      from, operand->element, [builder, operand, update, starts, from](const Index& index) {
+      from, operand->element,
+      [builder, operand, update, starts, from](const Index& index) {
         z3::context& z = builder->ctx();
         z3::expr inside = z.bool_val(true);
         Index source;
         for (size_t d = 0; d < index.size(); ++d) {
-          z3::expr start = builder->at(starts[d], {});
+          z3::expr start = builder->value(starts[d], {});
           z3::expr hi = z.int_val(from[d] - update->shape[d]);
           z3::expr clamped = z3::ite(start < 0, z.int_val(0), z3::ite(start > hi, hi, start));
           source.push_back(index[d] - clamped);
@@ -290,7 +300,8 @@ std::vector<TensorRef> dynamicUpdateSlice(const TermContext& ctx) {
               inside && index[d] >= clamped && index[d] < clamped + z.int_val(update->shape[d]);
         }
         return z3::ite(inside, builder->at(update, source), builder->at(operand, index));
-      })};
+      },
+      operand->wraps || update->wraps)};
 }
 
 }  // namespace

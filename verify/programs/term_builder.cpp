@@ -109,9 +109,10 @@ TermBuilder::TermBuilder(z3::context& ctx, const mlir_ir::Module& module,
     : ctx_(ctx), module_(module), arguments_(arguments) {}
 
 TensorRef TermBuilder::make(std::vector<int64_t> shape, mlir_ir::ElementType element,
-                            std::function<z3::expr(const std::vector<z3::expr>&)> rule) {
+                            std::function<z3::expr(const std::vector<z3::expr>&)> rule,
+                            bool wraps) {
   made_.push_back(std::make_shared<const TermTensor>(
-      TermTensor{std::move(shape), std::move(element), std::move(rule)}));
+      TermTensor{std::move(shape), std::move(element), std::move(rule), wraps}));
   return made_.back();
 }
 
@@ -137,6 +138,11 @@ z3::expr TermBuilder::at(const TensorRef& tensor, const std::vector<z3::expr>& i
   guards_.pop_back();
   memo_.emplace(std::make_pair(tensor.get(), key), value);
   return value;
+}
+
+z3::expr TermBuilder::value(const TensorRef& tensor, const std::vector<z3::expr>& index) {
+  z3::expr element = at(tensor, index);
+  return tensor->wraps ? wrap(element, tensor->element) : element;
 }
 
 void TermBuilder::require(const z3::expr& condition, const std::string& what) {

@@ -42,10 +42,19 @@ struct ArgumentTerm {
 };
 
 // One tensor value as a term rule. `rule` is called only for positions inside `shape`.
+//
+// Integer add, subtract, multiply and negate wrap to their type, and wrapping commutes with
+// them (wrap(wrap(a) + b) = wrap(a + b)), so they leave it to whoever observes the value: their
+// rule gives a value congruent to the element modulo 2^width (`wraps`), moves and scatter
+// accumulations pass it on, and everything that looks at a value (a compare, an index, a
+// convert, the compared result) reads it through TermBuilder::value, which wraps. A sum of
+// updates then stays linear, and two sums in another order are equal without modular
+// reasoning.
 struct TermTensor {
   std::vector<int64_t> shape;
   mlir_ir::ElementType element;
   std::function<z3::expr(const std::vector<z3::expr>&)> rule;
+  bool wraps = false;
 };
 using TensorRef = std::shared_ptr<const TermTensor>;
 
@@ -80,9 +89,11 @@ class TermBuilder {
   // The values `function` returns, its arguments bound to the shared argument terms.
   std::vector<TensorRef> call(const mlir_ir::Function& function);
 
-  // The element of `tensor` at `index` (memoized). Preconditions the rule adds hold where
-  // `index` lies inside the tensor.
+  // The element of `tensor` at `index` (memoized), congruent to it when the tensor `wraps`.
+  // Preconditions the rule adds hold where `index` lies inside the tensor.
   z3::expr at(const TensorRef& tensor, const std::vector<z3::expr>& index);
+  // The element itself: at(), wrapped to the element type when the tensor `wraps`.
+  z3::expr value(const TensorRef& tensor, const std::vector<z3::expr>& index);
   // A precondition of the op being built at the position being computed; `what` says it in
   // words ("tcp.gather at f.mlir:9:8: every index in range").
   void require(const z3::expr& condition, const std::string& what);
@@ -90,7 +101,7 @@ class TermBuilder {
   void requireAlways(const z3::expr& condition, const std::string& what);
 
   TensorRef make(std::vector<int64_t> shape, mlir_ir::ElementType element,
-                 std::function<z3::expr(const std::vector<z3::expr>&)> rule);
+                 std::function<z3::expr(const std::vector<z3::expr>&)> rule, bool wraps = false);
   // Runs a region's single block on scalar (rank-0) values; returns what it returns.
   std::vector<TensorRef> runBlock(const mlir_ir::Block& block, const std::vector<TensorRef>& args);
 

@@ -1,5 +1,6 @@
 #include "verify/replay/prove_equal.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -129,9 +130,15 @@ EqualityVerdict proveEqual(const ComparedFunction& first, const ComparedFunction
                            ? "result"
                            : "result #" + std::to_string(terms.result);
     counterexample.elements.push_back({name, terms.element});
-    counterexample.explanation = name + mlir_interpreter::formatIndex(terms.element) + " is " +
-                                 terms.first + " in the first and " + terms.second +
-                                 " in the second";
+    // `reads %x[...]` when each side is one argument element, `is ...` for anything computed.
+    auto isRead = [](const std::string& text) {
+      return !text.empty() && text[0] == '%' && text.back() == ']' &&
+             std::count(text.begin(), text.end(), '[') == 1;
+    };
+    counterexample.explanation =
+        name + mlir_interpreter::formatIndex(terms.element) +
+        (isRead(terms.first) && isRead(terms.second) ? " reads " : " is ") + terms.first +
+        " in the first and " + terms.second + " in the second";
     verdict.proof = ProofResult::refuted("z3", counterexample);
     return verdict;
   }
