@@ -34,10 +34,12 @@ std::vector<std::vector<Tensor>> argumentCandidates(const ComparedFunction& func
     for (size_t t = 0; t < tries.size(); ++t) {
       Tensor value = base;
       std::mt19937 rng(static_cast<unsigned>(t * 7919 + i));
+      // The solver's values when it wrote them out (arguments of up to 2^16 elements).
+      const std::vector<double>& solved = candidate.floatArguments[i];
       for (size_t k = 0; k < value.floats.size(); ++k) {
         double v =
-            t == 0   ? candidate.floatArguments[i].at(k)
-            : t == 1 ? static_cast<double>(k + 1)
+            t == 0 && solved.size() == value.floats.size() ? solved[k]
+            : t <= 1                                       ? static_cast<double>(k + 1)
                      : static_cast<double>(std::uniform_int_distribution<int>(-400, 400)(rng)) / 4;
         value.floats[k] = gather_scatter::roundToElementType(value.element_type, v);
       }
@@ -119,7 +121,11 @@ EqualityVerdict proveEqual(const ComparedFunction& first, const ComparedFunction
     verdict.second = terms.second;
     verdict.firstValue = firstValue;
     verdict.secondValue = secondValue;
-    verdict.floatValues = floatValues[std::min<size_t>(t, 2)];
+    bool solved = true;  // every float argument had the solver's values to replay
+    for (size_t i = 0; i < arguments.size(); ++i)
+      solved = solved && (!arguments[i].isFloat() ||
+                          terms.floatArguments[i].size() == arguments[i].floats.size());
+    verdict.floatValues = floatValues[t == 0 && !solved ? 1 : std::min<size_t>(t, 2)];
     for (size_t i = 0; i < arguments.size(); ++i)
       verdict.arguments.push_back({"%" + first.function->arguments[i].value.name,
                                    mlir_interpreter::describeType(arguments[i]),
