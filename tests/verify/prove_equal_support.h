@@ -62,13 +62,41 @@ inline bool sameTensors(const std::vector<Tensor>& a, const std::vector<Tensor>&
   return true;
 }
 
-// A proof, checked by evaluation: `tries` random argument sets give the same results.
+inline std::vector<double> valuesOf(const Tensor& tensor) {
+  if (tensor.isFloat()) return tensor.floats;
+  return std::vector<double>(tensor.ints.begin(), tensor.ints.end());
+}
+
+// The term rules against the interpreter: the function's terms evaluated with the arguments
+// fixed give the interpreter's results (the values are small integers and quarters, which
+// floats add exactly in any order).
+inline void expectTermsComputeTheInterpretersResults(const ComparedFunction& function,
+                                                     const std::vector<Tensor>& arguments) {
+  std::vector<std::vector<double>> values;
+  for (const Tensor& argument : arguments) values.push_back(valuesOf(argument));
+  std::optional<std::vector<std::vector<double>>> terms =
+      program_terms::evaluateTerms(function, values);
+  ASSERT_TRUE(terms.has_value()) << "the arguments break a precondition";
+  std::vector<Tensor> results = runFunction(function, arguments, Engine::kReference);
+  ASSERT_EQ(terms->size(), results.size());
+  for (size_t r = 0; r < results.size(); ++r)
+    EXPECT_EQ((*terms)[r], valuesOf(results[r]))
+        << "result " << r << " of @" << function.function->name;
+}
+
+// A proof, checked by evaluation: `tries` random argument sets give the same results; on the
+// first few, each function's terms give what the interpreter computes.
 inline void expectSameOnRandomArguments(const ComparedFunction& first,
                                         const ComparedFunction& second, int64_t lo, int64_t hi,
                                         bool unique = false, int tries = 100) {
+  constexpr int kTermChecks = 3;
   std::mt19937 rng(1234);
   for (int t = 0; t < tries; ++t) {
     std::vector<Tensor> arguments = randomArguments(rng, *first.function, lo, hi, unique);
+    if (t < kTermChecks) {
+      expectTermsComputeTheInterpretersResults(first, arguments);
+      expectTermsComputeTheInterpretersResults(second, arguments);
+    }
     for (Engine engine : {Engine::kReference, Engine::kMaps})
       ASSERT_TRUE(sameTensors(runFunction(first, arguments, engine),
                               runFunction(second, arguments, engine)))

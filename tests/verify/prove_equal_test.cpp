@@ -49,7 +49,16 @@ TEST_P(SpecLowerings, VerdictAndItsIndependentCheck) {
     expectCounterexampleReplays(verdict, first, second);
 }
 
-INSTANTIATE_TEST_SUITE_P(Examples, SpecLowerings, ::testing::ValuesIn(kCases));
+// `tf_gather_vs_tf_gather_wrong_axis_main`: the files and the function, as a test name.
+std::string caseName(const ::testing::TestParamInfo<Case>& info) {
+  std::string name = std::string(info.param.first) + "_vs_" + info.param.second + "_" +
+                     info.param.function;
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Examples, SpecLowerings, ::testing::ValuesIn(kCases), caseName);
 
 TEST(ProveEqual, TcpLoweringsStateWhatTheyAssume) {
   mlir_ir::Module a = readExample("index_select.mlir"), b = readExample("index_select_tcp.mlir");

@@ -320,4 +320,45 @@ TermComparison compareFunctionTerms(const ComparedFunction& first, const Compare
   return out;
 }
 
+std::optional<std::vector<std::vector<double>>> evaluateTerms(
+    const ComparedFunction& function, const std::vector<std::vector<double>>& arguments) {
+  z3::context z;
+  std::vector<ArgumentTerm> shared = sharedArguments(z, function, function);
+  TermBuilder builder(z, *function.module, shared);
+  std::vector<TensorRef> results = builder.call(*function.function);
+  std::vector<std::vector<z3::expr>> terms;
+  for (const TensorRef& result : results) {
+    terms.emplace_back();
+    if (std::find(result->shape.begin(), result->shape.end(), 0) != result->shape.end()) continue;
+    std::vector<int64_t> index(result->shape.size(), 0);
+    do {
+      terms.back().push_back(builder.value(result, numerals(z, index)));
+    } while (nextIndex(result->shape, index));
+  }
+  z3::solver solver(z);
+  for (size_t i = 0; i < shared.size(); ++i) {
+    const ArgumentTerm& argument = shared[i];
+    std::vector<int64_t> index(argument.shape.size(), 0);
+    size_t k = 0;
+    if (elementCount(argument.shape) == 0) continue;
+    do {
+      z3::expr_vector args(z);
+      for (int64_t entry : index) args.push_back(z.int_val(entry));
+      double value = arguments.at(i).at(k++);
+      solver.add(argument.function(args) == (argument.element.isFloat()
+                                                 ? exactReal(z, value)
+                                                 : z.int_val(static_cast<int64_t>(value))));
+    } while (nextIndex(argument.shape, index));
+  }
+  for (const z3::expr& precondition : builder.preconditions()) solver.add(precondition);
+  if (solver.check() != z3::sat) return std::nullopt;
+  z3::model model = solver.get_model();
+  std::vector<std::vector<double>> values;
+  for (const std::vector<z3::expr>& result : terms) {
+    values.emplace_back();
+    for (const z3::expr& term : result) values.back().push_back(realValue(model.eval(term, true)));
+  }
+  return values;
+}
+
 }  // namespace idxmap::program_terms

@@ -57,4 +57,13 @@ struct ComparisonOptions {
 TermComparison compareFunctionTerms(const ComparedFunction& first, const ComparedFunction& second,
                                     const ComparisonOptions& options = {});
 
+// The results of `function` on concrete argument values (row-major, integers as exact
+// doubles), computed from its terms alone: every argument element fixed, each result element
+// evaluated by Z3. What the tests hold against the interpreter, so that a term rule that is
+// wrong the same way in both compared functions cannot pass for a proof. Nullopt when the
+// values break a precondition (an index out of range for tcp.gather, say). Throws
+// UnsupportedProgram (an op without a term model) like the comparison.
+std::optional<std::vector<std::vector<double>>> evaluateTerms(
+    const ComparedFunction& function, const std::vector<std::vector<double>>& arguments);
+
 }  // namespace idxmap::program_terms

@@ -13,20 +13,6 @@ namespace {
 using Index = std::vector<z3::expr>;
 using Shape = std::vector<int64_t>;
 
-// A double as the exact rational it is (doubles are dyadic), so that two programs writing
-// the same constant get the same real.
-z3::expr exactReal(z3::context& ctx, double value) {
-  if (!std::isfinite(value)) return ctx.real_const(("nonfinite_" + std::to_string(value)).c_str());
-  int exponent = 0;
-  double mantissa = std::frexp(value, &exponent);  // value = mantissa * 2^exponent
-  auto digits = static_cast<int64_t>(std::ldexp(mantissa, 53));
-  exponent -= 53;
-  z3::expr numerator = ctx.real_val(digits);
-  z3::expr power = ctx.real_val(1);
-  for (int i = 0; i < std::abs(exponent); ++i) power = power * 2;
-  return (exponent >= 0 ? numerator * power : numerator / power).simplify();
-}
-
 z3::expr denseElement(z3::context& ctx, const mlir_ir::DenseElements& dense, int64_t position,
                       bool isFloat) {
   if (isFloat) return exactReal(ctx, dense.floatAt(position));

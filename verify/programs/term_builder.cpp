@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 
 #include "verify/programs/term_builder_internal.h"
 
@@ -76,6 +77,18 @@ void expectOperands(const TermContext& ctx, size_t count) {
   if (ctx.operands.size() != count)
     unsupported(ctx.op, "takes " + std::to_string(count) + " operand(s), found " +
                             std::to_string(ctx.operands.size()));
+}
+
+z3::expr exactReal(z3::context& ctx, double value) {
+  if (!std::isfinite(value)) return ctx.real_const(("nonfinite_" + std::to_string(value)).c_str());
+  int exponent = 0;
+  double mantissa = std::frexp(value, &exponent);  // value = mantissa * 2^exponent
+  auto digits = static_cast<int64_t>(std::ldexp(mantissa, 53));
+  exponent -= 53;
+  z3::expr numerator = ctx.real_val(digits);
+  z3::expr power = ctx.real_val(1);
+  for (int i = 0; i < std::abs(exponent); ++i) power = power * 2;
+  return (exponent >= 0 ? numerator * power : numerator / power).simplify();
 }
 
 std::vector<z3::expr> numerals(z3::context& ctx, const std::vector<int64_t>& index) {

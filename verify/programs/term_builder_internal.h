@@ -139,6 +139,9 @@ class TermBuilder {
   int depth_ = 0;  // calls being built, against runaway recursion
 };
 
+// A double as the exact rational it is (doubles are dyadic), so that two programs writing the
+// same constant get the same real.
+z3::expr exactReal(z3::context& ctx, double value);
 // `index` as Z3 numerals.
 std::vector<z3::expr> numerals(z3::context& ctx, const std::vector<int64_t>& index);
 // Row-major linear position of `index` in `shape`, and its inverse (Z3 integer terms).
