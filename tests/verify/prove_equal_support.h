@@ -85,11 +85,11 @@ inline void expectTermsComputeTheInterpretersResults(const ComparedFunction& fun
 }
 
 // A proof, checked by evaluation: `tries` random argument sets give the same results; on the
-// first few, each function's terms give what the interpreter computes.
+// first, each function's terms give what the interpreter computes.
 inline void expectSameOnRandomArguments(const ComparedFunction& first,
                                         const ComparedFunction& second, int64_t lo, int64_t hi,
                                         bool unique = false, int tries = 100) {
-  constexpr int kTermChecks = 3;
+  constexpr int kTermChecks = 1;
   std::mt19937 rng(1234);
   for (int t = 0; t < tries; ++t) {
     std::vector<Tensor> arguments = randomArguments(rng, *first.function, lo, hi, unique);
