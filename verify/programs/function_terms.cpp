@@ -185,13 +185,13 @@ std::string describe(const z3::expr& term, z3::model& model,
 }
 
 // A model with many integer argument elements 0, so that the elements that matter stand out
-// in a counterexample: every element is assumed 0, and the assumptions in each unsat core are
+// in a counterexample: every element is assumed 0, and one assumption of each unsat core is
 // dropped until the rest is satisfiable (not the fewest non-zero elements, but few). Nullopt
-// when the arguments are too large or the solver gives up.
+// when the arguments are too large, the solver gives up, or it takes more than kMaxRounds.
 std::optional<z3::model> preferZeros(z3::context& z, z3::solver& solver,
                                      const std::vector<ArgumentTerm>& arguments) {
   constexpr int64_t kMaxAssumed = 1024;
-  constexpr int kMaxRounds = 32;
+  constexpr int kMaxRounds = 64;
   int64_t total = 0;
   for (const ArgumentTerm& argument : arguments)
     if (!argument.element.isFloat()) total += elementCount(argument.shape);
@@ -218,10 +218,11 @@ std::optional<z3::model> preferZeros(z3::context& z, z3::solver& solver,
     if (result != z3::unsat) break;
     z3::expr_vector core = solver.unsat_core();
     if (core.empty()) break;
-    for (unsigned i = 0; i < core.size(); ++i)
-      assumed.erase(std::remove_if(assumed.begin(), assumed.end(),
-                                   [&](const z3::expr& e) { return z3::eq(e, core[i]); }),
-                    assumed.end());
+    // One literal of the core at a time: a core is rarely minimal, and dropping all of it
+    // would give up zeros the difference does not need.
+    assumed.erase(std::remove_if(assumed.begin(), assumed.end(),
+                                 [&](const z3::expr& e) { return z3::eq(e, core[0]); }),
+                  assumed.end());
   }
   solver.pop();
   return model;
