@@ -69,17 +69,19 @@ over the arguments' elements; the arguments are shared by position and uninterpr
 "proven" holds for every content of the index tensors. Ops that define no result for some
 index values (tcp.gather and tensor.gather out of range, tensor.scatter's repeated indices)
 are compared where they are defined; the verdict lists each such assumption. Scatter
-updates apply in row-major order; float add / multiply / min / max are compared as
-arithmetic on reals, so a scatter-add equal up to the order of its updates is proven equal
-(the note says so). A refutation is replayed: both functions run in the interpreter with
-both engines on the printed values and give different elements.
+updates apply in row-major order; integer add is exact and float add / multiply / min / max
+are arithmetic on reals (the verdict says so), so a scatter-add equal up to the order of its
+updates is proven equal, and a replace scatter is compared as the sequence. A refutation is
+replayed: both functions run in the interpreter with both engines on the printed values and
+give different elements.
 Exit status: 0 proven, 1 refuted, 2 invalid input (types differ, an op breaks its spec),
 3 unknown (an op without a term model, a solver timeout, a candidate that did not replay).
 
 Examples:
   idxmap prove-equal examples/prove_equal/index_select.mlir examples/prove_equal/index_select_tcp.mlir
   idxmap prove-equal examples/prove_equal/tf_gather.mlir examples/prove_equal/tf_gather_wrong_axis.mlir
-  idxmap prove-equal batched.mlir decomposed.mlir --function gather_fn)");
+  idxmap prove-equal examples/prove_equal/batched.mlir examples/prove_equal/decomposed.mlir --function gather_fn
+  idxmap prove-equal two_functions.mlir --function a --other b)");
   return command;
 }
 

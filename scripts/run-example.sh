@@ -36,3 +36,9 @@ echo "(wrote build/softmax_kernels.cpp; its header:)"
 sed -n '/^\/\/ idxmap kernel: fusion/,/^\/\/ index arithmetic/p' build/softmax_kernels.cpp
 echo
 show run --engine kernel examples/spec_example.mlir
+echo
+show prove-equal examples/prove_equal/index_select.mlir examples/prove_equal/index_select_tcp.mlir
+echo
+# Exit 1: the second lowering broadcasts the indices along the wrong axis (on purpose).
+show prove-equal examples/prove_equal/tf_gather.mlir examples/prove_equal/tf_gather_wrong_axis.mlir \
+  || echo "(exit status $?: the lowering is wrong, and the counterexample replays)"
