@@ -25,6 +25,7 @@ const Case kCases[] = {
     {"index_select.mlir", "index_select_tcp.mlir", "main", Verdict::Proven, 0, 2},
     {"tf_gather.mlir", "tf_gather_tcp.mlir", "main", Verdict::Proven, 0, 3},
     {"onnx_gather.mlir", "onnx_gather_tcp.mlir", "main", Verdict::Proven, 0, 2},
+    {"torch_gather.mlir", "torch_gather_tcp.mlir", "main", Verdict::Proven, 0, 3},
     {"tf_gather.mlir", "tf_gather_wrong_axis.mlir", "main", Verdict::Refuted, 0, 3},
     {"batched.mlir", "decomposed.mlir", "gather_fn", Verdict::Proven, -2, 5},
     {"batched.mlir", "decomposed.mlir", "scatter_fn", Verdict::Proven, -2, 5},
