@@ -60,6 +60,23 @@ bool opensWithKey(std::string_view text) {
   return at < text.size() && text[at] == ':';
 }
 
+// Whether `text` has `//` (isl's integer division) followed by a literal zero (`0`, `00`): isl
+// folds `72 // 0` with GMP, which raises SIGFPE instead of reporting an error. (A zero divisor
+// that is not a literal, `floor(x / 0)` or `x // n`, isl rejects itself.)
+bool dividesByZeroLiteral(std::string_view text) {
+  for (size_t at = text.find("//"); at != std::string_view::npos; at = text.find("//", at + 2)) {
+    size_t digit = at + 2;
+    while (digit < text.size() &&
+           (text[digit] == ' ' || text[digit] == '\t' || text[digit] == '\n'))
+      ++digit;
+    size_t end = digit;
+    while (end < text.size() && text[end] == '0') ++end;
+    bool nonZeroFollows = end < text.size() && text[end] >= '1' && text[end] <= '9';
+    if (end > digit && !nonZeroFollows) return true;
+  }
+  return false;
+}
+
 // The object isl reads from `text`, as a map: a set or several spaces are errors; a
 // parameter-only set is the map with neither dimensions nor results.
 isl::map readIslObject(std::string_view text) {
@@ -67,6 +84,7 @@ isl::map readIslObject(std::string_view text) {
   // result cannot be allocated (`2^99999999999`). Indexing maps never need powers.
   if (text.find('^') != std::string_view::npos)
     throw Error("invalid isl map: powers (`^`) are not supported");
+  if (dividesByZeroLiteral(text)) throw Error("invalid isl map: integer division (`//`) by zero");
   if (opensWithKey(text))
     throw Error("invalid isl map: expected a relation `{ [...] -> [...] : ... }`");
   isl_ctx* ctx = islContext().get();

@@ -210,6 +210,14 @@ TEST(IslBridgeTest, RejectsWhatIsNotARepresentableMap) {
             "invalid isl map: unexpected text after the map");
   EXPECT_EQ(message("{ [i] -> [i mod 0] : 0 <= i < 3 }"),
             "invalid isl map: factor needs to be positive");
+  // Found by the fuzzer: isl folds a constant `//` with GMP, which raises SIGFPE on zero.
+  EXPECT_EQ(message("[rt0] -> { [d0] -> [d0 + rt0] : 0 <= d0 <= 72//0 }"),
+            "invalid isl map: integer division (`//`) by zero");
+  EXPECT_EQ(message("{ [i] -> [i] : 0 <= i <= 72 // 00 }"),
+            "invalid isl map: integer division (`//`) by zero");
+  EXPECT_EQ(message("{ [i] -> [i] : 0 <= i <= 72 //0x0 }"),
+            "invalid isl map: integer division (`//`) by zero");
+  EXPECT_EQ(message("{ [i] -> [i // 2] : 0 <= i <= 72 // 06 }").find("by zero"), std::string::npos);
 }
 
 TEST(IslBridgeTest, KnownEmptyIsTheEmptyRelationOfTheSameShape) {
