@@ -2,7 +2,8 @@
 # The whole test suite, as CI runs it (.ci/run):
 #   1. install missing dependencies; build everything in build/ (RelWithDebInfo); ctest;
 #   2. build the tests with ASan + UBSan in build-asan/ (clang) and run ctest there (the rule
-#      proofs excepted: Z3 work, run in step 1);
+#      proofs excepted: Z3 work, run in step 1); build the verify tests with ThreadSanitizer in
+#      build-tsan/ and run the concurrency test there;
 #   3. when fuzz/ has targets: build them with clang in build-fuzz/ and fuzz briefly;
 #   4. clang-tidy (.clang-tidy) on the sources the last commit changed (scripts/tidy.sh).
 # Any failure stops the script with a non-zero status and names the step.
@@ -65,6 +66,18 @@ if [[ ${IDXMAP_SKIP_SANITIZE:-0} != 1 ]]; then
   ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_stack_use_after_return=1} \
     UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
     IDXMAP_SKIP_NVCC=1 ctest --test-dir build-asan --output-on-failure -j "$jobs" -E 'RuleProofTest'
+  end_step
+
+  begin_step "ThreadSanitizer: the library on 4 threads (build-tsan/)"
+  # The concurrency test only (tests/verify/concurrency_test.cpp: simplify, validation, proofs,
+  # analysis, emission and prove-equal on 4 threads at once); the other tests run single-
+  # threaded code. tests/tsan.supp silences Z3's timer mutex, a known false positive.
+  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS=-fsanitize=thread -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread \
+    -DIDXMAP_BUILD_BENCH=OFF
+  cmake --build build-tsan --target verify_tests
+  TSAN_OPTIONS="suppressions=$PWD/tests/tsan.supp halt_on_error=1" \
+    build-tsan/tests/verify_tests --gtest_filter='Concurrency.*'
   end_step
 fi
 
