@@ -52,8 +52,8 @@ TEST_P(SpecLowerings, VerdictAndItsIndependentCheck) {
 
 // `tf_gather_vs_tf_gather_wrong_axis_main`: the files and the function, as a test name.
 std::string caseName(const ::testing::TestParamInfo<Case>& info) {
-  std::string name = std::string(info.param.first) + "_vs_" + info.param.second + "_" +
-                     info.param.function;
+  std::string name =
+      std::string(info.param.first) + "_vs_" + info.param.second + "_" + info.param.function;
   for (char& c : name)
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   return name;
@@ -138,6 +138,25 @@ TEST(ProveEqual, AnOpThatBreaksItsSpecIsADiagnosticWithTheLabel) {
   } catch (const program_terms::IncomparablePrograms& error) {
     EXPECT_NE(std::string(error.what()).find("stablehlo.gather (C"), std::string::npos)
         << error.what();
+  }
+}
+
+TEST(ProveEqual, AnOpTheTermsCannotModelIsUnknownAtTheOpNeverProven) {
+  // A dim the tensor does not have, and an add of f32 and i32 elements: the same invalid
+  // program on both sides is still no proof.
+  const char* badDim = R"(func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.reverse %x, dims = [3] : tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+})";
+  const char* mixed = R"(func.func @main(%x: tensor<4xf32>, %i: tensor<4xi32>) -> tensor<4xf32> {
+  %0 = "stablehlo.add"(%x, %i) : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+})";
+  for (const char* text : {badDim, mixed}) {
+    EqualityVerdict verdict = proveText(text, text);
+    ASSERT_TRUE(verdict.proof.isUnknown()) << text;
+    EXPECT_NE(verdict.proof.reason.find("a.mlir:2:8: stablehlo."), std::string::npos)
+        << verdict.proof.reason;
   }
 }
 

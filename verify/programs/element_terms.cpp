@@ -41,10 +41,20 @@ bool floatOperands(const TermContext& ctx) {
   return !ctx.operands.empty() && ctx.operands[0]->element.isFloat();
 }
 
+// Arithmetic combines elements of one type (the spec's constraint for every binary op): a
+// program that mixes them is no program to compare.
+void expectElementType(const TermContext& ctx, const mlir_ir::ElementType& element) {
+  for (const TensorRef& operand : ctx.operands)
+    if (!(operand->element == element))
+      unsupported(ctx.op, "an operand of element type " + operand->element.toString() +
+                              " where the op computes " + element.toString());
+}
+
 // add, subtract, multiply, negate: on integers exact and left to wrap where the value is
 // observed (TermTensor::wraps); on floats computed on reals (noted).
 std::vector<TensorRef> ring(const TermContext& ctx, Combine exact) {
   mlir_ir::ElementType element = declaredElement(ctx.op);
+  expectElementType(ctx, element);
   if (element.isFloat()) {
     ctx.builder.noteRealArithmetic(ctx.op.name);
     return {elementwise(ctx, element, exact)};
@@ -56,6 +66,7 @@ std::vector<TensorRef> ring(const TermContext& ctx, Combine exact) {
 // smallest value wraps); a float one computed on reals (noted).
 std::vector<TensorRef> arithmetic(const TermContext& ctx, Combine exact) {
   mlir_ir::ElementType element = declaredElement(ctx.op);
+  expectElementType(ctx, element);
   TermBuilder* builder = &ctx.builder;
   if (element.isFloat()) {
     builder->noteRealArithmetic(ctx.op.name);
@@ -113,6 +124,9 @@ std::vector<TensorRef> select(const TermContext& ctx) {
   expectOperands(ctx, 3);
   TensorRef predicate = ctx.operands[0];
   TermBuilder* builder = &ctx.builder;
+  const mlir_ir::ElementType element = declaredElement(ctx.op);
+  if (!(ctx.operands[1]->element == element) || !(ctx.operands[2]->element == element))
+    unsupported(ctx.op, "its branches must have the result's element type");
   bool wraps = ctx.operands[1]->wraps || ctx.operands[2]->wraps;
   return {elementwise(
       ctx, declaredElement(ctx.op),
@@ -148,6 +162,8 @@ std::vector<TensorRef> compare(const TermContext& ctx) {
     if (type->text.find("UNSIGNED") != std::string::npos ||
         type->text.find("TOTALORDER") != std::string::npos)
       return opaque(ctx);
+  if (!(ctx.operands[0]->element == ctx.operands[1]->element))
+    unsupported(ctx.op, "compares elements of two types");
   if (floatOperands(ctx)) ctx.builder.noteRealArithmetic(ctx.op.name);
   const std::string direction = comparisonDirection(ctx.op);
   return {elementwise(ctx, declaredElement(ctx.op), [direction](const std::vector<z3::expr>& v) {

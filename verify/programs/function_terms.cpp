@@ -230,22 +230,18 @@ std::optional<z3::model> preferZeros(z3::context& z, z3::solver& solver,
 
 }  // namespace
 
-TermComparison compareFunctionTerms(const ComparedFunction& first, const ComparedFunction& second,
-                                    const ComparisonOptions& options) {
-  expectValid(*first.module);
-  if (second.module != first.module) expectValid(*second.module);
-  z3::context z;
-  std::vector<ArgumentTerm> arguments = sharedArguments(z, first, second);
+namespace {
+
+// The comparison proper; an op the terms cannot model throws (UnsupportedProgram, or a library
+// error from a rule evaluated lazily) and compareFunctionTerms says "unknown".
+TermComparison compareTerms(z3::context& z, const ComparedFunction& first,
+                            const ComparedFunction& second,
+                            const std::vector<ArgumentTerm>& arguments,
+                            const ComparisonOptions& options) {
   TermComparison out;
   TermBuilder a(z, *first.module, arguments), b(z, *second.module, arguments);
-  std::vector<TensorRef> resultsA, resultsB;
-  try {
-    resultsA = a.call(*first.function);
-    resultsB = b.call(*second.function);
-  } catch (const UnsupportedProgram& error) {
-    out.reason = error.location().toString() + ": " + error.message();
-    return out;
-  }
+  std::vector<TensorRef> resultsA = a.call(*first.function);
+  std::vector<TensorRef> resultsB = b.call(*second.function);
   if (resultsA.size() != first.function->resultTypes.size() || resultsB.size() != resultsA.size()) {
     out.reason = "a function returns other values than its signature says";
     return out;
@@ -319,6 +315,27 @@ TermComparison compareFunctionTerms(const ComparedFunction& first, const Compare
         out.realArithmetic.push_back(op);
   }
   return out;
+}
+
+}  // namespace
+
+TermComparison compareFunctionTerms(const ComparedFunction& first, const ComparedFunction& second,
+                                    const ComparisonOptions& options) {
+  expectValid(*first.module);
+  if (second.module != first.module) expectValid(*second.module);
+  z3::context z;
+  std::vector<ArgumentTerm> arguments = sharedArguments(z, first, second);
+  TermComparison unknown;
+  try {
+    return compareTerms(z, first, second, arguments, options);
+  } catch (const UnsupportedProgram& error) {
+    unknown.reason = error.location().toString() + ": " + error.message();
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& error) {
+    unknown.reason = std::string("the terms cannot be built: ") + error.what();
+  }
+  return unknown;
 }
 
 std::optional<std::vector<std::vector<double>>> evaluateTerms(

@@ -174,6 +174,9 @@ std::vector<TensorRef> reverse(const TermContext& ctx) {
   expectOperands(ctx, 1);
   const std::vector<int64_t> dims = intsOf(ctx.op, {"dims", "dimensions"});
   const Shape shape = ctx.operands[0]->shape;
+  for (int64_t d : dims)
+    if (d < 0 || d >= static_cast<int64_t>(shape.size()))
+      unsupported(ctx.op, "dimension " + std::to_string(d) + " is not a dim of the operand");
   z3::context* z = &ctx.builder.ctx();
   return {moved(ctx, [z, dims, shape](Index index) {
     for (int64_t d : dims) index.at(d) = (z->int_val(shape.at(d) - 1) - index.at(d)).simplify();

@@ -227,7 +227,15 @@ std::vector<TensorRef> TermBuilder::runOps(const std::vector<mlir_ir::Operation>
     } else {
       const TermRule* rule = termRules().find(op.name);
       if (!rule) unsupported(op, "no term model for this op (not data movement idxmap follows)");
-      results = (*rule)(TermContext{op, operands, ops, *this});
+      try {
+        results = (*rule)(TermContext{op, operands, ops, *this});
+      } catch (const UnsupportedProgram&) {
+        throw;
+      } catch (const std::exception& error) {
+        // An attribute that names no dim, a type Z3 cannot combine: the op is not one the
+        // terms model, said at the op rather than as a bare library message.
+        unsupported(op, error.what());
+      }
     }
     if (results.size() != op.results.size())
       unsupported(op, "gives " + std::to_string(results.size()) + " values for " +
