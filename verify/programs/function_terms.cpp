@@ -246,6 +246,12 @@ TermComparison compareTerms(z3::context& z, const ComparedFunction& first,
     out.reason = "a function returns other values than its signature says";
     return out;
   }
+  for (size_t r = 0; r < resultsA.size(); ++r)
+    if (resultsA[r]->shape != first.function->resultTypes[r].shape ||
+        resultsB[r]->shape != resultsA[r]->shape) {
+      out.reason = "result " + std::to_string(r) + " has another shape than the signature says";
+      return out;
+    }
   std::map<unsigned, std::string> argumentNames;
   for (const ArgumentTerm& argument : arguments)
     argumentNames[argument.function.id()] = argument.name;
