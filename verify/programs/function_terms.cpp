@@ -77,6 +77,18 @@ int64_t elementCount(const std::vector<int64_t>& shape) {
   return count;
 }
 
+// Calls visit(the argument's term at one element) for every element of `argument`, row-major.
+template <typename Visit>
+void forEachElement(z3::context& z, const ArgumentTerm& argument, Visit&& visit) {
+  if (elementCount(argument.shape) == 0) return;
+  std::vector<int64_t> index(argument.shape.size(), 0);
+  do {
+    z3::expr_vector args(z);
+    for (int64_t entry : index) args.push_back(z.int_val(entry));
+    visit(argument.function(args));
+  } while (nextIndex(argument.shape, index));
+}
+
 double realValue(const z3::expr& value) {
   if (value.is_numeral()) {
     std::string text = value.get_decimal_string(17);
@@ -94,27 +106,19 @@ void writeArguments(z3::model& model, const std::vector<ArgumentTerm>& arguments
   for (const ArgumentTerm& argument : arguments) {
     std::vector<int64_t> ints;
     std::vector<double> reals;
-    int64_t count = elementCount(argument.shape);
-    if (count <= kMaxWrittenElements) {
-      std::vector<int64_t> index(argument.shape.size(), 0);
-      for (int64_t i = 0; i < count; ++i) {
-        z3::expr_vector args(z);
-        for (int64_t entry : index) args.push_back(z.int_val(entry));
-        z3::expr value = model.eval(argument.function(args), true);
+    if (elementCount(argument.shape) <= kMaxWrittenElements) {
+      forEachElement(z, argument, [&](const z3::expr& element) {
+        z3::expr value = model.eval(element, true);
         if (argument.element.isFloat()) {
           reals.push_back(realValue(value));
-        } else {
-          int64_t number = 0;
-          bool fits =
-              value.is_numeral_i64(number) &&
-              model.eval(builder.inTypeRange(z.int_val(number), argument.element), true).is_true();
-          ints.push_back(fits ? number : 0);
+          return;
         }
-        for (size_t d = index.size(); d-- > 0;) {
-          if (++index[d] < argument.shape[d]) break;
-          index[d] = 0;
-        }
-      }
+        int64_t number = 0;
+        bool fits =
+            value.is_numeral_i64(number) &&
+            model.eval(builder.inTypeRange(z.int_val(number), argument.element), true).is_true();
+        ints.push_back(fits ? number : 0);
+      });
     }
     out.integerArguments.push_back(std::move(ints));
     out.floatArguments.push_back(std::move(reals));
@@ -200,14 +204,11 @@ std::optional<z3::model> preferZeros(z3::context& z, z3::solver& solver,
   std::vector<z3::expr> assumed;
   for (const ArgumentTerm& argument : arguments) {
     if (argument.element.isFloat()) continue;
-    std::vector<int64_t> index(argument.shape.size(), 0);
-    do {
-      z3::expr_vector args(z);
-      for (int64_t entry : index) args.push_back(z.int_val(entry));
+    forEachElement(z, argument, [&](const z3::expr& element) {
       z3::expr literal = z.bool_const(("zero_" + std::to_string(assumed.size())).c_str());
-      solver.add(z3::implies(literal, argument.function(args) == 0));
+      solver.add(z3::implies(literal, element == 0));
       assumed.push_back(literal);
-    } while (nextIndex(argument.shape, index));
+    });
   }
   std::optional<z3::model> model;
   for (int round = 0; round < kMaxRounds && !model; ++round) {
@@ -362,17 +363,12 @@ std::optional<std::vector<std::vector<double>>> evaluateTerms(
   z3::solver solver(z);
   for (size_t i = 0; i < shared.size(); ++i) {
     const ArgumentTerm& argument = shared[i];
-    std::vector<int64_t> index(argument.shape.size(), 0);
     size_t k = 0;
-    if (elementCount(argument.shape) == 0) continue;
-    do {
-      z3::expr_vector args(z);
-      for (int64_t entry : index) args.push_back(z.int_val(entry));
+    forEachElement(z, argument, [&](const z3::expr& element) {
       double value = arguments.at(i).at(k++);
-      solver.add(argument.function(args) == (argument.element.isFloat()
-                                                 ? exactReal(z, value)
-                                                 : z.int_val(static_cast<int64_t>(value))));
-    } while (nextIndex(argument.shape, index));
+      solver.add(element == (argument.element.isFloat() ? exactReal(z, value)
+                                                        : z.int_val(static_cast<int64_t>(value))));
+    });
   }
   for (const z3::expr& precondition : builder.preconditions()) solver.add(precondition);
   if (solver.check() != z3::sat) return std::nullopt;

@@ -6,7 +6,9 @@
 // runtime variable's range; scatter applies the updates whose target lies in the result, in
 // row-major order of the updates, through the update computation run on terms. The forms that
 // define no result for an out-of-range index (or, tensor.scatter, a repeated one) require it.
+#include <algorithm>
 #include "core/bridges/z3_bridge.h"
+
 #include "ops/gather_analysis/modeled_op.h"
 #include "verify/programs/term_builder_internal.h"
 
@@ -120,14 +122,10 @@ ScatterCases scatterCases(TermBuilder& builder, const ScatterOp& op, const Tenso
   if (!toResult.rangeVars.empty()) unsupported(ctx.op, "its result map has range variables");
   const std::vector<int64_t>& shape = op.updates.at(0).shape;
   ScatterCases cases;
-  int64_t count = 1;
-  for (int64_t size : shape) {
-    if (size == 0) return cases;
-    count *= size;
-    if (count > TermBuilder::kMaxUnrolled)
-      unsupported(ctx.op, "more than " + std::to_string(TermBuilder::kMaxUnrolled) +
-                              " updates to apply one by one");
-  }
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return cases;
+  if (!isSmall(shape))
+    unsupported(ctx.op, "more than " + std::to_string(TermBuilder::kMaxUnrolled) +
+                            " updates to apply one by one");
   std::vector<int64_t> position(shape.size(), 0);
   do {
     Index dims = numerals(builder.ctx(), position);

@@ -190,8 +190,8 @@ z3::expr TermBuilder::inTypeRange(const z3::expr& value, const mlir_ir::ElementT
         width == 64 ? "18446744073709551615" : std::to_string((uint64_t{1} << width) - 1);
     return value >= 0 && value <= ctx_.int_val(limit.c_str());
   }
-  int64_t half = width == 64 ? 0 : int64_t{1} << (width - 1);
   if (width == 64) return value >= ctx_.int_val(INT64_MIN) && value <= ctx_.int_val(INT64_MAX);
+  int64_t half = int64_t{1} << (width - 1);
   return value >= ctx_.int_val(-half) && value <= ctx_.int_val(half - 1);
 }
 
