@@ -1,114 +1,12 @@
 #include "core/expr.h"
 
 #include <array>
-#include <atomic>
-#include <deque>
-#include <mutex>
-#include <thread>
-#include <vector>
+
+#include "core/expr_storage_internal.h"
 
 namespace idxmap {
-namespace {
-
-struct NodeKey {
-  ExprKind kind;
-  int64_t value;
-  Expr lhs, rhs;
-
-  bool matches(const ExprNode& n) const {
-    return kind == n.kind && value == n.value && lhs == n.lhs && rhs == n.rhs;
-  }
-};
-
-// Nodes are allocated close together, so pointer bits are mixed well (a multiply and the
-// high half) before the table masks them.
-size_t hashKey(const NodeKey& k) {
-  auto mix = [](uint64_t h, uint64_t v) {
-    __uint128_t m = static_cast<__uint128_t>(h ^ v) * 0x9E3779B97F4A7C15ull;
-    return static_cast<uint64_t>(m) ^ static_cast<uint64_t>(m >> 64);
-  };
-  uint64_t h = static_cast<uint64_t>(k.kind) + 1;
-  h = mix(h, static_cast<uint64_t>(k.value));
-  h = mix(h, reinterpret_cast<uintptr_t>(k.lhs.node()));
-  h = mix(h, reinterpret_cast<uintptr_t>(k.rhs.node()));
-  return static_cast<size_t>(h);
-}
-
-// Guards the table. A test-and-test-and-set spinlock: lookups are short and nearly always
-// uncontended, and a pthread mutex's lock/unlock pair cost a fifth of simplification time.
-class SpinLock {
- public:
-  void lock() {
-    while (locked_.exchange(true, std::memory_order_acquire))
-      while (locked_.load(std::memory_order_relaxed)) std::this_thread::yield();
-  }
-  void unlock() { locked_.store(false, std::memory_order_release); }
-
- private:
-  std::atomic<bool> locked_{false};
-};
-
-// The uniquing table: open addressing with linear probing over (hash, node) slots, so a
-// lookup touches one array and dereferences only a node whose full hash matches
-// (std::unordered_set's buckets, prime modulus and chains were a tenth of simplification
-// time). Nodes are never freed, so handles stay valid for the process.
-class Uniquer {
- public:
-  SpinLock mutex;
-
-  // `hash` is hashKey(key), computed by the caller outside the lock.
-  const ExprNode* findOrInsert(const NodeKey& key, size_t hash) {
-    if ((count_ + 1) * 2 > slots_.size()) grow();
-    size_t mask = slots_.size() - 1;
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
-      Slot& slot = slots_[i];
-      if (slot.node == nullptr) {
-        ExprNode& node =
-            storage_.emplace_back(ExprNode{key.kind, key.value, key.lhs, key.rhs, hash});
-        slot = {hash, &node};
-        ++count_;
-        return &node;
-      }
-      if (slot.hash == hash && key.matches(*slot.node)) return slot.node;
-    }
-  }
-
- private:
-  struct Slot {
-    size_t hash = 0;
-    const ExprNode* node = nullptr;
-  };
-
-  void grow() {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
-    size_t mask = slots_.size() - 1;
-    for (const Slot& s : old) {
-      if (s.node == nullptr) continue;
-      size_t i = s.hash & mask;
-      while (slots_[i].node != nullptr) i = (i + 1) & mask;
-      slots_[i] = s;
-    }
-  }
-
-  std::deque<ExprNode> storage_;
-  std::vector<Slot> slots_;
-  size_t count_ = 0;
-};
-
-Uniquer& uniquer() {
-  static Uniquer* u = new Uniquer();  // leaked on purpose: Exprs may outlive static dtors
-  return *u;
-}
-
-}  // namespace
-
 Expr Expr::unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs) {
-  NodeKey key{kind, value, lhs, rhs};
-  size_t hash = hashKey(key);
-  Uniquer& u = uniquer();
-  std::lock_guard<SpinLock> lock(u.mutex);
-  return Expr(u.findOrInsert(key, hash));
+  return Expr(expr_storage::intern({kind, value, lhs, rhs}));
 }
 
 Expr Expr::constant(int64_t value) {
@@ -118,7 +16,7 @@ Expr Expr::constant(int64_t value) {
   static const auto* cache = [] {
     auto* table = new std::array<Expr, 2 * kCached + 1>();
     for (int64_t v = -kCached; v <= kCached; ++v)
-      (*table)[v + kCached] = unique(ExprKind::Constant, v, {}, {});
+      (*table)[v + kCached] = Expr(expr_storage::internShared({ExprKind::Constant, v, {}, {}}));
     return table;
   }();
   if (value >= -kCached && value <= kCached) return (*cache)[value + kCached];

@@ -1,7 +1,8 @@
 // Expr: an immutable, hash-consed quasi-affine integer expression.
 //
 // Invariants (checked at construction, so every Expr satisfies them):
-//  - equal expressions are the same node: operator== is a pointer comparison;
+//  - equal expressions are the same node: operator== is a pointer comparison (within one
+//    ExprContext and the process's table, see core/expr_context.h);
 //  - the right operand of *, floordiv, ceildiv and mod is a constant, and the divisor or
 //    modulus is positive (a negative one is normalized away, zero is an error);
 //  - constants never overflow int64: folding is checked and throws OverflowError.
@@ -117,10 +118,12 @@ class Expr {
 inline Expr operator*(int64_t c, Expr e) { return e * c; }
 inline Expr operator+(int64_t c, Expr e) { return e + c; }
 
-// Storage of one node; lives as long as the process (like an MLIR context's).
+// Storage of one node; lives as long as the ExprContext it was built in, or the process
+// (core/expr_context.h).
 struct ExprNode {
   ExprKind kind;
-  int64_t value;  // the constant, or the variable index
+  uint32_t owner;  // the ExprContext's number; 0 for the process's table
+  int64_t value;   // the constant, or the variable index
   Expr lhs, rhs;
   size_t hash;
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/expr_context.h"
 #include "simplifier/linear_form.h"
 #include "simplifier/rule_instantiation.h"
 
@@ -28,6 +29,7 @@ class Continuation {
 // matching a second sum) reads it but must not refill it.
 struct SumFormCache {
   Expr expr;
+  uint64_t generation = 0;  // ExprContext::generation() when `expr` was cached
   LinearForm form;
   int readers = 0;
 };
@@ -263,6 +265,8 @@ class SumMatcher {
 // Out of line: match() stays small, and cheap to enter, for the patterns that are not sums.
 bool Matcher::matchSum(const Pattern& p, Expr e, const Continuation& k) {
   thread_local SumFormCache cache;
+  // A destroyed context's node address may come back as another expression: drop the entry.
+  if (cache.readers == 0 && cache.generation != ExprContext::generation()) cache.expr = Expr();
   if (cache.expr == e) {
     ++cache.readers;
   } else if (cache.readers == 0) {
@@ -273,6 +277,7 @@ bool Matcher::matchSum(const Pattern& p, Expr e, const Continuation& k) {
       return false;
     }
     cache.expr = e;
+    cache.generation = ExprContext::generation();
     ++cache.readers;
   } else {
     LinearForm form;
