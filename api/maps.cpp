@@ -1,0 +1,100 @@
+// The API's maps and errors (include/idxmap/idxmap.h).
+#include <sstream>
+
+#include "api/api_internal.h"
+#include "core/bridges/isl_bridge.h"
+#include "simplifier/simplify.h"
+#include "verify/equivalence.h"
+
+namespace idxmap {
+
+ApiError::ApiError(std::string diagnostic, std::string message, std::string file, int line,
+                   int column)
+    : std::runtime_error(diagnostic),
+      message_(std::move(message)),
+      file_(std::move(file)),
+      line_(line),
+      column_(column) {}
+
+namespace api {
+
+std::string lineOf(const std::string& text, int number) {
+  std::istringstream lines(text);
+  std::string line;
+  for (int i = 0; i < number && std::getline(lines, line); ++i) {
+  }
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return line;
+}
+
+ApiError errorAt(const SourceLocation& location, const std::string& message,
+                 const Program::Parsed& source) {
+  LocatedError located(location, message, lineOf(source.text, location.line));
+  return ApiError(located.what(), message, location.file, location.line, location.column);
+}
+
+ApiError currentError(const Program::Parsed* source, const Program::Parsed* other) {
+  try {
+    throw;
+  } catch (const ApiError& error) {
+    return error;
+  } catch (const LocatedError& error) {
+    const SourceLocation& at = error.location();
+    std::string diagnostic = error.what();
+    // Errors thrown below the readers (op models, the provers) carry no source line.
+    if (diagnostic.find('\n') == std::string::npos)
+      for (const Program::Parsed* program : {source, other})
+        if (program && program->file == at.file) return errorAt(at, error.message(), *program);
+    return ApiError(diagnostic, error.message(), at.file, at.line, at.column);
+  } catch (const std::exception& error) {
+    return ApiError(std::string("error: ") + error.what(), error.what());
+  }
+}
+
+}  // namespace api
+
+IndexingMap parseMap(std::string_view text, std::string_view file) {
+  return api::guarded([&] {
+    std::vector<ParsedMap> maps = parseMaps(text, file);
+    if (maps.size() != 1)
+      throw LocatedError({std::string(file), 1, 1},
+                         "expected exactly one map, found " + std::to_string(maps.size()));
+    return std::move(maps[0].map);
+  });
+}
+
+std::vector<IndexingMap> parseEveryMap(std::string_view text, std::string_view file) {
+  return api::guarded([&] {
+    std::vector<IndexingMap> maps;
+    for (ParsedMap& parsed : parseMaps(text, file)) maps.push_back(std::move(parsed.map));
+    return maps;
+  });
+}
+
+std::string printMap(const IndexingMap& map, Notation notation) {
+  return api::guarded([&] {
+    switch (notation) {
+      case Notation::kIsl:
+        return printIsl(map);
+      case Notation::kXla:
+        return printIndexingMap(map, PrintStyle::kXla);
+      case Notation::kIdxmap:
+        break;
+    }
+    return printIndexingMap(map, PrintStyle::kIdxmap);
+  });
+}
+
+IndexingMap simplifyMap(const IndexingMap& map) {
+  return api::guarded([&] { return simplify(map); });
+}
+
+IndexingMap composeMaps(const IndexingMap& first, const IndexingMap& second) {
+  return api::guarded([&] { return composeAndSimplify(first, second); });
+}
+
+ProofResult proveMapsEqual(const IndexingMap& a, const IndexingMap& b, unsigned timeoutMs) {
+  return api::guarded([&] { return proveEquivalent(a, b, {.z3TimeoutMs = timeoutMs}); });
+}
+
+}  // namespace idxmap

@@ -1,0 +1,235 @@
+// The API's programs (include/idxmap/idxmap.h): reading, each op's maps, index properties,
+// kernels and prove-equal, each as the CLI command of the same purpose does it.
+#include <cctype>
+#include <chrono>
+
+#include "api/api_internal.h"
+#include "codegen/emit.h"
+#include "core/bridges/isl_bridge.h"
+#include "ops/gather_analysis/gather_maps.h"
+#include "ops/hlo/analysis/indexing.h"
+#include "ops/hlo/models/common.h"
+#include "ops/validate/hlo.h"
+#include "ops/validate/mlir.h"
+#include "verify/op_properties.h"
+#include "verify/replay/prove_equal.h"
+
+namespace idxmap {
+namespace {
+
+bool endsWith(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+// HLO text starts with `HloModule` once blank space and `//` comments are skipped.
+bool looksLikeHlo(std::string_view file, std::string_view text) {
+  if (endsWith(file, ".hlo")) return true;
+  if (endsWith(file, ".mlir")) return false;
+  size_t at = 0;
+  while (at < text.size()) {
+    if (std::isspace(static_cast<unsigned char>(text[at]))) {
+      ++at;
+    } else if (text.substr(at, 2) == "//") {
+      at = text.find('\n', at);
+      if (at == std::string_view::npos) return false;
+    } else {
+      break;
+    }
+  }
+  return text.substr(at, 9) == "HloModule";
+}
+
+// Budgets as the CLI's verify and emit commands set them.
+void setCommandIslLimits() { setIslLimits({5'000'000, std::chrono::milliseconds(120'000)}); }
+
+// The first finding of a validation report, as an ApiError; nothing when there is none.
+void throwFirstFinding(const validation::Report& report, const Program::Parsed& source) {
+  if (report.findings.empty()) return;
+  const validation::Finding& finding = report.findings.front();
+  throw api::errorAt(finding.location, finding.message, source);
+}
+
+std::vector<OpMaps> hloOpMaps(const Program::Parsed& source) {
+  const hlo::Module& module = *source.hlo;
+  if (module.entry == nullptr)
+    throw LocatedError({source.file, 1, 1}, "the HLO module has no ENTRY computation");
+  std::vector<OpMaps> ops;
+  for (const auto& instruction : module.entry->instructions) {
+    if (ops::resultCount(*instruction) == 0) continue;
+    InstructionIndexing indexing = computeOutputToInputIndexing(*instruction);
+    OpMaps op{instruction->opcode, instruction->name, instruction->opcodeLocation.toString(), {}};
+    for (size_t k = 0; k < indexing.entries.size(); ++k) {
+      const OperandIndexing& entry = indexing.entries[k];
+      std::string to = "operand " + std::to_string(k);
+      if (entry.unknown) op.maps.push_back({"result", to, std::nullopt, "", true});
+      for (const IndexingMap& map : entry.maps)
+        op.maps.push_back({"result", to, map, printIsl(map), false});
+    }
+    ops.push_back(std::move(op));
+  }
+  return ops;
+}
+
+std::vector<OpMaps> mlirOpMaps(const Program::Parsed& source) {
+  std::vector<OpMaps> ops;
+  for (const mlir_gather_analysis::AnalyzedOp& analyzed :
+       mlir_gather_analysis::analyzeGathers(*source.mlir)) {
+    if (analyzed.importError) throw api::errorAt(analyzed.location, *analyzed.importError, source);
+    if (!analyzed.violations.empty())
+      throw api::errorAt(analyzed.location, analyzed.violations.front().message, source);
+    OpMaps op{analyzed.name, "", analyzed.location.toString(), {}};
+    for (const mlir_gather_analysis::OpMap& map : analyzed.maps)
+      op.maps.push_back({map.from, map.to, map.map, map.isl, false});
+    ops.push_back(std::move(op));
+  }
+  return ops;
+}
+
+OpProperties publicProperties(const validation::CheckedOp& checked,
+                              const OpIndexProperties& proven) {
+  return {checked.op,
+          checked.location.toString(),
+          proven.unique ? std::optional<ProofResult>(proven.unique->result) : std::nullopt,
+          proven.sorted.result,
+          proven.inBounds.result,
+          proven.int32Safe.result,
+          proven.indices};
+}
+
+const Program::Parsed& mlirOf(const Program& program, const char* what) {
+  if (program.isHlo())
+    throw LocatedError({program.file(), 1, 1}, std::string(what) + " takes MLIR, not HLO");
+  return program.parsed();
+}
+
+// The verdict, its counterexample's explanation led by the arguments' values (as the CLI
+// prints it), and what it assumed or computed on reals among its assumptions.
+ProofResult withArguments(const program_equality::EqualityVerdict& verdict) {
+  ProofResult proof = verdict.proof;
+  if (proof.counterexample) {
+    std::string shown, arbitrary;
+    auto append = [](std::string& list, const std::string& item) {
+      list += (list.empty() ? "" : ", ") + item;
+    };
+    for (const auto& argument : verdict.arguments) {
+      if (argument.shown)
+        append(shown, argument.name + " = " + argument.value);
+      else
+        append(arbitrary, argument.name);
+    }
+    std::string explanation = "for " + (shown.empty() ? std::string("arguments") : shown);
+    if (!arbitrary.empty()) explanation += " (and " + arbitrary + " arbitrary)";
+    explanation += ", " + proof.counterexample->explanation + "; the interpreter computes " +
+                   verdict.firstValue + " and " + verdict.secondValue + " there";
+    proof.counterexample->explanation = explanation;
+  }
+  proof.assumptions.insert(proof.assumptions.end(), verdict.assumptions.begin(),
+                           verdict.assumptions.end());
+  for (const std::string& op : verdict.realArithmetic)
+    proof.assumptions.push_back(op + " computed on reals (rounding not modeled)");
+  return proof;
+}
+
+}  // namespace
+
+bool Program::isHlo() const { return parsed_->hlo.has_value(); }
+const std::string& Program::file() const { return parsed_->file; }
+
+Program readProgram(std::string_view text, std::string_view file) {
+  return api::guarded([&] {
+    auto parsed = std::make_shared<Program::Parsed>();
+    parsed->file = file;
+    parsed->text = text;
+    if (looksLikeHlo(file, text))
+      parsed->hlo = hlo::parseHloModule(parsed->text, parsed->file);
+    else
+      parsed->mlir = mlir_ir::parseMlirModule(parsed->text, parsed->file);
+    return Program(std::move(parsed));
+  });
+}
+
+std::vector<OpMaps> opMaps(const Program& program) {
+  const Program::Parsed& source = program.parsed();
+  return api::guarded([&] { return source.hlo ? hloOpMaps(source) : mlirOpMaps(source); }, &source);
+}
+
+std::vector<OpProperties> proveIndexProperties(const Program& program,
+                                               const std::vector<std::string>& assumptions) {
+  const Program::Parsed& source = program.parsed();
+  return api::guarded(
+      [&] {
+        std::vector<Assumption> facts = parseAssumptions(assumptions);
+        if (source.hlo && !facts.empty())
+          throw LocatedError({source.file, 1, 1}, "assumptions apply to MLIR programs only");
+        setCommandIslLimits();
+        validation::Report report = source.hlo ? validation::validateHloModule(*source.hlo)
+                                               : validation::validateMlirModule(*source.mlir);
+        throwFirstFinding(report, source);
+        std::vector<OpProperties> all;
+        for (const validation::CheckedOp& checked : report.ops) {
+          std::optional<OpIndexProperties> proven =
+              checked.mlirOp ? proveOpIndexProperties(*checked.mlirOp, *checked.block, facts)
+              : checked.hloInstruction ? proveHloOpIndexProperties(*checked.hloInstruction, facts)
+                                       : std::nullopt;
+          if (proven) all.push_back(publicProperties(checked, *proven));
+        }
+        return all;
+      },
+      &source);
+}
+
+std::string emitKernels(const Program& program, KernelLanguage language,
+                        const std::vector<std::string>& assumptions) {
+  const Program::Parsed& source = program.parsed();
+  return api::guarded(
+      [&] {
+        std::vector<Assumption> facts = parseAssumptions(assumptions);
+        if (source.hlo && !facts.empty())
+          throw LocatedError({source.file, 1, 1}, "assumptions apply to MLIR programs only");
+        setCommandIslLimits();
+        codegen::EmitTarget target;
+        if (language == KernelLanguage::kCuda) target.kind = codegen::EmitTarget::Kind::kCuda;
+        std::vector<codegen::EmitProblem> problems;
+        std::string code;
+        if (source.hlo) {
+          codegen::EmittedHloModule emitted = codegen::emitHloModule(*source.hlo, target);
+          problems = emitted.problems;
+          code = emitted.source();
+        } else {
+          codegen::EmittedModule emitted = codegen::emitMlirModule(*source.mlir, facts, target);
+          problems = emitted.problems;
+          code = emitted.source();
+        }
+        if (problems.empty()) return code;
+        // Every problem, each located with its line; the first one's location is the error's.
+        std::string all;
+        for (const codegen::EmitProblem& problem : problems)
+          all += api::errorAt(problem.location, problem.message, source).what() + std::string("\n");
+        const codegen::EmitProblem& first = problems.front();
+        throw ApiError(all, first.message, first.location.file, first.location.line,
+                       first.location.column);
+      },
+      &source);
+}
+
+ProofResult proveProgramsEqual(const Program& first, const Program& second,
+                               const std::string& function, const std::string& other,
+                               unsigned timeoutMs) {
+  const Program::Parsed& a = first.parsed();
+  const Program::Parsed& b = second.parsed();
+  return api::guarded(
+      [&] {
+        mlirOf(first, "proveProgramsEqual");
+        mlirOf(second, "proveProgramsEqual");
+        const std::string& otherName = other.empty() ? function : other;
+        const mlir_ir::Function* f = a.mlir->function(function);
+        const mlir_ir::Function* g = b.mlir->function(otherName);
+        if (f == nullptr) throw LocatedError({a.file, 1, 1}, "no function @" + function);
+        if (g == nullptr) throw LocatedError({b.file, 1, 1}, "no function @" + otherName);
+        return withArguments(
+            program_equality::proveEqual({&*a.mlir, f}, {&*b.mlir, g}, {timeoutMs}));
+      },
+      &a, &b);
+}
+
+}  // namespace idxmap

@@ -1,0 +1,135 @@
+// idxmap's public API: the one header an embedding program includes (docs/api.md).
+//
+// Maps: parse in any text form (XLA / idxmap, MLIR affine_map with a domain, isl), print,
+// simplify, compose, prove two maps equal. Programs (an HLO module, or an MLIR module of
+// StableHLO, tensor, TCP, torch, ONNX and TF ops): each op's indexing maps, the index
+// properties of its gathers and scatters proven (unique, sorted, in bounds, 32-bit safe), its
+// kernels emitted as C++ or CUDA, two functions proven to compute the same result.
+//
+// Every failure is an ApiError carrying the diagnostic as the CLI prints it (file:line:col,
+// the source line and a caret when the input has one, and the spec's label for a broken op
+// constraint). Answers to yes/no questions are ProofResults: proven with a method, refuted
+// with a replayed counterexample, or unknown with a reason; never a guess.
+//
+// Memory and threads: expressions built while an ExprContext is in use on the thread live
+// until it is destroyed; otherwise for the process (core/expr_context.h). Maps and programs
+// are values any number of threads may read; every call may run on any thread.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/expr.h"
+#include "core/expr_context.h"
+#include "core/indexing_map.h"
+#include "core/verdict.h"
+
+namespace idxmap {
+
+// The one exception type of this API.
+class ApiError : public std::runtime_error {
+ public:
+  // `diagnostic` is what() (the whole text); the location is empty (line 0) when the
+  // failure has none.
+  ApiError(std::string diagnostic, std::string message, std::string file = {}, int line = 0,
+           int column = 0);
+  const std::string& message() const { return message_; }  // without location or caret
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }  // 1-based; 0 when there is no location
+  int column() const { return column_; }
+
+ private:
+  std::string message_, file_;
+  int line_, column_;
+};
+
+// ---- Maps ---------------------------------------------------------------------------------
+
+// Exactly one map, in any form the CLI reads; `file` names the text in diagnostics.
+IndexingMap parseMap(std::string_view text, std::string_view file = "<input>");
+// Every map of a text (blank-line separated, or one `affine_map` / isl map after another).
+std::vector<IndexingMap> parseEveryMap(std::string_view text, std::string_view file = "<input>");
+
+enum class Notation {
+  kIdxmap,  // XLA's syntax, one domain entry per line (what parseMap reads back)
+  kXla,     // exactly as XLA's IndexingMap::ToString prints it
+  kIsl,     // an isl map, e.g. "{ [d0, d1] -> [(d0 + d1)] : 0 <= d0 <= 9 and ... }"
+};
+std::string printMap(const IndexingMap& map, Notation notation = Notation::kIdxmap);
+
+// The map with its expressions simplified using the variables' ranges (same relation).
+IndexingMap simplifyMap(const IndexingMap& map);
+// `first` then `second` (second's dims are first's results), simplified.
+IndexingMap composeMaps(const IndexingMap& first, const IndexingMap& second);
+// Whether the maps denote the same relation: isl when it can, Z3 otherwise.
+ProofResult proveMapsEqual(const IndexingMap& a, const IndexingMap& b, unsigned timeoutMs = 10000);
+
+// ---- Programs -----------------------------------------------------------------------------
+
+// A parsed HLO or MLIR module and its text. Cheap to copy; immutable.
+class Program {
+ public:
+  struct Parsed;  // the module (internal)
+  explicit Program(std::shared_ptr<const Parsed> parsed) : parsed_(std::move(parsed)) {}
+  bool isHlo() const;
+  const std::string& file() const;
+  const Parsed& parsed() const { return *parsed_; }
+
+ private:
+  std::shared_ptr<const Parsed> parsed_;
+};
+
+// HLO text (it starts with `HloModule`) or MLIR text, told apart by the file name's suffix
+// (.hlo, .mlir) and otherwise by the text.
+Program readProgram(std::string_view text, std::string_view file = "<input>");
+
+// One map of an op: from an index of its result (or updates) to an index of one operand.
+struct OpMap {
+  std::string from, to;            // "result" -> "operand 0", "updates" -> "scatter_indices"
+  std::optional<IndexingMap> map;  // absent when unknown or not one quasi-affine piece
+  std::string isl;                 // the relation in isl syntax (empty when unknown)
+  bool unknown = false;            // the op's model cannot express this operand's indexing
+};
+struct OpMaps {
+  std::string op;        // "stablehlo.gather", "broadcast", ...
+  std::string name;      // the HLO instruction's name; empty for MLIR
+  std::string location;  // file:line:col of the op
+  std::vector<OpMap> maps;
+};
+// HLO: every instruction of the entry computation (XLA's output-to-input indexing).
+// MLIR: every gather and scatter form (StableHLO's maps, the others through their lowering).
+// Throws ApiError for an op that breaks its spec.
+std::vector<OpMaps> opMaps(const Program& program);
+
+struct OpProperties {
+  std::string op;
+  std::string location;
+  std::optional<ProofResult> unique;  // scatters, and gathers that may claim it
+  ProofResult sorted, inBounds, int32Safe;
+  std::string indices;  // where the index values come from ("iota", "%arg2")
+};
+// `idxmap verify`'s proofs for every gather and scatter form of the program. `assumptions`
+// are facts about values as --assume writes them ("%arg2: unique, in [0, 99]"), MLIR only.
+// Throws ApiError when an op breaks its spec (the first finding, with its label).
+std::vector<OpProperties> proveIndexProperties(const Program& program,
+                                               const std::vector<std::string>& assumptions = {});
+
+enum class KernelLanguage { kCpp, kCuda };
+// `idxmap emit`: one self-contained source file with every op's kernel, each relying only on
+// facts proven (its header says which). Throws ApiError naming every op that could not get
+// one (invalid, unsupported, or a kernel validation did not confirm).
+std::string emitKernels(const Program& program, KernelLanguage language = KernelLanguage::kCpp,
+                        const std::vector<std::string>& assumptions = {});
+
+// `idxmap prove-equal`: whether function `function` of `first` and `other` of `second` (the
+// same name when empty) compute the same result for every argument. Refuted with the
+// arguments, replayed by the interpreter, in counterexample->explanation.
+ProofResult proveProgramsEqual(const Program& first, const Program& second,
+                               const std::string& function = "main", const std::string& other = "",
+                               unsigned timeoutMs = 20000);
+
+}  // namespace idxmap
