@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-sources='^(core|simplifier|ops|verify|codegen|cli)/.*\.cpp$'
+sources='^(core|simplifier|ops|verify|codegen|api|cli)/.*\.cpp$'
 if [[ ${1:-} == --all ]]; then
   mapfile -t files < <(git ls-files | grep -E "$sources")
 elif [[ $# -gt 0 ]]; then
