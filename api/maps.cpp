@@ -40,12 +40,11 @@ ApiError currentError(const Program::Parsed* source, const Program::Parsed* othe
     return error;
   } catch (const LocatedError& error) {
     const SourceLocation& at = error.location();
-    std::string diagnostic = error.what();
-    // Errors thrown below the readers (op models, the provers) carry no source line.
-    if (diagnostic.find('\n') == std::string::npos)
-      for (const Program::Parsed* program : {source, other})
-        if (program && program->file == at.file) return errorAt(at, error.message(), *program);
-    return ApiError(diagnostic, error.message(), at.file, at.line, at.column);
+    // Errors thrown below the readers (op models, the provers) carry no source line, or an
+    // empty one: the program's text has it.
+    for (const Program::Parsed* program : {source, other})
+      if (program && program->file == at.file) return errorAt(at, error.message(), *program);
+    return ApiError(error.what(), error.message(), at.file, at.line, at.column);
   } catch (const std::exception& error) {
     return ApiError(std::string("error: ") + error.what(), error.what());
   }

@@ -39,8 +39,20 @@ bool looksLikeHlo(std::string_view file, std::string_view text) {
   return text.substr(at, 9) == "HloModule";
 }
 
-// Budgets as the CLI's verify and emit commands set them.
-void setCommandIslLimits() { setIslLimits({5'000'000, std::chrono::milliseconds(120'000)}); }
+// The isl budgets of the CLI's verify and emit commands, for one call: the caller's own
+// limits (thread-local) come back afterwards.
+class CommandIslLimits {
+ public:
+  CommandIslLimits() : saved_(islLimits()) {
+    setIslLimits({5'000'000, std::chrono::milliseconds(120'000)});
+  }
+  ~CommandIslLimits() { setIslLimits(saved_); }
+  CommandIslLimits(const CommandIslLimits&) = delete;
+  CommandIslLimits& operator=(const CommandIslLimits&) = delete;
+
+ private:
+  IslLimits saved_;
+};
 
 // The first finding of a validation report, as an ApiError; nothing when there is none.
 void throwFirstFinding(const validation::Report& report, const Program::Parsed& source) {
@@ -96,10 +108,9 @@ OpProperties publicProperties(const validation::CheckedOp& checked,
           proven.indices};
 }
 
-const Program::Parsed& mlirOf(const Program& program, const char* what) {
+void requireMlir(const Program& program, const char* what) {
   if (program.isHlo())
     throw LocatedError({program.file(), 1, 1}, std::string(what) + " takes MLIR, not HLO");
-  return program.parsed();
 }
 
 // The verdict, its counterexample's explanation led by the arguments' values (as the CLI
@@ -161,7 +172,7 @@ std::vector<OpProperties> proveIndexProperties(const Program& program,
         std::vector<Assumption> facts = parseAssumptions(assumptions);
         if (source.hlo && !facts.empty())
           throw LocatedError({source.file, 1, 1}, "assumptions apply to MLIR programs only");
-        setCommandIslLimits();
+        CommandIslLimits limits;
         validation::Report report = source.hlo ? validation::validateHloModule(*source.hlo)
                                                : validation::validateMlirModule(*source.mlir);
         throwFirstFinding(report, source);
@@ -186,7 +197,7 @@ std::string emitKernels(const Program& program, KernelLanguage language,
         std::vector<Assumption> facts = parseAssumptions(assumptions);
         if (source.hlo && !facts.empty())
           throw LocatedError({source.file, 1, 1}, "assumptions apply to MLIR programs only");
-        setCommandIslLimits();
+        CommandIslLimits limits;
         codegen::EmitTarget target;
         if (language == KernelLanguage::kCuda) target.kind = codegen::EmitTarget::Kind::kCuda;
         std::vector<codegen::EmitProblem> problems;
@@ -219,8 +230,8 @@ ProofResult proveProgramsEqual(const Program& first, const Program& second,
   const Program::Parsed& b = second.parsed();
   return api::guarded(
       [&] {
-        mlirOf(first, "proveProgramsEqual");
-        mlirOf(second, "proveProgramsEqual");
+        requireMlir(first, "proveProgramsEqual");
+        requireMlir(second, "proveProgramsEqual");
         const std::string& otherName = other.empty() ? function : other;
         const mlir_ir::Function* f = a.mlir->function(function);
         const mlir_ir::Function* g = b.mlir->function(otherName);

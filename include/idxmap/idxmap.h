@@ -114,7 +114,9 @@ struct OpProperties {
 };
 // `idxmap verify`'s proofs for every gather and scatter form of the program. `assumptions`
 // are facts about values as --assume writes them ("%arg2: unique, in [0, 99]"), MLIR only.
-// Throws ApiError when an op breaks its spec (the first finding, with its label).
+// Throws ApiError when an op breaks its spec (the first finding, with its label). Runs with
+// the CLI's isl budgets (5M operations, 120 s a question), as emitKernels does; the thread's
+// own come back afterwards.
 std::vector<OpProperties> proveIndexProperties(const Program& program,
                                                const std::vector<std::string>& assumptions = {});
 

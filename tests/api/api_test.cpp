@@ -1,0 +1,129 @@
+// The public API's failures and edge cases (examples/embed covers the way through): one
+// exception type, located with the source line and caret, for every kind of bad input.
+#include <gtest/gtest.h>
+#include <idxmap/idxmap.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "core/bridges/isl_bridge.h"  // the thread's isl limits, internal
+
+namespace idxmap {
+namespace api_test {
+namespace {
+
+std::string readExample(const std::string& name) {
+  std::ifstream in(std::string(IDXMAP_SOURCE_DIR) + "/examples/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Runs `call`, which must throw an ApiError, and returns it.
+template <typename Call>
+ApiError errorOf(Call&& call) {
+  try {
+    call();
+  } catch (const ApiError& error) {
+    return error;
+  }
+  ADD_FAILURE() << "no ApiError";
+  return ApiError("", "");
+}
+
+TEST(Api, MalformedMapIsLocatedWithCaret) {
+  ApiError error = errorOf([] { parseMap("(d0) -> (d0 +), domain: d0 in [0, 3]", "m.map"); });
+  EXPECT_EQ(error.file(), "m.map");
+  EXPECT_EQ(error.line(), 1);
+  EXPECT_GT(error.column(), 1);
+  EXPECT_NE(std::string(error.what()).find("\n(d0) -> (d0 +)"), std::string::npos) << error.what();
+  EXPECT_EQ(std::string(error.what()).back(), '^');
+}
+
+TEST(Api, ParseMapWantsExactlyOne) {
+  std::string two = "(d0) -> (d0), domain: d0 in [0, 3]\n\n(d0) -> (d0), domain: d0 in [0, 3]";
+  EXPECT_EQ(parseEveryMap(two).size(), 2u);
+  EXPECT_NE(errorOf([&] { parseMap(two); }).message().find("exactly one map, found 2"),
+            std::string::npos);
+  EXPECT_NE(errorOf([] { parseMap(""); }).message().find("found 0"), std::string::npos);
+}
+
+TEST(Api, OverflowingConstantIsAnApiError) {
+  ApiError error = errorOf([] {
+    parseMap("(d0) -> (d0 + 99999999999999999999), domain: d0 in [0, 3]", "big.map");
+  });
+  EXPECT_EQ(error.line(), 1);
+  EXPECT_NE(std::string(error.what()).find("big.map:1:"), std::string::npos) << error.what();
+}
+
+TEST(Api, ComposeOfMismatchedMapsIsAnApiError) {
+  IndexingMap oneResult = parseMap("(d0) -> (d0), domain: d0 in [0, 3]");
+  IndexingMap twoDims = parseMap("(d0, d1) -> (d0 + d1), domain: d0 in [0, 3], d1 in [0, 3]");
+  errorOf([&] { composeMaps(oneResult, twoDims); });
+}
+
+TEST(Api, BrokenHloAttributeIsLocatedInTheProgram) {
+  std::string text =
+      "HloModule m\n"
+      "ENTRY e {\n"
+      "  p0 = f32[2,3] parameter(0)\n"
+      "  ROOT t = f32[3,2] transpose(p0), dimensions={1,1}\n"
+      "}\n";
+  Program program = readProgram(text, "t.hlo");
+  EXPECT_TRUE(program.isHlo());
+  ApiError error = errorOf([&] { opMaps(program); });
+  EXPECT_EQ(error.file(), "t.hlo");
+  EXPECT_EQ(error.line(), 4);
+  EXPECT_NE(std::string(error.what()).find("transpose(p0), dimensions={1,1}\n"), std::string::npos)
+      << error.what();
+}
+
+TEST(Api, BrokenStableHloConstraintNamesItsLabel) {
+  Program program = readProgram(readExample("bad_gather.mlir"), "bad_gather.mlir");
+  ApiError error = errorOf([&] { proveIndexProperties(program); });
+  EXPECT_NE(error.message().find("stablehlo.gather (C"), std::string::npos) << error.what();
+  EXPECT_GT(error.line(), 0);
+  error = errorOf([&] { emitKernels(program); });
+  EXPECT_NE(error.message().find("(C"), std::string::npos) << error.what();
+}
+
+TEST(Api, MalformedProgramIsLocated) {
+  ApiError error = errorOf([] { readProgram("func.func @f(%a: tensor<2xf32>) {", "f.mlir"); });
+  EXPECT_EQ(error.file(), "f.mlir");
+  EXPECT_EQ(error.line(), 1);
+}
+
+TEST(Api, ProveProgramsEqualNeedsMlirAndTheFunctions) {
+  Program hlo = readProgram(readExample("broadcast.hlo"), "broadcast.hlo");
+  Program tf = readProgram(readExample("prove_equal/tf_gather.mlir"), "tf_gather.mlir");
+  EXPECT_NE(errorOf([&] { proveProgramsEqual(hlo, tf); }).message().find("MLIR, not HLO"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] { proveProgramsEqual(tf, tf, "nope"); }).message().find("@nope"),
+            std::string::npos);
+  EXPECT_TRUE(proveProgramsEqual(tf, tf).isProven());
+}
+
+TEST(Api, AssumptionsAreCheckedAndMlirOnly) {
+  Program hlo = readProgram(readExample("broadcast.hlo"), "broadcast.hlo");
+  errorOf([&] { proveIndexProperties(hlo, {"%arg0: unique"}); });
+  Program gathers = readProgram(readExample("gather.mlir"), "gather.mlir");
+  errorOf([&] { proveIndexProperties(gathers, {"%arg0 unique"}); });  // no colon
+}
+
+TEST(Api, TheCallersIslLimitsSurviveACall) {
+  // proveIndexProperties and emitKernels run with the CLI's budgets, then restore the
+  // thread's own.
+  setIslLimits({123'456, std::chrono::milliseconds(7'890)});
+  Program gathers = readProgram(readExample("gather.mlir"), "gather.mlir");
+  EXPECT_EQ(proveIndexProperties(gathers).size(), 4u);
+  emitKernels(gathers);
+  EXPECT_EQ(islLimits().maxOperations, 123'456u);
+  EXPECT_EQ(islLimits().timeLimit, std::chrono::milliseconds(7'890));
+  setIslLimits({});
+}
+
+}  // namespace
+}  // namespace api_test
+}  // namespace idxmap
