@@ -2,7 +2,11 @@
 // is destroyed, as an MLIRContext owns its uniqued storage. Without one, nodes live in the
 // process's table for as long as the process (what the CLI and one-shot tools want); a
 // long-running host (a JIT service, an autotuner) builds each batch of work in a context
-// and destroys it afterwards, so its memory stays bounded.
+// and destroys it afterwards, so its memory stays bounded. Chosen over reference-counted
+// nodes (isl's way) by measurement: an atomic count on every Expr copy, even one that never
+// freed anything, made simplify 6.7 times slower (bench/simplify_bench); a context costs
+// nothing per copy, and its bookkeeping when a node is built (the thread's context, each
+// operand's owner) about 3%.
 //
 //   idxmap::ExprContext context;
 //   {
