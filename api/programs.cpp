@@ -108,6 +108,15 @@ OpProperties publicProperties(const validation::CheckedOp& checked,
           proven.indices};
 }
 
+// The assumptions as --assume reads them; HLO programs take none.
+std::vector<Assumption> factsAbout(const Program::Parsed& source,
+                                   const std::vector<std::string>& assumptions) {
+  std::vector<Assumption> facts = parseAssumptions(assumptions);
+  if (source.hlo && !facts.empty())
+    throw LocatedError({source.file, 1, 1}, "assumptions apply to MLIR programs only");
+  return facts;
+}
+
 void requireMlir(const Program& program, const char* what) {
   if (program.isHlo())
     throw LocatedError({program.file(), 1, 1}, std::string(what) + " takes MLIR, not HLO");
@@ -169,9 +178,7 @@ std::vector<OpProperties> proveIndexProperties(const Program& program,
   const Program::Parsed& source = program.parsed();
   return api::guarded(
       [&] {
-        std::vector<Assumption> facts = parseAssumptions(assumptions);
-        if (source.hlo && !facts.empty())
-          throw LocatedError({source.file, 1, 1}, "assumptions apply to MLIR programs only");
+        std::vector<Assumption> facts = factsAbout(source, assumptions);
         CommandIslLimits limits;
         validation::Report report = source.hlo ? validation::validateHloModule(*source.hlo)
                                                : validation::validateMlirModule(*source.mlir);
@@ -194,9 +201,7 @@ std::string emitKernels(const Program& program, KernelLanguage language,
   const Program::Parsed& source = program.parsed();
   return api::guarded(
       [&] {
-        std::vector<Assumption> facts = parseAssumptions(assumptions);
-        if (source.hlo && !facts.empty())
-          throw LocatedError({source.file, 1, 1}, "assumptions apply to MLIR programs only");
+        std::vector<Assumption> facts = factsAbout(source, assumptions);
         CommandIslLimits limits;
         codegen::EmitTarget target;
         if (language == KernelLanguage::kCuda) target.kind = codegen::EmitTarget::Kind::kCuda;

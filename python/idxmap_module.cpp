@@ -114,7 +114,10 @@ PYBIND11_MODULE(_idxmap, m) {
       .def(py::init([](const std::string& text) { return parseMap(text); }), py::arg("text"),
            "Parses one map in any form: XLA / idxmap, MLIR affine_map with a domain, isl.")
       .def("__str__", [](const IndexingMap& map) { return printMap(map); })
-      .def("__repr__", [](const IndexingMap& map) { return "Map('" + printMap(map) + "')"; })
+      .def("__repr__",
+           [](const IndexingMap& map) {
+             return "Map(" + py::repr(py::str(printMap(map))).cast<std::string>() + ")";
+           })
       .def("to_isl", [](const IndexingMap& map) { return printMap(map, Notation::kIsl); })
       .def("to_xla", [](const IndexingMap& map) { return printMap(map, Notation::kXla); })
       .def("simplify", &simplifyMap, "The same relation with simplified expressions.")

@@ -38,6 +38,7 @@ def test_maps_are_objects():
     assert m.to_isl().startswith("{ [d0, d1] -> [")
     assert idxmap.parse(str(m.simplify())).prove_equal(m)
     assert len(idxmap.parse_all(TILED + "\n\n" + RESHAPE)) == 2
+    assert str(eval(repr(m), {"Map": idxmap.Map})) == str(m)  # repr reads back
 
 
 def test_compose_feeds_results_to_dims():
