@@ -53,13 +53,7 @@ ApiError currentError(const Program::Parsed* source, const Program::Parsed* othe
 }  // namespace api
 
 IndexingMap parseMap(std::string_view text, std::string_view file) {
-  return api::guarded([&] {
-    std::vector<ParsedMap> maps = parseMaps(text, file);
-    if (maps.size() != 1)
-      throw LocatedError({std::string(file), 1, 1},
-                         "expected exactly one map, found " + std::to_string(maps.size()));
-    return std::move(maps[0].map);
-  });
+  return api::guarded([&] { return parseIndexingMap(text, file); });
 }
 
 std::vector<IndexingMap> parseEveryMap(std::string_view text, std::string_view file) {

@@ -142,8 +142,8 @@ std::vector<MapReading> readEachMap(std::string_view text, std::string_view file
   return readings;
 }
 
-IndexingMap parseIndexingMap(std::string_view text) {
-  SourceText source(text, "<stdin>");
+IndexingMap parseIndexingMap(std::string_view text, std::string_view fileName) {
+  SourceText source(text, fileName);
   std::vector<Chunk> chunks = splitIntoChunks(text);
   if (chunks.empty()) throw source.error(text.size(), "expected a map, found none");
   if (chunks.size() > 1)

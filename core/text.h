@@ -72,7 +72,7 @@ struct MapReading {
 };
 std::vector<MapReading> readEachMap(std::string_view text, std::string_view fileName = "<stdin>");
 // Exactly one map, in any accepted syntax.
-IndexingMap parseIndexingMap(std::string_view text);
+IndexingMap parseIndexingMap(std::string_view text, std::string_view fileName = "<stdin>");
 // One expression over d<i>, s<i>, rt<i> or the custom names of `names` (when given).
 Expr parseExpr(std::string_view text, const IndexingMap* names = nullptr);
 

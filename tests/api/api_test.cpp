@@ -45,15 +45,19 @@ TEST(Api, MalformedMapIsLocatedWithCaret) {
 TEST(Api, ParseMapWantsExactlyOne) {
   std::string two = "(d0) -> (d0), domain: d0 in [0, 3]\n\n(d0) -> (d0), domain: d0 in [0, 3]";
   EXPECT_EQ(parseEveryMap(two).size(), 2u);
-  EXPECT_NE(errorOf([&] { parseMap(two); }).message().find("exactly one map, found 2"),
+  // Located at the second map, with its line and a caret.
+  ApiError another = errorOf([&] { parseMap(two, "two.map"); });
+  EXPECT_NE(another.message().find("exactly one map, found another one here"), std::string::npos);
+  EXPECT_EQ(another.file(), "two.map");
+  EXPECT_EQ(another.line(), 3);
+  EXPECT_EQ(std::string(another.what()).back(), '^');
+  EXPECT_NE(errorOf([] { parseMap(""); }).message().find("expected a map, found none"),
             std::string::npos);
-  EXPECT_NE(errorOf([] { parseMap(""); }).message().find("found 0"), std::string::npos);
 }
 
 TEST(Api, OverflowingConstantIsAnApiError) {
-  ApiError error = errorOf([] {
-    parseMap("(d0) -> (d0 + 99999999999999999999), domain: d0 in [0, 3]", "big.map");
-  });
+  ApiError error = errorOf(
+      [] { parseMap("(d0) -> (d0 + 99999999999999999999), domain: d0 in [0, 3]", "big.map"); });
   EXPECT_EQ(error.line(), 1);
   EXPECT_NE(std::string(error.what()).find("big.map:1:"), std::string::npos) << error.what();
 }
