@@ -22,9 +22,6 @@ struct Program::Parsed {
 
 namespace api {
 
-// Line `number` (1-based) of `text`, without its line break; empty past the end.
-std::string lineOf(const std::string& text, int number);
-
 // The ApiError for the exception in flight. A located error in `source`'s file gets its
 // source line and caret when it was thrown without them.
 ApiError currentError(const Program::Parsed* source = nullptr,

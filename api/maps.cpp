@@ -1,8 +1,7 @@
 // The API's maps and errors (include/idxmap/idxmap.h).
-#include <sstream>
-
 #include "api/api_internal.h"
 #include "core/bridges/isl_bridge.h"
+#include "core/text_source.h"
 #include "simplifier/simplify.h"
 #include "verify/equivalence.h"
 
@@ -18,18 +17,10 @@ ApiError::ApiError(std::string diagnostic, std::string message, std::string file
 
 namespace api {
 
-std::string lineOf(const std::string& text, int number) {
-  std::istringstream lines(text);
-  std::string line;
-  for (int i = 0; i < number && std::getline(lines, line); ++i) {
-  }
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  return line;
-}
-
 ApiError errorAt(const SourceLocation& location, const std::string& message,
                  const Program::Parsed& source) {
-  LocatedError located(location, message, lineOf(source.text, location.line));
+  LocatedError located(location, message,
+                       std::string(SourceText(source.text, source.file).line(location.line)));
   return ApiError(located.what(), message, location.file, location.line, location.column);
 }
 

@@ -1,6 +1,5 @@
 // The API's programs (include/idxmap/idxmap.h): reading, each op's maps, index properties,
 // kernels and prove-equal, each as the CLI command of the same purpose does it.
-#include <cctype>
 #include <chrono>
 
 #include "api/api_internal.h"
@@ -9,6 +8,7 @@
 #include "ops/gather_analysis/gather_maps.h"
 #include "ops/hlo/analysis/indexing.h"
 #include "ops/hlo/models/common.h"
+#include "ops/mlir/module.h"
 #include "ops/validate/hlo.h"
 #include "ops/validate/mlir.h"
 #include "verify/op_properties.h"
@@ -16,28 +16,6 @@
 
 namespace idxmap {
 namespace {
-
-bool endsWith(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
-// HLO text starts with `HloModule` once blank space and `//` comments are skipped.
-bool looksLikeHlo(std::string_view file, std::string_view text) {
-  if (endsWith(file, ".hlo")) return true;
-  if (endsWith(file, ".mlir")) return false;
-  size_t at = 0;
-  while (at < text.size()) {
-    if (std::isspace(static_cast<unsigned char>(text[at]))) {
-      ++at;
-    } else if (text.substr(at, 2) == "//") {
-      at = text.find('\n', at);
-      if (at == std::string_view::npos) return false;
-    } else {
-      break;
-    }
-  }
-  return text.substr(at, 9) == "HloModule";
-}
 
 // The isl budgets of the CLI's verify and emit commands, for one call: the caller's own
 // limits (thread-local) come back afterwards.
@@ -160,7 +138,7 @@ Program readProgram(std::string_view text, std::string_view file) {
     auto parsed = std::make_shared<Program::Parsed>();
     parsed->file = file;
     parsed->text = text;
-    if (looksLikeHlo(file, text))
+    if (!mlir_ir::looksLikeMlir(file, text))
       parsed->hlo = hlo::parseHloModule(parsed->text, parsed->file);
     else
       parsed->mlir = mlir_ir::parseMlirModule(parsed->text, parsed->file);

@@ -1,6 +1,5 @@
 #include "cli/input.h"
 
-#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -9,6 +8,9 @@
 #include <iterator>
 #include <sstream>
 #include <string_view>
+
+#include "core/text_source.h"
+#include "ops/mlir/module.h"
 
 namespace idxmap::cli {
 namespace {
@@ -37,38 +39,10 @@ Source readSource(const std::string& input) {
   return {input, readFile(input), ""};
 }
 
-bool isMlir(const Source& source) {
-  auto endsWith = [&](std::string_view suffix) {
-    return source.name.size() >= suffix.size() &&
-           source.name.compare(source.name.size() - suffix.size(), suffix.size(), suffix) == 0;
-  };
-  if (endsWith(".mlir")) return true;
-  if (endsWith(".hlo")) return false;
-  std::string_view text = source.text;
-  size_t at = 0;
-  while (at < text.size()) {  // skip blank space and `//` comments
-    if (std::isspace(static_cast<unsigned char>(text[at]))) {
-      ++at;
-    } else if (text.substr(at, 2) == "//") {
-      size_t end = text.find('\n', at);
-      at = end == std::string_view::npos ? text.size() : end;
-    } else {
-      break;
-    }
-  }
-  std::string_view rest = text.substr(at);
-  for (std::string_view start : {"module", "func.func", "%", "\"", "#", "stablehlo."})
-    if (rest.substr(0, start.size()) == start) return true;
-  return false;
-}
+bool isMlir(const Source& source) { return mlir_ir::looksLikeMlir(source.name, source.text); }
 
 std::string sourceLine(const Source& source, int lineNumber) {
-  std::istringstream lines(source.text);
-  std::string line;
-  for (int i = 0; i < lineNumber && std::getline(lines, line); ++i) {
-  }
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  return line;
+  return std::string(SourceText(source.text, source.name).line(lineNumber));
 }
 
 namespace {

@@ -78,6 +78,11 @@ std::string_view SourceText::lineAt(size_t offset) const {
   return line;
 }
 
+std::string_view SourceText::line(int number) const {
+  if (number < 1 || static_cast<size_t>(number) > lineStarts_.size()) return {};
+  return lineAt(lineStarts_[number - 1]);
+}
+
 ParseError SourceText::error(size_t offset, const std::string& message) const {
   offset = std::min(offset, text_.size());
   return ParseError(location(offset), message, std::string(lineAt(offset)));

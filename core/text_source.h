@@ -19,6 +19,8 @@ class SourceText {
   SourceLocation location(size_t offset) const;
   // The line holding `offset`, without its line break.
   std::string_view lineAt(size_t offset) const;
+  // Line `number` (1-based) without its line break; empty outside the text.
+  std::string_view line(int number) const;
   ParseError error(size_t offset, const std::string& message) const;
   // What stands at `offset`, for "expected X, found Y": the next word (at most 20
   // characters) in quotes, or "end of input".

@@ -83,8 +83,9 @@ class Program {
   std::shared_ptr<const Parsed> parsed_;
 };
 
-// HLO text (it starts with `HloModule`) or MLIR text, told apart by the file name's suffix
-// (.hlo, .mlir) and otherwise by the text.
+// MLIR text or HLO text, told apart as the CLI does: by the file name's suffix (.mlir, .hlo),
+// otherwise MLIR when the text starts (after comments) with `module`, `func.func`, `%`, a quoted
+// op name, `#` or `stablehlo.`, and HLO when it does not.
 Program readProgram(std::string_view text, std::string_view file = "<input>");
 
 // One map of an op: from an index of its result (or updates) to an index of one operand.

@@ -1,6 +1,7 @@
 #include "ops/mlir/module.h"
 
 #include <array>
+#include <cctype>
 
 #include "core/checked.h"
 
@@ -190,6 +191,26 @@ const Function* Module::function(std::string_view name) const {
     if (function.name == name) return &function;
   }
   return nullptr;
+}
+
+bool looksLikeMlir(std::string_view fileName, std::string_view text) {
+  if (fileName.ends_with(".mlir")) return true;
+  if (fileName.ends_with(".hlo")) return false;
+  size_t at = 0;
+  while (at < text.size()) {  // skip blank space and `//` comments
+    if (std::isspace(static_cast<unsigned char>(text[at]))) {
+      ++at;
+    } else if (text.substr(at, 2) == "//") {
+      size_t end = text.find('\n', at);
+      at = end == std::string_view::npos ? text.size() : end;
+    } else {
+      break;
+    }
+  }
+  std::string_view rest = text.substr(at);
+  for (std::string_view start : {"module", "func.func", "%", "\"", "#", "stablehlo."})
+    if (rest.starts_with(start)) return true;
+  return false;
 }
 
 }  // namespace idxmap::mlir_ir

@@ -228,6 +228,11 @@ struct Module {
 // caret) on malformed text and on absurd sizes; it does not check op semantics.
 Module parseMlirModule(std::string_view text, std::string_view fileName = "<stdin>");
 
+// Whether a text is MLIR rather than HLO: by the file name's suffix (.mlir, .hlo), else by its
+// first token after blank space and `//` comments (`module`, `func.func`, `%`, a quoted op
+// name, `#`, `stablehlo.`). What the CLI and the API read a program as.
+bool looksLikeMlir(std::string_view fileName, std::string_view text);
+
 // A list of typed dense values, `[dense<1> : tensor<2xi32>, dense<[1.5, 2.0]> : tensor<2xf32>]`:
 // StableHLO's `--args` syntax, which `idxmap run --inputs` reads. ParseError on anything else.
 std::vector<Attribute> parseMlirValueList(std::string_view text, std::string_view fileName);

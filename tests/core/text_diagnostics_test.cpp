@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/text.h"
+#include "core/text_source.h"
 
 namespace idxmap {
 namespace {
@@ -272,6 +273,16 @@ TEST(TextLimits, ManyVariablesAndMapsParse) {
   for (int i = 0; i < 5000; ++i)
     many += "(d0) -> (d0 + " + std::to_string(i) + "), domain: d0 in [0, 1]\n\n";
   EXPECT_EQ(parseMaps(many).size(), 5000u);
+}
+
+TEST(SourceTextLine, ByNumberWithoutLineBreaks) {
+  SourceText source("first\r\nsecond\n\nlast", "f.txt");
+  EXPECT_EQ(source.line(1), "first");
+  EXPECT_EQ(source.line(2), "second");
+  EXPECT_EQ(source.line(3), "");
+  EXPECT_EQ(source.line(4), "last");
+  EXPECT_EQ(source.line(0), "");
+  EXPECT_EQ(source.line(5), "");
 }
 
 }  // namespace

@@ -347,5 +347,18 @@ TEST(MlirParser, ReadsSpec003TcpGather) {
             (std::vector<std::string>{"tensor<5x7x3xf32>", "tensor<4x2xi64>"}));
 }
 
+// What the CLI and the API read a program as.
+TEST(LooksLikeMlir, BySuffixThenByFirstToken) {
+  EXPECT_TRUE(looksLikeMlir("a.mlir", "HloModule m"));
+  EXPECT_FALSE(looksLikeMlir("a.hlo", "func.func @f()"));
+  for (const char* text : {"module {", "func.func @f()", "%0 = x", "\"stablehlo.add\"(%a)",
+                           "#map = affine_map<(d0) -> (d0)>", "stablehlo.add"})
+    EXPECT_TRUE(looksLikeMlir("<stdin>", text)) << text;
+  EXPECT_TRUE(looksLikeMlir("<stdin>", "  // a comment\n\n  func.func @f()"));
+  EXPECT_FALSE(looksLikeMlir("<stdin>", "// a comment\nHloModule m"));
+  EXPECT_FALSE(looksLikeMlir("<stdin>", "// only a comment"));
+  EXPECT_FALSE(looksLikeMlir("<stdin>", ""));
+}
+
 }  // namespace
 }  // namespace idxmap::mlir_ir
