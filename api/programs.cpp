@@ -86,6 +86,17 @@ OpProperties publicProperties(const validation::CheckedOp& checked,
           proven.indices};
 }
 
+// Every problem, each located with its line; the first one's location is the error's.
+ApiError emitError(const std::vector<codegen::EmitProblem>& problems,
+                   const Program::Parsed& source) {
+  std::string all;
+  for (const codegen::EmitProblem& problem : problems)
+    all += api::errorAt(problem.location, problem.message, source).what() + std::string("\n");
+  const codegen::EmitProblem& first = problems.front();
+  return ApiError(all, first.message, first.location.file, first.location.line,
+                  first.location.column);
+}
+
 // The assumptions as --assume reads them; HLO programs take none.
 std::vector<Assumption> factsAbout(const Program::Parsed& source,
                                    const std::vector<std::string>& assumptions) {
@@ -183,25 +194,13 @@ std::string emitKernels(const Program& program, KernelLanguage language,
         CommandIslLimits limits;
         codegen::EmitTarget target;
         if (language == KernelLanguage::kCuda) target.kind = codegen::EmitTarget::Kind::kCuda;
-        std::vector<codegen::EmitProblem> problems;
-        std::string code;
-        if (source.hlo) {
-          codegen::EmittedHloModule emitted = codegen::emitHloModule(*source.hlo, target);
-          problems = emitted.problems;
-          code = emitted.source();
-        } else {
-          codegen::EmittedModule emitted = codegen::emitMlirModule(*source.mlir, facts, target);
-          problems = emitted.problems;
-          code = emitted.source();
-        }
-        if (problems.empty()) return code;
-        // Every problem, each located with its line; the first one's location is the error's.
-        std::string all;
-        for (const codegen::EmitProblem& problem : problems)
-          all += api::errorAt(problem.location, problem.message, source).what() + std::string("\n");
-        const codegen::EmitProblem& first = problems.front();
-        throw ApiError(all, first.message, first.location.file, first.location.line,
-                       first.location.column);
+        // The file when every op got its kernel, as the CLI writes it; the problems otherwise.
+        auto file = [&](const auto& emitted) {
+          if (!emitted.problems.empty()) throw emitError(emitted.problems, source);
+          return emitted.source();
+        };
+        return source.hlo ? file(codegen::emitHloModule(*source.hlo, target))
+                          : file(codegen::emitMlirModule(*source.mlir, facts, target));
       },
       &source);
 }
