@@ -1,9 +1,10 @@
 #include "ops/mlir/module.h"
 
 #include <array>
-#include <cctype>
 
 #include "core/checked.h"
+#include "core/text_source.h"
+#include "ops/mlir/lexer.h"
 
 namespace idxmap::mlir_ir {
 namespace {
@@ -196,18 +197,10 @@ const Function* Module::function(std::string_view name) const {
 bool looksLikeMlir(std::string_view fileName, std::string_view text) {
   if (fileName.ends_with(".mlir")) return true;
   if (fileName.ends_with(".hlo")) return false;
-  size_t at = 0;
-  while (at < text.size()) {  // skip blank space and `//` comments
-    if (std::isspace(static_cast<unsigned char>(text[at]))) {
-      ++at;
-    } else if (text.substr(at, 2) == "//") {
-      size_t end = text.find('\n', at);
-      at = end == std::string_view::npos ? text.size() : end;
-    } else {
-      break;
-    }
-  }
-  std::string_view rest = text.substr(at);
+  SourceText source(text, fileName);
+  MlirCursor cursor(source);
+  cursor.skipSpace();  // blank space and `//` comments
+  std::string_view rest = text.substr(cursor.offset());
   for (std::string_view start : {"module", "func.func", "%", "\"", "#", "stablehlo."})
     if (rest.starts_with(start)) return true;
   return false;
