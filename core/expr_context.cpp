@@ -1,5 +1,6 @@
 #include "core/expr_context.h"
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -54,6 +55,42 @@ const ExprNode* insert(NodeTable& table, const NodeKey& key, size_t hash) {
   return table.findOrInsert(key, hash);
 }
 
+// The nodes this thread interned last, direct-mapped by hash, in front of the tables (as
+// MLIR's StorageUniquer keeps a thread-local cache): a hit takes no lock and does not probe
+// a table that may hold millions of nodes. A key has one node among the tables a thread
+// sees (the process's and its context's), so a cached node that matches the key and is
+// owned by one of them is the answer whatever context was in use when it was cached; a
+// node of another context is a miss. A context's nodes are forgotten when the thread stops
+// using it (ExprContext::Use's destructor), before the context can be destroyed.
+class RecentNodes {
+ public:
+  const ExprNode* find(const NodeKey& key, size_t hash, uint32_t owner) const {
+    const ExprNode* node = nodes_[hash & (kSlots - 1)];
+    if (node && node->hash == hash && key.matches(*node) &&
+        (node->owner == owner || node->owner == kProcessOwner))
+      return node;
+    return nullptr;
+  }
+  void remember(const ExprNode* node) {
+    nodes_[node->hash & (kSlots - 1)] = node;
+    holdsContextNodes_ = holdsContextNodes_ || node->owner != kProcessOwner;
+  }
+  void forgetContextNodes() {
+    if (!holdsContextNodes_) return;
+    nodes_.fill(nullptr);
+    holdsContextNodes_ = false;
+  }
+
+ private:
+  static constexpr size_t kSlots = 2048;  // 16 KiB: stays in the first-level cache
+  std::array<const ExprNode*, kSlots> nodes_{};
+  bool holdsContextNodes_ = false;
+};
+
+thread_local RecentNodes recentNodes;
+
+const ExprNode* internInTables(const NodeKey& key, size_t hash, ExprContext* context);
+
 }  // namespace
 
 const ExprNode* intern(const NodeKey& key) {
@@ -62,6 +99,15 @@ const ExprNode* intern(const NodeKey& key) {
   uint32_t owner = context ? ExprContextAccess::owner(*context) : kProcessOwner;
   checkOperand(key.lhs, owner);
   checkOperand(key.rhs, owner);
+  if (const ExprNode* node = recentNodes.find(key, hash, owner)) return node;
+  const ExprNode* node = internInTables(key, hash, context);
+  recentNodes.remember(node);
+  return node;
+}
+
+namespace {
+
+const ExprNode* internInTables(const NodeKey& key, size_t hash, ExprContext* context) {
   NodeTable& process = processTable();
   if (context == nullptr) {
     std::lock_guard<SpinLock> lock(process.lock);
@@ -77,6 +123,8 @@ const ExprNode* intern(const NodeKey& key) {
   }
   return insert(ExprContextAccess::table(*context), key, hash);
 }
+
+}  // namespace
 
 const ExprNode* internShared(const NodeKey& key) {
   return insert(processTable(), key, hashKey(key));
@@ -108,6 +156,7 @@ ExprContext::Use::Use(ExprContext& context) : previous_(expr_storage::inUse), co
 }
 
 ExprContext::Use::~Use() {
+  expr_storage::recentNodes.forgetContextNodes();
   expr_storage::inUse = previous_;
   context_.users_.fetch_sub(1);
 }

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 
 #include "core/bridges/isl_bridge.h"
 #include "core/text_expr_parser.h"
@@ -73,22 +74,27 @@ IndexingMap parseIslChunk(const SourceText& source, const Chunk& chunk) {
   }
 }
 
-ParsedMap parseChunk(const SourceText& source, const Chunk& chunk) {
-  std::string_view text = source.text().substr(chunk.begin, chunk.end - chunk.begin);
-  MapSyntax syntax = detectSyntax(text);
-  ParsedMap parsed{{}, source.location(chunk.begin), syntax, std::string(text)};
+IndexingMap parseChunkMap(const SourceText& source, const Chunk& chunk, MapSyntax syntax) {
   switch (syntax) {
     case MapSyntax::Xla:
-      parsed.map = parseXlaMap(source, chunk.begin, chunk.end);
-      break;
+      return parseXlaMap(source, chunk.begin, chunk.end);
     case MapSyntax::Mlir:
-      parsed.map = parseMlirMap(source, chunk.begin, chunk.end);
-      break;
+      return parseMlirMap(source, chunk.begin, chunk.end);
     case MapSyntax::Isl:
-      parsed.map = parseIslChunk(source, chunk);
-      break;
+      return parseIslChunk(source, chunk);
   }
-  return parsed;
+  throw std::logic_error("parseChunkMap: unknown MapSyntax");
+}
+
+std::string_view chunkText(const SourceText& source, const Chunk& chunk) {
+  return source.text().substr(chunk.begin, chunk.end - chunk.begin);
+}
+
+ParsedMap parseChunk(const SourceText& source, const Chunk& chunk) {
+  std::string_view text = chunkText(source, chunk);
+  MapSyntax syntax = detectSyntax(text);
+  return {parseChunkMap(source, chunk, syntax), source.location(chunk.begin), syntax,
+          std::string(text)};
 }
 
 // The index of a default name (d3, s0, rt12) of `prefix`, if `name` is one.
@@ -148,7 +154,7 @@ IndexingMap parseIndexingMap(std::string_view text, std::string_view fileName) {
   if (chunks.empty()) throw source.error(text.size(), "expected a map, found none");
   if (chunks.size() > 1)
     throw source.error(chunks[1].begin, "expected exactly one map, found another one here");
-  return parseChunk(source, chunks[0]).map;
+  return parseChunkMap(source, chunks[0], detectSyntax(chunkText(source, chunks[0])));
 }
 
 Expr parseExpr(std::string_view text, const IndexingMap* names) {

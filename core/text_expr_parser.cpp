@@ -5,6 +5,8 @@
 #include <limits>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "core/text.h"
 
 namespace idxmap {
@@ -61,8 +63,8 @@ ExprParser::ExprParser(TokenStream& tokens, NameResolver resolve)
 
 Expr ExprParser::parse() { return parseSum().expr; }
 
-ExprParser::Parsed ExprParser::build(const Token& op, int depth,
-                                     const std::function<Expr()>& make) {
+template <class Make>
+ExprParser::Parsed ExprParser::build(const Token& op, int depth, const Make& make) {
   if (depth > kMaxExprDepth)
     throw tokens_.error(op.offset, "expression is too deep (more than " +
                                        std::to_string(kMaxExprDepth) + " levels)");
@@ -82,7 +84,7 @@ ExprParser::Parsed ExprParser::parseSum() {
     Token op;  // the + or - before it (none for the first)
     Parsed value;
   };
-  std::vector<Term> terms;
+  boost::container::small_vector<Term, 8> terms;  // most sums have a few terms: no allocation
   terms.push_back({Token{}, parseProduct()});
   while (tokens_.current().is(TokenKind::Plus) || tokens_.current().is(TokenKind::Minus)) {
     Token op = tokens_.take();
@@ -180,7 +182,8 @@ ExprParser::Parsed ExprParser::parsePrimary() {
 ExprParser::Parsed ExprParser::parseCall(const Token& name) {
   enterNesting(tokens_.take());  // the '('
   Parsed a = parseSum();
-  tokens_.expect(TokenKind::Comma, "',' between the two operands of " + std::string(name.text));
+  if (!tokens_.accept(TokenKind::Comma))
+    throw tokens_.expectedError("',' between the two operands of " + std::string(name.text));
   Parsed b = parseSum();
   tokens_.expect(TokenKind::RParen, "')'");
   --nesting_;

@@ -50,8 +50,10 @@ class ExprParser {
   Parsed parseCall(const Token& name);
   Parsed parseVariable(const Token& name);
   // Runs `make` (an Expr constructor call) for a node of the given depth; its errors, and
-  // a depth over the limit, are reported at `op`.
-  Parsed build(const Token& op, int depth, const std::function<Expr()>& make);
+  // a depth over the limit, are reported at `op`. A template, not a std::function: it runs
+  // once per operator, and a capture of three references would cost an allocation.
+  template <class Make>
+  Parsed build(const Token& op, int depth, const Make& make);
   void enterNesting(const Token& at);
 
   TokenStream& tokens_;

@@ -2,9 +2,12 @@
 // whole source, so a huge input costs no token buffer and offsets stay file-wide.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/text_source.h"
 
@@ -44,20 +47,95 @@ struct Token {
   std::string describe() const;
 };
 
+namespace lexer_detail {
+
+// Character classes as one table lookup per byte (ASCII, whatever the C locale says).
+enum CharClass : uint8_t { kOther, kSpace, kLetter, kDigit };
+
+inline constexpr std::array<uint8_t, 256> kCharClass = [] {
+  std::array<uint8_t, 256> table{};
+  for (char c : {' ', '\t', '\n', '\r', '\f', '\v'}) table[static_cast<uint8_t>(c)] = kSpace;
+  for (int c = 'a'; c <= 'z'; ++c) table[c] = kLetter;
+  for (int c = 'A'; c <= 'Z'; ++c) table[c] = kLetter;
+  table['_'] = kLetter;
+  for (int c = '0'; c <= '9'; ++c) table[c] = kDigit;
+  return table;
+}();
+
+// The token of each one-character punctuation mark; End for a byte that starts none.
+inline constexpr std::array<TokenKind, 256> kPunctuation = [] {
+  std::array<TokenKind, 256> table{};
+  table.fill(TokenKind::End);
+  for (auto [c, kind] : {std::pair{'(', TokenKind::LParen},
+                         {')', TokenKind::RParen},
+                         {'[', TokenKind::LBracket},
+                         {']', TokenKind::RBracket},
+                         {'{', TokenKind::LBrace},
+                         {'}', TokenKind::RBrace},
+                         {',', TokenKind::Comma},
+                         {':', TokenKind::Colon},
+                         {'+', TokenKind::Plus},
+                         {'-', TokenKind::Minus},
+                         {'*', TokenKind::Star},
+                         {'/', TokenKind::Slash},
+                         {'<', TokenKind::Less},
+                         {'>', TokenKind::Greater}})
+    table[static_cast<uint8_t>(c)] = kind;
+  return table;
+}();
+
+inline CharClass classOf(char c) {
+  return static_cast<CharClass>(kCharClass[static_cast<uint8_t>(c)]);
+}
+
+}  // namespace lexer_detail
+
 class Lexer {
  public:
   // Tokens of source.text()[begin, end).
   Lexer(const SourceText& source, size_t begin, size_t end);
 
   // The token starting at or after `offset` (whitespace skipped). Throws ParseError on a
-  // character no token starts with.
+  // character no token starts with. Inline: the parsers lex every token through it.
   Token lexAt(size_t offset) const;
   size_t begin() const { return begin_; }
 
  private:
+  // Out of line and cold, so that lexAt's hot path builds no diagnostic strings.
+  [[noreturn, gnu::cold]] void throwUnexpected(size_t offset) const;
+
   const SourceText& source_;
   size_t begin_, end_;
 };
+
+inline Token Lexer::lexAt(size_t offset) const {
+  using namespace lexer_detail;
+  std::string_view text = source_.text();
+  size_t i = offset;
+  // Blanks and `//` comments to the end of the line (map files, as XLA's tests write them).
+  for (;;) {
+    while (i < end_ && classOf(text[i]) == kSpace) ++i;
+    if (i + 1 >= end_ || text[i] != '/' || text[i + 1] != '/') break;
+    while (i < end_ && text[i] != '\n') ++i;
+  }
+  if (i >= end_) return {TokenKind::End, end_, {}};
+  size_t length = 1;
+  TokenKind kind;
+  CharClass c = classOf(text[i]);
+  if (c == kLetter || c == kDigit) {
+    while (i + length < end_ && (classOf(text[i + length]) == c ||
+                                 (c == kLetter && classOf(text[i + length]) == kDigit)))
+      ++length;
+    kind = c == kLetter ? TokenKind::Identifier : TokenKind::Integer;
+  } else if (text[i] == '-' && i + 1 < end_ && text[i + 1] == '>') {
+    kind = TokenKind::Arrow;
+    length = 2;
+  } else {
+    kind = kPunctuation[static_cast<uint8_t>(text[i])];
+    if (kind == TokenKind::End) throwUnexpected(i);
+  }
+  return Token{kind, i, text.substr(i, length)};
+}
 
 // A cursor over a Lexer: the current token, one token of lookahead, and diagnostics.
 class TokenStream {
@@ -68,11 +146,27 @@ class TokenStream {
   const Token& current() const { return current_; }
   Token peekNext() const { return lexer_.lexAt(current_.offset + current_.text.size()); }
   bool atEnd() const { return current_.is(TokenKind::End); }
-  Token take();
-  bool accept(TokenKind kind);
-  bool acceptIdentifier(std::string_view word);
+  // The four below are inline: the parsers call them once or more per token.
+  Token take() {
+    Token taken = current_;
+    if (!atEnd()) current_ = peekNext();
+    return taken;
+  }
+  bool accept(TokenKind kind) {
+    if (!current_.is(kind)) return false;
+    take();
+    return true;
+  }
+  bool acceptIdentifier(std::string_view word) {
+    if (!current_.isIdentifier(word)) return false;
+    take();
+    return true;
+  }
   // Takes the current token if it has `kind`; otherwise "expected <what>, found <token>".
-  Token expect(TokenKind kind, std::string_view what);
+  Token expect(TokenKind kind, std::string_view what) {
+    if (!current_.is(kind)) throw expectedError(what);
+    return take();
+  }
   void expectIdentifier(std::string_view word);
 
   ParseError error(size_t offset, const std::string& message) const {
@@ -81,7 +175,7 @@ class TokenStream {
   ParseError errorAtCurrent(const std::string& message) const {
     return error(current_.offset, message);
   }
-  ParseError expectedError(std::string_view what) const;
+  [[gnu::cold]] ParseError expectedError(std::string_view what) const;
 
  private:
   const SourceText& source_;

@@ -79,20 +79,21 @@ class MapParser {
       if (isKeyword(name.text))
         throw tokens_.error(name.offset,
                             name.describe() + " is reserved and cannot name a variable");
-      std::string text(name.text);
-      if (names_.count(text))
-        throw tokens_.error(name.offset, "duplicate variable name " + name.describe());
       unsigned index = static_cast<unsigned>(vars.size());
-      names_.emplace(text, Expr::variable(kind, index));
+      if (!names_.emplace(name.text, Expr::variable(kind, index)).second)
+        throw tokens_.error(name.offset, "duplicate variable name " + name.describe());
       // A name equal to the default for its position is stored as "unnamed" (XLA does too).
-      vars.push_back({Interval{}, text == defaultVariableName(kind, index) ? "" : text});
+      vars.push_back({Interval{},
+                      name.text == defaultVariableName(kind, index) ? "" : std::string(name.text)});
     } while (tokens_.accept(TokenKind::Comma));
-    tokens_.expect(close, "',' or " + std::string(closeText));
+    if (!tokens_.current().is(close))
+      throw tokens_.expectedError("',' or " + std::string(closeText));
+    tokens_.take();
   }
 
   Expr parseExpr() {
     ExprParser parser(tokens_, [this](std::string_view name) -> std::optional<Expr> {
-      auto it = names_.find(std::string(name));
+      auto it = names_.find(name);
       if (it == names_.end()) return std::nullopt;
       return it->second;
     });
@@ -145,15 +146,16 @@ class MapParser {
 
   void parseVariableRange(ExprKind kind, unsigned index) {
     std::string expected = map_.variableName(kind, index);
-    const std::string order =
+    constexpr std::string_view kOrder =
         " (the domain gives every variable's range first, in declaration order)";
     Token first = tokens_.current();
     if (!first.is(TokenKind::Identifier) || !tokens_.peekNext().isIdentifier("in"))
-      throw tokens_.error(first.offset, "missing range for variable '" + expected + "'" + order);
+      throw tokens_.error(first.offset,
+                          "missing range for variable '" + expected + "'" + std::string(kOrder));
     if (first.text != expected)
       throw tokens_.error(first.offset, "domain entry names " + first.describe() +
                                             " where the range of '" + expected + "' belongs" +
-                                            order);
+                                            std::string(kOrder));
     tokens_.take();
     tokens_.take();
     Interval range = parseInterval();
@@ -180,12 +182,12 @@ class MapParser {
   // map is KNOWN EMPTY, as XLA reads it.
   IndexingMap finish() {
     if (map_.knownEmpty || emptyRange_) map_.markKnownEmpty();
-    return map_;
+    return std::move(map_);
   }
 
   TokenStream tokens_;
   IndexingMap map_;
-  std::unordered_map<std::string, Expr> names_;
+  std::unordered_map<std::string_view, Expr> names_;  // views into the source text
   bool emptyRange_ = false;
 };
 

@@ -53,34 +53,43 @@ LocatedError::LocatedError(SourceLocation location, std::string message,
       message_(std::move(message)) {}
 
 SourceText::SourceText(std::string_view text, std::string_view fileName)
-    : text_(text), fileName_(fileName) {
-  lineStarts_.push_back(0);
-  if (text.empty()) return;
-  const char* const begin = text.data();
-  const char* const end = begin + text.size();
-  for (const char* at = begin;
-       (at = static_cast<const char*>(std::memchr(at, '\n', static_cast<size_t>(end - at)))); ++at)
-    lineStarts_.push_back(static_cast<size_t>(at - begin) + 1);
+    : text_(text), fileName_(fileName) {}
+
+const std::vector<size_t>& SourceText::lineStarts() const {
+  std::call_once(lineStartsFound_, [this] {
+    lineStarts_.push_back(0);
+    const char* const begin = text_.data();
+    const char* const end = begin + text_.size();
+    for (const char* at = begin;
+         at != end &&
+         (at = static_cast<const char*>(std::memchr(at, '\n', static_cast<size_t>(end - at))));
+         ++at)
+      lineStarts_.push_back(static_cast<size_t>(at - begin) + 1);
+  });
+  return lineStarts_;
 }
 
 SourceLocation SourceText::location(size_t offset) const {
-  auto next = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
-  size_t line = static_cast<size_t>(next - lineStarts_.begin());  // 1-based
-  return {fileName_, static_cast<int>(line), static_cast<int>(offset - lineStarts_[line - 1] + 1)};
+  const std::vector<size_t>& starts = lineStarts();
+  auto next = std::upper_bound(starts.begin(), starts.end(), offset);
+  size_t line = static_cast<size_t>(next - starts.begin());  // 1-based
+  return {fileName_, static_cast<int>(line), static_cast<int>(offset - starts[line - 1] + 1)};
 }
 
 std::string_view SourceText::lineAt(size_t offset) const {
-  auto next = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
+  const std::vector<size_t>& starts = lineStarts();
+  auto next = std::upper_bound(starts.begin(), starts.end(), offset);
   size_t begin = *(next - 1);
-  size_t end = next == lineStarts_.end() ? text_.size() : *next - 1;
+  size_t end = next == starts.end() ? text_.size() : *next - 1;
   std::string_view line = text_.substr(begin, end - begin);
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   return line;
 }
 
 std::string_view SourceText::line(int number) const {
-  if (number < 1 || static_cast<size_t>(number) > lineStarts_.size()) return {};
-  return lineAt(lineStarts_[number - 1]);
+  const std::vector<size_t>& starts = lineStarts();
+  if (number < 1 || static_cast<size_t>(number) > starts.size()) return {};
+  return lineAt(starts[number - 1]);
 }
 
 ParseError SourceText::error(size_t offset, const std::string& message) const {

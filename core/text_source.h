@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,9 +31,14 @@ class SourceText {
   size_t endOfString(size_t begin) const;
 
  private:
+  // The offset of the first byte of every line, found on the first diagnostic or location
+  // asked for: a parse that succeeds never needs it, and finding it is a pass over the text.
+  const std::vector<size_t>& lineStarts() const;
+
   std::string_view text_;
   std::string fileName_;
-  std::vector<size_t> lineStarts_;  // offset of the first byte of every line
+  mutable std::once_flag lineStartsFound_;
+  mutable std::vector<size_t> lineStarts_;
 };
 
 }  // namespace idxmap

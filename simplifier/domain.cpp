@@ -77,25 +77,64 @@ std::optional<Constraint> normalizeStep(const Constraint& c, RangeEvaluator& ran
 
 enum class Fate { Keep, Drop, Empty };
 
+// The bounds and the rewriter that simplify constraints, shared by every constraint of every
+// round while no variable range changes: a chain's constraints repeat its ops' index
+// expressions, and the rewriter's memo then simplifies each shared subexpression once. Both
+// read only the variable ranges, so tightening one starts them afresh.
+class ConstraintSimplifier {
+ public:
+  explicit ConstraintSimplifier(const IndexingMap& map) : map_(map) {}
+
+  RangeEvaluator& bounds() {
+    if (!bounds_) {
+      bounds_.emplace(map_, RangeEvaluator::Use::VariableRangesOnly);
+      rewriter_.emplace(*bounds_);
+    }
+    return *bounds_;
+  }
+  Expr simplify(Expr e) {
+    bounds();
+    return rewriter_->simplify(e);
+  }
+  void rangesChanged() {
+    rewriter_.reset();
+    bounds_.reset();
+  }
+
+ private:
+  const IndexingMap& map_;
+  std::optional<RangeEvaluator> bounds_;
+  std::optional<Rewriter> rewriter_;
+};
+
 // Simplifies one constraint in place and says what to do with it.
-Fate simplifyConstraint(Constraint& c, IndexingMap& map) {
-  RangeEvaluator bounds(map, RangeEvaluator::Use::VariableRangesOnly);
-  Rewriter rewriter(bounds);
-  c.expr = rewriter.simplify(c.expr);
+Fate simplifyConstraint(Constraint& c, IndexingMap& map, ConstraintSimplifier& simplifier) {
+  // Most constraints of a composed chain restate what the variable ranges already imply (each
+  // op's operand bounds): settle those on the bounds of the expression as written, before
+  // any rewriting. Bounds are sound for every form of the expression, so what is decided
+  // here is what the rewritten form would decide, or more.
+  Interval written = simplifier.bounds().range(c.expr);
+  if (c.range.contains(written)) return Fate::Drop;
+  if (written.intersect(c.range).isEmpty()) return Fate::Empty;
+  c.expr = simplifier.simplify(c.expr);
   for (int round = 0; round < kMaxRounds; ++round) {
     if (c.range.isEmpty()) return Fate::Empty;
     if (c.expr.isConstant())
       return c.range.contains(c.expr.constantValue()) ? Fate::Drop : Fate::Empty;
-    auto next = normalizeStep(c, bounds);
+    auto next = normalizeStep(c, simplifier.bounds());
     if (!next) break;
-    c = {rewriter.simplify(next->expr), next->range};
+    c = {simplifier.simplify(next->expr), next->range};
   }
-  Interval r = bounds.range(c.expr);
+  Interval r = simplifier.bounds().range(c.expr);
   if (c.range.contains(r)) return Fate::Drop;
   if (r.intersect(c.range).isEmpty()) return Fate::Empty;
   if (c.expr.isVariable()) {
     Variable& v = map.variables(c.expr.kind())[c.expr.variableIndex()];
-    v.range = v.range.intersect(c.range);
+    Interval tightened = v.range.intersect(c.range);
+    if (tightened != v.range) {
+      v.range = tightened;
+      simplifier.rangesChanged();
+    }
     return v.range.isEmpty() ? Fate::Empty : Fate::Drop;
   }
   c.range = c.range.intersect(r);
@@ -166,12 +205,15 @@ void simplifyDomain(IndexingMap& map) {
     if (anyEmptyRange(map)) map.markKnownEmpty();
     return;
   }
+  ConstraintSimplifier simplifier(map);
+  // The same expression constrained twice is simplified once.
+  mergeDuplicateConstraints(map);
   for (int round = 0; round < kMaxRounds; ++round) {
     if (anyEmptyRange(map)) return map.markKnownEmpty();
     IndexingMap before = map;
     std::vector<Constraint> kept;
     for (Constraint c : map.constraints) {
-      Fate fate = simplifyConstraint(c, map);
+      Fate fate = simplifyConstraint(c, map, simplifier);
       if (fate == Fate::Empty) return map.markKnownEmpty();
       if (fate == Fate::Keep) kept.push_back(c);
     }

@@ -90,6 +90,30 @@ TEST(ExprContextTest, UsesNestAndRestore) {
   EXPECT_GT(outer.size(), before);
 }
 
+// Each thread keeps the nodes it built last in front of the tables (expr_context.cpp): a
+// node cached under one context is never the answer under another, nor after its context
+// is gone (under ASan, reading a freed node here fails the test).
+TEST(ExprContextTest, RecentlyBuiltNodesStayWithTheirContext) {
+  auto build = [] { return Expr::dim(4) * 65537 + 99991; };
+  {
+    ExprContext first;
+    ExprContext::Use use(first);
+    Expr inFirst = build();
+    EXPECT_NE(inFirst.node()->owner, 0u);
+    {
+      ExprContext second;
+      ExprContext::Use useSecond(second);
+      Expr inSecond = build();
+      EXPECT_NE(inSecond.node()->owner, 0u);
+      EXPECT_NE(inSecond.node()->owner, inFirst.node()->owner);
+    }
+    EXPECT_EQ(build(), inFirst);  // back in the first: its own node again
+  }
+  Expr inProcess = build();
+  EXPECT_EQ(inProcess.node()->owner, 0u);
+  EXPECT_EQ(inProcess.lhs().rhs().constantValue(), 65537);
+}
+
 TEST(ExprContextTest, SeveralThreadsShareOneContext) {
   auto build = [] {
     Expr sum = Expr::dim(2).mod(4099);
