@@ -160,7 +160,8 @@ IndexingMap parseIndexingMap(std::string_view text, std::string_view fileName) {
 Expr parseExpr(std::string_view text, const IndexingMap* names) {
   SourceText source(text, "<stdin>");
   TokenStream tokens(source, 0, text.size());
-  ExprParser parser(tokens, [names](std::string_view name) { return resolveName(name, names); });
+  NameResolver resolve = [names](std::string_view name) { return resolveName(name, names); };
+  ExprParser parser(tokens, resolve);
   Expr e = parser.parse();
   if (!tokens.atEnd()) throw tokens.expectedError("an operator or the end of the expression");
   return e;

@@ -44,12 +44,14 @@ bool isKeyword(std::string_view word) {
 
 int64_t readInteger(const TokenStream& tokens, const Token& digits, bool negative) {
   // Accumulate the magnitude as unsigned: -9223372036854775808 has no positive int64 twin.
+  // Eighteen digits cannot overflow it, so only longer literals pay for the checks.
   constexpr uint64_t kMaxMagnitude = uint64_t{1} << 63;
+  constexpr size_t kAlwaysFits = 18;
   uint64_t limit = negative ? kMaxMagnitude : kMaxMagnitude - 1;
   uint64_t magnitude = 0;
   for (char c : digits.text) {
     uint64_t digit = static_cast<uint64_t>(c - '0');
-    if (magnitude > (limit - digit) / 10)
+    if (digits.text.size() > kAlwaysFits && magnitude > (limit - digit) / 10)
       throw tokens.error(digits.offset, "integer literal does not fit in 64 bits");
     magnitude = magnitude * 10 + digit;
   }
@@ -58,8 +60,8 @@ int64_t readInteger(const TokenStream& tokens, const Token& digits, bool negativ
                                     : -static_cast<int64_t>(magnitude);
 }
 
-ExprParser::ExprParser(TokenStream& tokens, NameResolver resolve)
-    : tokens_(tokens), resolve_(std::move(resolve)) {}
+ExprParser::ExprParser(TokenStream& tokens, const NameResolver& resolve)
+    : tokens_(tokens), resolve_(resolve) {}
 
 Expr ExprParser::parse() { return parseSum().expr; }
 

@@ -33,7 +33,8 @@ int64_t readInteger(const TokenStream& tokens, const Token& digits, bool negativ
 
 class ExprParser {
  public:
-  ExprParser(TokenStream& tokens, NameResolver resolve);
+  // `resolve` is held by reference: it must outlive the parser.
+  ExprParser(TokenStream& tokens, const NameResolver& resolve);
   // One expression, starting at the current token; stops before the first token that
   // cannot continue it.
   Expr parse();
@@ -57,7 +58,7 @@ class ExprParser {
   void enterNesting(const Token& at);
 
   TokenStream& tokens_;
-  NameResolver resolve_;
+  const NameResolver& resolve_;
   int nesting_ = 0;
 };
 

@@ -3,6 +3,8 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "core/text_expr_parser.h"
 #include "core/text_lexer.h"
@@ -12,6 +14,49 @@ namespace {
 
 constexpr ExprKind kVariableKinds[] = {ExprKind::Dim, ExprKind::RangeVar, ExprKind::RuntimeVar};
 constexpr const char* kBlankLineHint = " (maps are separated by a blank line)";
+
+// The declared variables by name (views into the source text). A map has a handful: a scan
+// of the names beats hashing every variable the expressions mention; past kScanned names a
+// hash table takes over.
+class VariableNames {
+ public:
+  // False when `name` is declared already.
+  bool add(std::string_view name, Expr variable) {
+    if (find(name)) return false;
+    names_.push_back({name, variable});
+    if (names_.size() == kScanned + 1)  // from now on, find() asks the index
+      for (const auto& [declared, expr] : names_) index_.emplace(declared, expr);
+    else if (names_.size() > kScanned + 1)
+      index_.emplace(name, variable);
+    return true;
+  }
+
+  // The name declared `position`-th.
+  std::string_view nameAt(size_t position) const { return names_[position].first; }
+
+  std::optional<Expr> find(std::string_view name) const {
+    if (names_.size() > kScanned) {
+      auto it = index_.find(name);
+      return it == index_.end() ? std::nullopt : std::optional<Expr>(it->second);
+    }
+    for (const auto& [declared, variable] : names_)
+      if (sameName(declared, name)) return variable;
+    return std::nullopt;
+  }
+
+ private:
+  // Names are a few bytes long: a loop the compiler inlines, not a call to memcmp.
+  static bool sameName(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (a[i] != b[i]) return false;
+    return true;
+  }
+
+  static constexpr size_t kScanned = 16;
+  std::vector<std::pair<std::string_view, Expr>> names_;
+  std::unordered_map<std::string_view, Expr> index_;
+};
 
 class MapParser {
  public:
@@ -80,7 +125,7 @@ class MapParser {
         throw tokens_.error(name.offset,
                             name.describe() + " is reserved and cannot name a variable");
       unsigned index = static_cast<unsigned>(vars.size());
-      if (!names_.emplace(name.text, Expr::variable(kind, index)).second)
+      if (!names_.add(name.text, Expr::variable(kind, index)))
         throw tokens_.error(name.offset, "duplicate variable name " + name.describe());
       // A name equal to the default for its position is stored as "unnamed" (XLA does too).
       vars.push_back({Interval{},
@@ -91,14 +136,7 @@ class MapParser {
     tokens_.take();
   }
 
-  Expr parseExpr() {
-    ExprParser parser(tokens_, [this](std::string_view name) -> std::optional<Expr> {
-      auto it = names_.find(name);
-      if (it == names_.end()) return std::nullopt;
-      return it->second;
-    });
-    return parser.parse();
-  }
+  Expr parseExpr() { return ExprParser(tokens_, resolveName_).parse(); }
 
   void parseResults() {
     tokens_.expect(TokenKind::LParen, "'(' opening the result list");
@@ -117,9 +155,10 @@ class MapParser {
     if (!tokens_.acceptIdentifier("domain"))
       throw tokens_.expectedError((comma ? "'domain:'" : "',' or 'domain:'") + blankLineHint());
     tokens_.expect(TokenKind::Colon, "':' after 'domain'");
+    size_t declared = 0;  // the variables' declaration order is the domain's
     for (ExprKind kind : kVariableKinds)
       for (unsigned i = 0; i < map_.variables(kind).size(); ++i) {
-        parseVariableRange(kind, i);
+        parseVariableRange(kind, i, names_.nameAt(declared++));
         tokens_.accept(TokenKind::Comma);
       }
     while (!tokens_.atEnd()) {
@@ -144,18 +183,18 @@ class MapParser {
     return startsLine ? kBlankLineHint : "";
   }
 
-  void parseVariableRange(ExprKind kind, unsigned index) {
-    std::string expected = map_.variableName(kind, index);
+  // The range of the variable declared as `name`.
+  void parseVariableRange(ExprKind kind, unsigned index, std::string_view name) {
     constexpr std::string_view kOrder =
         " (the domain gives every variable's range first, in declaration order)";
     Token first = tokens_.current();
     if (!first.is(TokenKind::Identifier) || !tokens_.peekNext().isIdentifier("in"))
-      throw tokens_.error(first.offset,
-                          "missing range for variable '" + expected + "'" + std::string(kOrder));
-    if (first.text != expected)
-      throw tokens_.error(first.offset, "domain entry names " + first.describe() +
-                                            " where the range of '" + expected + "' belongs" +
+      throw tokens_.error(first.offset, "missing range for variable '" + std::string(name) + "'" +
                                             std::string(kOrder));
+    if (first.text != name)
+      throw tokens_.error(first.offset, "domain entry names " + first.describe() +
+                                            " where the range of '" + std::string(name) +
+                                            "' belongs" + std::string(kOrder));
     tokens_.take();
     tokens_.take();
     Interval range = parseInterval();
@@ -187,7 +226,8 @@ class MapParser {
 
   TokenStream tokens_;
   IndexingMap map_;
-  std::unordered_map<std::string_view, Expr> names_;  // views into the source text
+  VariableNames names_;
+  const NameResolver resolveName_ = [this](std::string_view name) { return names_.find(name); };
   bool emptyRange_ = false;
 };
 

@@ -89,6 +89,14 @@ Expr Rewriter::rewrite(Expr e, int depth) {
       ranges_.range(e).isPoint())
     return e;
   if (const Expr* done = memo_.find(e)) return *done;
+  // A node with one value on the domain is that value (the constant-range rule), seen
+  // before its operands are rewritten: a composed chain's indices are often constant on a
+  // slice or a unit dimension, and rewriting the operands first would be wasted.
+  if (Interval r = ranges_.range(e); r.isPoint()) {
+    Expr value = Expr::constant(r.lo);
+    memo_.insert(e, value);
+    return value;
+  }
   Expr current = e.isBinary() && depth < kMaxDepth ? rebuildFromSimplifiedChildren(e, depth) : e;
   if (depth < kMaxDepth) {
     for (const Rule* rule : rulesFor(current.kind())) {
