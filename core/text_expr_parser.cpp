@@ -66,14 +66,14 @@ ExprParser::ExprParser(TokenStream& tokens, const NameResolver& resolve)
 Expr ExprParser::parse() { return parseSum().expr; }
 
 template <class Make>
-ExprParser::Parsed ExprParser::build(const Token& op, int depth, const Make& make) {
+ExprParser::Parsed ExprParser::build(size_t at, int depth, const Make& make) {
   if (depth > kMaxExprDepth)
-    throw tokens_.error(op.offset, "expression is too deep (more than " +
-                                       std::to_string(kMaxExprDepth) + " levels)");
+    throw tokens_.error(
+        at, "expression is too deep (more than " + std::to_string(kMaxExprDepth) + " levels)");
   try {
     return {make(), depth};
   } catch (const Error& e) {  // ExprError or OverflowError from the folding constructors
-    throw tokens_.error(op.offset, e.what());
+    throw tokens_.error(at, e.what());
   }
 }
 
@@ -83,22 +83,24 @@ ExprParser::Parsed ExprParser::build(const Token& op, int depth, const Make& mak
 ExprParser::Parsed ExprParser::parseSum() {
   constexpr size_t kLeftChainTerms = 64;
   struct Term {
-    Token op;  // the + or - before it (none for the first)
+    size_t at;   // the offset of the + or - before it (of the term itself for the first)
+    bool minus;  // whether that sign is -
     Parsed value;
   };
   boost::container::small_vector<Term, 8> terms;  // most sums have a few terms: no allocation
-  terms.push_back({Token{}, parseProduct()});
-  while (tokens_.current().is(TokenKind::Plus) || tokens_.current().is(TokenKind::Minus)) {
-    Token op = tokens_.take();
-    terms.push_back({op, parseProduct()});
+  terms.push_back({tokens_.current().offset, false, parseProduct()});
+  for (TokenKind sign;
+       (sign = tokens_.current().kind) == TokenKind::Plus || sign == TokenKind::Minus;) {
+    size_t at = tokens_.current().offset;
+    tokens_.advance();
+    terms.push_back({at, sign == TokenKind::Minus, parseProduct()});
   }
   if (terms.size() <= kLeftChainTerms) {
     Parsed sum = terms[0].value;
     for (size_t i = 1; i < terms.size(); ++i) {
       const Term& term = terms[i];
-      sum = build(term.op, std::max(sum.depth, term.value.depth) + 1, [&] {
-        return term.op.is(TokenKind::Plus) ? sum.expr + term.value.expr
-                                           : sum.expr - term.value.expr;
+      sum = build(term.at, std::max(sum.depth, term.value.depth) + 1, [&] {
+        return term.minus ? sum.expr - term.value.expr : sum.expr + term.value.expr;
       });
     }
     return sum;
@@ -106,9 +108,9 @@ ExprParser::Parsed ExprParser::parseSum() {
   // Signs first (a - b is a + (-b)), then pairs of neighbours until one is left.
   std::vector<Term> level;
   for (Term& term : terms) {
-    if (term.op.is(TokenKind::Minus)) {
+    if (term.minus) {
       Parsed operand = term.value;
-      term.value = build(term.op, operand.depth + 1, [&] { return -operand.expr; });
+      term.value = build(term.at, operand.depth + 1, [&] { return -operand.expr; });
     }
     level.push_back(term);
   }
@@ -117,8 +119,9 @@ ExprParser::Parsed ExprParser::parseSum() {
     for (size_t i = 0; i + 1 < level.size(); i += 2) {
       const Parsed& a = level[i].value;
       const Parsed& b = level[i + 1].value;
-      next.push_back({level[i + 1].op, build(level[i + 1].op, std::max(a.depth, b.depth) + 1,
-                                             [&] { return a.expr + b.expr; })});
+      size_t at = level[i + 1].at;
+      next.push_back(
+          {at, false, build(at, std::max(a.depth, b.depth) + 1, [&] { return a.expr + b.expr; })});
     }
     if (level.size() % 2 == 1) next.push_back(level.back());
     level = std::move(next);
@@ -129,11 +132,12 @@ ExprParser::Parsed ExprParser::parseSum() {
 ExprParser::Parsed ExprParser::parseProduct() {
   Parsed product = parseUnary();
   while (std::optional<ExprKind> kind = productOperator(tokens_.current())) {
-    Token op = tokens_.take();
+    size_t at = tokens_.current().offset;
+    tokens_.advance();
     Parsed factor = parseUnary();
     if (*kind == ExprKind::Mul && !product.expr.isConstant() && !factor.expr.isConstant())
-      throw tokens_.error(op.offset, nonAffineProduct(product.expr, factor.expr));
-    product = build(op, std::max(product.depth, factor.depth) + 1,
+      throw tokens_.error(at, nonAffineProduct(product.expr, factor.expr));
+    product = build(at, std::max(product.depth, factor.depth) + 1,
                     [&] { return Expr::binary(*kind, product.expr, factor.expr); });
   }
   return product;
@@ -142,38 +146,40 @@ ExprParser::Parsed ExprParser::parseProduct() {
 // Minus signs are counted, not recursed on, so `- - - ... d0` cannot exhaust the stack.
 ExprParser::Parsed ExprParser::parseUnary() {
   if (!tokens_.current().is(TokenKind::Minus)) return parsePrimary();
-  Token lastMinus;
+  size_t lastMinus = 0;
   int minuses = 0;
   while (tokens_.current().is(TokenKind::Minus)) {
-    lastMinus = tokens_.take();
+    lastMinus = tokens_.current().offset;
+    tokens_.advance();
     ++minuses;
   }
   bool negate = minuses % 2 == 1;
-  if (tokens_.current().is(TokenKind::Integer)) {
-    Token digits = tokens_.take();
-    return {Expr::constant(readInteger(tokens_, digits, negate)), 1};
-  }
+  if (tokens_.current().is(TokenKind::Integer)) return integer(negate);
   Parsed operand = parsePrimary();
   if (!negate) return operand;
   return build(lastMinus, operand.depth + 1, [&] { return -operand.expr; });
 }
 
+ExprParser::Parsed ExprParser::integer(bool negative) {
+  int64_t value = readInteger(tokens_, tokens_.current(), negative);
+  tokens_.advance();
+  return {Expr::constant(value), 1};
+}
+
 ExprParser::Parsed ExprParser::parsePrimary() {
   const Token& t = tokens_.current();
-  if (t.is(TokenKind::Integer)) {
-    Token digits = tokens_.take();
-    return {Expr::constant(readInteger(tokens_, digits, false)), 1};
-  }
+  if (t.is(TokenKind::Integer)) return integer(false);
   if (t.is(TokenKind::LParen)) {
-    Token open = tokens_.take();
-    enterNesting(open);
+    enterNesting(t.offset);
+    tokens_.advance();
     Parsed inner = parseSum();
     tokens_.expect(TokenKind::RParen, "')'");
     --nesting_;
     return inner;
   }
   if (t.is(TokenKind::Identifier)) {
-    Token name = tokens_.take();
+    Token name = t;
+    tokens_.advance();
     if ((name.text == "min" || name.text == "max") && tokens_.current().is(TokenKind::LParen))
       return parseCall(name);
     return parseVariable(name);
@@ -182,7 +188,8 @@ ExprParser::Parsed ExprParser::parsePrimary() {
 }
 
 ExprParser::Parsed ExprParser::parseCall(const Token& name) {
-  enterNesting(tokens_.take());  // the '('
+  enterNesting(tokens_.current().offset);  // the '('
+  tokens_.advance();
   Parsed a = parseSum();
   if (!tokens_.accept(TokenKind::Comma))
     throw tokens_.expectedError("',' between the two operands of " + std::string(name.text));
@@ -190,21 +197,22 @@ ExprParser::Parsed ExprParser::parseCall(const Token& name) {
   tokens_.expect(TokenKind::RParen, "')'");
   --nesting_;
   bool isMin = name.text == "min";
-  return build(name, std::max(a.depth, b.depth) + 1,
+  return build(name.offset, std::max(a.depth, b.depth) + 1,
                [&] { return isMin ? Expr::min(a.expr, b.expr) : Expr::max(a.expr, b.expr); });
 }
 
 ExprParser::Parsed ExprParser::parseVariable(const Token& name) {
+  // Declared names are never keywords: only a name that does not resolve is checked.
+  if (std::optional<Expr> variable = resolve_(name.text)) return {*variable, 1};
   if (isKeyword(name.text))
     throw tokens_.error(name.offset, "expected an expression, found " + name.describe());
-  if (std::optional<Expr> variable = resolve_(name.text)) return {*variable, 1};
   throw tokens_.error(name.offset, "unknown variable " + name.describe());
 }
 
-void ExprParser::enterNesting(const Token& at) {
+void ExprParser::enterNesting(size_t at) {
   if (++nesting_ > kMaxNesting)
-    throw tokens_.error(at.offset, "expression is nested too deeply (more than " +
-                                       std::to_string(kMaxNesting) + " levels)");
+    throw tokens_.error(at, "expression is nested too deeply (more than " +
+                                std::to_string(kMaxNesting) + " levels)");
 }
 
 }  // namespace idxmap

@@ -50,12 +50,15 @@ class ExprParser {
   Parsed parsePrimary();
   Parsed parseCall(const Token& name);
   Parsed parseVariable(const Token& name);
+  // The integer literal at the current token, negated when `negative`.
+  Parsed integer(bool negative);
   // Runs `make` (an Expr constructor call) for a node of the given depth; its errors, and
-  // a depth over the limit, are reported at `op`. A template, not a std::function: it runs
-  // once per operator, and a capture of three references would cost an allocation.
+  // a depth over the limit, are reported at offset `at` (the operator's). A template, not a
+  // std::function: it runs once per operator, and a capture of three references would cost
+  // an allocation.
   template <class Make>
-  Parsed build(const Token& op, int depth, const Make& make);
-  void enterNesting(const Token& at);
+  Parsed build(size_t at, int depth, const Make& make);
+  void enterNesting(size_t at);
 
   TokenStream& tokens_;
   const NameResolver& resolve_;

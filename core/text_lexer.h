@@ -146,20 +146,25 @@ class TokenStream {
   const Token& current() const { return current_; }
   Token peekNext() const { return lexer_.lexAt(current_.offset + current_.text.size()); }
   bool atEnd() const { return current_.is(TokenKind::End); }
-  // The four below are inline: the parsers call them once or more per token.
+  // The five below are inline: the parsers call them once or more per token.
   Token take() {
     Token taken = current_;
-    if (!atEnd()) current_ = peekNext();
+    advance();
     return taken;
+  }
+  // Moves to the next token. Parsers that need only the current token's offset or text call
+  // this after reading them: copying a whole Token stalls on store forwarding.
+  void advance() {
+    if (!atEnd()) current_ = peekNext();
   }
   bool accept(TokenKind kind) {
     if (!current_.is(kind)) return false;
-    take();
+    advance();
     return true;
   }
   bool acceptIdentifier(std::string_view word) {
     if (!current_.isIdentifier(word)) return false;
-    take();
+    advance();
     return true;
   }
   // Takes the current token if it has `kind`; otherwise "expected <what>, found <token>".

@@ -104,8 +104,8 @@ class MapParser {
 
   // KNOWN EMPTY ends the map.
   void takeKnownEmpty() {
-    tokens_.take();
-    tokens_.take();
+    tokens_.advance();
+    tokens_.advance();
     tokens_.accept(TokenKind::Comma);
     if (!tokens_.atEnd()) throw tokens_.expectedError("the end of the map after KNOWN EMPTY");
     map_.knownEmpty = true;
@@ -133,7 +133,7 @@ class MapParser {
     } while (tokens_.accept(TokenKind::Comma));
     if (!tokens_.current().is(close))
       throw tokens_.expectedError("',' or " + std::string(closeText));
-    tokens_.take();
+    tokens_.advance();
   }
 
   Expr parseExpr() { return ExprParser(tokens_, resolveName_).parse(); }
@@ -195,8 +195,8 @@ class MapParser {
       throw tokens_.error(first.offset, "domain entry names " + first.describe() +
                                             " where the range of '" + std::string(name) +
                                             "' belongs" + std::string(kOrder));
-    tokens_.take();
-    tokens_.take();
+    tokens_.advance();
+    tokens_.advance();
     Interval range = parseInterval();
     emptyRange_ = emptyRange_ || range.isEmpty();
     map_.variables(kind)[index].range = range;
@@ -213,8 +213,10 @@ class MapParser {
 
   int64_t parseBound() {
     bool negative = tokens_.accept(TokenKind::Minus);
-    Token digits = tokens_.expect(TokenKind::Integer, "an integer");
-    return readInteger(tokens_, digits, negative);
+    if (!tokens_.current().is(TokenKind::Integer)) throw tokens_.expectedError("an integer");
+    int64_t value = readInteger(tokens_, tokens_.current(), negative);
+    tokens_.advance();
+    return value;
   }
 
   // A variable with an empty range (`d0 in [10, 0]`, as XLA writes it) has no value: the
