@@ -160,7 +160,9 @@ IndexingMap parseIndexingMap(std::string_view text, std::string_view fileName) {
 Expr parseExpr(std::string_view text, const IndexingMap* names) {
   SourceText source(text, "<stdin>");
   TokenStream tokens(source, 0, text.size());
-  NameResolver resolve = [names](std::string_view name) { return resolveName(name, names); };
+  NameResolver resolve = [names](std::string_view name) {
+    return resolveName(name, names).value_or(Expr());
+  };
   ExprParser parser(tokens, resolve);
   Expr e = parser.parse();
   if (!tokens.atEnd()) throw tokens.expectedError("an operator or the end of the expression");

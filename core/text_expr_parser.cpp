@@ -203,7 +203,7 @@ ExprParser::Parsed ExprParser::parseCall(const Token& name) {
 
 ExprParser::Parsed ExprParser::parseVariable(const Token& name) {
   // Declared names are never keywords: only a name that does not resolve is checked.
-  if (std::optional<Expr> variable = resolve_(name.text)) return {*variable, 1};
+  if (Expr variable = resolve_(name.text); !variable.isNull()) return {variable, 1};
   if (isKeyword(name.text))
     throw tokens_.error(name.offset, "expected an expression, found " + name.describe());
   throw tokens_.error(name.offset, "unknown variable " + name.describe());

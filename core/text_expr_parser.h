@@ -21,8 +21,9 @@ namespace idxmap {
 inline constexpr int kMaxNesting = 256;
 inline constexpr int kMaxExprDepth = 1000;
 
-// Maps a variable name to its expression; nullopt for a name that is not a variable.
-using NameResolver = std::function<std::optional<Expr>(std::string_view)>;
+// Maps a variable name to its expression; the null Expr for a name that is not a variable
+// (not an optional: returning one through std::function stalled on store forwarding).
+using NameResolver = std::function<Expr(std::string_view)>;
 
 // Words the syntax reserves; they cannot name variables.
 bool isKeyword(std::string_view word);

@@ -1,6 +1,5 @@
 #include "core/text_map_parser.h"
 
-#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -22,7 +21,7 @@ class VariableNames {
  public:
   // False when `name` is declared already.
   bool add(std::string_view name, Expr variable) {
-    if (find(name)) return false;
+    if (!find(name).isNull()) return false;
     names_.push_back({name, variable});
     if (names_.size() == kScanned + 1)  // from now on, find() asks the index
       for (const auto& [declared, expr] : names_) index_.emplace(declared, expr);
@@ -34,14 +33,15 @@ class VariableNames {
   // The name declared `position`-th.
   std::string_view nameAt(size_t position) const { return names_[position].first; }
 
-  std::optional<Expr> find(std::string_view name) const {
+  // The variable declared as `name`; the null Expr when there is none.
+  Expr find(std::string_view name) const {
     if (names_.size() > kScanned) {
       auto it = index_.find(name);
-      return it == index_.end() ? std::nullopt : std::optional<Expr>(it->second);
+      return it == index_.end() ? Expr() : it->second;
     }
     for (const auto& [declared, variable] : names_)
       if (sameName(declared, name)) return variable;
-    return std::nullopt;
+    return Expr();
   }
 
  private:

@@ -189,6 +189,13 @@ void mergeDuplicateConstraints(IndexingMap& map) {
   map.constraints = std::move(merged);
 }
 
+std::vector<Interval> variableRanges(const IndexingMap& map) {
+  std::vector<Interval> ranges;
+  for (ExprKind kind : {ExprKind::Dim, ExprKind::RangeVar, ExprKind::RuntimeVar})
+    for (const Variable& v : map.variables(kind)) ranges.push_back(v.range);
+  return ranges;
+}
+
 bool anyEmptyRange(const IndexingMap& map) {
   for (ExprKind kind : {ExprKind::Dim, ExprKind::RangeVar, ExprKind::RuntimeVar})
     for (const Variable& v : map.variables(kind))
@@ -210,7 +217,9 @@ void simplifyDomain(IndexingMap& map) {
   mergeDuplicateConstraints(map);
   for (int round = 0; round < kMaxRounds; ++round) {
     if (anyEmptyRange(map)) return map.markKnownEmpty();
-    IndexingMap before = map;
+    // A round changes only constraints and ranges: those are what it compares.
+    std::vector<Constraint> constraintsBefore = map.constraints;
+    std::vector<Interval> rangesBefore = variableRanges(map);
     std::vector<Constraint> kept;
     for (Constraint c : map.constraints) {
       Fate fate = simplifyConstraint(c, map, simplifier);
@@ -220,16 +229,13 @@ void simplifyDomain(IndexingMap& map) {
     map.constraints = std::move(kept);
     mergeDuplicateConstraints(map);
     if (!mergeModConstraints(map)) return map.markKnownEmpty();
-    if (map == before) break;
+    if (map.constraints == constraintsBefore && variableRanges(map) == rangesBefore) break;
   }
   if (anyEmptyRange(map)) return map.markKnownEmpty();
 }
 
 void detectEmptyDomain(IndexingMap& map) {
   if (map.knownEmpty || map.constraints.empty()) return;
-  // The domain alone decides emptiness; the results would only add isl existentials.
-  IndexingMap domain = map;
-  domain.results.clear();
   // Cheap witnesses first: the corners where every variable is at its lower bound, at its
   // upper bound, and the middle of the box (a slice's constraints hold at one end, a window's
   // in the middle). isl only when none of them is in the domain.
@@ -243,13 +249,15 @@ void detectEmptyDomain(IndexingMap& map) {
       return out;
     };
     try {
-      if (domain.contains(pick(domain.dims), pick(domain.rangeVars), pick(domain.runtimeVars)))
-        return;
+      if (map.contains(pick(map.dims), pick(map.rangeVars), pick(map.runtimeVars))) return;
     } catch (const OverflowError&) {
     }
   }
-  // What intervals cannot see, isl can: an empty non-box domain.
-  if (islIsEmpty(domain).isProven()) map.markKnownEmpty();
+  // What intervals cannot see, isl can: an empty non-box domain. The domain alone decides
+  // emptiness; the results would only add isl existentials.
+  IndexingMap withoutResults = map;
+  withoutResults.results.clear();
+  if (islIsEmpty(withoutResults).isProven()) map.markKnownEmpty();
 }
 
 bool rescaleRangeVariables(IndexingMap& map) {
