@@ -23,33 +23,47 @@ struct Chunk {
 };
 
 // Maps are separated by one or more blank lines; a line of only whitespace is blank, and a
-// line that starts with `//` (after blanks) is a comment.
+// line that starts with `//` (after blanks) is a comment. Reads one map's text at a time, so
+// that reading exactly one map builds no list.
+class ChunkReader {
+ public:
+  explicit ChunkReader(std::string_view text) : text_(text) {}
+
+  // The next map's text; nullopt after the last.
+  std::optional<Chunk> next() {
+    std::optional<Chunk> open;
+    while (lineStart_ <= text_.size()) {
+      size_t lineEnd = text_.find('\n', lineStart_);
+      if (lineEnd == std::string_view::npos) lineEnd = text_.size();
+      size_t first = lineStart_;
+      while (first < lineEnd && isBlank(text_[first])) ++first;
+      lineStart_ = lineEnd + 1;
+      if (first == lineEnd) {  // a blank line closes the open chunk
+        if (open) return open;
+      } else if (text_.substr(first, 2) == "//") {
+        // A comment line belongs to no map and separates none: XLA's map files have them
+        // above maps, and between a map's lines.
+      } else {
+        size_t last = lineEnd;
+        while (isBlank(text_[last - 1])) --last;
+        if (open)
+          open->end = last;
+        else
+          open = Chunk{first, last};
+      }
+    }
+    return open;
+  }
+
+ private:
+  std::string_view text_;
+  size_t lineStart_ = 0;
+};
+
 std::vector<Chunk> splitIntoChunks(std::string_view text) {
   std::vector<Chunk> chunks;
-  std::optional<Chunk> open;
-  size_t lineStart = 0;
-  while (lineStart <= text.size()) {
-    size_t lineEnd = text.find('\n', lineStart);
-    if (lineEnd == std::string_view::npos) lineEnd = text.size();
-    size_t first = lineStart;
-    while (first < lineEnd && isBlank(text[first])) ++first;
-    if (first == lineEnd) {  // a blank line closes the open chunk
-      if (open) chunks.push_back(*open);
-      open.reset();
-    } else if (text.substr(first, 2) == "//") {
-      // A comment line belongs to no map and separates none: XLA's map files have them
-      // above maps, and between a map's lines.
-    } else {
-      size_t last = lineEnd;
-      while (isBlank(text[last - 1])) --last;
-      if (open)
-        open->end = last;
-      else
-        open = Chunk{first, last};
-    }
-    lineStart = lineEnd + 1;
-  }
-  if (open) chunks.push_back(*open);
+  ChunkReader reader(text);
+  while (std::optional<Chunk> chunk = reader.next()) chunks.push_back(*chunk);
   return chunks;
 }
 
@@ -150,11 +164,12 @@ std::vector<MapReading> readEachMap(std::string_view text, std::string_view file
 
 IndexingMap parseIndexingMap(std::string_view text, std::string_view fileName) {
   SourceText source(text, fileName);
-  std::vector<Chunk> chunks = splitIntoChunks(text);
-  if (chunks.empty()) throw source.error(text.size(), "expected a map, found none");
-  if (chunks.size() > 1)
-    throw source.error(chunks[1].begin, "expected exactly one map, found another one here");
-  return parseChunkMap(source, chunks[0], detectSyntax(chunkText(source, chunks[0])));
+  ChunkReader reader(text);
+  std::optional<Chunk> chunk = reader.next();
+  if (!chunk) throw source.error(text.size(), "expected a map, found none");
+  if (std::optional<Chunk> another = reader.next())
+    throw source.error(another->begin, "expected exactly one map, found another one here");
+  return parseChunkMap(source, *chunk, detectSyntax(chunkText(source, *chunk)));
 }
 
 Expr parseExpr(std::string_view text, const IndexingMap* names) {

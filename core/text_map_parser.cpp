@@ -1,5 +1,6 @@
 #include "core/text_map_parser.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -12,6 +13,7 @@ namespace idxmap {
 namespace {
 
 constexpr ExprKind kVariableKinds[] = {ExprKind::Dim, ExprKind::RangeVar, ExprKind::RuntimeVar};
+constexpr size_t kReservedVariables = 6;
 constexpr const char* kBlankLineHint = " (maps are separated by a blank line)";
 
 // The declared variables by name (views into the source text). A map has a handful: a scan
@@ -30,6 +32,7 @@ class VariableNames {
     return true;
   }
 
+  void reserve(size_t names) { names_.reserve(names); }
   // The name declared `position`-th.
   std::string_view nameAt(size_t position) const { return names_[position].first; }
 
@@ -60,7 +63,14 @@ class VariableNames {
 
 class MapParser {
  public:
-  MapParser(const SourceText& source, size_t begin, size_t end) : tokens_(source, begin, end) {}
+  MapParser(const SourceText& source, size_t begin, size_t end) : tokens_(source, begin, end) {
+    // A map has about one constraint a line: reserving for them, and for a few variables,
+    // spares the vectors' regrowth (a tenth of a short map's parse was the allocator).
+    std::string_view text = source.text().substr(begin, end - begin);
+    map_.constraints.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')));
+    map_.dims.reserve(kReservedVariables);
+    names_.reserve(kReservedVariables);
+  }
 
   IndexingMap parseXla() {
     if (atKnownEmpty()) {
