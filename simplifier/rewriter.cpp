@@ -82,6 +82,11 @@ Expr Rewriter::sumOfDigits(const LinearForm& form, int depth) {
   return best;
 }
 
+Expr Rewriter::pointValue(Expr e) {
+  Interval r = ranges_.range(e);
+  return r.isPoint() ? Expr::constant(r.lo) : Expr();
+}
+
 Expr Rewriter::rewrite(Expr e, int depth) {
   if (e.isConstant()) return e;
   // kPreserve: what is constant only through a point dimension stays as written.
@@ -89,16 +94,19 @@ Expr Rewriter::rewrite(Expr e, int depth) {
       ranges_.range(e).isPoint())
     return e;
   if (const Expr* done = memo_.find(e)) return *done;
-  // A node with one value on the domain is that value (the constant-range rule), seen
-  // before its operands are rewritten: a composed chain's indices are often constant on a
-  // slice or a unit dimension, and rewriting the operands first would be wasted.
-  if (Interval r = ranges_.range(e); r.isPoint()) {
-    Expr value = Expr::constant(r.lo);
+  // A node with one value on the domain is that value. Checked before the operands are
+  // rewritten (a composed chain's indices are often constant on a slice or a unit dim, and
+  // that work would be wasted), and again after, since a rewritten form may bound tighter.
+  // The range evaluator is sound, so this is exact; it is the rewriter's step and not a
+  // rule because it holds of every node.
+  if (Expr value = pointValue(e); !value.isNull()) {
     memo_.insert(e, value);
     return value;
   }
   Expr current = e.isBinary() && depth < kMaxDepth ? rebuildFromSimplifiedChildren(e, depth) : e;
-  if (depth < kMaxDepth) {
+  if (Expr value = pointValue(current); !value.isNull()) {
+    current = value;
+  } else if (depth < kMaxDepth) {
     for (const Rule* rule : rulesFor(current.kind())) {
       Expr next = applyRule(*rule, current, ranges_);
       if (next.isNull() || next == current) continue;

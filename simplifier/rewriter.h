@@ -23,6 +23,8 @@ class Rewriter {
 
  private:
   Expr rewrite(Expr e, int depth);
+  // The constant `e` equals on the domain, when its range is one point; else the null Expr.
+  Expr pointValue(Expr e);
   Expr rebuildFromSimplifiedChildren(Expr e, int depth);
   Expr sumOfDigits(const LinearForm& form, int depth);
 

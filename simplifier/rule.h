@@ -37,7 +37,6 @@ std::span<const RuleSpec> floorDivRules();
 std::span<const RuleSpec> ceilDivRules();
 std::span<const RuleSpec> sumRules();
 std::span<const RuleSpec> minMaxRules();
-std::span<const RuleSpec> anyKindRules();
 
 struct Pattern {
   enum class Kind {
@@ -81,8 +80,7 @@ struct Rule {
   std::string name;
   Pattern lhs, rhs;
   std::vector<Condition> when;
-  bool anyRoot = false;  // the left-hand side is a bare variable: applies to every node
-  ExprKind root = ExprKind::Add;
+  ExprKind root = ExprKind::Add;  // the operator at the left-hand side's root
 };
 
 // Parses a spec; throws Error naming the rule on malformed text (a programming error).
@@ -90,7 +88,7 @@ Rule parseRule(const RuleSpec& spec);
 
 // Every rule, parsed once.
 const std::vector<Rule>& allRules();
-// The rules that can apply to an expression of this kind (anyRoot rules included last).
+// The rules that can apply to an expression of this kind.
 const std::vector<const Rule*>& rulesFor(ExprKind kind);
 
 }  // namespace idxmap

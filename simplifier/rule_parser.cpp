@@ -301,9 +301,6 @@ Rule parseRule(const RuleSpec& spec) {
     c.onConstants = onlyConstants && c.constantMask != 0 && (c.constantMask & ~bound) == 0;
   }
   switch (rule.lhs.kind) {
-    case Pattern::Kind::Any:
-      rule.anyRoot = true;
-      break;
     case Pattern::Kind::Sum:
       rule.root = ExprKind::Add;
       break;
@@ -311,7 +308,9 @@ Rule parseRule(const RuleSpec& spec) {
       rule.root = rule.lhs.op;
       break;
     default:
-      throw Error("rule '" + rule.name + "': the left-hand side must be an expression");
+      // A bare x would apply to every node: what holds of every node (one with a single
+      // value is that value) is the rewriter's own step, not a rule.
+      throw Error("rule '" + rule.name + "': the left-hand side must have an operator at its root");
   }
   return rule;
 }

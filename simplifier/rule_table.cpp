@@ -7,8 +7,7 @@ namespace idxmap {
 const std::vector<Rule>& allRules() {
   static const std::vector<Rule> rules = [] {
     std::vector<Rule> out;
-    for (auto table :
-         {modRules(), floorDivRules(), ceilDivRules(), sumRules(), minMaxRules(), anyKindRules()})
+    for (auto table : {modRules(), floorDivRules(), ceilDivRules(), sumRules(), minMaxRules()})
       for (const RuleSpec& spec : table) out.push_back(parseRule(spec));
     return out;
   }();
@@ -18,12 +17,7 @@ const std::vector<Rule>& allRules() {
 const std::vector<const Rule*>& rulesFor(ExprKind kind) {
   static const auto byKind = [] {
     std::array<std::vector<const Rule*>, static_cast<size_t>(ExprKind::Max) + 1> table;
-    for (size_t k = 0; k < table.size(); ++k) {
-      for (const Rule& r : allRules())
-        if (!r.anyRoot && static_cast<size_t>(r.root) == k) table[k].push_back(&r);
-      for (const Rule& r : allRules())
-        if (r.anyRoot) table[k].push_back(&r);
-    }
+    for (const Rule& r : allRules()) table[static_cast<size_t>(r.root)].push_back(&r);
     return table;
   }();
   return byKind[static_cast<size_t>(kind)];
