@@ -80,7 +80,9 @@ enum class Fate { Keep, Drop, Empty };
 // The bounds and the rewriter that simplify constraints, shared by every constraint of every
 // round while no variable range changes: a chain's constraints repeat its ops' index
 // expressions, and the rewriter's memo then simplifies each shared subexpression once. Both
-// read only the variable ranges, so tightening one starts them afresh.
+// read only the variable ranges, so whatever tightens one calls rangesChanged() and they
+// start afresh. (Stale ones would stay sound, the ranges only shrink, but could miss a
+// simplification the tighter range allows.)
 class ConstraintSimplifier {
  public:
   explicit ConstraintSimplifier(const IndexingMap& map) : map_(map) {}
@@ -142,7 +144,7 @@ Fate simplifyConstraint(Constraint& c, IndexingMap& map, ConstraintSimplifier& s
 }
 
 // Merges `X mod a in [r, r]` facts about the same X; false when they contradict.
-bool mergeModConstraints(IndexingMap& map) {
+bool mergeModConstraints(IndexingMap& map, ConstraintSimplifier& simplifier) {
   std::vector<Constraint> others;
   std::vector<std::pair<Expr, Congruence>> facts;
   for (const Constraint& c : map.constraints) {
@@ -162,7 +164,11 @@ bool mergeModConstraints(IndexingMap& map) {
     if (fact.isContradiction()) return false;
     if (x.isVariable()) {
       Variable& v = map.variables(x.kind())[x.variableIndex()];
-      v.range = fact.tighten(v.range);
+      Interval tightened = fact.tighten(v.range);
+      if (tightened != v.range) {
+        v.range = tightened;
+        simplifier.rangesChanged();
+      }
       if (v.range.isEmpty()) return false;
     }
     if (fact.isExact()) {
@@ -228,7 +234,7 @@ void simplifyDomain(IndexingMap& map) {
     }
     map.constraints = std::move(kept);
     mergeDuplicateConstraints(map);
-    if (!mergeModConstraints(map)) return map.markKnownEmpty();
+    if (!mergeModConstraints(map, simplifier)) return map.markKnownEmpty();
     if (map.constraints == constraintsBefore && variableRanges(map) == rangesBefore) break;
   }
   if (anyEmptyRange(map)) return map.markKnownEmpty();
