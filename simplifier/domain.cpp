@@ -109,15 +109,21 @@ class ConstraintSimplifier {
   std::optional<Rewriter> rewriter_;
 };
 
-// Simplifies one constraint in place and says what to do with it.
-Fate simplifyConstraint(Constraint& c, IndexingMap& map, ConstraintSimplifier& simplifier) {
-  // Most constraints of a composed chain restate what the variable ranges already imply (each
-  // op's operand bounds): settle those on the bounds of the expression as written, before
-  // any rewriting. Bounds are sound for every form of the expression, so what is decided
-  // here is what the rewritten form would decide, or more.
-  Interval written = simplifier.bounds().range(c.expr);
+// What the bounds of a constraint's expression as written decide: Drop when the ranges
+// imply it, Empty when they contradict it, Keep when they cannot tell. Most constraints of a
+// composed chain restate its ops' operand bounds and are settled here, before any
+// rewriting. Bounds are sound for every form of the expression, so what is decided here is
+// what the rewritten form would decide, or more.
+Fate fateByBounds(const Constraint& c, RangeEvaluator& bounds) {
+  Interval written = bounds.range(c.expr);
   if (c.range.contains(written)) return Fate::Drop;
   if (written.intersect(c.range).isEmpty()) return Fate::Empty;
+  return Fate::Keep;
+}
+
+// Simplifies one constraint in place and says what to do with it.
+Fate simplifyConstraint(Constraint& c, IndexingMap& map, ConstraintSimplifier& simplifier) {
+  if (Fate fate = fateByBounds(c, simplifier.bounds()); fate != Fate::Keep) return fate;
   c.expr = simplifier.simplify(c.expr);
   for (int round = 0; round < kMaxRounds; ++round) {
     if (c.range.isEmpty()) return Fate::Empty;
@@ -213,12 +219,18 @@ bool anyEmptyRange(const IndexingMap& map) {
 
 void simplifyDomain(IndexingMap& map) {
   if (map.knownEmpty) return;
-  // Without constraints a round changes nothing: only the ranges can say "empty".
-  if (map.constraints.empty()) {
-    if (anyEmptyRange(map)) map.markKnownEmpty();
-    return;
-  }
+  if (anyEmptyRange(map)) return map.markKnownEmpty();
   ConstraintSimplifier simplifier(map);
+  // What the ranges settle goes first: a domain left without constraints has nothing more to
+  // simplify (its ranges are not empty), and skips the rounds' bookkeeping.
+  size_t kept = 0;
+  for (const Constraint& c : map.constraints) {
+    Fate fate = fateByBounds(c, simplifier.bounds());
+    if (fate == Fate::Empty) return map.markKnownEmpty();
+    if (fate == Fate::Keep) map.constraints[kept++] = c;
+  }
+  map.constraints.resize(kept);
+  if (map.constraints.empty()) return;
   // The same expression constrained twice is simplified once.
   mergeDuplicateConstraints(map);
   for (int round = 0; round < kMaxRounds; ++round) {
