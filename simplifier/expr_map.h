@@ -48,7 +48,7 @@ class ExprMap {
   }
   void grow() {
     std::vector<Slot> old = std::move(slots_);
-    slots_.assign(old.empty() ? 8 : old.size() * 2, Slot{});
+    slots_.assign(old.empty() ? 32 : old.size() * 2, Slot{});
     size_ = 0;
     for (const Slot& s : old)
       if (!s.key.isNull()) insert(s.key, s.value);

@@ -94,15 +94,9 @@ Expr Rewriter::rewrite(Expr e, int depth) {
       ranges_.range(e).isPoint())
     return e;
   if (const Expr* done = memo_.find(e)) return *done;
-  // A node with one value on the domain is that value. Checked before the operands are
-  // rewritten (a composed chain's indices are often constant on a slice or a unit dim, and
-  // that work would be wasted), and again after, since a rewritten form may bound tighter.
-  // The range evaluator is sound, so this is exact; it is the rewriter's step and not a
-  // rule because it holds of every node.
-  if (Expr value = pointValue(e); !value.isNull()) {
-    memo_.insert(e, value);
-    return value;
-  }
+  // A node with one value on the domain is that value, once its operands are rewritten (a
+  // rewritten form may bound tighter). The range evaluator is sound, so this is exact; it
+  // is the rewriter's step and not a rule because it holds of every node.
   Expr current = e.isBinary() && depth < kMaxDepth ? rebuildFromSimplifiedChildren(e, depth) : e;
   if (Expr value = pointValue(current); !value.isNull()) {
     current = value;
