@@ -67,6 +67,17 @@ TEST(Simplify, FoldsConstraintsIntoRanges) {
                      "(d0) -> (d0), domain: d0 in [2, 4]");
 }
 
+// A range that merging mod facts tightens (d1 odd: d1 in [1, 7]) must reach the constraints
+// simplified after it: min(d1, d0) is then d0 (d0 <= 1 <= d1), so d0 is even in [-1, 1], i.e.
+// 0. With bounds kept from before the merge, `d0 mod 2 in [0, 0]` stayed behind.
+TEST(Simplify, RangesTightenedByModFactsReachLaterConstraints) {
+  expectSimplifiesTo(
+      "(d0, d1){rt0} -> (rt0), domain: d0 in [-1, 1], d1 in [0, 7], rt0 in [0, 1],"
+      " d1 mod 2 in [1, 1], min(d1, d0) mod 2 in [0, 0]",
+      "(d0, d1){rt0} -> (rt0), domain: d0 in [0, 0], d1 in [1, 7], rt0 in [0, 1],"
+      " d1 mod 2 in [1, 1]");
+}
+
 TEST(Simplify, DetectsEmptyDomains) {
   IndexingMap out = simplify(parseIndexingMap(
       "(d0)[s0] -> (d0 + s0), domain: d0 in [0, 9], s0 in [0, 9], d0 mod 2 in [1, 1],"
