@@ -126,7 +126,8 @@ std::optional<unsigned> defaultNameIndex(std::string_view name, std::string_view
   return index < kMaxIndex ? std::optional<unsigned>(index) : std::nullopt;
 }
 
-std::optional<Expr> resolveName(std::string_view name, const IndexingMap* names) {
+// A NameResolver (the null Expr for a name that is no variable).
+Expr resolveName(std::string_view name, const IndexingMap* names) {
   if (names)
     for (ExprKind kind : {ExprKind::Dim, ExprKind::RangeVar, ExprKind::RuntimeVar})
       for (unsigned i = 0; i < names->variables(kind).size(); ++i)
@@ -134,7 +135,7 @@ std::optional<Expr> resolveName(std::string_view name, const IndexingMap* names)
   if (auto i = defaultNameIndex(name, "rt")) return Expr::runtimeVar(*i);
   if (auto i = defaultNameIndex(name, "d")) return Expr::dim(*i);
   if (auto i = defaultNameIndex(name, "s")) return Expr::rangeVar(*i);
-  return std::nullopt;
+  return Expr();
 }
 
 }  // namespace
@@ -175,9 +176,7 @@ IndexingMap parseIndexingMap(std::string_view text, std::string_view fileName) {
 Expr parseExpr(std::string_view text, const IndexingMap* names) {
   SourceText source(text, "<stdin>");
   TokenStream tokens(source, 0, text.size());
-  NameResolver resolve = [names](std::string_view name) {
-    return resolveName(name, names).value_or(Expr());
-  };
+  NameResolver resolve = [names](std::string_view name) { return resolveName(name, names); };
   ExprParser parser(tokens, resolve);
   Expr e = parser.parse();
   if (!tokens.atEnd()) throw tokens.expectedError("an operator or the end of the expression");
