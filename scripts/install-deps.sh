@@ -5,8 +5,8 @@
 set -euo pipefail
 
 packages=(
-  # Build tools.
-  cmake ninja-build g++ pkg-config
+  # Build tools; ccache keeps compiled objects under the home folder across builds and clones.
+  cmake ninja-build g++ pkg-config ccache
   # Libraries the library and the CLI link against.
   libisl-dev libz3-dev libboost-dev libcli11-dev nlohmann-json3-dev
   # Tests and benchmarks.

@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run):
-#   1. install missing dependencies; build everything in build/ (RelWithDebInfo); ctest;
-#   2. build the tests with ASan + UBSan in build-asan/ (clang) and run ctest there (the rule
-#      proofs excepted: Z3 work, run in step 1); build the verify tests with ThreadSanitizer in
-#      build-tsan/ and run the concurrency test there;
-#   3. when fuzz/ has targets: build them with clang in build-fuzz/ and fuzz briefly;
+#   1. install missing dependencies; build everything in build/ (RelWithDebInfo; the benchmarks
+#      only as far as proves they compile and link); ctest;
+#   2. build the tests and the fuzzers with ASan + UBSan in build-asan/ (clang) and run ctest
+#      there (the rule proofs excepted: Z3 work, run in step 1); fuzz briefly;
+#   3. build the concurrency test with ThreadSanitizer in build-tsan/ and run it;
 #   4. clang-tidy (.clang-tidy) on the sources the last commit changed (scripts/tidy.sh).
-# Any failure stops the script with a non-zero status and names the step.
+# Any failure stops the script with a non-zero status and names the step. At the end it prints
+# each step's time, ccache's hits, the tests that skipped, and the seeds of the sampled tests.
+#
+# Every compile goes through ccache (its cache under the home folder), so a second run on the
+# same machine rebuilds little. Tests that take seconds run a sample drawn fresh each run
+# (tests/support/sampling.h prints the seed); scripts/test-full.sh runs them whole.
 #
 # Knobs (environment): IDXMAP_JOBS (default: nproc), IDXMAP_SKIP_SANITIZE=1,
-# IDXMAP_FUZZ_SECONDS (total fuzzing time, default 60; 0 skips fuzzing), IDXMAP_SKIP_TIDY=1.
+# IDXMAP_FUZZ_SECONDS (total fuzzing time, default 60; 0 skips fuzzing), IDXMAP_SKIP_TIDY=1,
+# IDXMAP_TEST_FULL=1 and IDXMAP_TEST_SEED=N (tests/support/sampling.h).
 set -Eeuo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,8 +45,34 @@ report_failure() {
 }
 trap report_failure ERR
 
+# ccache's counters, to report this run's hits: "hits misses" (direct and preprocessed hits).
+ccache_counts() {
+  if ! command -v ccache >/dev/null; then
+    echo "0 0"
+    return
+  fi
+  ccache --print-stats 2>/dev/null | awk '
+    $1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { hits += $2 }
+    $1 == "cache_miss" { misses += $2 }
+    END { print hits + 0, misses + 0 }'
+}
+# What the tests of one tree said of themselves: skipped tests and the samples' seeds.
+test_notes() {
+  local log=$1/Testing/Temporary/LastTest.log
+  [[ -f $log ]] || return 0
+  grep -hE '^\[  SKIPPED \] [A-Za-z]' "$log" | sed -E 's/^\[  SKIPPED \] /  skipped: /' |
+    sort -u || true
+  grep -hE '^\[ sample \]' "$log" | sort -u | sed 's/^/  /' || true
+}
+read -r ccache_hits_before ccache_misses_before < <(ccache_counts)
+
+# One seed for every sampled test of this run, in both trees: the ASan tree then runs the
+# kernels the first tree compiled (the JIT's cache), and one number replays the whole run.
+export IDXMAP_TEST_SEED=${IDXMAP_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+echo "test.sh: sampled tests draw with IDXMAP_TEST_SEED=$IDXMAP_TEST_SEED"
+
 begin_step "dependencies, configure and build (build/)"
-./scripts/build.sh
+IDXMAP_BENCH_COMPILE_ONLY=1 ./scripts/build.sh
 end_step
 
 begin_step "ctest (build/)"
@@ -48,78 +80,68 @@ ctest --test-dir build --output-on-failure -j "$jobs"
 end_step
 
 if [[ ${IDXMAP_SKIP_SANITIZE:-0} != 1 ]]; then
-  begin_step "configure and build with ASan + UBSan (build-asan/)"
+  begin_step "configure and build with ASan + UBSan, and the fuzzers (build-asan/)"
   # -O1 -g1 (line tables) halves the compile time of -O2 -g and still gives the sanitizers
   # readable stack traces; no -DNDEBUG, so assertions are checked here too. Clang compiles the
-  # instrumented code in half GCC's time (GCC's build is the one tested in step 1).
+  # instrumented code in half GCC's time (GCC's build is the one tested in step 1). The
+  # fuzzers link this tree's libraries (fuzz/CMakeLists.txt).
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
     -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
-    -DIDXMAP_SANITIZE=ON -DIDXMAP_BUILD_BENCH=OFF
+    -DIDXMAP_SANITIZE=ON -DIDXMAP_BUILD_BENCH=OFF -DIDXMAP_FUZZ=ON
   cmake --build build-asan
   end_step
 
   begin_step "ctest with ASan + UBSan (build-asan/)"
   # The rewrite rules' Z3 proofs are Z3's work, four times slower under ASan's allocator and
-  # no check of ours: step 2 runs them; the code that builds them is covered by the rest.
-  # nvcc's verdicts on the emitted CUDA do not depend on how the tests were built: step 2
+  # no check of ours: step 1 runs them; the code that builds them is covered by the rest.
+  # nvcc's verdicts on the emitted CUDA do not depend on how the tests were built: step 1
   # checked them (IDXMAP_SKIP_NVCC).
   ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_stack_use_after_return=1} \
     UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-    IDXMAP_SKIP_NVCC=1 ctest --test-dir build-asan --output-on-failure -j "$jobs" -E 'RuleProofTest'
+    IDXMAP_SKIP_NVCC=1 ctest --test-dir build-asan --output-on-failure -j "$jobs" -E 'RuleProof'
   end_step
+
+  if [[ $fuzz_seconds -gt 0 ]]; then
+    begin_step "fuzz for ${fuzz_seconds}s (build-asan/fuzz/)"
+    mapfile -t fuzzers < <(cd fuzz && ls ./*_fuzzer.cpp | sed -E 's|^\./||; s|\.cpp$||')
+    per_fuzzer=$((fuzz_seconds / ${#fuzzers[@]} > 0 ? fuzz_seconds / ${#fuzzers[@]} : 1))
+    for name in "${fuzzers[@]}"; do
+      # A scratch corpus seeded with the examples and fuzz/corpus, so fuzzing never writes
+      # into the source tree.
+      corpus=build-asan/fuzz/corpus/$name
+      mkdir -p "$corpus"
+      find examples fuzz/corpus -type f \( -path "fuzz/corpus/$name/*" -o ! -path "fuzz/corpus/*/*" \) \
+        -exec cp {} "$corpus"/ \; 2>/dev/null || true
+      dict=()
+      for candidate in "fuzz/$name.dict" "fuzz/${name%_fuzzer}.dict"; do
+        if [[ -f $candidate ]]; then dict=(-dict="$candidate"); break; fi
+      done
+      echo "--- $name: ${per_fuzzer}s, $(ls "$corpus" | wc -l) seed inputs ${dict[*]}"
+      log=build-asan/fuzz/$name.log
+      if ! build-asan/fuzz/"$name" -max_total_time="$per_fuzzer" -timeout=10 -rss_limit_mb=2048 \
+        "${dict[@]}" -artifact_prefix=build-asan/fuzz/"$name"- -print_final_stats=1 "$corpus" \
+        >"$log" 2>&1; then
+        cat "$log"
+        echo "test.sh: $name found a failure; the input is in build-asan/fuzz/$name-*" >&2
+        false
+      fi
+      tail -n 12 "$log"
+    done
+    end_step
+  fi
 
   begin_step "ThreadSanitizer: the library on 4 threads (build-tsan/)"
-  # The concurrency test only (tests/verify/concurrency_test.cpp: simplify, validation, proofs,
-  # analysis, emission and prove-equal on 4 threads at once); the other tests run single-
-  # threaded code. tests/tsan.supp silences Z3's timer mutex, a known false positive.
+  # The concurrency test only (tests/concurrency/: simplify, validation, proofs, analysis,
+  # emission and prove-equal on 4 threads at once), and only the libraries it links; the other
+  # tests run single-threaded code. -O1: TSan's reports need no more, and it compiles faster.
+  # tests/tsan.supp silences Z3's timer mutex, a known false positive.
   cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
     -DCMAKE_CXX_FLAGS=-fsanitize=thread -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread \
-    -DIDXMAP_BUILD_BENCH=OFF
-  cmake --build build-tsan --target verify_tests
+    -DIDXMAP_BUILD_BENCH=OFF -DIDXMAP_PYTHON=OFF
+  cmake --build build-tsan --target concurrency_tests
   TSAN_OPTIONS="suppressions=$PWD/tests/tsan.supp halt_on_error=1" \
-    build-tsan/tests/verify_tests --gtest_filter='Concurrency.*'
-  end_step
-fi
-
-if [[ -f fuzz/CMakeLists.txt && $fuzz_seconds -gt 0 ]]; then
-  begin_step "build the fuzz targets with clang (build-fuzz/)"
-  # Only the fuzzers: the rest of the tree is already built and tested above.
-  mapfile -t fuzzers < <(sed -nE 's/^[[:space:]]*add_executable\([[:space:]]*([A-Za-z0-9_]+).*/\1/p' \
-    fuzz/CMakeLists.txt)
-  if [[ ${#fuzzers[@]} -eq 0 ]]; then
-    echo "test.sh: fuzz/CMakeLists.txt declares no fuzzer" >&2
-    false
-  fi
-  cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
-    -DIDXMAP_FUZZ=ON -DIDXMAP_BUILD_TESTS=OFF -DIDXMAP_BUILD_BENCH=OFF
-  cmake --build build-fuzz --target "${fuzzers[@]}"
-  end_step
-
-  begin_step "fuzz for ${fuzz_seconds}s"
-  per_fuzzer=$((fuzz_seconds / ${#fuzzers[@]} > 0 ? fuzz_seconds / ${#fuzzers[@]} : 1))
-  for name in "${fuzzers[@]}"; do
-    # A scratch corpus seeded with the examples and fuzz/corpus, so fuzzing never writes
-    # into the source tree.
-    corpus=build-fuzz/corpus/$name
-    mkdir -p "$corpus"
-    find examples fuzz/corpus -type f \( -path "fuzz/corpus/$name/*" -o ! -path "fuzz/corpus/*/*" \) \
-      -exec cp {} "$corpus"/ \; 2>/dev/null || true
-    dict=()
-    for candidate in "fuzz/$name.dict" "fuzz/${name%_fuzzer}.dict"; do
-      if [[ -f $candidate ]]; then dict=(-dict="$candidate"); break; fi
-    done
-    echo "--- $name: ${per_fuzzer}s, $(ls "$corpus" | wc -l) seed inputs ${dict[*]}"
-    log=build-fuzz/$name.log
-    if ! build-fuzz/fuzz/"$name" -max_total_time="$per_fuzzer" -timeout=10 -rss_limit_mb=2048 \
-      "${dict[@]}" -artifact_prefix=build-fuzz/"$name"- -print_final_stats=1 "$corpus" \
-      >"$log" 2>&1; then
-      cat "$log"
-      echo "test.sh: $name found a failure; the input is in build-fuzz/$name-*" >&2
-      false
-    fi
-    tail -n 12 "$log"
-  done
+    build-tsan/tests/concurrency_tests
   end_step
 fi
 
@@ -130,6 +152,17 @@ if [[ ${IDXMAP_SKIP_TIDY:-0} != 1 ]]; then
 fi
 
 trap - ERR
+read -r ccache_hits_after ccache_misses_after < <(ccache_counts)
 echo
 echo "=== test.sh: all steps passed"
+echo "ccache: $((ccache_hits_after - ccache_hits_before)) hits," \
+  "$((ccache_misses_after - ccache_misses_before)) misses"
+echo "sampled tests drew with IDXMAP_TEST_SEED=$IDXMAP_TEST_SEED (scripts/test-full.sh runs them whole)"
+for tree in build build-asan; do
+  notes=$(test_notes "$tree")
+  if [[ -n $notes ]]; then
+    echo "$tree:"
+    echo "$notes"
+  fi
+done
 print_timings

@@ -23,6 +23,7 @@
 #include "tests/codegen/kernel_test_support.h"
 #include "tests/codegen/nvcc_check.h"
 #include "tests/codegen/random_hlo.h"
+#include "tests/support/sampling.h"
 
 namespace idxmap::codegen {
 namespace hlo_kernel_tests {  // named: the folder's tests share one unity file
@@ -72,8 +73,9 @@ std::vector<Tensor> runHloKernel(const LoadedLibrary& library, const HloKernel& 
   size_t next = 0;
   for (const KernelBuffer& b : kernel.buffers) {
     std::string type = tensorType(b.elementType);
-    buffers.push_back(b.written ? Buffer(bufferElementBytes(type) * static_cast<size_t>(b.elements()))
-                                : toBuffer(inLayout(operands.at(next++), b.layout, true)));
+    buffers.push_back(b.written
+                          ? Buffer(bufferElementBytes(type) * static_cast<size_t>(b.elements()))
+                          : toBuffer(inLayout(operands.at(next++), b.layout, true)));
     elements.push_back(b.elements());
   }
   for (Buffer& buffer : buffers) pointers.push_back(buffer.data());
@@ -164,25 +166,29 @@ class HloKernelTargets : public ::testing::TestWithParam<bool> {};
 
 TEST_P(HloKernelTargets, RandomFusionsAgreeWithTheReference) {
   const bool cuda = GetParam();
-  RandomHlo generator(20261125);
+  // 150 fusions generated; in CI a sample of them is emitted, compiled and run.
+  constexpr size_t kFull = 150;
+  const sampling::Sample sample = sampling::sampleOf(
+      std::string("HloKernelTargets.RandomFusions/") + (cuda ? "Cuda" : "Cpp"), kFull, 40);
+  RandomHlo generator(sample.seed);
   std::vector<Case> cases;
   std::map<std::string, int> opcodes;
-  for (int id = 0; cases.size() < 150 && id < 400; ++id) {
+  for (size_t id = 0; id < kFull; ++id) {
     Case c;
-    c.text = generator.module(id);
+    c.text = generator.module(static_cast<int>(id));
     c.module = std::make_unique<hlo::Module>(hlo::parseHloModule(c.text, "random.hlo"));
     c.instruction = c.module->entry->root;
+    for (const auto& i : c.instruction->calledComputations[0]->instructions) ++opcodes[i->opcode];
+    if (id >= sample.count) continue;
     try {
       c.kernel = hloKernel(*c.instruction, "random_" + std::to_string(id), cuda);
     } catch (const UnsupportedHlo& error) {
       ADD_FAILURE() << error.what() << "\n" << c.text;
       continue;
     }
-    for (const auto& i : c.instruction->calledComputations[0]->instructions) ++opcodes[i->opcode];
     cases.push_back(std::move(c));
   }
-  ASSERT_EQ(cases.size(), 150u);
-  // The generator reached every op family.
+  // The generator reaches every op family (counted over all it generated).
   for (const char* op :
        {"pad", "concatenate", "dynamic-slice", "dynamic-update-slice", "reduce", "transpose",
         "reshape", "slice", "reverse", "select", "convert", "gather", "reduce-window"})

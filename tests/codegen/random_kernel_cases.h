@@ -1,5 +1,6 @@
-// The random gathers and scatters of kernel_random_test (seeded, so every run and every target
-// sees the same ops): each with its read tensors, the reference evaluator's results, and,
+// The random gathers and scatters of kernel_random_test and cuda_kernels_test (seeded: a test's
+// sample seed, tests/support/sampling.h, gives the same ops to every test of a run): each with
+// its read tensors, the reference evaluator's results, and,
 // where the index values are known, what brute force says of them (the proofs' oracle).
 #pragma once
 
@@ -67,11 +68,11 @@ struct RandomCases {
 };
 
 // `gathers` gathers, then `scatters` scatters.
-inline RandomCases randomKernelCases(int gathers, int scatters) {
+inline RandomCases randomKernelCases(int gathers, int scatters, uint32_t seed) {
   RandomCases out;
   std::vector<RandomCase>& cases = out.cases;
   std::string& module = out.module;
-  std::mt19937 rng(20261124);
+  std::mt19937 rng(seed);
   const char* gatherTypes[] = {"f32", "f16", "bf16", "i32", "f64", "i8", "ui16", "i1", "i64"};
   const char* indexTypes[] = {"i32", "i64", "i16"};
   const std::vector<std::vector<std::string>> scatterTypes = {
