@@ -11,9 +11,11 @@
 
 set(IDXMAP_GTEST_SUITES_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/gtest_suites_list.cmake)
 
-# idxmap_add_gtest_suites(<target> [TIMEOUT seconds])
+# idxmap_add_gtest_suites(<target> [TIMEOUT seconds] [LONG suite...])
+# LONG names the suites that take tens of seconds: CTest starts them first (a fresh tree has no
+# timings of its own to schedule by), so that none of them is left running alone at the end.
 function(idxmap_add_gtest_suites target)
-  cmake_parse_arguments(ARG "" "TIMEOUT" "" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT" "LONG" ${ARGN})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 1200)
   endif()
@@ -23,6 +25,7 @@ function(idxmap_add_gtest_suites target)
       -DEXECUTABLE=$<TARGET_FILE:${target}>
       -DWORKING_DIRECTORY=${CMAKE_CURRENT_BINARY_DIR}
       -DTIMEOUT=${ARG_TIMEOUT}
+      "-DLONG=${ARG_LONG}"
       -DOUTPUT=${ctest_file}
       -P ${IDXMAP_GTEST_SUITES_SCRIPT}
     BYPRODUCTS ${ctest_file}

@@ -102,9 +102,11 @@ if [[ ${IDXMAP_SKIP_SANITIZE:-0} != 1 ]]; then
   end_step
 
   if [[ $fuzz_seconds -gt 0 ]]; then
-    begin_step "fuzz for ${fuzz_seconds}s (build-asan/fuzz/)"
+    begin_step "fuzz for ${fuzz_seconds}s of CPU (build-asan/fuzz/)"
+    # The fuzzers run side by side, one a core, sharing the time between them.
     mapfile -t fuzzers < <(cd fuzz && ls ./*_fuzzer.cpp | sed -E 's|^\./||; s|\.cpp$||')
     per_fuzzer=$((fuzz_seconds / ${#fuzzers[@]} > 0 ? fuzz_seconds / ${#fuzzers[@]} : 1))
+    pids=()
     for name in "${fuzzers[@]}"; do
       # A scratch corpus seeded with the examples and fuzz/corpus, so fuzzing never writes
       # into the source tree.
@@ -117,16 +119,23 @@ if [[ ${IDXMAP_SKIP_SANITIZE:-0} != 1 ]]; then
         if [[ -f $candidate ]]; then dict=(-dict="$candidate"); break; fi
       done
       echo "--- $name: ${per_fuzzer}s, $(ls "$corpus" | wc -l) seed inputs ${dict[*]}"
-      log=build-asan/fuzz/$name.log
-      if ! build-asan/fuzz/"$name" -max_total_time="$per_fuzzer" -timeout=10 -rss_limit_mb=2048 \
+      build-asan/fuzz/"$name" -max_total_time="$per_fuzzer" -timeout=10 -rss_limit_mb=2048 \
         "${dict[@]}" -artifact_prefix=build-asan/fuzz/"$name"- -print_final_stats=1 "$corpus" \
-        >"$log" 2>&1; then
-        cat "$log"
-        echo "test.sh: $name found a failure; the input is in build-asan/fuzz/$name-*" >&2
-        false
-      fi
-      tail -n 12 "$log"
+        >"build-asan/fuzz/$name.log" 2>&1 &
+      pids+=($!)
     done
+    failed=()
+    for i in "${!fuzzers[@]}"; do
+      name=${fuzzers[$i]}
+      if ! wait "${pids[$i]}"; then failed+=("$name"); fi
+      echo "--- $name"
+      tail -n 12 "build-asan/fuzz/$name.log"
+    done
+    for name in "${failed[@]}"; do
+      cat "build-asan/fuzz/$name.log"
+      echo "test.sh: $name found a failure; the input is in build-asan/fuzz/$name-*" >&2
+    done
+    [[ ${#failed[@]} -eq 0 ]]
     end_step
   fi
 

@@ -44,10 +44,10 @@ class RandomKernels : public ::testing::Test {
     static sampling::Sample s;
     return s;
   }
-  // How many of this run's cases stand for `ofFull` of the full count (a floor for how often a
-  // choice is reached, scaled to the sample).
+  // A floor for how often a choice is reached, given as `ofFull` of the full count: scaled to
+  // the sample and halved, so that a fresh sample's spread stays above it.
   static int scaled(int ofFull) {
-    return static_cast<int>(static_cast<size_t>(ofFull) * cases().size() / kFullCases);
+    return static_cast<int>(static_cast<size_t>(ofFull) * cases().size() / kFullCases / 2);
   }
   static std::vector<RandomCase>& cases() {
     static std::vector<RandomCase> c;
