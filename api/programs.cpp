@@ -175,7 +175,8 @@ std::vector<OpProperties> proveIndexProperties(const Program& program,
         std::vector<OpProperties> all;
         for (const validation::CheckedOp& checked : report.ops) {
           std::optional<OpIndexProperties> proven =
-              checked.mlirOp ? proveOpIndexProperties(*checked.mlirOp, *checked.block, facts)
+              checked.mlirOp
+                  ? proveOpIndexProperties(*checked.mlirOp, *checked.block, facts, &*source.mlir)
               : checked.hloInstruction ? proveHloOpIndexProperties(*checked.hloInstruction, facts)
                                        : std::nullopt;
           if (proven) all.push_back(publicProperties(checked, *proven));

@@ -217,7 +217,8 @@ ExitCode verifySource(const Source& source, const std::vector<Assumption>& assum
   for (const validation::CheckedOp& checked : report.ops) {
     VerifiedOp op{&checked, std::nullopt};
     if (checked.mlirOp && checked.findingCount == 0)
-      op.properties = proveOpIndexProperties(*checked.mlirOp, *checked.block, assumptions);
+      op.properties =
+          proveOpIndexProperties(*checked.mlirOp, *checked.block, assumptions, &*mlirModule);
     if (checked.hloInstruction && checked.findingCount == 0)
       op.properties = proveHloOpIndexProperties(*checked.hloInstruction, assumptions);
     if (op.properties) tally(*op.properties, properties);

@@ -99,7 +99,7 @@ EmittedModule emitMlirModule(const mlir_ir::Module& module,
     }
     try {
       std::optional<OpIndexProperties> properties =
-          proveOpIndexProperties(op, *checked.block, assumptions);
+          proveOpIndexProperties(op, *checked.block, assumptions, &module);
       if (!properties) continue;  // an op without indices: nothing to emit
       Kernel kernel = kernelOf(op, *checked.block, *properties);
       kernel.symbol = kernelSymbol(op.name, checked.location);

@@ -221,13 +221,19 @@ isl::set factsSet(const std::vector<IndexFact>& facts, const std::vector<int64_t
       pairs = own(isl_set_intersect(pairs.release(), unique.release()));
     }
     if (fact.kind == Kind::Sorted) {
-      // An earlier point with a greater vector.
-      isl::map earlier = own(isl_map_lex_lt(
-          own(isl_space_set_alloc(islContext().get(), 0, static_cast<unsigned>(m))).release()));
-      isl::map greater = own(isl_map_lex_gt(
-          own(isl_space_set_alloc(islContext().get(), 0, static_cast<unsigned>(block))).release()));
-      isl::set sorted = allBut(flatProduct(earlier, greater), width);
-      pairs = own(isl_set_intersect(pairs.release(), sorted.release()));
+      // An earlier point with a greater vector, or a later one with a smaller (the same fact
+      // with the pair's roles swapped: a pair read in either order must be excluded).
+      isl::space points = own(isl_space_set_alloc(islContext().get(), 0, static_cast<unsigned>(m)));
+      isl::space vectors =
+          own(isl_space_set_alloc(islContext().get(), 0, static_cast<unsigned>(block)));
+      isl::map earlier = own(isl_map_lex_lt(points.copy()));
+      isl::map later = own(isl_map_lex_gt(points.copy()));
+      isl::map greater = own(isl_map_lex_gt(vectors.copy()));
+      isl::map smaller = own(isl_map_lex_lt(vectors.copy()));
+      pairs = own(isl_set_intersect(pairs.release(),
+                                    allBut(flatProduct(earlier, greater), width).release()));
+      pairs = own(
+          isl_set_intersect(pairs.release(), allBut(flatProduct(later, smaller), width).release()));
     }
   }
   if (block == entries) return pairwise ? pairs : single;

@@ -12,7 +12,6 @@
 #include "ops/import/forms.h"
 #include "ops/import/stablehlo.h"
 #include "ops/provenance/index_values.h"
-#include "verify/fact_flow.h"
 #include "verify/index_properties.h"
 
 namespace idxmap {
@@ -158,21 +157,29 @@ OpIndexProperties scatterProperties(const ScatterOp& scatter, const ValuesOf& va
 class Prover {
  public:
   Prover(const Operation& op, const std::vector<Operation>& block,
-         const std::vector<Assumption>& assumptions)
-      : op_(op), block_(block), assumptions_(assumptions) {}
+         const std::vector<Assumption>& assumptions, const mlir_ir::Module* module)
+      : op_(op), block_(block), assumptions_(assumptions) {
+    context_.module = module;
+    // A value the user makes assumptions about is a leaf of the value analysis, in the range
+    // assumed (the whole of int64 when none is).
+    for (const Assumption& assumption : assumptions)
+      context_.assumed.emplace_back(
+          assumption.value,
+          entryRange(assumption.facts, std::nullopt).value_or(std::pair(INT64_MIN, INT64_MAX)));
+  }
 
   OpIndexProperties gather(const GatherOp& gather, size_t indicesOperand, Claims claims) {
+    IndexValues values = valuesOf(indicesOperand);
+    std::vector<Assumption> facts = factsFor(values, indicesOperand);
     return gatherProperties(
-        gather, [&] { return valuesOf(indicesOperand); },
-        factsAbout(op_.operands[indicesOperand], block_, assumptions_), std::move(claims),
-        blocksOf(indicesOperand, gather.dimension_numbers.index_vector_dim));
+        gather, [&] { return values; }, facts, std::move(claims));
   }
 
   OpIndexProperties scatter(const ScatterOp& scatter, size_t indicesOperand, Claims claims) {
+    IndexValues values = valuesOf(indicesOperand);
+    std::vector<Assumption> facts = factsFor(values, indicesOperand);
     return scatterProperties(
-        scatter, [&] { return valuesOf(indicesOperand); },
-        factsAbout(op_.operands[indicesOperand], block_, assumptions_), std::move(claims),
-        blocksOf(indicesOperand, scatter.dimension_numbers.index_vector_dim));
+        scatter, [&] { return values; }, facts, std::move(claims));
   }
 
   std::optional<OpIndexProperties> prove() {
@@ -226,50 +233,34 @@ class Prover {
   }
 
  private:
-  // The indices as a stablehlo.concatenate along the index vector dim: one block of entries
-  // per operand, with the user's facts about it and its values when all are known.
-  std::vector<VectorBlock> blocksOf(size_t indicesOperand, int64_t indexVectorDim) const {
-    const Operation* concatenate = mlir_ir::definingOp(block_, op_.operands.at(indicesOperand));
-    if (!concatenate || concatenate->name != "stablehlo.concatenate") return {};
-    const mlir_ir::Attribute* dimension = concatenate->attribute("dimension");
-    if (!dimension) dimension = concatenate->attribute("dim");
-    std::optional<int64_t> axis = dimension ? dimension->asInt() : std::nullopt;
-    if (!axis || *axis != indexVectorDim ||
-        concatenate->operandTypes.size() != concatenate->operands.size())
-      return {};
-    std::vector<VectorBlock> blocks;
-    size_t first = 0;
-    for (size_t i = 0; i < concatenate->operands.size(); ++i) {
-      const mlir_ir::Type& type = concatenate->operandTypes[i];
-      if (!type.hasStaticShape() || *axis >= static_cast<int64_t>(type.shape.size())) return {};
-      VectorBlock block{first, static_cast<size_t>(type.shape[*axis]),
-                        factsAbout(concatenate->operands[i], block_, assumptions_), std::nullopt};
-      IndexValues values = index_provenance::indexValues(block_, concatenate->operands[i], type);
-      if (values.allKnown()) block.values = std::move(values);
-      first += block.entries;
-      blocks.push_back(std::move(block));
-    }
-    return blocks;
+  // Represented values take every fact about the leaves they come from (the provers match
+  // them by name); values that are not take the facts about the indices themselves.
+  std::vector<Assumption> factsFor(const IndexValues& values, size_t indicesOperand) const {
+    if (values.represented()) return assumptions_;
+    return about(op_.operands.at(indicesOperand).toString().substr(1), assumptions_);
   }
 
   IndexValues valuesOf(size_t operand) const {
     return index_provenance::indexValues(block_, op_.operands.at(operand),
-                                         op_.operandTypes.at(operand));
+                                         op_.operandTypes.at(operand), context_);
   }
 
   const Operation& op_;
   const std::vector<Operation>& block_;
   const std::vector<Assumption>& assumptions_;
+  index_provenance::ValueContext context_;
 };
 
 // Index values known at run time only: no value at any point.
 IndexValues runtimeValues(const std::vector<int64_t>& shape, std::string provenance) {
   std::string points;
   for (size_t d = 0; d < shape.size(); ++d) points += (d ? ", p" : "p") + std::to_string(d);
-  return {shape,
-          isl_bridge::own(isl_map_read_from_str(islContext().get(),
-                                                ("{ [" + points + "] -> [v] : 1 = 0 }").c_str())),
-          std::move(provenance), false};
+  IndexValues values;
+  values.shape = shape;
+  values.known = isl_bridge::own(
+      isl_map_read_from_str(islContext().get(), ("{ [" + points + "] -> [v] : 1 = 0 }").c_str()));
+  values.provenance = std::move(provenance);
+  return values;
 }
 
 // HLO's index values are not followed (index provenance reads MLIR).
@@ -323,10 +314,11 @@ OpIndexProperties proveLoweredGatherProperties(const gather_scatter::LoweredGath
       formClaims(names, unique));
 }
 
-std::optional<OpIndexProperties> proveOpIndexProperties(
-    const Operation& op, const std::vector<Operation>& block,
-    const std::vector<Assumption>& assumptions) {
-  return Prover(op, block, assumptions).prove();
+std::optional<OpIndexProperties> proveOpIndexProperties(const Operation& op,
+                                                        const std::vector<Operation>& block,
+                                                        const std::vector<Assumption>& assumptions,
+                                                        const mlir_ir::Module* module) {
+  return Prover(op, block, assumptions, module).prove();
 }
 
 }  // namespace idxmap

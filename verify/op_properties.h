@@ -45,11 +45,13 @@ struct OpIndexProperties {
 };
 
 // nullopt for an op without index properties (not a gather or scatter form). The op must be
-// valid; `block` is the block holding it. `assumptions` may name any value: the facts about the
-// op's indices are taken from those that name it.
+// valid; `block` is the block holding it, `module` (optional) the module, whose functions the
+// value analysis follows calls into. `assumptions` may name any value: the indices' values are
+// followed back to the values assumed about (and to the function's arguments), and the facts
+// hold there.
 std::optional<OpIndexProperties> proveOpIndexProperties(
     const mlir_ir::Operation& op, const std::vector<mlir_ir::Operation>& block,
-    const std::vector<Assumption>& assumptions);
+    const std::vector<Assumption>& assumptions, const mlir_ir::Module* module = nullptr);
 
 // XLA's HLO gather and scatter (ops/hlo/models/gather_scatter.h): the same properties and
 // claims as StableHLO's. HLO index values are not followed: they count as known at run time

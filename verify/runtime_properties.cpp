@@ -3,6 +3,7 @@
 
 #include "core/bridges/isl_bridge.h"
 #include "verify/index_points.h"
+#include "verify/possible_vectors_internal.h"
 #include "verify/runtime_properties_internal.h"
 
 namespace idxmap::index_points {
@@ -60,11 +61,31 @@ std::optional<isl::set> knownBlock(const VectorBlock& block, const IndexedOp& op
   return own(isl_set_flat_product(known.copy(), known.copy()));
 }
 
+// One property of values the analysis represents: proven when no vector it can read breaks
+// the property, else the condition where it can.
+ProofResult fromPossible(const IndexCondition& condition, const IndexedOp& op,
+                         const IndexValues& values, const PossibleVectors& possible) {
+  std::string reason =
+      "the values of " + op.names.indices + " are known only at run time: " + values.provenance;
+  PossibleVectors sets = condition.clamped()
+                             ? clampedVectors(possible, condition.pointShape, condition.clampTop)
+                             : possible;
+  const isl::set& can = condition.pairwise ? sets.pairwise : sets.single;
+  ProofResult result = condition.restrictedTo(can).alwaysHolds()
+                           ? ProofResult::proven("isl")
+                           : ProofResult::conditional(std::move(reason),
+                                                      condition.given(can).text(op.names.indices));
+  result.assumptions = sets.assumptions;
+  return result;
+}
+
 // One property of run-time index values: the exact condition, or a proof from the op's
 // structure, its element type, the known blocks or the user's facts.
 ProofResult fromCondition(const IndexCondition& condition, const IndexedOp& op,
-                          const IndexValues& values, const RuntimeKnowledge& knowledge) {
+                          const IndexValues& values, const RuntimeKnowledge& knowledge,
+                          const std::optional<PossibleVectors>& possible) {
   if (condition.alwaysHolds()) return ProofResult::proven("isl");
+  if (possible) return fromPossible(condition, op, values, *possible);
   std::string reason =
       "the values of " + op.names.indices + " are known only at run time: " + values.provenance;
   std::vector<IndexFact> facts = elementTypeFacts(op.indicesElementType);
@@ -113,8 +134,18 @@ ProofResult fromCondition(const IndexCondition& condition, const IndexedOp& op,
 
 IndexProperties runtimeProperties(const IndexConditions& conditions, const IndexedOp& op,
                                   const IndexValues& values, const RuntimeKnowledge& knowledge) {
+  // Values the analysis represents: what they can be, under the facts about their leaves.
+  std::optional<PossibleVectors> possible;
+  std::optional<std::string> failure;
+  if (values.represented()) try {
+      possible = isl_bridge::withIslBudget(
+          [&] { return possibleVectors(values, op.indexVectorDim, knowledge.assumptions); });
+    } catch (const Error& error) {
+      failure = error.what();
+    }
   auto prove = [&](const IndexCondition& condition) {
-    return guarded([&] { return fromCondition(condition, op, values, knowledge); });
+    if (failure) return ProofResult::unknown(*failure);
+    return guarded([&] { return fromCondition(condition, op, values, knowledge, possible); });
   };
   IndexProperties properties;
   if (conditions.unique) properties.unique = prove(*conditions.unique);

@@ -1,19 +1,20 @@
-// Index provenance: where the values of a gather's or scatter's indices come from. When the
-// indices are built, inside one function, from constants and iotas through concatenate,
-// broadcast_in_dim, reshape, transpose, clamp, add, subtract, multiply (by a constant) and
-// integer converts, their values are an exact isl relation
-//   { [index point of the tensor] -> [value] }
-// and the op's runtime variables (rt_k: entry k of the index vector read) can be replaced by
-// those values. The result is still exact: the relation of the folded map is the set of
-// (result index, operand index) pairs the op really reads.
+// The value analysis (issue 31): the value of every element of an integer or predicate tensor
+// of a program, as an exact piecewise quasi-affine isl relation
+//   { [point of the tensor] -> [value] }
+// whose parameters are *leaves*: elements of tensors the analysis does not see into (the
+// function's arguments, results of ops it does not model, values the user makes assumptions
+// about), each with the range its type (or an assumption) allows. Parameter "l<i>" stands for
+// leaves[i]'s element read at the point. Ops are followed through constants, iotas, movement
+// (broadcast_in_dim, reshape, transpose, slice, reverse, pad, concatenate), integer
+// arithmetic (add, subtract, multiply by a constant, negate, abs, min, max, clamp, divide and
+// remainder by a constant with C truncation, shifts by a constant), converts (wrapping exactly
+// where they can wrap: every arithmetic result wraps as its type does), compare, select,
+// and / or / not of predicates, and func.call into the module's functions.
 //
-// Values are tracked per point: a concatenate of an unknown tensor (a function argument) and
-// an iota knows the iota's points only. Anything that is not representable exactly, or too
-// big, is "unknown" with a reason, never a guess:
-//   - constants with more than kMaxConstantElements elements that are not splats;
-//   - relations with more than kMaxPieces convex pieces (after coalescing);
-//   - values that may not fit the element type (iota/add/multiply would wrap);
-//   - multiply of two non-constant tensors (not affine), float or dynamic-shaped tensors.
+// Where the value is known (no leaf changes it) it is also given without parameters: `known`,
+// what index folding (fold.h) composes into an op's map, exactly as before. A value the
+// analysis cannot represent (floats, a shape with `?`, isl past its limits) has no relation
+// and says why.
 #pragma once
 
 #include <isl/cpp.h>
@@ -21,11 +22,30 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ops/mlir/module.h"
 
 namespace idxmap::index_provenance {
+
+// One element of a tensor the analysis does not see into, read at each point of a value.
+struct Leaf {
+  std::string tensor;       // as the text writes it: "%arg0", "%3", "%2#1"
+  std::string elementType;  // "i32"
+  std::vector<int64_t> tensorShape;
+  isl::map access;                    // { [p] -> [a] }: the element of `tensor` read at point p
+  std::pair<int64_t, int64_t> range;  // what the element can be (its type's, or assumed)
+  std::string why;                    // "an argument", "stablehlo.dot is not followed"
+};
+
+// What the analysis is told beyond the ops: the module (for func.call), and the values the
+// user makes assumptions about (verify/assumptions.h), by name without '%': such a value is a
+// leaf, in the range assumed.
+struct ValueContext {
+  const mlir_ir::Module* module = nullptr;
+  std::vector<std::pair<std::string, std::pair<int64_t, int64_t>>> assumed;
+};
 
 inline constexpr int64_t kMaxConstantElements = 4096;
 inline constexpr int64_t kMaxPieces = 4096;
@@ -41,18 +61,38 @@ struct IndexValues {
   std::vector<int64_t> shape;
   // { [p0, ..., p_{r-1}] -> [v] } on the points whose value is known (no parameters).
   isl::map known;
-  // How the values were obtained ("concatenate(%arg1, iota)"), or why they are unknown.
+  // How the values were obtained ("select(compare(%arg1, 0), add(%arg1, 10), %arg1)"), or
+  // why they are not represented.
   std::string provenance;
   // Known at every point by construction (a constant, an iota, ops of such): lets the
   // folding skip a subset test that costs isl quadratic time on a union of many points.
   bool complete = false;
+  // Every point's value, parameters l<i> for leaves[i]; none when the values are not
+  // represented (provenance says why).
+  std::optional<isl::map> symbolic;
+  std::vector<Leaf> leaves;
   bool anyKnown() const;
   bool allKnown() const;  // every point of the shape has its value
+  bool represented() const { return symbolic.has_value(); }
 };
 
 // The values of `value`, defined by the ops of `scope` (a function's entry block, or the
 // bare ops of a module), of type `type`.
 IndexValues indexValues(const std::vector<mlir_ir::Operation>& scope, const mlir_ir::Value& value,
-                        const mlir_ir::Type& type);
+                        const mlir_ir::Type& type, const ValueContext& context = {});
+
+// The values of an op's index vectors: entry k of the vector at point p (the index tensor's
+// point without its vector dim). The leaves are those of each entry (a leaf read at entry k
+// reads the element its access gives with the vector dim at k), one parameter per element:
+// two entries that read one element share it.
+struct VectorValues {
+  std::vector<int64_t> pointShape;
+  size_t entries = 0;
+  isl::map relation;         // { [p] -> [x_0, ..., x_{entries-1}] }, parameter l<i> for leaves[i]
+  std::vector<Leaf> leaves;  // access: { [p] -> [a] }
+};
+
+// nullopt when the values are not represented. Throws Error when isl gives up.
+std::optional<VectorValues> indexVectors(const IndexValues& values, int64_t indexVectorDim);
 
 }  // namespace idxmap::index_provenance

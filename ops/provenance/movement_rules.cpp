@@ -1,10 +1,15 @@
-// Index values through data movement: constants and iotas give them, concatenate,
-// broadcast_in_dim, reshape and transpose pull the operand's values back along the op's index
-// map.
+// Values through data movement: constants and iotas give them, concatenate, broadcast_in_dim,
+// reshape, transpose, slice, reverse and pad pull the operand's values back along the op's
+// index map (their dynamic_ forms too, where the result's type is static); func.call follows
+// the callee; get_dimension_size of a static dimension is its size.
 #include <isl/map.h>
+#include <isl/set.h>
+
+#include <algorithm>
 
 #include "core/bridges/isl_bridge.h"
 #include "core/checked.h"
+#include "core/tensor_type.h"
 #include "ops/provenance/relations_internal.h"
 #include "ops/provenance/tracer_internal.h"
 
@@ -21,101 +26,124 @@ std::span<const Tracer::Rules::Row> Tracer::movementRules() {
       {"stablehlo.broadcast_in_dim", &Tracer::broadcast},
       {"stablehlo.reshape", &Tracer::reshape},
       {"stablehlo.transpose", &Tracer::transpose},
+      {"stablehlo.slice", &Tracer::slice},
+      {"stablehlo.reverse", &Tracer::reverse},
+      {"stablehlo.pad", &Tracer::pad},
+      {"stablehlo.dynamic_iota", &Tracer::iota},
+      {"stablehlo.dynamic_broadcast_in_dim", &Tracer::broadcast},
+      {"stablehlo.dynamic_reshape", &Tracer::reshape},
+      {"stablehlo.get_dimension_size", &Tracer::dimensionSize},
+      {"func.call", &Tracer::call},
+      {"call", &Tracer::call},
   };
   return rows;
 }
 
-IndexValues Tracer::constant(const Operation& op, const std::vector<int64_t>& shape, int) {
+namespace {
+
+// `{ [p] -> [v] : box(p) and conditions }` as values known at every point.
+IndexValues exactly(const std::vector<int64_t>& shape, const std::vector<std::string>& conditions,
+                    const std::string& provenance) {
+  IndexValues values = unknown(shape, provenance);
+  values.symbolic = relation(tuple('p', shape.size()), "[v]", concat(box('p', shape), conditions));
+  values.complete = true;
+  return values;
+}
+
+// The list attribute under either name, of `rank` entries; nullopt otherwise.
+std::optional<std::vector<int64_t>> ints(const Operation& op, const char* generic,
+                                         const char* pretty, size_t rank) {
+  const mlir_ir::Attribute* attribute = firstAttribute(op, generic, pretty);
+  std::optional<std::vector<int64_t>> values = attribute ? attribute->asInts() : std::nullopt;
+  if (!values || values->size() != rank) return std::nullopt;
+  return values;
+}
+
+}  // namespace
+
+IndexValues Tracer::constant(const Operation& op, const mlir_ir::Type& type, int) {
+  const std::vector<int64_t>& shape = type.shape;
   const mlir_ir::Attribute* value = op.attribute("value");
   if (!value || !value->dense || !value->dense->floats.empty())
-    return unknown(shape, "constant without integer dense values");
+    return opaque(op, type, "a constant without integer dense values");
   const mlir_ir::DenseElements& dense = *value->dense;
-  std::string p = tuple('p', shape.size());
-  if (dense.isSplat)
-    return {shape,
-            relation(p, "[v]", concat(box('p', shape), {"v = " + std::to_string(dense.intAt(0))})),
-            "constant", true};
+  if (dense.isSplat) return exactly(shape, {"v = " + std::to_string(dense.intAt(0))}, "constant");
   int64_t count = 1;
   for (int64_t size : shape) count = checkedMul(count, size);
   if (count > kMaxConstantElements)
-    return unknown(shape,
-                   "constant of more than " + std::to_string(kMaxConstantElements) + " elements");
+    return opaque(op, type,
+                  "a constant of more than " + std::to_string(kMaxConstantElements) + " elements");
   if (static_cast<int64_t>(dense.ints.size()) != count)
-    return unknown(shape, "constant whose value count differs from its type");
+    return opaque(op, type, "a constant whose value count differs from its type");
   std::vector<int64_t> values(static_cast<size_t>(count));
   for (int64_t position = 0; position < count; ++position)
     values[static_cast<size_t>(position)] = dense.intAt(position);
-  if (count == 0) return {shape, unknown(shape, "").known, "constant", true};
+  if (count == 0) return exactly(shape, {"1 = 0"}, "constant");
   // v = c + sum_d a_d * p_d (a table of an iota, a stride): one piece, as isl would coalesce
   // it, without the quadratic cost of coalescing a piece per element.
   if (std::optional<std::string> affine = affineValue(shape, values))
-    return {shape, relation(p, "[v]", concat(box('p', shape), {"v = " + *affine})), "constant",
-            true};
-  return {shape, pointTable(shape, values), "constant", true};
+    return exactly(shape, {"v = " + *affine}, "constant");
+  IndexValues table = exactly(shape, {}, "constant");
+  table.symbolic = pointTable(shape, values);
+  return table;
 }
 
-IndexValues Tracer::iota(const Operation& op, const std::vector<int64_t>& shape, int) {
+IndexValues Tracer::iota(const Operation& op, const mlir_ir::Type& type, int) {
+  const std::vector<int64_t>& shape = type.shape;
   const mlir_ir::Attribute* dim = firstAttribute(op, "iota_dimension", "dim");
   std::optional<int64_t> axis = dim ? dim->asInt() : std::nullopt;
   if (!axis || *axis < 0 || *axis >= static_cast<int64_t>(shape.size()))
-    return unknown(shape, "iota without a valid dimension");
-  return {shape,
-          relation(tuple('p', shape.size()), "[v]",
-                   concat(box('p', shape), {"v = " + var('p', static_cast<size_t>(*axis))})),
-          "iota", true};
+    return opaque(op, type, "an iota without a valid dimension");
+  // Values past the type are refused where the relation is finished (finish()).
+  return exactly(shape, {"v = " + var('p', static_cast<size_t>(*axis))}, "iota");
 }
 
-IndexValues Tracer::concatenate(const Operation& op, const std::vector<int64_t>& shape, int depth) {
+IndexValues Tracer::concatenate(const Operation& op, const mlir_ir::Type& type, int depth) {
+  const std::vector<int64_t>& shape = type.shape;
   const mlir_ir::Attribute* dim = firstAttribute(op, "dimension", "dim");
   std::optional<int64_t> axis = dim ? dim->asInt() : std::nullopt;
   if (!axis || *axis < 0 || *axis >= static_cast<int64_t>(shape.size()))
-    return unknown(shape, "concatenate without a valid dimension");
-  IndexValues result = unknown(shape, "");
-  result.complete = true;
+    return opaque(op, type, "a concatenate without a valid dimension");
+  IndexValues result = exactly(shape, {"1 = 0"}, "");
   std::vector<std::string> parts;
   int64_t offset = 0;
   for (size_t i = 0; i < op.operands.size(); ++i) {
     std::optional<IndexValues> part = operand(op, i, depth);
-    if (!part || part->shape.size() != shape.size())
-      return unknown(shape, "concatenate operand " + std::to_string(i) + " has no usable type");
-    parts.push_back(part->anyKnown() ? part->provenance : op.operands[i].toString());
+    if (!part || part->shape.size() != shape.size() || !part->represented())
+      return opaque(op, type, "concatenate operand " + std::to_string(i) + " is not represented");
+    parts.push_back(part->provenance);
     result.complete = result.complete && part->complete;
     // Result point p reads operand point p - offset along the axis.
-    std::vector<std::string> shift;
+    std::vector<std::string> shift = box('p', shape);
     for (size_t a = 0; a < shape.size(); ++a)
       shift.push_back(var('q', a) + " = " + var('p', a) +
                       (static_cast<int64_t>(a) == *axis ? " - " + std::to_string(offset) : ""));
-    isl::map pull = relation(tuple('p', shape.size()), tuple('q', shape.size()), shift);
-    result.known =
-        own(isl_map_union(result.known.release(), applyRange(pull, part->known).release()));
+    shift = concat(shift, box('q', part->shape));
+    IndexValues moved = pulled(
+        *part, shape, relation(tuple('p', shape.size()), tuple('q', shape.size()), shift), "part");
+    result.symbolic = own(isl_map_union(result.symbolic->release(), moved.symbolic->release()));
     offset += part->shape[*axis];
   }
-  if (offset != shape[*axis]) return unknown(shape, "concatenate sizes do not add up");
+  if (offset != shape[*axis]) return opaque(op, type, "concatenate sizes do not add up");
   result.provenance = "concatenate(" + join(parts, ", ") + ")";
   return result;
 }
 
-IndexValues Tracer::pulled(const IndexValues& source, const std::vector<int64_t>& shape,
-                           const isl::map& pull, const std::string& what) {
-  if (!source.anyKnown()) return unknown(shape, what + " of " + source.provenance);
-  return {shape, applyRange(pull, source.known), what + "(" + source.provenance + ")",
-          source.complete};
-}
-
-IndexValues Tracer::broadcast(const Operation& op, const std::vector<int64_t>& shape, int depth) {
+IndexValues Tracer::broadcast(const Operation& op, const mlir_ir::Type& type, int depth) {
+  const std::vector<int64_t>& shape = type.shape;
   const mlir_ir::Attribute* attribute = firstAttribute(op, "broadcast_dimensions", "dims");
   std::optional<std::vector<int64_t>> dims = attribute ? attribute->asInts() : std::nullopt;
   std::optional<IndexValues> source = operand(op, 0, depth);
   if (!dims || !source || dims->size() != source->shape.size())
-    return unknown(shape, "broadcast_in_dim without usable dims or operand");
+    return opaque(op, type, "broadcast_in_dim without usable dims or operand");
   std::vector<std::string> select = box('p', shape);
   for (size_t k = 0; k < dims->size(); ++k) {
     int64_t d = (*dims)[k];
     if (d < 0 || d >= static_cast<int64_t>(shape.size()))
-      return unknown(shape, "broadcast_in_dim dims out of range");
+      return opaque(op, type, "broadcast_in_dim dims out of range");
     bool stretched = source->shape[k] == 1 && shape[d] != 1;
     if (!stretched && source->shape[k] != shape[d])
-      return unknown(shape, "broadcast_in_dim sizes do not match");
+      return opaque(op, type, "broadcast_in_dim sizes do not match");
     select.push_back(var('q', k) + " = " + (stretched ? "0" : var('p', static_cast<size_t>(d))));
   }
   return pulled(*source, shape,
@@ -125,9 +153,10 @@ IndexValues Tracer::broadcast(const Operation& op, const std::vector<int64_t>& s
 
 // Row-major: the point of the result and the point of the operand with the same linear
 // position.
-IndexValues Tracer::reshape(const Operation& op, const std::vector<int64_t>& shape, int depth) {
+IndexValues Tracer::reshape(const Operation& op, const mlir_ir::Type& type, int depth) {
+  const std::vector<int64_t>& shape = type.shape;
   std::optional<IndexValues> source = operand(op, 0, depth);
-  if (!source) return unknown(shape, "reshape without an operand type");
+  if (!source) return opaque(op, type, "reshape without an operand type");
   auto linear = [](char prefix, const std::vector<int64_t>& sizes, int64_t& count) {
     std::vector<std::string> terms;
     count = 1;
@@ -139,7 +168,7 @@ IndexValues Tracer::reshape(const Operation& op, const std::vector<int64_t>& sha
   };
   int64_t resultCount = 0, sourceCount = 0;
   std::string p = linear('p', shape, resultCount), q = linear('q', source->shape, sourceCount);
-  if (resultCount != sourceCount) return unknown(shape, "reshape changes the element count");
+  if (resultCount != sourceCount) return opaque(op, type, "reshape changes the element count");
   std::vector<std::string> conditions = concat(box('p', shape), box('q', source->shape));
   conditions.push_back(p + " = " + q);
   return pulled(*source, shape,
@@ -147,21 +176,98 @@ IndexValues Tracer::reshape(const Operation& op, const std::vector<int64_t>& sha
                 "reshape");
 }
 
-IndexValues Tracer::transpose(const Operation& op, const std::vector<int64_t>& shape, int depth) {
+IndexValues Tracer::transpose(const Operation& op, const mlir_ir::Type& type, int depth) {
+  const std::vector<int64_t>& shape = type.shape;
   const mlir_ir::Attribute* attribute = firstAttribute(op, "permutation", "dims");
   std::optional<std::vector<int64_t>> perm = attribute ? attribute->asInts() : std::nullopt;
   std::optional<IndexValues> source = operand(op, 0, depth);
   if (!perm || !source || perm->size() != shape.size() || source->shape.size() != shape.size())
-    return unknown(shape, "transpose without usable dims or operand");
+    return opaque(op, type, "transpose without usable dims or operand");
   std::vector<std::string> select = box('p', shape);
   for (size_t k = 0; k < perm->size(); ++k) {
     int64_t d = (*perm)[k];
     if (d < 0 || d >= static_cast<int64_t>(shape.size()) || source->shape[d] != shape[k])
-      return unknown(shape, "transpose dims do not match the shapes");
+      return opaque(op, type, "transpose dims do not match the shapes");
     select.push_back(var('q', static_cast<size_t>(d)) + " = " + var('p', k));
   }
   return pulled(*source, shape,
                 relation(tuple('p', shape.size()), tuple('q', shape.size()), select), "transpose");
+}
+
+IndexValues Tracer::slice(const Operation& op, const mlir_ir::Type& type, int depth) {
+  const std::vector<int64_t>& shape = type.shape;
+  std::optional<IndexValues> source = operand(op, 0, depth);
+  if (!source || source->shape.size() != shape.size())
+    return opaque(op, type, "slice without a usable operand");
+  std::optional<std::vector<int64_t>> start = ints(op, "start_indices", "start", shape.size());
+  std::optional<std::vector<int64_t>> strides = ints(op, "strides", "strides", shape.size());
+  if (!strides && !firstAttribute(op, "strides", "strides"))
+    strides = std::vector<int64_t>(shape.size(), 1);
+  if (!start || !strides) return opaque(op, type, "slice without usable start indices or strides");
+  std::vector<std::string> select = concat(box('p', shape), box('q', source->shape));
+  for (size_t d = 0; d < shape.size(); ++d)
+    select.push_back(var('q', d) + " = " + std::to_string((*start)[d]) + " + " +
+                     std::to_string((*strides)[d]) + " * " + var('p', d));
+  return pulled(*source, shape,
+                relation(tuple('p', shape.size()), tuple('q', shape.size()), select), "slice");
+}
+
+IndexValues Tracer::reverse(const Operation& op, const mlir_ir::Type& type, int depth) {
+  const std::vector<int64_t>& shape = type.shape;
+  std::optional<IndexValues> source = operand(op, 0, depth);
+  const mlir_ir::Attribute* attribute = firstAttribute(op, "dimensions", "dims");
+  std::optional<std::vector<int64_t>> dims = attribute ? attribute->asInts() : std::nullopt;
+  if (!source || !dims || source->shape != shape)
+    return opaque(op, type, "reverse without usable dims or operand");
+  std::vector<std::string> select = box('p', shape);
+  for (size_t d = 0; d < shape.size(); ++d) {
+    bool reversed = std::find(dims->begin(), dims->end(), static_cast<int64_t>(d)) != dims->end();
+    select.push_back(var('q', d) + " = " +
+                     (reversed ? std::to_string(shape[d] - 1) + " - " + var('p', d) : var('p', d)));
+  }
+  return pulled(*source, shape,
+                relation(tuple('p', shape.size()), tuple('q', shape.size()), select), "reverse");
+}
+
+// Result point p reads operand point q where p = low + q * (interior + 1) on every axis, and
+// the padding value elsewhere (negative low or high crop).
+IndexValues Tracer::pad(const Operation& op, const mlir_ir::Type& type, int depth) {
+  const std::vector<int64_t>& shape = type.shape;
+  std::optional<IndexValues> source = operand(op, 0, depth);
+  std::optional<IndexValues> padding = operand(op, 1, depth);
+  std::optional<std::vector<int64_t>> low = ints(op, "edge_padding_low", "low", shape.size());
+  std::optional<std::vector<int64_t>> interior =
+      ints(op, "interior_padding", "interior", shape.size());
+  if (!source || !padding || !low || !interior || source->shape.size() != shape.size() ||
+      !padding->shape.empty() || !source->represented() || !padding->represented())
+    return opaque(op, type, "pad without usable operands or padding");
+  std::vector<std::string> read = concat(box('p', shape), box('q', source->shape));
+  for (size_t d = 0; d < shape.size(); ++d)
+    read.push_back(var('p', d) + " = " + std::to_string((*low)[d]) + " + " +
+                   std::to_string((*interior)[d] + 1) + " * " + var('q', d));
+  isl::map pull = relation(tuple('p', shape.size()), tuple('q', shape.size()), read);
+  isl::set padded = own(isl_set_subtract(
+      own(isl_map_domain(relation(tuple('p', shape.size()), "[]", box('p', shape)).release()))
+          .release(),
+      own(isl_map_domain(pull.copy())).release()));
+  IndexValues inner = pulled(*source, shape, pull, "operand");
+  IndexValues outer =
+      pulled(*padding, shape, own(isl_map_from_domain(padded.release())), "padding");
+  IndexValues result =
+      exactly(shape, {"1 = 0"}, "pad(" + source->provenance + ", " + padding->provenance + ")");
+  result.complete = source->complete && padding->complete;
+  result.symbolic = own(isl_map_union(inner.symbolic->release(), outer.symbolic->release()));
+  return result;
+}
+
+IndexValues Tracer::dimensionSize(const Operation& op, const mlir_ir::Type& type, int) {
+  const mlir_ir::Attribute* dim = firstAttribute(op, "dimension", "dim");
+  std::optional<int64_t> axis = dim ? dim->asInt() : std::nullopt;
+  std::optional<mlir_ir::Type> of = op.operands.empty() ? std::nullopt : operandType(op, 0);
+  if (!axis || !of || *axis < 0 || *axis >= static_cast<int64_t>(of->shape.size()) ||
+      of->shape[*axis] == kDynamic)
+    return opaque(op, type, "get_dimension_size of a dimension whose size is not static");
+  return exactly(type.shape, {"v = " + std::to_string(of->shape[*axis])}, "get_dimension_size");
 }
 
 }  // namespace idxmap::index_provenance

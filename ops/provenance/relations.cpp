@@ -1,4 +1,6 @@
+#include <isl/aff.h>
 #include <isl/constraint.h>
+#include <isl/id.h>
 #include <isl/local_space.h>
 #include <isl/map.h>
 #include <isl/set.h>
@@ -6,6 +8,7 @@
 #include <isl/val.h>
 
 #include <limits>
+#include <string>
 
 #include "core/bridges/isl_bridge.h"
 #include "core/checked.h"
@@ -17,10 +20,6 @@ namespace idxmap::index_provenance {
 using isl_bridge::checked;
 using isl_bridge::own;
 
-namespace {
-
-// The values an element type holds, as int64 (ui64 up to 2^63 - 1: larger values are not
-// modeled); nullopt for non-integer types.
 std::optional<std::pair<int64_t, int64_t>> valueRange(const mlir_ir::ElementType& type) {
   using K = mlir_ir::ElementKind;
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
@@ -49,7 +48,9 @@ std::optional<std::pair<int64_t, int64_t>> valueRange(const mlir_ir::ElementType
   }
 }
 
-// Whether every known value lies in [lo, hi]: then the op computed it without wrapping.
+namespace {
+
+// Whether every value lies in [lo, hi], whatever the leaves are.
 bool fitsIn(const isl::map& known, std::pair<int64_t, int64_t> range) {
   if (auto points = isl_bridge::plainPoints(known)) {  // a table: its values, read off
     for (const std::vector<int64_t>& point : *points)
@@ -105,25 +106,136 @@ std::vector<std::string> concat(std::vector<std::string> a, const std::vector<st
 }
 
 IndexValues unknown(const std::vector<int64_t>& shape, std::string reason) {
-  return {shape, relation(tuple('p', shape.size()), "[v]", {"1 = 0"}), std::move(reason)};
+  IndexValues values;
+  values.shape = shape;
+  values.known = relation(tuple('p', shape.size()), "[v]", {"1 = 0"});
+  values.provenance = std::move(reason);
+  return values;
+}
+
+std::string leafParameter(size_t leaf) { return "l" + std::to_string(leaf); }
+
+size_t leafOfParameter(const std::string& name) {
+  if (name.size() < 2 || name[0] != 'l') throw Error("not a leaf parameter: " + name);
+  return static_cast<size_t>(std::stoull(name.substr(1)));
+}
+
+isl::map renamedLeaves(isl::map map, const std::vector<std::pair<size_t, size_t>>& renames) {
+  auto target = [&](size_t leaf) {
+    for (const auto& [from, to] : renames)
+      if (from == leaf) return to;
+    return leaf;
+  };
+  auto parameterName = [&](const isl::map& m, int position) {
+    isl_id* id = isl_map_get_dim_id(m.get(), isl_dim_param, static_cast<unsigned>(position));
+    std::string name = isl_id_get_name(id);
+    isl_id_free(id);
+    return name;
+  };
+  // Parameters bound for one leaf read one element: equal, then one of them.
+  for (int i = checked(isl_map_dim(map.get(), isl_dim_param)); i-- > 0;) {
+    size_t to = target(leafOfParameter(parameterName(map, i)));
+    for (int j = 0; j < i; ++j) {
+      if (target(leafOfParameter(parameterName(map, j))) != to) continue;
+      isl_constraint* same =
+          isl_constraint_alloc_equality(isl_local_space_from_space(isl_map_get_space(map.get())));
+      same = isl_constraint_set_coefficient_si(same, isl_dim_param, j, 1);
+      same = isl_constraint_set_coefficient_si(same, isl_dim_param, i, -1);
+      map = own(isl_map_add_constraint(map.release(), same));
+      map = own(isl_map_project_out(map.release(), isl_dim_param, static_cast<unsigned>(i), 1));
+      break;
+    }
+  }
+  // Through names no leaf has, so that no two parameters share a name on the way.
+  int count = checked(isl_map_dim(map.get(), isl_dim_param));
+  std::vector<size_t> targets;
+  for (int i = 0; i < count; ++i) targets.push_back(target(leafOfParameter(parameterName(map, i))));
+  for (int i = 0; i < count; ++i)
+    map = own(isl_map_set_dim_id(
+        map.release(), isl_dim_param, static_cast<unsigned>(i),
+        isl_id_alloc(islContext().get(), ("renaming" + std::to_string(i)).c_str(), nullptr)));
+  for (int i = 0; i < count; ++i)
+    map = own(isl_map_set_dim_id(
+        map.release(), isl_dim_param, static_cast<unsigned>(i),
+        isl_id_alloc(islContext().get(), leafParameter(targets[static_cast<size_t>(i)]).c_str(),
+                     nullptr)));
+  return map;
+}
+
+namespace {
+
+// Whether the piece's value at a point is the same for every value of the leaves: no
+// constraint and no division of it names a parameter.
+bool freeOfLeaves(isl_basic_map* piece) {
+  int parameters = checked(isl_basic_map_dim(piece, isl_dim_param));
+  if (checked(isl_basic_map_involves_dims(piece, isl_dim_param, 0, parameters))) return false;
+  for (int i = 0; i < checked(isl_basic_map_dim(piece, isl_dim_div)); ++i) {
+    isl_aff* division = isl_basic_map_get_div(piece, i);
+    bool leaves = checked(isl_aff_involves_dims(division, isl_dim_param, 0, parameters));
+    isl_aff_free(division);
+    if (leaves) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+isl::map knownPart(const isl::map& symbolic, const std::vector<Leaf>& leaves) {
+  int parameters = checked(isl_map_dim(symbolic.get(), isl_dim_param));
+  if (parameters == 0) return symbolic;
+  // The pieces that, where the leaves lie in their ranges, name no leaf: their points have one
+  // value whatever the leaves are. (Subtracting "some other value" from the projection would
+  // be exact where pieces split on leaves yet agree, at a cost isl cannot always pay.)
+  isl::set ranges = own(isl_set_universe(isl_space_params(isl_map_get_space(symbolic.get()))));
+  for (int i = 0; i < parameters; ++i) {
+    isl_id* id = isl_map_get_dim_id(symbolic.get(), isl_dim_param, static_cast<unsigned>(i));
+    const Leaf& leaf = leaves.at(leafOfParameter(isl_id_get_name(id)));
+    isl_id_free(id);
+    ranges = own(isl_set_lower_bound_val(ranges.release(), isl_dim_param, static_cast<unsigned>(i),
+                                         isl_bridge::toIslVal(leaf.range.first).release()));
+    ranges = own(isl_set_upper_bound_val(ranges.release(), isl_dim_param, static_cast<unsigned>(i),
+                                         isl_bridge::toIslVal(leaf.range.second).release()));
+  }
+  isl::map gisted = own(isl_map_gist_params(symbolic.copy(), ranges.release()));
+  isl::map known = own(isl_map_empty(isl_map_get_space(gisted.get())));
+  auto keep = [](isl_basic_map* piece, void* user) -> isl_stat {
+    isl::map& into = *static_cast<isl::map*>(user);
+    if (freeOfLeaves(piece))
+      into = own(isl_map_union(into.release(), isl_map_from_basic_map(piece)));
+    else
+      isl_basic_map_free(piece);
+    return isl_stat_ok;
+  };
+  if (isl_map_foreach_basic_map(gisted.get(), keep, &known) < 0)
+    throw Error("isl could not split the values into pieces");
+  known = own(
+      isl_map_project_out(known.release(), isl_dim_param, 0, static_cast<unsigned>(parameters)));
+  return isl_bridge::coalesce(known);
 }
 
 int pieces(const isl::map& map) { return checked(isl_map_n_basic_map(map.get())); }
 
 IndexValues finish(IndexValues values, const mlir_ir::ElementType& elementType) {
+  if (!values.represented()) return values;
   int64_t elements = 1;
   for (int64_t size : values.shape) elements = checkedMul(elements, size);
-  int count = pieces(values.known);
+  int count = pieces(*values.symbolic);
   bool table = count > kMaxTablePiecesCoalesced && count >= elements;
-  if (count <= kMaxCoalescedPieces && !table) values.known = isl_bridge::coalesce(values.known);
-  if (pieces(values.known) > kMaxPieces)
+  if (count <= kMaxCoalescedPieces && !table)
+    values.symbolic = isl_bridge::coalesce(*values.symbolic);
+  if (pieces(*values.symbolic) > kMaxPieces)
     return unknown(values.shape,
                    values.provenance + ": more than " + std::to_string(kMaxPieces) + " pieces");
   std::optional<std::pair<int64_t, int64_t>> range = valueRange(elementType);
   if (!range) return unknown(values.shape, "element type " + elementType.toString());
-  if (!fitsIn(values.known, *range))
+  if (!fitsIn(*values.symbolic, *range))
     return unknown(values.shape,
                    values.provenance + ": values may not fit " + elementType.toString());
+  // With leaves, the known part is left to the end (Tracer::finished): rules need only
+  // whether a value is one constant, which a value with leaves is not taken to be.
+  bool parameters = checked(isl_map_dim(values.symbolic->get(), isl_dim_param)) > 0;
+  if (!parameters) values.known = *values.symbolic;
+  values.complete = values.complete && !parameters;
   return values;
 }
 

@@ -1,5 +1,5 @@
-// Inside index provenance: isl relations written as text ({ [p0, p1] -> [v] : ... }), the
-// "unknown" answer, and the limits every traced value must meet.
+// Inside the value analysis: isl relations written as text ({ [p0, p1] -> [v] : ... }), leaves
+// as parameters, the "not represented" answer, and the limits every traced value must meet.
 #pragma once
 
 #include <isl/cpp.h>
@@ -40,8 +40,24 @@ std::optional<std::string> affineValue(const std::vector<int64_t>& shape,
                                        const std::vector<int64_t>& values);
 int pieces(const isl::map& map);
 
-// No value known at any point of `shape`, and why.
+// Values the analysis does not represent (no relation), and why.
 IndexValues unknown(const std::vector<int64_t>& shape, std::string reason);
+
+// The values an element type holds, as int64 (ui64 up to 2^63 - 1: larger values are not
+// modeled); nullopt for non-integer types.
+std::optional<std::pair<int64_t, int64_t>> valueRange(const mlir_ir::ElementType& type);
+
+// "l3": the parameter that stands for leaf 3.
+std::string leafParameter(size_t leaf);
+// The leaf a parameter stands for.
+size_t leafOfParameter(const std::string& name);
+// The map with its parameters renamed: `renames[k]` is the new leaf of parameter "l<k>";
+// parameters renamed to one leaf are equated (they read one element).
+isl::map renamedLeaves(isl::map map, const std::vector<std::pair<size_t, size_t>>& renames);
+// Points whose value no leaf changes, with that value: { [p] -> [v] } without parameters.
+// Exact on the pieces that name no leaf (where the leaves lie in their ranges); a point
+// where pieces split on leaves yet give one value is left out.
+isl::map knownPart(const isl::map& symbolic, const std::vector<Leaf>& leaves);
 // { [p] -> [a, b] }: both values where both are known; nullopt when the pairing would cost
 // too much.
 std::optional<isl::map> paired(const isl::map& a, const isl::map& b);

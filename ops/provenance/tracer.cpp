@@ -1,7 +1,10 @@
-// Index values as isl relations, op by op. Each op's relation is built from the relations of
-// its operands by the op's rule (movement_rules.cpp, arithmetic_rules.cpp).
+// Values as isl relations, op by op. Each op's relation is built from the relations of its
+// operands by the op's rule (movement_rules.cpp, arithmetic_rules.cpp, logic_rules.cpp); what
+// no rule follows is a leaf.
+#include <isl/id.h>
 #include <isl/map.h>
 #include <isl/set.h>
+#include <isl/val.h>
 
 #include "core/bridges/isl_bridge.h"
 #include "ops/provenance/index_values.h"
@@ -14,31 +17,80 @@ using isl_bridge::checked;
 using isl_bridge::own;
 using mlir_ir::Operation;
 
+namespace {
+
+constexpr size_t kMaxFrames = 16;  // calls followed into callees, one inside another
+
+std::string parameterName(const isl::map& map, int position) {
+  isl_id* id = isl_map_get_dim_id(map.get(), isl_dim_param, static_cast<unsigned>(position));
+  std::string name = isl_id_get_name(id);
+  isl_id_free(id);
+  return name;
+}
+
+}  // namespace
+
+Tracer::Tracer(const std::vector<Operation>& scope, const ValueContext& context)
+    : frames_{Frame{&scope, nullptr, nullptr}}, context_(context) {
+  if (context.module)
+    for (const mlir_ir::Function& function : context.module->functions)
+      if (!function.body.blocks.empty() && &function.body.blocks.front().operations == &scope)
+        function_ = &function;
+}
+
 IndexValues Tracer::trace(const mlir_ir::Value& value, const mlir_ir::Type& type, int depth) {
-  static const Rules rules({movementRules(), arithmeticRules()});
-  std::vector<int64_t> shape = type.shape;
+  static const Rules rules({movementRules(), arithmeticRules(), logicRules()});
   if (!type.isTensor || type.isOpaque() || !type.hasStaticShape())
     return unknown({}, value.toString() + " has no static tensor type");
-  const Operation* op = mlir_ir::definingOp(scope_, value);
-  if (!op)
-    return unknown(shape, value.toString() +
-                              " is an argument (or defined outside the function's entry "
-                              "block): known at run time only");
-  if (depth > kMaxDepth)
-    return unknown(shape, "more than " + std::to_string(kMaxDepth) + " ops to follow");
+  const std::vector<int64_t>& shape = type.shape;
+  if (!valueRange(type.elementType()))
+    return unknown(shape, value.toString() + " has elements of type " +
+                              type.elementType().toString() + ", not integers");
+  const std::string name = value.toString();
+  if (frames_.size() == 1)
+    for (const auto& [assumed, range] : context_.assumed)
+      if ("%" + assumed == name) return leaf(name, type, "assumed", range);
+  const Operation* op = mlir_ir::definingOp(*frame().ops, value);
+  if (!op) {
+    // A callee's argument is the call's operand, in the caller's frame.
+    if (frame().callee)
+      for (size_t i = 0; i < frame().callee->arguments.size(); ++i) {
+        if (!(frame().callee->arguments[i].value == value)) continue;
+        if (i >= frame().call->operands.size()) break;
+        Frame callee = frame();
+        frames_.pop_back();
+        IndexValues bound = trace(callee.call->operands[i], type, depth + 1);
+        frames_.push_back(callee);
+        return bound;
+      }
+    std::string where = frames_.size() == 1 ? "" : " of @" + frame().callee->name;
+    return leaf(frames_.size() == 1 ? name : "@" + frame().callee->name + ":" + name, type,
+                "an argument" + where + ", known at run time only");
+  }
+  // Rules read which result they compute (a call's) from result_; traces of their operands
+  // set it for their own ops and give it back.
+  const size_t outer = result_;
+  result_ = 0;
+  for (size_t i = 0; i < op->results.size(); ++i)
+    if (op->results[i] == value) result_ = i;
   const Rule* rule = rules.find(op->name);
-  if (!rule) return unknown(shape, op->name + " is not followed");
-  IndexValues values = (this->**rule)(*op, shape, depth);
-  if (!values.anyKnown()) return values;
+  IndexValues values =
+      depth > kMaxDepth
+          ? opaque(*op, type, "more than " + std::to_string(kMaxDepth) + " ops to follow")
+      : rule ? (this->**rule)(*op, type, depth)
+             : opaque(*op, type, op->name + " is not followed");
+  result_ = outer;
   return finish(std::move(values), type.elementType());
 }
 
 std::optional<mlir_ir::Type> Tracer::operandType(const Operation& op, size_t i) {
   const mlir_ir::Value& value = op.operands[i];
-  if (const Operation* def = mlir_ir::definingOp(scope_, value))
+  if (const Operation* def = mlir_ir::definingOp(*frame().ops, value))
     if (value.resultNumber < static_cast<int64_t>(def->resultTypes.size()))
       return def->resultTypes[value.resultNumber];
   if (i < op.operandTypes.size()) return op.operandTypes[i];
+  if (const mlir_ir::Function* function = frames_.size() == 1 ? function_ : frame().callee)
+    if (const mlir_ir::BlockArgument* argument = function->argument(value)) return argument->type;
   return std::nullopt;
 }
 
@@ -46,13 +98,133 @@ std::optional<IndexValues> Tracer::operand(const Operation& op, size_t i, int de
   if (i >= op.operands.size()) return std::nullopt;
   std::optional<mlir_ir::Type> type = operandType(op, i);
   if (!type) return std::nullopt;
-  return trace(op.operands[i], *type, depth + 1);
+  IndexValues values = trace(op.operands[i], *type, depth + 1);
+  // An integer operand the analysis cannot represent is a leaf: any value of its type.
+  if (!values.represented() && type->hasStaticShape() && valueRange(type->elementType())) {
+    std::string tensor = op.operands[i].toString();
+    if (frames_.size() > 1) tensor = "@" + frame().callee->name + ":" + tensor;
+    IndexValues any = leaf(tensor, *type, values.provenance);
+    any.provenance = tensor + " (" + values.provenance + ")";
+    return any;
+  }
+  return values;
+}
+
+size_t Tracer::leafIndex(const Leaf& leaf) {
+  // A leaf of the same tensor that reads this one's elements, or reads at other points only,
+  // is the same leaf: a parameter stands for the element read at each point, so one read
+  // here and another there are one parameter (fewer parameters, less for isl to eliminate).
+  isl::set points = own(isl_map_domain(leaf.access.copy()));
+  for (size_t i = 0; i < leaves_.size(); ++i) {
+    Leaf& known = leaves_[i];
+    if (known.tensor != leaf.tensor || known.range != leaf.range ||
+        isl_map_dim(known.access.get(), isl_dim_in) != isl_map_dim(leaf.access.get(), isl_dim_in))
+      continue;
+    if (checked(isl_map_is_subset(leaf.access.get(), known.access.get()))) return i;
+    isl::set knownPoints = own(isl_map_domain(known.access.copy()));
+    if (checked(isl_set_is_disjoint(points.get(), knownPoints.get()))) {
+      known.access = own(isl_map_union(known.access.release(), leaf.access.copy()));
+      return i;
+    }
+  }
+  leaves_.push_back(leaf);
+  return leaves_.size() - 1;
+}
+
+IndexValues Tracer::leaf(const std::string& tensor, const mlir_ir::Type& type,
+                         const std::string& why,
+                         std::optional<std::pair<int64_t, int64_t>> assumed) {
+  const std::vector<int64_t>& shape = type.shape;
+  std::pair<int64_t, int64_t> range = *valueRange(type.elementType());
+  if (assumed)
+    range = {std::max(range.first, assumed->first), std::min(range.second, assumed->second)};
+  std::string p = tuple('p', shape.size());
+  Leaf read{tensor,
+            type.elementType().toString(),
+            shape,
+            relation(p, tuple('a', shape.size()),
+                     concat(box('p', shape),
+                            [&] {
+                              std::vector<std::string> same;
+                              for (size_t d = 0; d < shape.size(); ++d)
+                                same.push_back(var('a', d) + " = " + var('p', d));
+                              return same;
+                            }())),
+            range,
+            why};
+  std::string l = leafParameter(leafIndex(read));
+  IndexValues values = unknown(shape, tensor + " (" + why + ")");
+  values.symbolic = readMap("[" + l + "] -> { " + p +
+                            " -> [v] : " + join(concat(box('p', shape), {"v = " + l}), " and ") +
+                            " and " + std::to_string(range.first) + " <= " + l +
+                            " <= " + std::to_string(range.second) + " }");
+  values.provenance = tensor;
+  return values;
+}
+
+IndexValues Tracer::opaque(const Operation& op, const mlir_ir::Type& type, const std::string& why) {
+  std::string tensor = result_ < op.results.size() ? op.results[result_].toString() : op.name;
+  if (frames_.size() > 1) tensor = "@" + frame().callee->name + ":" + tensor;
+  IndexValues values = leaf(tensor, type, why);
+  values.provenance = tensor + " (" + why + ")";
+  return values;
+}
+
+IndexValues Tracer::pulled(const IndexValues& source, const std::vector<int64_t>& shape,
+                           const isl::map& pull, const std::string& what) {
+  if (!source.represented()) return unknown(shape, what + " of " + source.provenance);
+  IndexValues out = unknown(shape, what + "(" + source.provenance + ")");
+  out.provenance = what + "(" + source.provenance + ")";
+  out.complete = source.complete;
+  isl::map values = applyRange(pull, *source.symbolic);
+  std::vector<std::pair<size_t, size_t>> renames;
+  for (int i = 0; i < checked(isl_map_dim(values.get(), isl_dim_param)); ++i) {
+    size_t from = leafOfParameter(parameterName(values, i));
+    Leaf moved = leaves_.at(from);
+    moved.access = applyRange(pull, moved.access);
+    renames.emplace_back(from, leafIndex(moved));
+  }
+  out.symbolic = renamedLeaves(values, renames);
+  return out;
+}
+
+IndexValues Tracer::call(const Operation& op, const mlir_ir::Type& type, int depth) {
+  const mlir_ir::Attribute* callee = op.attribute("callee");
+  const mlir_ir::Function* function =
+      callee && context_.module ? context_.module->function(callee->text) : nullptr;
+  if (!function || function->body.blocks.empty())
+    return opaque(op, type, "func.call of a function the module does not define");
+  if (frames_.size() >= kMaxFrames)
+    return opaque(op, type, "calls nested more than " + std::to_string(kMaxFrames) + " deep");
+  const Operation* returned = function->returnOp();
+  const size_t result = result_;
+  if (!returned || result >= returned->operands.size())
+    return opaque(op, type, "func.call of @" + function->name + " without its result");
+  frames_.push_back(Frame{&function->body.blocks.front().operations, function, &op});
+  IndexValues values = trace(returned->operands[result], type, depth + 1);
+  frames_.pop_back();
+  values.provenance = "@" + function->name + "(" + values.provenance + ")";
+  return values;
 }
 
 const mlir_ir::Attribute* firstAttribute(const Operation& op, const char* generic,
                                          const char* pretty) {
   if (const mlir_ir::Attribute* a = op.attribute(generic)) return a;
   return op.attribute(pretty);
+}
+
+IndexValues Tracer::finished(IndexValues values) const {
+  if (!values.represented()) return values;
+  // Only the leaves the relation uses, numbered from 0.
+  std::vector<std::pair<size_t, size_t>> renames;
+  for (int i = 0; i < checked(isl_map_dim(values.symbolic->get(), isl_dim_param)); ++i) {
+    size_t from = leafOfParameter(parameterName(*values.symbolic, i));
+    renames.emplace_back(from, values.leaves.size());
+    values.leaves.push_back(leaves_.at(from));
+  }
+  values.symbolic = renamedLeaves(*values.symbolic, renames);
+  if (!values.leaves.empty()) values.known = knownPart(*values.symbolic, values.leaves);
+  return values;
 }
 
 bool IndexValues::anyKnown() const { return !checked(isl_map_is_empty(known.get())); }
@@ -66,9 +238,10 @@ bool IndexValues::allKnown() const {
 }
 
 IndexValues indexValues(const std::vector<Operation>& scope, const mlir_ir::Value& value,
-                        const mlir_ir::Type& type) {
+                        const mlir_ir::Type& type, const ValueContext& context) {
   try {
-    return Tracer(scope).trace(value, type, 0);
+    Tracer tracer(scope, context);
+    return tracer.finished(tracer.trace(value, type, 0));
   } catch (const Error& error) {  // isl gave up, or an int64 overflow in a stride
     return unknown(type.hasStaticShape() ? type.shape : std::vector<int64_t>{},
                    std::string("not representable: ") + error.what());

@@ -1,5 +1,6 @@
-// Inside index provenance: the tracer that follows a value back through the ops of one scope,
-// and its rules, one per op name (rules as data: each family's rows are in its own file).
+// Inside the value analysis: the tracer that follows a value back through the ops of its scope
+// (and into the functions it calls), and its rules, one per op name (rules as data: each
+// family's rows are in its own file).
 #pragma once
 
 #include <cstdint>
@@ -16,20 +17,32 @@ namespace idxmap::index_provenance {
 
 class Tracer {
  public:
-  // The values of the op's result, of this (static) shape; depth counts the ops followed.
-  using Rule = IndexValues (Tracer::*)(const mlir_ir::Operation& op,
-                                       const std::vector<int64_t>& shape, int depth);
+  // The values of the op's result of this type (static shape, integer elements); depth counts
+  // the ops followed.
+  using Rule = IndexValues (Tracer::*)(const mlir_ir::Operation& op, const mlir_ir::Type& type,
+                                       int depth);
   using Rules = NameTable<Rule>;
 
-  explicit Tracer(const std::vector<mlir_ir::Operation>& scope) : scope_(scope) {}
+  Tracer(const std::vector<mlir_ir::Operation>& scope, const ValueContext& context);
 
   IndexValues trace(const mlir_ir::Value& value, const mlir_ir::Type& type, int depth);
+  // The traced values with the leaves they use, numbered from 0, and `known` derived.
+  IndexValues finished(IndexValues values) const;
 
-  // The rows of each family (movement_rules.cpp, arithmetic_rules.cpp).
+  // The rows of each family (movement_rules.cpp, arithmetic_rules.cpp, logic_rules.cpp).
   static std::span<const Rules::Row> movementRules();
   static std::span<const Rules::Row> arithmeticRules();
+  static std::span<const Rules::Row> logicRules();
 
  private:
+  // The ops a value is looked up in: the scope the analysis started in, then each function
+  // entered through func.call, whose arguments are the call's operands in the frame below.
+  struct Frame {
+    const std::vector<mlir_ir::Operation>* ops = nullptr;
+    const mlir_ir::Function* callee = nullptr;  // null for the first frame
+    const mlir_ir::Operation* call = nullptr;
+  };
+
   // Operand i's type: as its definition says, else as the op's signature says.
   std::optional<mlir_ir::Type> operandType(const mlir_ir::Operation& op, size_t i);
   std::optional<IndexValues> operand(const mlir_ir::Operation& op, size_t i, int depth);
@@ -37,30 +50,63 @@ class Tracer {
   // one has no usable type or another shape.
   std::optional<std::vector<IndexValues>> operands(const mlir_ir::Operation& op,
                                                    const std::vector<int64_t>& shape, int depth);
-  // Values pulled back along `pull` ({ [p] -> [q] }, result point to operand point).
-  static IndexValues pulled(const IndexValues& source, const std::vector<int64_t>& shape,
-                            const isl::map& pull, const std::string& what);
-  // f applied to the paired values of the operands: { [a, b, ...] -> [v] : conditions }.
-  static IndexValues elementwise(const std::vector<IndexValues>& inputs,
-                                 const std::vector<int64_t>& shape, const std::string& in,
-                                 const std::vector<std::string>& conditions,
-                                 const std::string& what);
+  // The single value of every point, if the values are one constant.
+  static std::optional<int64_t> singleValue(const IndexValues& values);
+
+  // A tensor the analysis does not see into: each point reads its own element.
+  IndexValues leaf(const std::string& tensor, const mlir_ir::Type& type, const std::string& why,
+                   std::optional<std::pair<int64_t, int64_t>> assumed = std::nullopt);
+  // The result of `op` as a leaf: what its type allows, and why it is not followed.
+  IndexValues opaque(const mlir_ir::Operation& op, const mlir_ir::Type& type,
+                     const std::string& why);
+  // The index of the leaf `tensor` read through `access`, registered on first use.
+  size_t leafIndex(const Leaf& leaf);
+  // Values pulled back along `pull` ({ [p] -> [q] }, result point to operand point): the
+  // leaves now read through pull, then their old access.
+  IndexValues pulled(const IndexValues& source, const std::vector<int64_t>& shape,
+                     const isl::map& pull, const std::string& what);
+  // f applied to the paired values of the operands ({ [a, b, ...] -> [v] : conditions }),
+  // wrapped into the result's element type as the op's arithmetic wraps.
+  IndexValues elementwise(const std::vector<IndexValues>& inputs, const mlir_ir::Type& type,
+                          const std::string& in, const std::vector<std::string>& conditions,
+                          const std::string& what);
+  // The values wrapped into `type`'s element type (two's complement, or modulo 2^n unsigned)
+  // where some may not fit; not represented where the type holds values past int64.
+  static IndexValues wrapped(IndexValues values, const mlir_ir::Type& type);
 
   // Data movement (movement_rules.cpp).
-  IndexValues constant(const mlir_ir::Operation& op, const std::vector<int64_t>& shape, int depth);
-  IndexValues iota(const mlir_ir::Operation& op, const std::vector<int64_t>& shape, int depth);
-  IndexValues concatenate(const mlir_ir::Operation& op, const std::vector<int64_t>& shape,
-                          int depth);
-  IndexValues broadcast(const mlir_ir::Operation& op, const std::vector<int64_t>& shape, int depth);
-  IndexValues reshape(const mlir_ir::Operation& op, const std::vector<int64_t>& shape, int depth);
-  IndexValues transpose(const mlir_ir::Operation& op, const std::vector<int64_t>& shape, int depth);
+  IndexValues constant(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues iota(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues concatenate(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues broadcast(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues reshape(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues transpose(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues slice(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues reverse(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues pad(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues dimensionSize(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues call(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
   // Arithmetic (arithmetic_rules.cpp).
-  IndexValues clamp(const mlir_ir::Operation& op, const std::vector<int64_t>& shape, int depth);
-  IndexValues addSub(const mlir_ir::Operation& op, const std::vector<int64_t>& shape, int depth);
-  IndexValues multiply(const mlir_ir::Operation& op, const std::vector<int64_t>& shape, int depth);
-  IndexValues convert(const mlir_ir::Operation& op, const std::vector<int64_t>& shape, int depth);
+  IndexValues clamp(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues addSub(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues multiply(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues negateAbs(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues minMax(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues divideRemainder(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues shift(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues convert(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  // Predicates (logic_rules.cpp).
+  IndexValues compare(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues select(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues logic(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
 
-  const std::vector<mlir_ir::Operation>& scope_;
+  const Frame& frame() const { return frames_.back(); }
+
+  std::vector<Frame> frames_;
+  const mlir_ir::Function* function_ = nullptr;  // the first frame's, when the module has it
+  const ValueContext& context_;
+  std::vector<Leaf> leaves_;  // every leaf met, parameter "l<i>" is leaves_[i]
+  size_t result_ = 0;         // which result of its op the value being traced is
 };
 
 // The attribute under its generic name, else under its pretty one.

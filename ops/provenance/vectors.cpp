@@ -1,0 +1,64 @@
+// An op's index vectors from the values of its index tensor: the tensor's relation read at each
+// entry of the vector dim, the entries' relations paired point by point.
+#include <isl/id.h>
+#include <isl/map.h>
+
+#include "core/bridges/isl_bridge.h"
+#include "ops/provenance/index_values.h"
+#include "ops/provenance/relations_internal.h"
+
+namespace idxmap::index_provenance {
+
+using isl_bridge::checked;
+using isl_bridge::own;
+
+namespace {
+
+// `map` read at entry k of input dim `dim`, that dim gone.
+isl::map atEntry(const isl::map& map, unsigned dim, int64_t k) {
+  isl::map fixed = own(isl_map_fix_si(map.copy(), isl_dim_in, dim, static_cast<int>(k)));
+  return own(isl_map_project_out(fixed.release(), isl_dim_in, dim, 1));
+}
+
+}  // namespace
+
+std::optional<VectorValues> indexVectors(const IndexValues& values, int64_t indexVectorDim) {
+  if (!values.represented()) return std::nullopt;
+  const std::vector<int64_t>& shape = values.shape;
+  VectorValues out;
+  if (indexVectorDim < 0 || indexVectorDim >= static_cast<int64_t>(shape.size())) {
+    out.pointShape = shape;
+    out.entries = 1;
+    out.relation = *values.symbolic;
+    out.leaves = values.leaves;
+    return out;
+  }
+  const auto dim = static_cast<unsigned>(indexVectorDim);
+  out.pointShape = shape;
+  out.pointShape.erase(out.pointShape.begin() + indexVectorDim);
+  out.entries = static_cast<size_t>(shape[dim]);
+  out.relation = relation(tuple('p', out.pointShape.size()), "[]", box('p', out.pointShape));
+  for (size_t k = 0; k < out.entries; ++k) {
+    isl::map entry = atEntry(*values.symbolic, dim, static_cast<int64_t>(k));
+    std::vector<std::pair<size_t, size_t>> renames;
+    for (int i = 0; i < checked(isl_map_dim(entry.get(), isl_dim_param)); ++i) {
+      isl_id* id = isl_map_get_dim_id(entry.get(), isl_dim_param, static_cast<unsigned>(i));
+      size_t from = leafOfParameter(isl_id_get_name(id));
+      isl_id_free(id);
+      Leaf read = values.leaves.at(from);
+      read.access = atEntry(read.access, dim, static_cast<int64_t>(k));
+      size_t to = out.leaves.size();
+      for (size_t j = 0; j < out.leaves.size(); ++j)
+        if (out.leaves[j].tensor == read.tensor &&
+            checked(isl_map_is_equal(out.leaves[j].access.get(), read.access.get())))
+          to = j;
+      if (to == out.leaves.size()) out.leaves.push_back(read);
+      renames.emplace_back(from, to);
+    }
+    entry = renamedLeaves(entry, renames);
+    out.relation = own(isl_map_flat_range_product(out.relation.release(), entry.release()));
+  }
+  return out;
+}
+
+}  // namespace idxmap::index_provenance
