@@ -69,7 +69,9 @@ class Evaluator {
     moved =
         isl_bridge::own(isl_map_move_dims(moved.release(), isl_dim_in, static_cast<unsigned>(rank_),
                                           isl_dim_param, 0, static_cast<unsigned>(leaves_)));
-    function_ = isl_pw_multi_aff_get_pw_aff(isl_pw_multi_aff_from_map(moved.release()), 0);
+    isl_pw_multi_aff* function = isl_pw_multi_aff_from_map(moved.release());
+    function_ = isl_pw_multi_aff_get_pw_aff(function, 0);
+    isl_pw_multi_aff_free(function);
   }
   ~Evaluator() { isl_pw_aff_free(function_); }
   Evaluator(const Evaluator&) = delete;
@@ -151,8 +153,8 @@ TEST(ValueAnalysis, TheNegativeIndexFixUpIsExact) {
   ASSERT_EQ(analyzed.values.leaves.size(), 1u);
   EXPECT_EQ(analyzed.values.leaves[0].tensor, "%a");
   isl::set range = isl_bridge::own(isl_map_range(analyzed.values.symbolic->copy()));
-  range = isl_bridge::own(isl_set_project_out(range.release(), isl_dim_param, 0,
-                                              isl_set_dim(range.get(), isl_dim_param)));
+  const auto parameters = static_cast<unsigned>(isl_set_dim(range.get(), isl_dim_param));
+  range = isl_bridge::own(isl_set_project_out(range.release(), isl_dim_param, 0, parameters));
   // kLo..kHi is [-4, 4]: the fixed values are 6..9 and 0..4.
   isl::set expected = isl_bridge::own(
       isl_set_read_from_str(islContext().get(), "{ [v] : 0 <= v <= 4 or 6 <= v <= 9 }"));
