@@ -2,6 +2,8 @@
 #include <isl/map.h>
 #include <isl/set.h>
 
+#include <algorithm>
+
 #include "core/bridges/isl_bridge.h"
 #include "verify/index_points.h"
 #include "verify/possible_vectors_internal.h"
@@ -167,22 +169,22 @@ std::optional<PossibleVectors> possibleVectors(const index_provenance::IndexValu
         pairs = own(isl_set_subtract(pairs.release(),
                                      twoValuesOfOneElement(*vectors, leafAt, i, j).release()));
   PossibleVectors out;
-  for (const Assumption& assumption : assumptions) {
-    std::vector<VectorsOfTensor> groups = vectorsOf("%" + assumption.value, *vectors, leafAt);
-    if (groups.empty()) continue;
-    // Facts hold for every vector of the tensor, wherever the op reads it: for each group
-    // alone, and between any two (the same group at two points included).
+  // Facts hold for every vector of the tensor, wherever the op reads it: for each group alone,
+  // and between any two (the same group at two points included). A point where a group reads
+  // nothing is not constrained by it. False when the op reads no whole vector of the tensor.
+  auto meet = [&](const std::string& tensor, const std::vector<IndexFact>& facts) {
+    std::vector<VectorsOfTensor> groups = vectorsOf(tensor, *vectors, leafAt);
+    if (groups.empty()) return false;
     const size_t n = groups[0].positions.size();
-    // A point where a group reads nothing is not constrained by it.
     for (const VectorsOfTensor& group : groups) {
-      isl::set allowed = preimage(factsSet(assumption.facts, group.pointShape, n, false),
-                                  tensorVector(group, k, e));
+      isl::set allowed =
+          preimage(factsSet(facts, group.pointShape, n, false), tensorVector(group, k, e));
       allowed = own(isl_set_union(allowed.release(), unread(group, k, e).release()));
       single = own(isl_set_intersect(single.release(), allowed.release()));
     }
     for (const VectorsOfTensor& g : groups)
       for (const VectorsOfTensor& h : groups) {
-        isl::set allowed = preimage(factsSet(assumption.facts, g.pointShape, n, true),
+        isl::set allowed = preimage(factsSet(facts, g.pointShape, n, true),
                                     flatProduct(tensorVector(g, k, e), tensorVector(h, k, e)));
         isl::set gUnread = unread(g, k, e), hUnread = unread(h, k, e);
         allowed =
@@ -193,8 +195,19 @@ std::optional<PossibleVectors> possibleVectors(const index_provenance::IndexValu
                               isl_set_flat_product(everywhere(gUnread).release(), hUnread.copy())));
         pairs = own(isl_set_intersect(pairs.release(), allowed.release()));
       }
-    out.assumptions.push_back(assumption.text);
-  }
+    return true;
+  };
+  for (const Assumption& assumption : assumptions)
+    if (meet("%" + assumption.value, assumption.facts)) out.assumptions.push_back(assumption.text);
+  // What the analysis knows of a leaf's tensor by construction (an argsort's distinct
+  // elements), proven rather than assumed.
+  std::vector<std::string> distinct;
+  for (const Leaf& leaf : vectors->leaves)
+    if (leaf.distinct && std::find(distinct.begin(), distinct.end(), leaf.tensor) == distinct.end())
+      distinct.push_back(leaf.tensor);
+  IndexFact unique;
+  unique.kind = IndexFact::Kind::Unique;
+  for (const std::string& tensor : distinct) meet(tensor, {unique});
   // The leaves projected out: [p, x] and [p, x, q, y].
   const auto mu = static_cast<unsigned>(m), ku = static_cast<unsigned>(k),
              eu = static_cast<unsigned>(e);

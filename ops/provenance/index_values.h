@@ -37,6 +37,7 @@ struct Leaf {
   isl::map access;                    // { [p] -> [a] }: the element of `tensor` read at point p
   std::pair<int64_t, int64_t> range;  // what the element can be (its type's, or assumed)
   std::string why;                    // "an argument", "stablehlo.dot is not followed"
+  bool distinct = false;  // no two elements of the tensor are equal (an argsort's indices)
 };
 
 // What the analysis is told beyond the ops: the module (for func.call), and the values the

@@ -39,7 +39,7 @@ Tracer::Tracer(const std::vector<Operation>& scope, const ValueContext& context)
 }
 
 IndexValues Tracer::trace(const mlir_ir::Value& value, const mlir_ir::Type& type, int depth) {
-  static const Rules rules({movementRules(), arithmeticRules(), logicRules()});
+  static const Rules rules({movementRules(), arithmeticRules(), logicRules(), orderRules()});
   if (!type.isTensor || type.isOpaque() || !type.hasStaticShape())
     return unknown({}, value.toString() + " has no static tensor type");
   const std::vector<int64_t>& shape = type.shape;
@@ -118,6 +118,7 @@ size_t Tracer::leafIndex(const Leaf& leaf) {
   for (size_t i = 0; i < leaves_.size(); ++i) {
     Leaf& known = leaves_[i];
     if (known.tensor != leaf.tensor || known.range != leaf.range ||
+        known.distinct != leaf.distinct ||
         isl_map_dim(known.access.get(), isl_dim_in) != isl_map_dim(leaf.access.get(), isl_dim_in))
       continue;
     if (checked(isl_map_is_subset(leaf.access.get(), known.access.get()))) return i;
@@ -132,8 +133,8 @@ size_t Tracer::leafIndex(const Leaf& leaf) {
 }
 
 IndexValues Tracer::leaf(const std::string& tensor, const mlir_ir::Type& type,
-                         const std::string& why,
-                         std::optional<std::pair<int64_t, int64_t>> assumed) {
+                         const std::string& why, std::optional<std::pair<int64_t, int64_t>> assumed,
+                         bool distinct) {
   const std::vector<int64_t>& shape = type.shape;
   std::pair<int64_t, int64_t> range = *valueRange(type.elementType());
   if (assumed)
@@ -151,7 +152,8 @@ IndexValues Tracer::leaf(const std::string& tensor, const mlir_ir::Type& type,
                               return same;
                             }())),
             range,
-            why};
+            why,
+            distinct};
   std::string l = leafParameter(leafIndex(read));
   IndexValues values = unknown(shape, tensor + " (" + why + ")");
   values.symbolic = readMap("[" + l + "] -> { " + p +

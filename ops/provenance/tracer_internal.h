@@ -29,10 +29,12 @@ class Tracer {
   // The traced values with the leaves they use, numbered from 0, and `known` derived.
   IndexValues finished(IndexValues values) const;
 
-  // The rows of each family (movement_rules.cpp, arithmetic_rules.cpp, logic_rules.cpp).
+  // The rows of each family (movement_rules.cpp, arithmetic_rules.cpp, logic_rules.cpp,
+  // order_rules.cpp).
   static std::span<const Rules::Row> movementRules();
   static std::span<const Rules::Row> arithmeticRules();
   static std::span<const Rules::Row> logicRules();
+  static std::span<const Rules::Row> orderRules();
 
  private:
   // The ops a value is looked up in: the scope the analysis started in, then each function
@@ -53,9 +55,11 @@ class Tracer {
   // The single value of every point, if the values are one constant.
   static std::optional<int64_t> singleValue(const IndexValues& values);
 
-  // A tensor the analysis does not see into: each point reads its own element.
+  // A tensor the analysis does not see into: each point reads its own element, in the type's
+  // range met with `assumed`; `distinct` when no two of its elements are equal.
   IndexValues leaf(const std::string& tensor, const mlir_ir::Type& type, const std::string& why,
-                   std::optional<std::pair<int64_t, int64_t>> assumed = std::nullopt);
+                   std::optional<std::pair<int64_t, int64_t>> assumed = std::nullopt,
+                   bool distinct = false);
   // The result of `op` as a leaf: what its type allows, and why it is not followed.
   IndexValues opaque(const mlir_ir::Operation& op, const mlir_ir::Type& type,
                      const std::string& why);
@@ -99,6 +103,8 @@ class Tracer {
   IndexValues compare(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
   IndexValues select(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
   IndexValues logic(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  // Reordering (order_rules.cpp).
+  IndexValues sort(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
 
   const Frame& frame() const { return frames_.back(); }
 

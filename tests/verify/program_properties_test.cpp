@@ -3,11 +3,13 @@
 // argument %a, assumed in [-4, 4] (and sometimes unique or sorted). Every verdict is checked
 // by brute force: the interpreter computes the indices for every argument the assumptions
 // allow, and spec 000's formulas (tests/verify/index_truth.h) say whether each property holds.
-// Proven must hold for every one; refuted must fail for one.
+// Proven must hold for every one; refuted must fail for one. Argsorts (sort of an iota) are
+// checked on the interpreter's sorts of random keys.
 #include <gtest/gtest.h>
 
 #include <iostream>
 #include <random>
+#include <set>
 
 #include "ops/interp/interpreter.h"
 #include "ops/mlir/module.h"
@@ -143,6 +145,75 @@ TEST(ProgramProperties, VerdictsAgreeWithBruteForceOverEveryArgument) {
   // the machine.
   EXPECT_GT(tally.holding, 0);
   EXPECT_GE(tally.proven * 10, (tally.holding - tally.outOfTime) * 9);
+}
+
+// Argsort: sorting an iota along with the keys permutes it, whatever the comparator. A 1-D
+// argsort's indices are distinct and in range, so a scatter through them is proven unique and
+// in bounds; a 2-D one's rows each hold 0..n-1, so only in bounds. The interpreter, on random
+// keys, shows both: the 1-D indices always a permutation, the 2-D ones always repeating.
+TEST(ProgramProperties, ArgsortIndicesArePermutations) {
+  const std::string text = R"(func.func @main(%keys: tensor<6xf32>, %x: tensor<6xf32>,
+    %u: tensor<6xf32>, %rows: tensor<2x3xf32>) -> (tensor<6xi32>, tensor<6x1xi32>) {
+  %iota = stablehlo.iota dim = 0 : tensor<6xi32>
+  %s:2 = "stablehlo.sort"(%keys, %iota) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+    %lt = stablehlo.compare GT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }) {dimension = 0 : i64} : (tensor<6xf32>, tensor<6xi32>) -> (tensor<6xf32>, tensor<6xi32>)
+  %col = stablehlo.broadcast_in_dim %s#1, dims = [0] : (tensor<6xi32>) -> tensor<6x1xi32>
+  %r = "stablehlo.scatter"(%x, %col, %u) ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    "stablehlo.return"(%q) : (tensor<f32>) -> ()
+  }) {
+    scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [],
+      inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>
+  } : (tensor<6xf32>, tensor<6x1xi32>, tensor<6xf32>) -> tensor<6xf32>
+  %iota2 = stablehlo.iota dim = 1 : tensor<2x3xi32>
+  %t:2 = "stablehlo.sort"(%rows, %iota2) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+    %lt = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }) {dimension = 1 : i64} : (tensor<2x3xf32>, tensor<2x3xi32>) -> (tensor<2x3xf32>, tensor<2x3xi32>)
+  %flat = stablehlo.reshape %t#1 : (tensor<2x3xi32>) -> tensor<6x1xi32>
+  %r2 = "stablehlo.scatter"(%x, %flat, %u) ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    "stablehlo.return"(%q) : (tensor<f32>) -> ()
+  }) {
+    scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [],
+      inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>
+  } : (tensor<6xf32>, tensor<6x1xi32>, tensor<6xf32>) -> tensor<6xf32>
+  func.return %s#1, %flat : tensor<6xi32>, tensor<6x1xi32>
+}
+)";
+  mlir_ir::Module module = mlir_ir::parseMlirModule(text, "argsort.mlir");
+  const std::vector<mlir_ir::Operation>& block =
+      module.function("main")->body.blocks.front().operations;
+  std::vector<OpIndexProperties> found;
+  for (const mlir_ir::Operation& op : block)
+    if (op.name == "stablehlo.scatter")
+      found.push_back(*proveOpIndexProperties(op, block, {}, &module));
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_TRUE(found[0].unique->result.isProven()) << found[0].unique->result.reason;
+  EXPECT_TRUE(found[0].inBounds.result.isProven()) << found[0].inBounds.result.reason;
+  EXPECT_FALSE(found[1].unique->result.isProven());
+  EXPECT_TRUE(found[1].inBounds.result.isProven()) << found[1].inBounds.result.reason;
+
+  mlir_interpreter::Interpreter interpreter(module, mlir_interpreter::Engine::kReference);
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> key(0, 3);  // ties too: any order of them is a permutation
+  for (int trial = 0; trial < 20; ++trial) {
+    Tensor keys{"f32", {6}, {}, {}}, rows{"f32", {2, 3}, {}, {}}, x{"f32", {6}, {}, {}};
+    for (int i = 0; i < 6; ++i) {
+      keys.floats.push_back(key(rng));
+      rows.floats.push_back(key(rng));
+      x.floats.push_back(0);
+    }
+    std::vector<Tensor> out = interpreter.call(*module.function("main"), {keys, x, x, rows});
+    std::set<int64_t> once(out[0].ints.begin(), out[0].ints.end());
+    EXPECT_EQ(once, (std::set<int64_t>{0, 1, 2, 3, 4, 5}));
+    std::set<int64_t> twice(out[1].ints.begin(), out[1].ints.end());
+    EXPECT_EQ(twice, (std::set<int64_t>{0, 1, 2}));
+  }
 }
 
 }  // namespace
