@@ -1,5 +1,6 @@
 // The index vectors an op can read, from the value analysis of its indices (ops/provenance)
-// and the user's facts about the tensors they come from (--assume): sets over the points of the
+// and the facts about the tensors they come from (the user's --assume, and the distinct
+// elements of an argsort the analysis proves): sets over the points of the
 // index conditions (verify/index_conditions.h), [p, x] and [p, x, q, y], that a property's
 // violation set is met with. Exact where the analysis is and the facts are about whole vectors
 // of one tensor; otherwise larger (two leaves that read one element at some points only are
