@@ -22,7 +22,7 @@ std::span<const Tracer::Rules::Row> Tracer::orderRules() {
 
 IndexValues Tracer::sort(const Operation& op, const mlir_ir::Type& type, int depth) {
   const std::vector<int64_t>& shape = type.shape;
-  const mlir_ir::Attribute* dimension = firstAttribute(op, "dimension", "dimension");
+  const mlir_ir::Attribute* dimension = op.attribute("dimension");
   std::optional<int64_t> axis = dimension ? dimension->asInt() : std::nullopt;
   if (axis && *axis < 0) *axis += static_cast<int64_t>(shape.size());  // -1: the last
   if (!axis || *axis < 0 || *axis >= static_cast<int64_t>(shape.size()))
@@ -41,8 +41,7 @@ IndexValues Tracer::sort(const Operation& op, const mlir_ir::Type& type, int dep
   for (size_t d = 0; d < shape.size(); ++d)
     if (static_cast<int64_t>(d) != *axis) others *= shape[d];
   const int64_t n = shape[static_cast<size_t>(*axis)];
-  std::string tensor = result_ < op.results.size() ? op.results[result_].toString() : op.name;
-  if (frames_.size() > 1) tensor = "@" + frame().callee->name + ":" + tensor;
+  const std::string tensor = resultName(op);
   std::string why = "a permutation of 0.." + std::to_string(n - 1) + " along dimension " +
                     std::to_string(*axis) + " (stablehlo.sort of an iota)";
   IndexValues values = leaf(tensor, type, why, std::pair<int64_t, int64_t>{0, n - 1},

@@ -64,8 +64,7 @@ IndexValues Tracer::trace(const mlir_ir::Value& value, const mlir_ir::Type& type
         return bound;
       }
     std::string where = frames_.size() == 1 ? "" : " of @" + frame().callee->name;
-    return leaf(frames_.size() == 1 ? name : "@" + frame().callee->name + ":" + name, type,
-                "an argument" + where + ", known at run time only");
+    return leaf(scoped(name), type, "an argument" + where + ", known at run time only");
   }
   // Rules read which result they compute (a call's) from result_; traces of their operands
   // set it for their own ops and give it back.
@@ -101,8 +100,7 @@ std::optional<IndexValues> Tracer::operand(const Operation& op, size_t i, int de
   IndexValues values = trace(op.operands[i], *type, depth + 1);
   // An integer operand the analysis cannot represent is a leaf: any value of its type.
   if (!values.represented() && type->hasStaticShape() && valueRange(type->elementType())) {
-    std::string tensor = op.operands[i].toString();
-    if (frames_.size() > 1) tensor = "@" + frame().callee->name + ":" + tensor;
+    std::string tensor = scoped(op.operands[i].toString());
     IndexValues any = leaf(tensor, *type, values.provenance);
     any.provenance = tensor + " (" + values.provenance + ")";
     return any;
@@ -165,8 +163,7 @@ IndexValues Tracer::leaf(const std::string& tensor, const mlir_ir::Type& type,
 }
 
 IndexValues Tracer::opaque(const Operation& op, const mlir_ir::Type& type, const std::string& why) {
-  std::string tensor = result_ < op.results.size() ? op.results[result_].toString() : op.name;
-  if (frames_.size() > 1) tensor = "@" + frame().callee->name + ":" + tensor;
+  std::string tensor = resultName(op);
   IndexValues values = leaf(tensor, type, why);
   values.provenance = tensor + " (" + why + ")";
   return values;
@@ -207,6 +204,14 @@ IndexValues Tracer::call(const Operation& op, const mlir_ir::Type& type, int dep
   frames_.pop_back();
   values.provenance = "@" + function->name + "(" + values.provenance + ")";
   return values;
+}
+
+std::string Tracer::scoped(const std::string& tensor) const {
+  return frames_.size() == 1 ? tensor : "@" + frame().callee->name + ":" + tensor;
+}
+
+std::string Tracer::resultName(const Operation& op) const {
+  return scoped(result_ < op.results.size() ? op.results[result_].toString() : op.name);
 }
 
 const mlir_ir::Attribute* firstAttribute(const Operation& op, const char* generic,

@@ -107,6 +107,10 @@ class Tracer {
   IndexValues sort(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
 
   const Frame& frame() const { return frames_.back(); }
+  // A tensor's name as leaves record it: "@callee:%x" inside a called function.
+  std::string scoped(const std::string& tensor) const;
+  // The name of the result of `op` being traced (result_), scoped.
+  std::string resultName(const mlir_ir::Operation& op) const;
 
   std::vector<Frame> frames_;
   const mlir_ir::Function* function_ = nullptr;  // the first frame's, when the module has it
