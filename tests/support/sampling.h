@@ -4,6 +4,9 @@
 // it, and every sample prints one line,
 //   [ sample ] RandomKernels: 60 of 600 cases, seed 1234567 (IDXMAP_TEST_SEED=1234567 replays it)
 // which scripts/test.sh collects, so a failure in CI can be replayed exactly.
+// IDXMAP_TEST_SAMPLE_DIVIDE=N runs a sample N times smaller (at least one case): the sanitizer
+// tree checks the library's memory on the same code paths with fewer cases, drawn with the
+// same seed (a corpus's smaller sample is among its larger one's records).
 #pragma once
 
 #include <algorithm>
@@ -37,10 +40,18 @@ struct Sample {
   uint32_t seed = 0;  // what to draw them with
 };
 
-// `full` cases in full runs, `ci` (at most `full`) otherwise; `what` names the test in the
-// printed line.
+// How many times smaller than its CI count a sample is: IDXMAP_TEST_SAMPLE_DIVIDE, else 1.
+inline size_t sampleDivisor() {
+  const char* text = std::getenv("IDXMAP_TEST_SAMPLE_DIVIDE");
+  if (!text || !*text) return 1;
+  return std::max<size_t>(1, std::strtoul(text, nullptr, 10));
+}
+
+// `full` cases in full runs, `ci` (at most `full`, divided by sampleDivisor()) otherwise;
+// `what` names the test in the printed line.
 inline Sample sampleOf(const std::string& what, size_t full, size_t ci) {
-  Sample sample{fullTestCounts() ? full : std::min(ci, full), sampleSeed()};
+  const size_t sampled = std::max<size_t>(1, std::min(ci, full) / sampleDivisor());
+  Sample sample{fullTestCounts() ? full : sampled, sampleSeed()};
   std::printf("[ sample ] %s: %zu of %zu cases, seed %u (IDXMAP_TEST_SEED=%u replays it)\n",
               what.c_str(), sample.count, full, sample.seed, sample.seed);
   std::fflush(stdout);
