@@ -1,12 +1,17 @@
-// Permutations along dimensions: stablehlo.reverse, and stablehlo.sort (every slice along
+// Permutations along dimensions: stablehlo.reverse, stablehlo.sort (every slice along
 // `dimension` of the inputs permuted together, ordered by the comparator region, whose
-// arguments are lhs and rhs of input 0, then of input 1, ...).
+// arguments are lhs and rhs of input 0, then of input 1, ...), and chlo.top_k (the k largest
+// elements of each slice along the last dimension, largest first, and their positions; equal
+// values in position order; floats in IEEE's total order, so a NaN is above +inf as in XLA's
+// TopK).
 //
 // The sort is a bottom-up merge sort written here rather than std::stable_sort: the
 // comparator is the program's, and a comparator that is not a strict weak order (`LE`, a
 // NaN-unaware `LT`) must give some permutation, never out-of-bounds reads, which
 // std::sort's unguarded insertion may do. Stable for is_stable = true and false alike.
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 
 #include "ops/interp/op_table.h"
 
@@ -72,6 +77,45 @@ std::vector<Tensor> sort(const OpContext& ctx) {
   return results;
 }
 
+// Whether element a of `tensor` is above element b in the order top_k takes: integers by value,
+// floats in IEEE-754's total order (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN).
+bool above(const Tensor& tensor, int64_t a, int64_t b) {
+  if (!tensor.isFloat()) return tensor.ints[a] > tensor.ints[b];
+  // The bits as a signed integer, negative values' magnitudes flipped: ordered as the total
+  // order orders the floats.
+  auto key = [](double x) {
+    auto bits = std::bit_cast<int64_t>(x);
+    return bits ^ ((bits >> 63) & INT64_MAX);
+  };
+  return key(tensor.floats[a]) > key(tensor.floats[b]);
+}
+
+std::vector<Tensor> topK(const OpContext& ctx) {
+  expectOperandCount(ctx, 1);
+  const Tensor& operand = ctx.operands[0];
+  if (operand.shape.empty()) fail(ctx, "takes an operand of rank 1 or more, found a 0-d tensor");
+  const int64_t length = operand.shape.back();
+  const int64_t k = intAttribute(ctx, {"k"});
+  if (k < 0 || k > length)
+    fail(ctx, "k = " + std::to_string(k) + " is outside [0, " + std::to_string(length) +
+                  "], the last dimension's size");
+  std::vector<int64_t> shape = operand.shape;
+  shape.back() = k;
+  Tensor values = gather_scatter::zeros(operand.element_type, shape);
+  Tensor indices = gather_scatter::zeros("i32", shape);
+  const int64_t rows = length == 0 ? 0 : operand.elementCount() / length;
+  for (int64_t row = 0; row < rows; ++row) {
+    const int64_t base = row * length;
+    std::vector<int64_t> order =
+        mergeSort(length, [&](int64_t a, int64_t b) { return above(operand, base + a, base + b); });
+    for (int64_t i = 0; i < k; ++i) {
+      copyElement(operand, base + order[i], values, row * k + i);
+      indices.ints[row * k + i] = order[i];
+    }
+  }
+  return {values, indices};
+}
+
 std::vector<Tensor> reverse(const OpContext& ctx) {
   expectOperandCount(ctx, 1);
   const Tensor& operand = ctx.operands[0];
@@ -102,6 +146,7 @@ const std::vector<OpRule>& sortRules() {
   static const std::vector<OpRule> rules = {
       {"stablehlo.reverse", reverse},
       {"stablehlo.sort", sort},
+      {"chlo.top_k", topK},
   };
   return rules;
 }

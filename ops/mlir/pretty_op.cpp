@@ -176,8 +176,8 @@ void MlirParser::parsePrettyBracket(Operation& op) {
   op.attributes.push_back({"strides", std::move(strides), location});
 }
 
-// `(%a, %b)` operands, `(%x init: %y)`, `(%iterArg = %init)`, or `(%a: t, %b: t)` block
-// arguments of the region that follows.
+// `(%a, %b)` operands, `(%x init: %y)`, `(%iterArg = %init)`, `(%x, k = 2)` attributes, or
+// `(%a: t, %b: t)` block arguments of the region that follows.
 void MlirParser::parsePrettyParenGroup(Operation& op, PrettyGroups& groups) {
   cursor_.expect('(', "to open a group");
   std::vector<BlockArgument> blockArguments;
@@ -204,7 +204,11 @@ void MlirParser::parsePrettyParenGroup(Operation& op, PrettyGroups& groups) {
       afterInit = false;
     } else if (cursor_.atBareId()) {
       std::string word(cursor_.bareId("a keyword"));
-      if (!cursor_.accept(':')) {
+      if (cursor_.peek() == '=' && cursor_.peek(1) != '=') {  // `chlo.top_k(%x, k = 2)`
+        cursor_.accept('=');
+        op.attributes.push_back(
+            {word, attributes_.parseAttribute(TypeSuffix::Leave), cursor_.location(at)});
+      } else if (!cursor_.accept(':')) {
         cursor_.reset(at);
         op.attributes.push_back(
             {"", attributes_.parseAttribute(TypeSuffix::Leave), cursor_.location(at)});

@@ -9,7 +9,9 @@
 // arithmetic (add, subtract, multiply by a constant, negate, abs, min, max, clamp, divide and
 // remainder by a constant with C truncation, shifts by a constant), converts (wrapping exactly
 // where they can wrap: every arithmetic result wraps as its type does), compare, select,
-// and / or / not of predicates, and func.call into the module's functions.
+// and / or / not of predicates, func.call into the module's functions, and ops that pick among
+// values (argsort, top_k's indices, argmax / argmin reduces: leaves with the range the op
+// guarantees).
 //
 // Where the value is known (no leaf changes it) it is also given without parameters: `known`,
 // what index folding (fold.h) composes into an op's map, exactly as before. A value the
@@ -37,7 +39,7 @@ struct Leaf {
   isl::map access;                    // { [p] -> [a] }: the element of `tensor` read at point p
   std::pair<int64_t, int64_t> range;  // what the element can be (its type's, or assumed)
   std::string why;                    // "an argument", "stablehlo.dot is not followed"
-  bool distinct = false;  // no two elements of the tensor are equal (an argsort's indices)
+  bool distinct = false;  // no two elements of the tensor are equal (argsort's, top_k's)
 };
 
 // What the analysis is told beyond the ops: the module (for func.call), and the values the

@@ -1,7 +1,8 @@
 // Values through data movement: constants and iotas give them, concatenate, broadcast_in_dim,
 // reshape, transpose, slice, reverse and pad pull the operand's values back along the op's
-// index map (their dynamic_ forms too, where the result's type is static); func.call follows
-// the callee; get_dimension_size of a static dimension is its size.
+// index map (their dynamic_ forms too, where the result's type is static), dynamic_slice
+// along its clamped starts; func.call follows the callee; get_dimension_size of a static
+// dimension is its size.
 #include <isl/map.h>
 #include <isl/set.h>
 
@@ -15,6 +16,7 @@
 
 namespace idxmap::index_provenance {
 
+using isl_bridge::checked;
 using isl_bridge::own;
 using mlir_ir::Operation;
 
@@ -27,6 +29,7 @@ std::span<const Tracer::Rules::Row> Tracer::movementRules() {
       {"stablehlo.reshape", &Tracer::reshape},
       {"stablehlo.transpose", &Tracer::transpose},
       {"stablehlo.slice", &Tracer::slice},
+      {"stablehlo.dynamic_slice", &Tracer::dynamicSlice},
       {"stablehlo.reverse", &Tracer::reverse},
       {"stablehlo.pad", &Tracer::pad},
       {"stablehlo.dynamic_iota", &Tracer::iota},
@@ -210,6 +213,62 @@ IndexValues Tracer::slice(const Operation& op, const mlir_ir::Type& type, int de
                      std::to_string((*strides)[d]) + " * " + var('p', d));
   return pulled(*source, shape,
                 relation(tuple('p', shape.size()), tuple('q', shape.size()), select), "slice");
+}
+
+// Result point p reads operand point p + t, t_d being start operand d clamped to
+// [0, dim_d - size_d] as the spec clamps it. Each start is pulled to the result's points (a
+// leaf of a start is one element, read at every point) and paired with the others. A run-time
+// start moves the operand's own leaves by an amount that is itself a leaf, which a leaf's
+// access cannot say: a run-time start reads only an operand without leaves (constants, iotas
+// and ops of them: a window of a table at a run-time offset).
+IndexValues Tracer::dynamicSlice(const Operation& op, const mlir_ir::Type& type, int depth) {
+  const std::vector<int64_t>& shape = type.shape;
+  const size_t rank = shape.size();
+  std::optional<IndexValues> source = operand(op, 0, depth);
+  if (!source || !source->represented() || source->shape.size() != rank ||
+      op.operands.size() != rank + 1)
+    return opaque(op, type, "dynamic_slice without a usable operand and one start per dimension");
+  std::optional<std::vector<int64_t>> sizes = ints(op, "slice_sizes", "sizes", rank);
+  if (sizes && *sizes != shape)
+    return opaque(op, type, "dynamic_slice whose sizes are not its shape");
+  const isl::map everywhere = relation(tuple('p', rank), "[]", box('p', shape));
+  isl::map starts = everywhere;  // { [p] -> [s0, ..., s_{r-1}] }
+  std::vector<std::string> parts = {source->provenance}, in, moves;
+  for (size_t d = 0; d < rank; ++d) {
+    std::optional<IndexValues> start = operand(op, d + 1, depth);
+    if (!start || !start->shape.empty() || !start->represented())
+      return opaque(op, type, "dynamic_slice with a start that is not a represented scalar");
+    parts.push_back(start->provenance);
+    IndexValues spread = pulled(*start, shape, everywhere, "broadcast");
+    std::optional<isl::map> pair = paired(starts, *spread.symbolic);
+    if (!pair) return opaque(op, type, "dynamic_slice: too many pieces to pair its starts");
+    starts = *pair;
+    const int64_t last = source->shape[d] - shape[d];  // the greatest start
+    if (last < 0) return opaque(op, type, "dynamic_slice larger than its operand");
+    const std::string q = var('q', d), s = var('s', d), r = var('r', d), m = std::to_string(last);
+    in.push_back(s);
+    moves.push_back("((" + s + " < 0 and " + r + " = " + q + ") or (0 <= " + s + " <= " + m +
+                    " and " + r + " = " + q + " + " + s + ") or (" + s + " > " + m + " and " + r +
+                    " = " + q + " + " + m + "))");
+  }
+  std::vector<std::string> same = box('p', shape), points;
+  for (size_t d = 0; d < rank; ++d) {
+    same.push_back(var('q', d) + " = " + var('p', d));
+    points.push_back(var('q', d));
+  }
+  isl::map both = own(isl_map_flat_range_product(
+      relation(tuple('p', rank), tuple('q', rank), same).release(), starts.release()));
+  isl::map read = applyRange(
+      both, relation("[" + join(concat(points, in), ", ") + "]", tuple('r', rank), moves));
+  const std::string what = "dynamic_slice";
+  if (checked(isl_map_dim(read.get(), isl_dim_param)) == 0)  // known starts
+    return pulled(*source, shape, read, what);
+  if (checked(isl_map_dim(source->symbolic->get(), isl_dim_param)) > 0)
+    return opaque(op, type, "dynamic_slice of values with leaves at a run-time start");
+  IndexValues out = unknown(shape, "");
+  out.symbolic = applyRange(read, *source->symbolic);
+  out.provenance = what + "(" + join(parts, ", ") + ")";
+  return out;
 }
 
 IndexValues Tracer::reverse(const Operation& op, const mlir_ir::Type& type, int depth) {

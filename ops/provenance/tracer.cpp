@@ -84,9 +84,10 @@ IndexValues Tracer::trace(const mlir_ir::Value& value, const mlir_ir::Type& type
 
 std::optional<mlir_ir::Type> Tracer::operandType(const Operation& op, size_t i) {
   const mlir_ir::Value& value = op.operands[i];
+  // The definition's results are `%0#1` or named one by one (`%values, %indices = ...`).
   if (const Operation* def = mlir_ir::definingOp(*frame().ops, value))
-    if (value.resultNumber < static_cast<int64_t>(def->resultTypes.size()))
-      return def->resultTypes[value.resultNumber];
+    for (size_t r = 0; r < def->results.size() && r < def->resultTypes.size(); ++r)
+      if (def->results[r] == value) return def->resultTypes[r];
   if (i < op.operandTypes.size()) return op.operandTypes[i];
   if (const mlir_ir::Function* function = frames_.size() == 1 ? function_ : frame().callee)
     if (const mlir_ir::BlockArgument* argument = function->argument(value)) return argument->type;

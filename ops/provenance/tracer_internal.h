@@ -86,6 +86,7 @@ class Tracer {
   IndexValues reshape(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
   IndexValues transpose(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
   IndexValues slice(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues dynamicSlice(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
   IndexValues reverse(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
   IndexValues pad(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
   IndexValues dimensionSize(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
@@ -103,8 +104,10 @@ class Tracer {
   IndexValues compare(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
   IndexValues select(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
   IndexValues logic(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
-  // Reordering (order_rules.cpp).
+  // Reordering and choosing (order_rules.cpp).
   IndexValues sort(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues topK(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
+  IndexValues reduce(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
 
   const Frame& frame() const { return frames_.back(); }
   // A tensor's name as leaves record it: "@callee:%x" inside a called function.

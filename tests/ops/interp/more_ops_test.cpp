@@ -1,4 +1,4 @@
-// Float functions, square, chlo.mulhi, composite and the dynamic_* shape ops against
+// Float functions, square, chlo.mulhi, chlo.top_k, composite and the dynamic_* shape ops against
 // oracles independent of the evaluators: identities between functions, the high half of a
 // product as floor division by 2^width over every pair of 8-bit values, expected tensors
 // written out.
@@ -139,6 +139,44 @@ TEST(InterpreterMoreOps, ReverseMirrorsTheChosenDimensions) {
         int mirrored = ((2 - i) * 4 + j) * 2 + (1 - k);
         EXPECT_EQ(r.ints[(i * 4 + j) * 2 + k], mirrored * 7 % 24) << i << j << k;
       }
+}
+
+// chlo.top_k in JAX's exported form: the k largest of each row, largest first, equal values
+// in position order; floats in IEEE's total order (NaN above +inf, +0 above -0). Expected
+// values written out by hand.
+TEST(InterpreterMoreOps, TopKTakesTheLargestOfEachRowInTotalOrder) {
+  std::vector<Tensor> ints = runMain(R"(func.func @main() -> (tensor<2x2xi32>, tensor<2x2xi32>) {
+  %x = stablehlo.constant dense<[[3, 1, 3, 2], [-5, 7, 0, 7]]> : tensor<2x4xi32>
+  %values, %indices = chlo.top_k(%x, k = 2) : tensor<2x4xi32> -> (tensor<2x2xi32>, tensor<2x2xi32>)
+  func.return %values, %indices : tensor<2x2xi32>, tensor<2x2xi32>
+})");
+  EXPECT_EQ(ints.at(0).ints, (std::vector<int64_t>{3, 3, 7, 7}));
+  EXPECT_EQ(ints.at(1).ints, (std::vector<int64_t>{0, 2, 1, 3}));
+
+  std::vector<Tensor> floats = runMain(R"(func.func @main() -> (tensor<5xf32>, tensor<5xi32>) {
+  %x = stablehlo.constant dense<[1.0, 0x7FC00000, -0.0, 0.0, 0xFF800000]> : tensor<5xf32>
+  %values, %indices = chlo.top_k(%x, k = 5) : tensor<5xf32> -> (tensor<5xf32>, tensor<5xi32>)
+  func.return %values, %indices : tensor<5xf32>, tensor<5xi32>
+})");
+  EXPECT_EQ(floats.at(1).ints, (std::vector<int64_t>{1, 0, 3, 2, 4}));
+  EXPECT_TRUE(std::isnan(floats.at(0).floats[0]));
+  EXPECT_FALSE(std::signbit(floats.at(0).floats[2]));
+  EXPECT_TRUE(std::signbit(floats.at(0).floats[3]));
+
+  std::vector<Tensor> none = runMain(R"(func.func @main() -> tensor<3x0xi32> {
+  %x = stablehlo.constant dense<[[1, 2], [3, 4], [5, 6]]> : tensor<3x2xi32>
+  %values, %indices = chlo.top_k(%x, k = 0) : tensor<3x2xi32> -> (tensor<3x0xi32>, tensor<3x0xi32>)
+  func.return %indices : tensor<3x0xi32>
+})");
+  EXPECT_TRUE(none.at(0).ints.empty());
+
+  InterpretError error = errorOf(R"(func.func @main() -> tensor<3xi32> {
+  %x = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+  %values, %indices = chlo.top_k(%x, k = 3) : tensor<2xi32> -> (tensor<3xi32>, tensor<3xi32>)
+  func.return %indices : tensor<3xi32>
+})");
+  EXPECT_NE(std::string(error.what()).find("k = 3 is outside [0, 2]"), std::string::npos)
+      << error.what();
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <isl/aff.h>
 #include <isl/map.h>
 #include <isl/point.h>
+#include <isl/set.h>
 #include <isl/space.h>
 #include <isl/val.h>
 
@@ -69,9 +70,20 @@ class Evaluator {
     moved =
         isl_bridge::own(isl_map_move_dims(moved.release(), isl_dim_in, static_cast<unsigned>(rank_),
                                           isl_dim_param, 0, static_cast<unsigned>(leaves_)));
-    isl_pw_multi_aff* function = isl_pw_multi_aff_from_map(moved.release());
-    function_ = isl_pw_multi_aff_get_pw_aff(function, 0);
-    isl_pw_multi_aff_free(function);
+    // Made a function once, where isl does so within its question limits (two wraps through
+    // narrow types can take it minutes); otherwise evaluated point by point.
+    isl_pw_multi_aff* function = nullptr;
+    {
+      isl_bridge::IslQuestionScope limits;
+      function = isl_pw_multi_aff_from_map(moved.copy());
+    }
+    if (function) {
+      function_ = isl_pw_multi_aff_get_pw_aff(function, 0);
+      isl_pw_multi_aff_free(function);
+    } else {
+      isl_ctx_reset_error(moved.ctx().get());
+      relation_ = moved;
+    }
   }
   ~Evaluator() { isl_pw_aff_free(function_); }
   Evaluator(const Evaluator&) = delete;
@@ -79,16 +91,24 @@ class Evaluator {
 
   // nullopt where the relation has no value.
   std::optional<int64_t> at(const Tensor& argument, int64_t p) const {
-    isl_point* point = isl_point_zero(isl_space_domain(isl_pw_aff_get_space(function_)));
-    auto set = [&](size_t position, int64_t value) {
-      point = isl_point_set_coordinate_val(point, isl_dim_set, static_cast<int>(position),
-                                           isl_bridge::toIslVal(value).release());
-    };
-    set(0, p);
+    std::vector<int64_t> inputs = {p};
     for (size_t i = 0; i < leaves_; ++i) {
       int64_t element = reads_[i][static_cast<size_t>(p)];
-      set(rank_ + i, element < 0 ? kLo : argument.ints.at(static_cast<size_t>(element)));
+      inputs.push_back(element < 0 ? kLo : argument.ints.at(static_cast<size_t>(element)));
     }
+    if (!function_) {  // the relation at the point: one value, or none
+      isl_map* fixed = relation_->copy();
+      for (size_t i = 0; i < inputs.size(); ++i)
+        fixed = isl_map_fix_si(fixed, isl_dim_in, static_cast<unsigned>(i),
+                               static_cast<int>(inputs[i]));
+      isl::set range = isl_bridge::own(isl_map_range(fixed));
+      if (isl_set_is_singleton(range.get()) != isl_bool_true) return std::nullopt;
+      return isl_bridge::toInt64(isl_bridge::own(isl_set_dim_min_val(range.copy(), 0)));
+    }
+    isl_point* point = isl_point_zero(isl_space_domain(isl_pw_aff_get_space(function_)));
+    for (size_t i = 0; i < inputs.size(); ++i)
+      point = isl_point_set_coordinate_val(point, isl_dim_set, static_cast<int>(i),
+                                           isl_bridge::toIslVal(inputs[i]).release());
     isl_val* value = isl_pw_aff_eval(isl_pw_aff_copy(function_), point);
     std::optional<int64_t> out;
     if (isl_val_is_int(value)) out = isl_val_get_num_si(value);
@@ -100,6 +120,7 @@ class Evaluator {
   size_t rank_, leaves_ = 0;
   std::vector<std::vector<int64_t>> reads_;  // leaf -> point -> element of %a (or -1)
   isl_pw_aff* function_ = nullptr;
+  std::optional<isl::map> relation_;  // where isl did not make it a function in time
 };
 
 TEST(ValueAnalysis, RandomProgramsAgreeWithTheInterpreterOnEveryArgument) {

@@ -1,0 +1,135 @@
+// `idxmap verify` on indices that a program computes, written as JAX lowers them: the indices
+// of `lax.top_k` (`chlo.top_k`, two named results) scattered into, `jnp.argmax` (a reduce of
+// the values with an iota, the index picked by select) gathered from, and a window of
+// `jnp.arange` at a run-time offset (`lax.dynamic_slice`). Expected verdicts derived from the
+// ops' definitions: top_k's k indices of one row are distinct positions in [0, n - 1]; an
+// argmax of n positions with init 0 is in [0, n - 1]; a window of 4 consecutive values of
+// 0..9, its start clamped to [0, 6], is unique, sorted and in [0, 9].
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_runner.h"
+
+namespace idxmap::cli_test {
+namespace {
+
+// Unique, sorted and in bounds of the first op ("none" where the op has no such property).
+std::vector<std::string> verdicts(const CliResult& result) {
+  nlohmann::json records = nlohmann::json::parse(result.out);
+  const nlohmann::json& properties = records.at(0).at("properties");
+  std::vector<std::string> out;
+  for (const char* name : {"unique", "sorted", "in_bounds"}) {
+    const nlohmann::json& property = properties.value(name, nlohmann::json());
+    out.push_back(property.is_object() ? property.value("verdict", "none") : "none");
+  }
+  return out;
+}
+
+TEST(VerifyProgramValuesCli, TopKIndicesAreUniqueAndInBounds) {
+  const std::string text = R"(func.func @main(%x: tensor<8xf32>, %t: tensor<8x4xf32>,
+    %u: tensor<2x4xf32>) -> tensor<8x4xf32> {
+  %values, %indices = chlo.top_k(%x, k = 2) : tensor<8xf32> -> (tensor<2xf32>, tensor<2xi32>)
+  %col = stablehlo.reshape %indices : (tensor<2xi32>) -> tensor<2x1xi32>
+  %r = "stablehlo.scatter"(%t, %col, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1],
+      inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}
+    : (tensor<8x4xf32>, tensor<2x1xi32>, tensor<2x4xf32>) -> tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
+}
+)";
+  CliResult result = runIdxmap({"verify", "--json"}, text);
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  // Not sorted: top_k orders its indices by value.
+  EXPECT_EQ(verdicts(result), (std::vector<std::string>{"proven", "unknown", "proven"}));
+  CliResult plain = runIdxmap({"verify"}, text);
+  EXPECT_NE(plain.err.find("unique_indices could be set: proven"), std::string::npos)
+      << plain.err;
+
+  // Rows of a 2-D top_k repeat positions: in bounds still, unique no longer.
+  std::string rows = text;
+  auto replace = [&](const std::string& from, const std::string& to) {
+    for (size_t at = rows.find(from); at != std::string::npos; at = rows.find(from, at + to.size()))
+      rows.replace(at, from.size(), to);
+  };
+  replace("%x: tensor<8xf32>", "%x: tensor<2x8xf32>");
+  replace("tensor<8xf32> -> (tensor<2xf32>, tensor<2xi32>)",
+          "tensor<2x8xf32> -> (tensor<2x2xf32>, tensor<2x2xi32>)");
+  replace("(tensor<2xi32>) -> tensor<2x1xi32>", "(tensor<2x2xi32>) -> tensor<4x1xi32>");
+  replace("%u: tensor<2x4xf32>", "%u: tensor<4x4xf32>");
+  replace("tensor<2x1xi32>, tensor<2x4xf32>", "tensor<4x1xi32>, tensor<4x4xf32>");
+  CliResult twoRows = runIdxmap({"verify", "--json"}, rows);
+  EXPECT_EQ(verdicts(twoRows), (std::vector<std::string>{"unknown", "unknown", "proven"})) << rows;
+}
+
+// jnp.argmax(x, axis=1) as JAX lowers it (NaN counts as the maximum, ties to the lower index).
+std::string argmaxGather(const std::string& indexInit) {
+  return R"(func.func @main(%x: tensor<4x5xf32>, %t: tensor<5x3xf32>) -> tensor<4x3xf32> {
+  %0 = stablehlo.iota dim = 1 : tensor<4x5xi32>
+  %c = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %c_0 = stablehlo.constant dense<)" +
+         indexInit + R"(> : tensor<i32>
+  %1:2 = stablehlo.reduce(%x init: %c), (%0 init: %c_0) across dimensions = [1]
+    : (tensor<4x5xf32>, tensor<4x5xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
+   reducer(%a: tensor<f32>, %b: tensor<f32>) (%ai: tensor<i32>, %bi: tensor<i32>) {
+    %2 = stablehlo.compare GT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %3 = stablehlo.compare NE, %a, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %4 = stablehlo.or %2, %3 : tensor<i1>
+    %5 = stablehlo.compare EQ, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %6 = stablehlo.compare LT, %ai, %bi, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %7 = stablehlo.and %5, %6 : tensor<i1>
+    %8 = stablehlo.or %4, %7 : tensor<i1>
+    %9 = stablehlo.select %4, %a, %b : tensor<i1>, tensor<f32>
+    %10 = stablehlo.select %8, %ai, %bi : tensor<i1>, tensor<i32>
+    stablehlo.return %9, %10 : tensor<f32>, tensor<i32>
+  }
+  %col = stablehlo.reshape %1#1 : (tensor<4xi32>) -> tensor<4x1xi32>
+  %g = "stablehlo.gather"(%t, %col) {dimension_numbers = #stablehlo.gather<offset_dims = [1],
+      collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>,
+      slice_sizes = array<i64: 1, 3>} : (tensor<5x3xf32>, tensor<4x1xi32>) -> tensor<4x3xf32>
+  return %g : tensor<4x3xf32>
+}
+)";
+}
+
+TEST(VerifyProgramValuesCli, ArgmaxIndicesAreInBounds) {
+  CliResult result = runIdxmap({"verify", "--json"}, argmaxGather("0"));
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(verdicts(result).at(2), "proven");
+  // With an init index past the rows the analysis bounds the result by the hull of the init
+  // value and the iota, [0, 5]; it does not look at which of the two the body keeps (here
+  // always an element), so in bounds is unknown, and the reason says what was assumed.
+  CliResult past = runIdxmap({"verify", "--json"}, argmaxGather("5"));
+  EXPECT_EQ(verdicts(past).at(2), "unknown") << past.out;
+  nlohmann::json records = nlohmann::json::parse(past.out);
+  EXPECT_NE(records.at(0)
+                .at("properties")
+                .at("in_bounds")
+                .at("reason")
+                .get<std::string>()
+                .find("picks its init value or an element of input 1"),
+            std::string::npos)
+      << past.out;
+}
+
+TEST(VerifyProgramValuesCli, AWindowOfAnArangeAtARunTimeOffset) {
+  const std::string text = R"(func.func @main(%t: tensor<10x2xf32>, %i: tensor<i32>)
+    -> tensor<4x2xf32> {
+  %arange = stablehlo.iota dim = 0 : tensor<10xi32>
+  %window = stablehlo.dynamic_slice %arange, %i, sizes = [4] : (tensor<10xi32>, tensor<i32>) -> tensor<4xi32>
+  %col = stablehlo.reshape %window : (tensor<4xi32>) -> tensor<4x1xi32>
+  %g = "stablehlo.gather"(%t, %col) {dimension_numbers = #stablehlo.gather<offset_dims = [1],
+      collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>,
+      slice_sizes = array<i64: 1, 2>} : (tensor<10x2xf32>, tensor<4x1xi32>) -> tensor<4x2xf32>
+  return %g : tensor<4x2xf32>
+}
+)";
+  CliResult result = runIdxmap({"verify", "--json"}, text);
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(verdicts(result).at(1), "proven") << result.out;  // sorted
+  EXPECT_EQ(verdicts(result).at(2), "proven") << result.out;  // in bounds
+}
+
+}  // namespace
+}  // namespace idxmap::cli_test
