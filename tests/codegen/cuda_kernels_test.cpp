@@ -3,9 +3,10 @@
 // own emulation of the CUDA runtime, and run against the reference evaluator. The emulation
 // runs blocks one after another and a block's threads in order, and every launch here has a
 // thread per point, so even atomic updates happen in row-major order: every result must agree
-// bit for bit. Where nvcc is installed, the same files compile for sm_80 and sm_90, and ptxas
-// and the PTX are read: no spills, no local memory, and no compare-and-swap loop in a kernel
-// whose update has a native atomic on that architecture.
+// bit for bit. Where nvcc is installed, the same files compile for sm_80 and sm_90 (one of them
+// a CI run: testing::nvccArchitectures), and ptxas and the PTX are read: no spills, no local
+// memory, and no compare-and-swap loop in a kernel whose update has a native atomic on that
+// architecture.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -278,7 +279,7 @@ bool nativeAtomic(const std::string& combine, int arch) {
 TEST_F(CudaKernels, NvccCompilesWithoutSpillsLocalMemoryOrNeedlessCas) {
   if (!nvccInstalled()) GTEST_SKIP() << "nvcc is not installed";
   for (bool deterministic : {false, true}) {
-    for (int arch : {80, 90}) {
+    for (int arch : testing::nvccArchitectures()) {
       const std::string what = std::string(deterministic ? "deterministic" : "atomic") +
                                " kernels, sm_" + std::to_string(arch);
       NvccResult result = nvccCompile(emitted(deterministic).source(), arch,

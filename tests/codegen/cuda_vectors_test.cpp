@@ -219,7 +219,7 @@ TEST(CudaVectors, RowsMoveSixteenBytesAtATimeWhereProvenAndAlignedElseAPointAThr
   EXPECT_GE(vectorized, 8);
   if (!nvccInstalled()) return;
   // The vectors kernels load and store 16 bytes at a time, on both architectures.
-  for (int arch : {80, 90}) {
+  for (int arch : testing::nvccArchitectures()) {
     NvccResult ptx = nvccCompile(emitted.source(), arch, "vectors");
     expectCompiledWithoutSpillsOrLocalMemory(ptx, "row kernels, sm_" + std::to_string(arch));
     int entries = 0;

@@ -220,7 +220,7 @@ TEST_F(FrameworkKernels, CudaKernelsGiveTheFormulaOrRefuseOutOfRangeValues) {
 
 TEST_F(FrameworkKernels, CudaKernelsCompileWithNvccWithoutSpillsOrLocalMemory) {
   if (!testing::nvccInstalled()) GTEST_SKIP() << "nvcc is not installed";
-  for (int arch : {80, 90})
+  for (int arch : testing::nvccArchitectures())
     testing::expectCompiledWithoutSpillsOrLocalMemory(
         testing::nvccCompile(cudaSource(), arch, "framework"),
         "framework kernels, sm_" + std::to_string(arch));

@@ -103,13 +103,13 @@ std::shared_ptr<LoadedLibrary> compileCases(const std::vector<Case>& cases, bool
                         onTheGpu(cuda) ? cudaJitOptions() : testJitOptions());
 }
 
-// Where nvcc is installed: the cases' CUDA file compiles for sm_80 and sm_90 without spills or
-// local memory.
+// Where nvcc is installed: the cases' CUDA file compiles for sm_80 and sm_90 (one of them a CI
+// run) without spills or local memory.
 void expectNvccClean(const std::vector<Case>& cases, const std::string& what) {
   std::vector<PrintedKernel> printed;
   for (const Case& c : cases) printed.push_back(c.kernel.printed);
   const std::string source = cudaFile(printed);
-  for (int arch : {80, 90})
+  for (int arch : testing::nvccArchitectures())
     expectCompiledWithoutSpillsOrLocalMemory(nvccCompile(source, arch, "hlo"),
                                              what + ", sm_" + std::to_string(arch));
 }
@@ -265,12 +265,19 @@ TEST_P(HloKernelTargets, XlaModulesAgreeWithTheReference) {
   const bool cuda = GetParam();
   std::ifstream in(std::string(IDXMAP_CONFORMANCE_DIR) + "/xla/op_maps.jsonl");
   if (!in) GTEST_SKIP() << "no conformance data";
+  std::vector<std::string> records;
+  for (std::string line; std::getline(in, line);) records.push_back(line);
+  // Every module (the CI count is the whole corpus); a third of them in the sanitizer tree.
+  const sampling::Sample sample =
+      sampling::sampleOf(std::string("HloKernelTargets.XlaModules/") + (cuda ? "Cuda" : "Cpp"),
+                         records.size(), records.size());
+  const std::vector<size_t> positions = sampling::sampledPositions(records.size(), sample);
+  const bool whole = positions.size() == records.size();
   std::vector<Case> cases;
   std::vector<std::unique_ptr<hlo::Module>> modules;
   int problems = 0, layouts = 0;
-  std::string line;
-  for (int n = 0; std::getline(in, line); ++n) {
-    nlohmann::json record = nlohmann::json::parse(line);
+  for (size_t n : positions) {
+    nlohmann::json record = nlohmann::json::parse(records[n]);
     modules.push_back(std::make_unique<hlo::Module>(
         hlo::parseHloModule(record.at("hlo").get<std::string>(), "xla.hlo")));
     for (const auto& instruction : modules.back()->entry->instructions) {
@@ -292,9 +299,11 @@ TEST_P(HloKernelTargets, XlaModulesAgreeWithTheReference) {
       cases.push_back(std::move(c));
     }
   }
-  EXPECT_GE(cases.size(), 36u);
-  EXPECT_GT(layouts, 3);  // XLA's physical layouts are honored, not refused
-  EXPECT_GT(problems, 10);
+  if (whole) {
+    EXPECT_GE(cases.size(), 36u);
+    EXPECT_GT(layouts, 3);  // XLA's physical layouts are honored, not refused
+    EXPECT_GT(problems, 10);
+  }
   // All are emitted and compiled; those of up to 2^18 elements a buffer are run (a few have
   // hundreds of millions, which the element-by-element reference would take minutes over).
   auto library = compileCases(cases, cuda);
@@ -305,7 +314,7 @@ TEST_P(HloKernelTargets, XlaModulesAgreeWithTheReference) {
     if (fits) small.push_back(std::move(c));
   }
   if (cuda && !onTheGpu(cuda) && nvccInstalled()) expectNvccClean(cases, "XLA modules");
-  EXPECT_GE(small.size(), 25u);
+  if (whole) EXPECT_GE(small.size(), 25u);
   expectAgreement(small, *library, 1, true, onTheGpu(cuda));
 }
 

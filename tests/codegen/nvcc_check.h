@@ -1,11 +1,14 @@
 // What the CUDA tests ask of nvcc where it is installed (CI may not have it: callers skip): a
-// .cu file compiled to PTX for one architecture and assembled by ptxas -v, and the checks
-// every emitted kernel must pass there: no register spills, no local memory.
+// .cu file compiled to PTX for one architecture and assembled by ptxas -v, the checks every
+// emitted kernel must pass there (no register spills, no local memory), and which
+// architectures a run compiles for.
 #pragma once
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +16,9 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
+
+#include "tests/support/sampling.h"
 
 namespace idxmap::codegen::testing {
 
@@ -22,6 +28,23 @@ inline bool nvccInstalled() {
   if (const char* skip = std::getenv("IDXMAP_SKIP_NVCC"); skip && *skip && *skip != '0')
     return false;
   return std::system("command -v nvcc > /dev/null 2>&1") == 0;
+}
+
+// The architectures a CUDA test compiles for: sm_80 and sm_90 in full runs
+// (IDXMAP_TEST_FULL); otherwise one of them, drawn with the run's sample seed and printed, so
+// that CI runs alternate between them at half the nvcc time.
+inline const std::vector<int>& nvccArchitectures() {
+  static const std::vector<int> architectures = [] {
+    if (sampling::fullTestCounts()) return std::vector<int>{80, 90};
+    const uint32_t seed = sampling::sampleSeed();
+    const int arch = seed % 2 == 0 ? 80 : 90;
+    std::printf(
+        "[ sample ] nvcc: sm_%d of sm_80 and sm_90, seed %u (IDXMAP_TEST_SEED=%u replays it)\n",
+        arch, seed, seed);
+    std::fflush(stdout);
+    return std::vector<int>{arch};
+  }();
+  return architectures;
 }
 
 struct NvccResult {

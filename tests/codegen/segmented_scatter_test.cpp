@@ -228,7 +228,7 @@ TEST(SegmentedScatter, CudaThreadsWalkRunsInTheSpecOrder) {
   }
   // A tile's rows live in registers: nvcc keeps them there (no local memory, no spill).
   if (testing::nvccInstalled())
-    for (int arch : {80, 90})
+    for (int arch : testing::nvccArchitectures())
       testing::expectCompiledWithoutSpillsOrLocalMemory(
           testing::nvccCompile(emitted.source(), arch, "segmented"), "segmented kernels");
 }
