@@ -6,6 +6,7 @@
 #include <new>
 
 #include "cli/analyze_command.h"
+#include "cli/annotate_command.h"
 #include "cli/compose_command.h"
 #include "cli/draw_command.h"
 #include "cli/emit_command.h"
@@ -53,6 +54,8 @@ Examples:
   CLI::App* analyze = addAnalyzeCommand(app, analyzeOptions);
   VerifyOptions verifyOptions;
   CLI::App* verify = addVerifyCommand(app, verifyOptions);
+  AnnotateOptions annotateOptions;
+  CLI::App* annotate = addAnnotateCommand(app, annotateOptions);
   RunOptions runOptions;
   CLI::App* runCommand = addRunCommand(app, runOptions);
   EmitOptions emitOptions;
@@ -88,6 +91,7 @@ Examples:
   if (compose->parsed()) return runCompose(composeOptions, std::cout, std::cerr);
   if (analyze->parsed()) return runAnalyze(analyzeOptions, std::cout, std::cerr);
   if (verify->parsed()) return runVerify(verifyOptions, std::cout, std::cerr);
+  if (annotate->parsed()) return runAnnotate(annotateOptions, std::cout, std::cerr);
   if (runCommand->parsed()) return runRun(runOptions, std::cout, std::cerr);
   if (emit->parsed()) return runEmit(emitOptions, std::cout, std::cerr);
   if (drawCommand->parsed()) return runDraw(drawOptions, std::cout, std::cerr);

@@ -25,16 +25,6 @@ std::string claimText(const IndexProperty& property) {
   return attribute ? property.claim + " = true" : property.claim;
 }
 
-std::string certificate(const ProofResult& result) {
-  std::string text = result.method;
-  if (!result.assumptions.empty()) {
-    text += ", assuming";
-    for (size_t i = 0; i < result.assumptions.size(); ++i)
-      text += (i ? "; " : " ") + result.assumptions[i];
-  }
-  return text;
-}
-
 nlohmann::ordered_json propertyJson(const IndexProperty& property) {
   const ProofResult& result = property.result;
   auto orNull = [](const std::string& text) {
@@ -60,17 +50,33 @@ nlohmann::ordered_json propertyJson(const IndexProperty& property) {
 
 }  // namespace
 
+std::string certificate(const ProofResult& result) {
+  std::string text = result.method;
+  if (!result.assumptions.empty()) {
+    text += ", assuming";
+    for (size_t i = 0; i < result.assumptions.size(); ++i)
+      text += (i ? "; " : " ") + result.assumptions[i];
+  }
+  return text;
+}
+
+std::string refutedClaim(const OpIndexProperties& properties, const IndexProperty& property) {
+  const ProofResult& result = property.result;
+  std::string explanation =
+      result.counterexample ? result.counterexample->explanation : result.reason;
+  // A required claim (in-range indices) is a rule, an optional one an attribute's value.
+  std::string claim = &property == &properties.inBounds ? "indices must be in range"
+                                                        : claimText(property) + " is false";
+  return claim + ": " + explanation;
+}
+
 void printPropertyDiagnostics(const SourceLocation& location, const std::string& op,
                               const OpIndexProperties& properties, std::ostream& diagnostics) {
   for (const auto& [name, property] : named(properties)) {
     const ProofResult& result = property->result;
     if (property->claimed == true && result.isRefuted()) {
-      std::string explanation =
-          result.counterexample ? result.counterexample->explanation : result.reason;
-      // A required claim (in-range indices) is a rule, an optional one an attribute's value.
-      std::string claim = property == &properties.inBounds ? "indices must be in range"
-                                                           : claimText(*property) + " is false";
-      diagnostics << formatDiagnostic(location, "error", op + ": " + claim + ": " + explanation)
+      diagnostics << formatDiagnostic(location, "error",
+                                      op + ": " + refutedClaim(properties, *property))
                   << '\n';
     } else if (property->claimed == true && result.isUnknown()) {
       diagnostics << formatDiagnostic(

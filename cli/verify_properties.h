@@ -21,6 +21,10 @@ struct PropertyTally {
   int64_t claimsRefuted = 0, claimsUnknown = 0;
 };
 
+// What a refuted claim's error says: `unique_indices = true is false: <counterexample>`.
+std::string refutedClaim(const OpIndexProperties& properties, const IndexProperty& property);
+// How a verdict was reached: "isl", "isl, assuming %idx: unique".
+std::string certificate(const ProofResult& result);
 void printPropertyDiagnostics(const SourceLocation& location, const std::string& op,
                               const OpIndexProperties& properties, std::ostream& diagnostics);
 nlohmann::ordered_json propertiesJson(const OpIndexProperties& properties);

@@ -2,7 +2,8 @@
 # Installs missing dependencies, builds the idxmap CLI and runs it on the bundled examples:
 # the reshape round trip of spec 004 (simplifies to the identity), then spec 000's gather
 # and scatter examples evaluated with their checks, the maps of examples/gather.mlir, and
-# the index claims of examples/scatter_claims.mlir proven or refuted, and the kernels of
+# the index claims of examples/scatter_claims.mlir proven or refuted, those of a JAX
+# scatter-add written back (annotate), and the kernels of
 # examples/gather.mlir emitted (the start of one, with its proofs) and run on spec 000's
 # examples.
 #   ./scripts/run-example.sh [FILE] [idxmap simplify options...]   (only simplify FILE)
@@ -26,6 +27,10 @@ show analyze examples/gather.mlir
 echo
 # Exit 1: the example's first scatter claims unique indices that collide (on purpose).
 show verify examples/scatter_claims.mlir || echo "(exit status $?: a claimed property is false)"
+echo
+# JAX's scatter-add behind its negative-index fix-up: the claims XLA reads, proven and written.
+show annotate examples/jax_scatter_add.mlir -o build/jax_scatter_add.annotated.mlir
+grep -n 'index_vector_dim = 1>' build/jax_scatter_add.annotated.mlir
 echo
 show emit examples/gather.mlir -o build/gather_kernels.cpp
 echo "(wrote build/gather_kernels.cpp; one kernel:)"
