@@ -67,8 +67,8 @@ test_notes() {
 }
 read -r ccache_hits_before ccache_misses_before < <(ccache_counts)
 
-# One seed for every sampled test of this run, in both trees: the ASan tree then runs the
-# kernels the first tree compiled (the JIT's cache), and one number replays the whole run.
+# One seed for every sampled test of this run, in both trees (the sanitizer tree's smaller
+# samples are drawn with it too): one number replays the whole run.
 export IDXMAP_TEST_SEED=${IDXMAP_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 echo "test.sh: sampled tests draw with IDXMAP_TEST_SEED=$IDXMAP_TEST_SEED"
 
