@@ -44,8 +44,7 @@ TEST(VerifyProgramValuesCli, TopKIndicesAreUniqueAndInBounds) {
   // Not sorted: top_k orders its indices by value.
   EXPECT_EQ(verdicts(result), (std::vector<std::string>{"proven", "unknown", "proven"}));
   CliResult plain = runIdxmap({"verify"}, text);
-  EXPECT_NE(plain.err.find("unique_indices could be set: proven"), std::string::npos)
-      << plain.err;
+  EXPECT_NE(plain.err.find("unique_indices could be set: proven"), std::string::npos) << plain.err;
 
   // Rows of a 2-D top_k repeat positions: in bounds still, unique no longer.
   std::string rows = text;
