@@ -115,14 +115,9 @@ function(idxmap_check_layering cli_folder)
   string(APPEND rules "set(checked_files \"${checked_files}\")\n")
 
   set(rules_file ${PROJECT_BINARY_DIR}/layering_rules.cmake)
-  # Rewritten only when it changes, so that a reconfigure does not rerun the check.
-  set(previous "")
-  if(EXISTS ${rules_file})
-    file(READ ${rules_file} previous)
-  endif()
-  if(NOT previous STREQUAL rules)
-    file(WRITE ${rules_file} "${rules}")
-  endif()
+  # Rewritten only when it changes (file(CONFIGURE) compares first), so that a reconfigure
+  # does not rerun the check. @ONLY: paths hold no `@`, and `${...}` stays as written.
+  file(CONFIGURE OUTPUT ${rules_file} CONTENT "${rules}" @ONLY)
   set_property(GLOBAL PROPERTY IDXMAP_LAYERING_RULES ${rules_file})
 
   list(TRANSFORM checked_files PREPEND ${PROJECT_SOURCE_DIR}/ OUTPUT_VARIABLE dependencies)

@@ -31,11 +31,6 @@ foreach(suite IN LISTS suites)
     " TIMEOUT ${TIMEOUT} COST ${cost}"
     " SKIP_REGULAR_EXPRESSION [==[\\[  PASSED  \\] 0 tests]==])\n")
 endforeach()
-# Rewritten only when it changes, so an unchanged listing keeps CTest's file untouched.
-set(previous "")
-if(EXISTS ${OUTPUT})
-  file(READ ${OUTPUT} previous)
-endif()
-if(NOT previous STREQUAL script)
-  file(WRITE ${OUTPUT} "${script}")
-endif()
+# Rewritten only when it changes (file(CONFIGURE) compares first), so an unchanged listing
+# keeps CTest's file untouched. @ONLY: test names hold no `@`, and `${...}` stays as written.
+file(CONFIGURE OUTPUT ${OUTPUT} CONTENT "${script}" @ONLY)
