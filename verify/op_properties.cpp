@@ -160,6 +160,7 @@ class Prover {
          const std::vector<Assumption>& assumptions, const mlir_ir::Module* module)
       : op_(op), block_(block), assumptions_(assumptions) {
     context_.module = module;
+    context_.user = &op;
     // A value the user makes assumptions about is a leaf of the value analysis, in the range
     // assumed (the whole of int64 when none is).
     for (const Assumption& assumption : assumptions)

@@ -48,6 +48,10 @@ struct Leaf {
 struct ValueContext {
   const mlir_ir::Module* module = nullptr;
   std::vector<std::pair<std::string, std::pair<int64_t, int64_t>>> assumed;
+  // The op of the scope that reads the value, when the caller knows it: definitions are
+  // looked up backwards from there (exported programs define a value just before its use),
+  // so a long scope is not scanned from its start for every value.
+  const mlir_ir::Operation* user = nullptr;
 };
 
 inline constexpr int64_t kMaxConstantElements = 4096;

@@ -6,6 +6,8 @@
 #include <isl/set.h>
 #include <isl/val.h>
 
+#include <algorithm>
+
 #include "core/bridges/isl_bridge.h"
 #include "ops/provenance/index_values.h"
 #include "ops/provenance/relations_internal.h"
@@ -31,7 +33,7 @@ std::string parameterName(const isl::map& map, int position) {
 }  // namespace
 
 Tracer::Tracer(const std::vector<Operation>& scope, const ValueContext& context)
-    : frames_{Frame{&scope, nullptr, nullptr}}, context_(context) {
+    : frames_{Frame{&scope, nullptr, nullptr}}, context_(context), user_(context.user) {
   if (context.module)
     for (const mlir_ir::Function& function : context.module->functions)
       if (!function.body.blocks.empty() && &function.body.blocks.front().operations == &scope)
@@ -50,7 +52,7 @@ IndexValues Tracer::trace(const mlir_ir::Value& value, const mlir_ir::Type& type
   if (frames_.size() == 1)
     for (const auto& [assumed, range] : context_.assumed)
       if ("%" + assumed == name) return leaf(name, type, "assumed", range);
-  const Operation* op = mlir_ir::definingOp(*frame().ops, value);
+  const Operation* op = definition(value, user_);
   if (!op) {
     // A callee's argument is the call's operand, in the caller's frame.
     if (frame().callee)
@@ -59,7 +61,7 @@ IndexValues Tracer::trace(const mlir_ir::Value& value, const mlir_ir::Type& type
         if (i >= frame().call->operands.size()) break;
         Frame callee = frame();
         frames_.pop_back();
-        IndexValues bound = trace(callee.call->operands[i], type, depth + 1);
+        IndexValues bound = traceUse(callee.call, callee.call->operands[i], type, depth + 1);
         frames_.push_back(callee);
         return bound;
       }
@@ -82,10 +84,37 @@ IndexValues Tracer::trace(const mlir_ir::Value& value, const mlir_ir::Type& type
   return finish(std::move(values), type.elementType());
 }
 
+const Operation* Tracer::definition(const mlir_ir::Value& value, const Operation* user) const {
+  // An argument is defined by no op: not worth a walk over the whole scope.
+  if (const mlir_ir::Function* function = frames_.size() == 1 ? function_ : frame().callee)
+    if (function->argument(value)) return nullptr;
+  const std::vector<Operation>& ops = *frame().ops;
+  const Operation* begin = ops.data();
+  const Operation* end = begin + ops.size();
+  const Operation* from = user && user >= begin && user < end ? user : end;
+  auto defines = [&](const Operation& op) {
+    return std::find(op.results.begin(), op.results.end(), value) != op.results.end();
+  };
+  for (const Operation* op = from; op != begin;)
+    if (defines(*--op)) return op;
+  for (const Operation* op = from; op != end; ++op)  // a use before its definition
+    if (defines(*op)) return op;
+  return nullptr;
+}
+
+IndexValues Tracer::traceUse(const Operation* user, const mlir_ir::Value& value,
+                             const mlir_ir::Type& type, int depth) {
+  const Operation* outer = user_;
+  user_ = user;
+  IndexValues values = trace(value, type, depth);
+  user_ = outer;
+  return values;
+}
+
 std::optional<mlir_ir::Type> Tracer::operandType(const Operation& op, size_t i) {
   const mlir_ir::Value& value = op.operands[i];
   // The definition's results are `%0#1` or named one by one (`%values, %indices = ...`).
-  if (const Operation* def = mlir_ir::definingOp(*frame().ops, value))
+  if (const Operation* def = definition(value, &op))
     for (size_t r = 0; r < def->results.size() && r < def->resultTypes.size(); ++r)
       if (def->results[r] == value) return def->resultTypes[r];
   if (i < op.operandTypes.size()) return op.operandTypes[i];
@@ -98,7 +127,7 @@ std::optional<IndexValues> Tracer::operand(const Operation& op, size_t i, int de
   if (i >= op.operands.size()) return std::nullopt;
   std::optional<mlir_ir::Type> type = operandType(op, i);
   if (!type) return std::nullopt;
-  IndexValues values = trace(op.operands[i], *type, depth + 1);
+  IndexValues values = traceUse(&op, op.operands[i], *type, depth + 1);
   // An integer operand the analysis cannot represent is a leaf: any value of its type.
   if (!values.represented() && type->hasStaticShape() && valueRange(type->elementType())) {
     std::string tensor = scoped(op.operands[i].toString());
@@ -201,7 +230,7 @@ IndexValues Tracer::call(const Operation& op, const mlir_ir::Type& type, int dep
   if (!returned || result >= returned->operands.size())
     return opaque(op, type, "func.call of @" + function->name + " without its result");
   frames_.push_back(Frame{&function->body.blocks.front().operations, function, &op});
-  IndexValues values = trace(returned->operands[result], type, depth + 1);
+  IndexValues values = traceUse(returned, returned->operands[result], type, depth + 1);
   frames_.pop_back();
   values.provenance = "@" + function->name + "(" + values.provenance + ")";
   return values;

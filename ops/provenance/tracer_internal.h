@@ -45,6 +45,13 @@ class Tracer {
     const mlir_ir::Operation* call = nullptr;
   };
 
+  // The op of the current frame defining `value`: searched backwards from `user` (the op that
+  // reads it, where it lies in the frame), then forwards; nullptr for an argument.
+  const mlir_ir::Operation* definition(const mlir_ir::Value& value,
+                                       const mlir_ir::Operation* user) const;
+  // trace() of a value that `user` reads.
+  IndexValues traceUse(const mlir_ir::Operation* user, const mlir_ir::Value& value,
+                       const mlir_ir::Type& type, int depth);
   // Operand i's type: as its definition says, else as the op's signature says.
   std::optional<mlir_ir::Type> operandType(const mlir_ir::Operation& op, size_t i);
   std::optional<IndexValues> operand(const mlir_ir::Operation& op, size_t i, int depth);
@@ -118,8 +125,9 @@ class Tracer {
   std::vector<Frame> frames_;
   const mlir_ir::Function* function_ = nullptr;  // the first frame's, when the module has it
   const ValueContext& context_;
-  std::vector<Leaf> leaves_;  // every leaf met, parameter "l<i>" is leaves_[i]
-  size_t result_ = 0;         // which result of its op the value being traced is
+  std::vector<Leaf> leaves_;                  // every leaf met, parameter "l<i>" is leaves_[i]
+  size_t result_ = 0;                         // which result of its op the value being traced is
+  const mlir_ir::Operation* user_ = nullptr;  // the op reading the value being traced
 };
 
 // The attribute under its generic name, else under its pretty one.
