@@ -7,6 +7,7 @@
 #include <isl/val.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "core/bridges/isl_bridge.h"
 #include "ops/provenance/index_values.h"
@@ -91,7 +92,9 @@ const Operation* Tracer::definition(const mlir_ir::Value& value, const Operation
   const std::vector<Operation>& ops = *frame().ops;
   const Operation* begin = ops.data();
   const Operation* end = begin + ops.size();
-  const Operation* from = user && user >= begin && user < end ? user : end;
+  // std::less: a total order even on pointers into other frames' ops.
+  const std::less<const Operation*> before;
+  const Operation* from = user && !before(user, begin) && before(user, end) ? user : end;
   auto defines = [&](const Operation& op) {
     return std::find(op.results.begin(), op.results.end(), value) != op.results.end();
   };
