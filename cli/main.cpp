@@ -39,6 +39,7 @@ Examples:
   idxmap simplify --check --json examples/spec004.map
   idxmap compose examples/compose/*.map
   idxmap verify examples/bad_gather.mlir
+  idxmap annotate examples/jax_scatter_add.mlir
   idxmap run --engine maps examples/spec_example.mlir
   idxmap emit examples/gather.mlir -o gather_kernels.cpp
   idxmap analyze --decompose-batching examples/gather.mlir
