@@ -116,8 +116,9 @@ ExitCode runAnnotate(const AnnotateOptions& options, std::ostream& out, std::ost
       if (!edit) {
         diagnostics << formatDiagnostic(checked.location, "warning",
                                         checked.op + ": " + property->claim +
-                                            " holds but was not written: the op's text has no "
-                                            "attribute list to add it to")
+                                            " holds but was not written: the op's text has "
+                                            "neither a literal false to turn nor an attribute "
+                                            "list to add it to")
                     << '\n';
         continue;
       }

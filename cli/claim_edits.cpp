@@ -13,8 +13,8 @@ size_t skipSpace(std::string_view text, size_t at) {
   return at;
 }
 
-// After `name` (at `at`) and `=` (MLIR writes spaces around it, HLO none): `false` becomes
-// `true`; nullopt for any other value.
+// After `name` (at `at`), `=` and spaces: `false` becomes `true`; nullopt for any other
+// value.
 std::optional<TextEdit> falseToTrue(std::string_view text, size_t at, size_t nameLength) {
   size_t i = skipSpace(text, at + nameLength);
   if (i >= text.size() || text[i] != '=') return std::nullopt;
@@ -88,13 +88,18 @@ std::optional<TextEdit> mlirClaimEdit(std::string_view text, const mlir_ir::Oper
 
 std::optional<TextEdit> hloClaimEdit(std::string_view text, const hlo::Instruction& instruction,
                                      const std::string& attribute) {
+  // Where the reader found the attribute's value (spaces, comments and line breaks allowed
+  // around `=`): `false` there becomes `true`.
+  if (auto written = instruction.attributes.find(attribute);
+      written != instruction.attributes.end()) {
+    std::optional<size_t> value = offsetOf(text, written->second.location);
+    if (!value || text.substr(*value, 5) != "false") return std::nullopt;
+    return TextEdit{*value, 5, "true"};
+  }
   std::optional<size_t> at = offsetOf(text, instruction.opcodeLocation);
   if (!at || !wordAt(text, *at, instruction.opcode)) return std::nullopt;
   size_t lineEnd = std::min(text.find('\n', *at), text.size());
   std::string_view line = text.substr(0, lineEnd);
-  for (size_t found = line.find(attribute + "=", *at); found != std::string_view::npos;
-       found = line.find(attribute + "=", found + 1))
-    if (wordAt(line, found, attribute)) return falseToTrue(line, found, attribute.size());
   // After the operand list: `scatter(%a, %b, %c)`, shapes with parentheses inside.
   size_t i = *at + instruction.opcode.size();
   if (i >= line.size() || line[i] != '(') return std::nullopt;

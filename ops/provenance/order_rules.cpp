@@ -13,6 +13,8 @@
 #include <isl/set.h>
 #include <isl/val.h>
 
+#include <algorithm>
+
 #include "core/bridges/isl_bridge.h"
 #include "ops/provenance/relations_internal.h"
 #include "ops/provenance/tracer_internal.h"
@@ -121,10 +123,14 @@ IndexValues Tracer::sort(const Operation& op, const mlir_ir::Type& type, int dep
 IndexValues Tracer::topK(const Operation& op, const mlir_ir::Type& type, int depth) {
   (void)depth;
   if (result_ != 1) return opaque(op, type, "the values of chlo.top_k are not followed");
+  // A static operand whose rows hold at least k elements: otherwise [0, n - 1] would say
+  // nothing true (a `?` row, or k > n, which the op does not allow).
   std::optional<mlir_ir::Type> input = operandType(op, 0);
-  if (!input || input->shape.empty() || type.shape.size() != input->shape.size() ||
-      input->shape.back() == 0)
-    return opaque(op, type, "chlo.top_k without a usable operand type");
+  if (!input || !input->hasStaticShape() || input->shape.empty() ||
+      type.shape.size() != input->shape.size() || input->shape.back() <= 0 ||
+      type.shape.back() > input->shape.back() ||
+      !std::equal(type.shape.begin(), type.shape.end() - 1, input->shape.begin()))
+    return opaque(op, type, "chlo.top_k without a static operand of at least k per row");
   const int64_t n = input->shape.back();
   const std::string tensor = resultName(op);
   std::string why =

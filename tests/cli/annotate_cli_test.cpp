@@ -127,6 +127,18 @@ ENTRY main {
   EXPECT_NE(assumed.out.find("scatter(table, rows, updates), unique_indices=true,"),
             std::string::npos)
       << assumed.out;
+
+  // A written `false`, spaced as the reader allows, is turned, not given a second time.
+  std::string spaced = hlo;
+  spaced.replace(spaced.find(", to_apply=add"), 14, ", unique_indices = false, to_apply=add");
+  CliResult turned = runIdxmap({"annotate", "-", "--assume", "%rows: unique, in [0, 7]"}, spaced);
+  ASSERT_EQ(turned.exitCode, 0) << turned.err;
+  std::string expected = spaced;
+  expected.replace(expected.find("unique_indices = false"), 22, "unique_indices = true");
+  EXPECT_EQ(turned.out, expected);
+  // It parses, and the claim is proven under the same assumption (exit 3 without it).
+  EXPECT_EQ(runIdxmap({"verify", "-", "--assume", "%rows: unique, in [0, 7]"}, turned.out).exitCode,
+            0);
 }
 
 TEST(AnnotateCli, InPlaceOutputFilesAndErrors) {

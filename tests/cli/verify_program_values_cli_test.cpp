@@ -60,6 +60,15 @@ TEST(VerifyProgramValuesCli, TopKIndicesAreUniqueAndInBounds) {
   replace("tensor<2x1xi32>, tensor<2x4xf32>", "tensor<4x1xi32>, tensor<4x4xf32>");
   CliResult twoRows = runIdxmap({"verify", "--json"}, rows);
   EXPECT_EQ(verdicts(twoRows), (std::vector<std::string>{"unknown", "unknown", "proven"})) << rows;
+
+  // A row of `?` elements says nothing of the indices' range: any i32, nothing proven.
+  std::string dynamic = text;
+  dynamic.replace(dynamic.find("%x: tensor<8xf32>"), 17, "%x: tensor<?xf32>");
+  dynamic.replace(dynamic.find("tensor<8xf32> -> (tensor<2xf32>"), 31,
+                  "tensor<?xf32> -> (tensor<2xf32>");
+  CliResult unknownRow = runIdxmap({"verify", "--json"}, dynamic);
+  EXPECT_EQ(verdicts(unknownRow), (std::vector<std::string>{"unknown", "unknown", "unknown"}))
+      << unknownRow.out << unknownRow.err;
 }
 
 // jnp.argmax(x, axis=1) as JAX lowers it (NaN counts as the maximum, ties to the lower index).

@@ -50,7 +50,8 @@ inline size_t sampleDivisor() {
 // `full` cases in full runs, `ci` (at most `full`, divided by sampleDivisor()) otherwise;
 // `what` names the test in the printed line.
 inline Sample sampleOf(const std::string& what, size_t full, size_t ci) {
-  const size_t sampled = std::max<size_t>(1, std::min(ci, full) / sampleDivisor());
+  const size_t ciCount = std::min(ci, full);  // at least one case, when there is one
+  const size_t sampled = ciCount == 0 ? 0 : std::max<size_t>(1, ciCount / sampleDivisor());
   Sample sample{fullTestCounts() ? full : sampled, sampleSeed()};
   std::printf("[ sample ] %s: %zu of %zu cases, seed %u (IDXMAP_TEST_SEED=%u replays it)\n",
               what.c_str(), sample.count, full, sample.seed, sample.seed);
