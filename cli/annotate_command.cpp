@@ -5,6 +5,7 @@
 #include "cli/claim_edits.h"
 #include "cli/input.h"
 #include "cli/output.h"
+#include "cli/verify_command.h"
 #include "cli/verify_properties.h"
 #include "core/bridges/isl_bridge.h"
 #include "ops/hlo/module.h"
@@ -69,16 +70,8 @@ ExitCode runAnnotate(const AnnotateOptions& options, std::ostream& out, std::ost
   std::vector<Assumption> assumptions = parseAssumptions(options.assumptions);
   setIslLimits({5'000'000, std::chrono::milliseconds(120'000)});  // verify's verdicts
   Source source = readSource(options.input);
-  std::optional<mlir_ir::Module> mlirModule;  // outlive the report, which points into them
-  std::optional<hlo::Module> hloModule;
-  validation::Report report;
-  if (isMlir(source)) {
-    mlirModule = mlir_ir::parseMlirModule(source.text, source.name);
-    report = validation::validateMlirModule(*mlirModule);
-  } else {
-    hloModule = hlo::parseHloModule(source.text, source.name);
-    report = validation::validateHloModule(*hloModule);
-  }
+  const ValidatedSource validated(source);
+  const validation::Report& report = validated.report;
   if (!report.findings.empty()) {
     for (const validation::Finding& finding : report.findings)
       diagnostics << LocatedError(finding.location, finding.message,
@@ -92,11 +85,7 @@ ExitCode runAnnotate(const AnnotateOptions& options, std::ostream& out, std::ost
   std::vector<TextEdit> edits;
   int64_t refuted = 0;
   for (const validation::CheckedOp& checked : report.ops) {
-    std::optional<OpIndexProperties> properties =
-        checked.mlirOp
-            ? proveOpIndexProperties(*checked.mlirOp, *checked.block, assumptions, &*mlirModule)
-        : checked.hloInstruction ? proveHloOpIndexProperties(*checked.hloInstruction, assumptions)
-                                 : std::nullopt;
+    std::optional<OpIndexProperties> properties = validated.properties(checked, assumptions);
     if (!properties) continue;
     std::vector<const IndexProperty*> claimable = {&properties->sorted};
     if (properties->unique) claimable.insert(claimable.begin(), &*properties->unique);

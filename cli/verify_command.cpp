@@ -203,26 +203,12 @@ namespace {
 
 ExitCode verifySource(const Source& source, const std::vector<Assumption>& assumptions, bool json,
                       std::ostream& out, std::ostream& diagnostics) {
-  // The module outlives the report, which points into it.
-  std::optional<mlir_ir::Module> mlirModule;
-  validation::Report report;
-  std::optional<hlo::Module> hloModule;
-  if (isMlir(source)) {
-    mlirModule = mlir_ir::parseMlirModule(source.text, source.name);
-    report = validation::validateMlirModule(*mlirModule);
-  } else {
-    hloModule = hlo::parseHloModule(source.text, source.name);
-    report = validation::validateHloModule(*hloModule);
-  }
+  const ValidatedSource validated(source);
+  const validation::Report& report = validated.report;
   std::vector<VerifiedOp> ops;
   PropertyTally properties;
   for (const validation::CheckedOp& checked : report.ops) {
-    VerifiedOp op{&checked, std::nullopt};
-    if (checked.mlirOp && checked.findingCount == 0)
-      op.properties =
-          proveOpIndexProperties(*checked.mlirOp, *checked.block, assumptions, &*mlirModule);
-    if (checked.hloInstruction && checked.findingCount == 0)
-      op.properties = proveHloOpIndexProperties(*checked.hloInstruction, assumptions);
+    VerifiedOp op{&checked, validated.properties(checked, assumptions)};
     if (op.properties) tally(*op.properties, properties);
     ops.push_back(std::move(op));
   }
@@ -254,6 +240,26 @@ ExitCode verifySource(const Source& source, const std::vector<Assumption>& assum
 }
 
 }  // namespace
+
+ValidatedSource::ValidatedSource(const Source& source) {
+  if (isMlir(source)) {
+    mlir = mlir_ir::parseMlirModule(source.text, source.name);
+    report = validation::validateMlirModule(*mlir);
+  } else {
+    hlo = hlo::parseHloModule(source.text, source.name);
+    report = validation::validateHloModule(*hlo);
+  }
+}
+
+std::optional<OpIndexProperties> ValidatedSource::properties(
+    const validation::CheckedOp& checked, const std::vector<Assumption>& assumptions) const {
+  if (checked.findingCount != 0) return std::nullopt;
+  if (checked.mlirOp)
+    return proveOpIndexProperties(*checked.mlirOp, *checked.block, assumptions, &*mlir);
+  if (checked.hloInstruction)
+    return proveHloOpIndexProperties(*checked.hloInstruction, assumptions);
+  return std::nullopt;
+}
 
 ExitCode runVerify(const VerifyOptions& options, std::ostream& out, std::ostream& diagnostics) {
   std::vector<Assumption> assumptions = parseAssumptions(options.assumptions);
