@@ -16,6 +16,7 @@
 #include "verify/index_points.h"
 #include "verify/indexed_op_internal.h"
 #include "verify/runtime_properties_internal.h"
+#include "verify/symbolic_sizes_internal.h"
 
 namespace idxmap {
 namespace {
@@ -184,6 +185,8 @@ IndexProperties proveGatherIndexProperties(const GatherOp& op, const IndexValues
                                            const IndexOpForm& form,
                                            const std::vector<Assumption>& assumptions,
                                            const std::vector<VectorBlock>& blocks) {
+  if (symbolic_sizes::hasDynamicDims(op))
+    return symbolic_sizes::proveForAllSizes(op, startIndices, form, assumptions, blocks);
   IndexedOp indexed = index_points::indexedOp(op, form);
   if (auto runtime =
           runtimeCase(op, indexed, startIndices, form, {assumptions, blocks}, form.uniqueAsked))
@@ -208,6 +211,8 @@ IndexProperties proveScatterIndexProperties(const ScatterOp& op, const IndexValu
                                             const IndexOpForm& form,
                                             const std::vector<Assumption>& assumptions,
                                             const std::vector<VectorBlock>& blocks) {
+  if (symbolic_sizes::hasDynamicDims(op))
+    return symbolic_sizes::proveForAllSizes(op, scatterIndices, form, assumptions, blocks);
   IndexedOp indexed = index_points::indexedOp(op, form);
   if (auto runtime = runtimeCase(op, indexed, scatterIndices, form, {assumptions, blocks}, true))
     return *runtime;

@@ -32,6 +32,10 @@ struct Claims {
 
 const char* kUnique = "`unique`";
 const char* kInRange = "in-range indices";
+// Index values are followed through static shapes only; the op's other `?` dims are sizes the
+// provers decide for (verify/symbolic_sizes_internal.h).
+const char* kDynamicIndices =
+    "the op's indices have `?` dims (the value analysis follows static shapes only)";
 
 Claims stablehloClaims(std::optional<bool> uniqueIndices, bool indicesAreSorted) {
   Claims claims;
@@ -84,8 +88,15 @@ OpIndexProperties allUnknown(Claims claims, const std::string& reason) {
   return out;
 }
 
-void addInt32Safety(OpIndexProperties& out, const std::vector<KernelMap>& maps) {
-  Int32Safety safety = proveInt32Safety(maps);
+// The kernel's 32-bit safety, from its maps: those of a static op (a `?` dim may be any size).
+void addInt32Safety(OpIndexProperties& out, bool isStatic,
+                    const std::function<std::vector<KernelMap>()>& maps) {
+  if (!isStatic) {
+    out.int32Safe.result = ProofResult::unknown(
+        "the op has `?` dims: 32-bit index arithmetic is decided for static shapes only");
+    return;
+  }
+  Int32Safety safety = proveInt32Safety(maps());
   out.int32Safe = {"", std::nullopt, safety.verdict};
   out.int32Expressions = std::move(safety.expressions);
 }
@@ -116,8 +127,7 @@ using ValuesOf = std::function<IndexValues()>;
 OpIndexProperties gatherProperties(const GatherOp& gather, const ValuesOf& valuesOf,
                                    const std::vector<Assumption>& facts, Claims claims,
                                    const std::vector<VectorBlock>& blocks = {}) {
-  if (!gather_scatter::hasStaticShapes(gather))
-    return allUnknown(std::move(claims), "the op has dynamic shapes");
+  if (!gather.start_indices.isStatic()) return allUnknown(std::move(claims), kDynamicIndices);
   try {
     IndexValues values = valuesOf();
     if (values.shape != gather.start_indices.shape)
@@ -126,7 +136,8 @@ OpIndexProperties gatherProperties(const GatherOp& gather, const ValuesOf& value
     IndexOpForm::Names names =
         claims.form.names.value_or(IndexOpForm::Names{"result", "operand", "start_indices"});
     OpIndexProperties out = withResults(std::move(claims), proven, values.provenance);
-    addInt32Safety(out, kernelMaps(gather, names));
+    addInt32Safety(out, gather_scatter::hasStaticShapes(gather),
+                   [&] { return kernelMaps(gather, names); });
     return out;
   } catch (const Error& error) {  // index provenance gave up
     return allUnknown(std::move(claims), error.what());
@@ -136,8 +147,7 @@ OpIndexProperties gatherProperties(const GatherOp& gather, const ValuesOf& value
 OpIndexProperties scatterProperties(const ScatterOp& scatter, const ValuesOf& valuesOf,
                                     const std::vector<Assumption>& facts, Claims claims,
                                     const std::vector<VectorBlock>& blocks = {}) {
-  if (!gather_scatter::hasStaticShapes(scatter))
-    return allUnknown(std::move(claims), "the op has dynamic shapes");
+  if (!scatter.scatter_indices.isStatic()) return allUnknown(std::move(claims), kDynamicIndices);
   try {
     IndexValues values = valuesOf();
     if (values.shape != scatter.scatter_indices.shape)
@@ -147,7 +157,8 @@ OpIndexProperties scatterProperties(const ScatterOp& scatter, const ValuesOf& va
     IndexOpForm::Names names =
         claims.form.names.value_or(IndexOpForm::Names{"updates", "result", "scatter_indices"});
     OpIndexProperties out = withResults(std::move(claims), proven, values.provenance);
-    addInt32Safety(out, kernelMaps(scatter, names));
+    addInt32Safety(out, gather_scatter::hasStaticShapes(scatter),
+                   [&] { return kernelMaps(scatter, names); });
     return out;
   } catch (const Error& error) {
     return allUnknown(std::move(claims), error.what());

@@ -35,7 +35,12 @@ FoldedMap foldIndexValues(const IndexingMap& opMap, const IndexingMap& indicesMa
                           const std::vector<std::optional<int64_t>>& clampTop,
                           const IndexValues& values) {
   const size_t entries = opMap.runtimeVars.size();
-  if (opMap.knownEmpty || entries == 0 || !values.anyKnown()) return unfolded(opMap);
+  if (opMap.knownEmpty) {  // no point has an image, whatever the values: nothing to fold
+    FoldedMap empty = unfolded(opMap);
+    empty.folded.assign(entries, true);
+    return empty;
+  }
+  if (entries == 0 || !values.anyKnown()) return unfolded(opMap);
   const size_t dims = opMap.dims.size();
   const std::string d = tuple('d', dims);
 

@@ -2,7 +2,8 @@
 //   result_index = full_start_index + full_batching_index + full_window_index.
 // Scatter does not clamp: an update whose result index falls outside the input is skipped.
 // The map says so exactly: a constraint keeps each coordinate that depends on a start index
-// inside the input, so such update indices have no image.
+// inside the input, so such update indices have no image; the other coordinates are inside by
+// C4 unless the input has no element at all.
 #include <algorithm>
 
 #include "ops/stablehlo/gather_scatter.h"
@@ -43,6 +44,9 @@ IndexingMap scatterUpdateToResultMap(const ScatterOp& op) {
     map.constraints.push_back({resultIndex[d], {0, inputShape[d] - 1}});
   }
   map.results = std::move(resultIndex);
+  // A result with no element takes no update (every result index is out of bounds), even one
+  // whose coordinate on an empty axis is the constant 0 of an inserted dim no index starts.
+  if (std::count(inputShape.begin(), inputShape.end(), 0) > 0) map.markKnownEmpty();
   return markEmptyDomain(std::move(map));
 }
 

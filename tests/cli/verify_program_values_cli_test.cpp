@@ -139,5 +139,69 @@ TEST(VerifyProgramValuesCli, AWindowOfAnArangeAtARunTimeOffset) {
   EXPECT_EQ(verdicts(result).at(2), "proven") << result.out;  // in bounds
 }
 
+// A shape-polymorphic export (`jax.export` with a symbolic batch b): the rows of x and of the
+// updates are `?`. Scattering into rows 0 and 3 along axis 1 (of 5) for every batch element is
+// unique and in bounds for every b: C4 keeps each update's window (b rows) inside the input's
+// rows. Sorted compares full start indices in row-major order of the updates: (0, 0) -> [0, 0],
+// (0, 1) -> [0, 3], (1, 0) -> [0, 0] goes down after the second, so it holds iff b <= 1.
+TEST(VerifyProgramValuesCli, SymbolicBatchSizesAreDecidedForEverySize) {
+  const std::string text = R"(func.func @main(%b: tensor<i64>, %x: tensor<?x5xf32>,
+    %u: tensor<?x2xf32>) -> tensor<?x5xf32> {
+  %idx = stablehlo.constant dense<[[0], [3]]> : tensor<2x1xi64>
+  %r = "stablehlo.scatter"(%x, %idx, %u) ({
+  ^bb0(%a: tensor<f32>, %c: tensor<f32>):
+    %s = stablehlo.add %a, %c : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [0],
+      inserted_window_dims = [1], scatter_dims_to_operand_dims = [1], index_vector_dim = 1>}
+    : (tensor<?x5xf32>, tensor<2x1xi64>, tensor<?x2xf32>) -> tensor<?x5xf32>
+  return %r : tensor<?x5xf32>
+}
+)";
+  CliResult result = runIdxmap({"verify", "--json"}, text);
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(verdicts(result), (std::vector<std::string>{"proven", "unknown", "proven"}));
+  nlohmann::json sorted = nlohmann::json::parse(result.out).at(0).at("properties").at("sorted");
+  EXPECT_EQ(sorted.at("condition"), "n1 <= 1, where n1 is dim 0 of updates") << result.out;
+  CliResult plain = runIdxmap({"verify"}, text);
+  EXPECT_NE(plain.err.find("unique_indices could be set: proven"), std::string::npos) << plain.err;
+
+  // Rows 0 and 0: two updates write each element whenever b > 0 (refuted, with the smallest
+  // sizes that show it); a bound on the rows changes nothing.
+  std::string repeated = text;
+  repeated.replace(repeated.find("[[0], [3]]"), 10, "[[0], [0]]");
+  CliResult twice = runIdxmap({"verify", "--json"}, repeated);
+  EXPECT_EQ(verdicts(twice).at(0), "refuted") << twice.out;
+  EXPECT_NE(twice.out.find("at sizes n0 = 1 (dim 0 of result), n1 = 1 (dim 0 of updates): "
+                           "updates[0, 0] and updates[0, 1] both write result[0, 0]"),
+            std::string::npos)
+      << twice.out;
+
+  // Index 7 of 5 columns: never in bounds.
+  std::string outside = text;
+  outside.replace(outside.find("[[0], [3]]"), 10, "[[0], [7]]");
+  EXPECT_EQ(verdicts(runIdxmap({"verify", "--json"}, outside)).at(2), "refuted");
+}
+
+// A gather from a `?` table: in bounds iff the table has more rows than the largest index, as
+// the condition says; the int32 question is left open (any size is allowed).
+TEST(VerifyProgramValuesCli, GatherFromATableOfSymbolicRows) {
+  const std::string text = R"(func.func @main(%t: tensor<?x4xf32>) -> tensor<3x4xf32> {
+  %idx = stablehlo.constant dense<[[1], [5], [2]]> : tensor<3x1xi64>
+  %r = "stablehlo.gather"(%t, %idx) {dimension_numbers = #stablehlo.gather<offset_dims = [1],
+      collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>,
+      slice_sizes = array<i64: 1, 4>} : (tensor<?x4xf32>, tensor<3x1xi64>) -> tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}
+)";
+  CliResult result = runIdxmap({"verify", "--json"}, text);
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  nlohmann::json properties = nlohmann::json::parse(result.out).at(0).at("properties");
+  EXPECT_EQ(properties.at("in_bounds").at("condition"), "n0 >= 6, where n0 is dim 0 of operand");
+  // Clamped to the last row, 5 and 2 stay in order only while the last row is at most 2.
+  EXPECT_EQ(properties.at("sorted").at("condition"), "n0 <= 3, where n0 is dim 0 of operand");
+  EXPECT_EQ(properties.at("int32_safe").at("verdict"), "unknown");
+}
+
 }  // namespace
 }  // namespace idxmap::cli_test

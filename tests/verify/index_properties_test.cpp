@@ -29,24 +29,6 @@ using namespace gather_scatter::testing;
 using Index = std::vector<int64_t>;
 using namespace index_truth;
 
-// Index values of three kinds, so that every verdict comes up: random (out of bounds and
-// repeated), sorted small values, and an in-bounds permutation-like spread.
-Tensor indicesFor(std::mt19937& rng, const RandomOp& op) {
-  Tensor indices = randomIndices(rng, op);
-  switch (uniform(rng, 0, 2)) {
-    case 0:
-      break;
-    case 1:
-      for (int64_t& value : indices.ints) value = uniform(rng, 0, 2);
-      std::sort(indices.ints.begin(), indices.ints.end());
-      break;
-    default:
-      for (size_t i = 0; i < indices.ints.size(); ++i)
-        indices.ints[i] = static_cast<int64_t>(i) % 3;
-  }
-  return indices;
-}
-
 // The verdict must be what brute force says: proven when true, refuted when false.
 void expectVerdict(const ProofResult& verdict, bool truth, const std::string& what) {
   ASSERT_NE(verdict.verdict, Verdict::Unknown) << what << ": " << verdict.reason;
@@ -163,6 +145,35 @@ TEST(IndexProperties, SpecExamplesByHand) {
   EXPECT_EQ(both[1].index.at(1), 0);
   EXPECT_EQ(both[2].index.at(0), 0);  // result axis 0: batch 0
   EXPECT_EQ(both[2].index.at(1), 0);  // result axis 1: entry 1 of the start vector
+}
+
+// A result with no element takes no update: with an empty axis that no index starts (an
+// inserted dim of size 0, start 0) or one an index starts, every update is skipped, as brute
+// force says, though the updates' windows fit (C4).
+TEST(IndexProperties, ScatterIntoAnEmptyResultSkipsEveryUpdate) {
+  for (bool indexed : {false, true}) {
+    ScatterOp op;
+    op.inputs = {{{0, 2}, "f32"}};
+    op.updates = {{{1, 2}, "f32"}};
+    op.scatter_indices = {{1, 1}, "i64"};
+    op.dimension_numbers.update_window_dims = {1};
+    op.dimension_numbers.inserted_window_dims = {0};
+    op.dimension_numbers.index_vector_dim = 1;
+    Tensor indices = tensorFrom("i64", {1, 1}, "[[0]]");
+    if (indexed) {
+      op.dimension_numbers.scatter_dims_to_operand_dims = {0};
+    } else {
+      op.scatter_indices = {{1, 0}, "i64"};
+      indices = tensorFrom("i64", {1, 0}, "[[]]");
+    }
+    SCOPED_TRACE(indexed ? "indexed" : "not indexed");
+    ASSERT_TRUE(gather_scatter::validateScatter(op).empty());
+    ASSERT_FALSE(scatterTruth(op, indices).inBounds);
+    IndexProperties properties = proveScatterIndexProperties(op, valuesOf(indices));
+    EXPECT_TRUE(properties.inBounds.isRefuted()) << properties.inBounds.reason;
+    ASSERT_TRUE(properties.unique);
+    EXPECT_TRUE(properties.unique->isProven()) << properties.unique->reason;
+  }
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "ops/eval/reference_evaluator.h"
 #include "ops/provenance/index_values.h"
 #include "ops/stablehlo/gather_scatter.h"
+#include "tests/ops/stablehlo/random_ops.h"
 #include "verify/index_points.h"
 
 namespace idxmap::index_truth {
@@ -41,6 +42,25 @@ inline index_provenance::IndexValues valuesOf(const Tensor& tensor) {
   }
   return {tensor.shape, isl_bridge::own(isl_map_read_from_str(islContext().get(), text.c_str())),
           "a test tensor", true};
+}
+
+// Index values of three kinds, so that every verdict comes up: random (out of bounds and
+// repeated), sorted small values, and an in-bounds permutation-like spread.
+inline Tensor indicesFor(std::mt19937& rng, const gather_scatter::testing::RandomOp& op) {
+  using namespace gather_scatter::testing;
+  Tensor indices = randomIndices(rng, op);
+  switch (uniform(rng, 0, 2)) {
+    case 0:
+      break;
+    case 1:
+      for (int64_t& value : indices.ints) value = uniform(rng, 0, 2);
+      std::sort(indices.ints.begin(), indices.ints.end());
+      break;
+    default:
+      for (size_t i = 0; i < indices.ints.size(); ++i)
+        indices.ints[i] = static_cast<int64_t>(i) % 3;
+  }
+  return indices;
 }
 
 // The start index vector at a batch position, from the spec's formula.

@@ -1,0 +1,205 @@
+// The op in isl's terms, from its dimension numbers as spec 000 writes them: the target element
+// an index point reaches is full_start_index + full_batching_index + the window's (gather: the
+// offset's) coordinates; sizes are numbers or the parameters of `?` dims.
+#include <isl/set.h>
+
+#include <algorithm>
+#include <regex>
+
+#include "core/bridges/isl_bridge.h"
+#include "verify/sized_op_internal.h"
+
+namespace idxmap::symbolic_sizes {
+
+using gather_scatter::GatherOp;
+using gather_scatter::ScatterOp;
+
+std::string variable(const char* prefix, size_t k) { return prefix + std::to_string(k); }
+
+std::string tuple(const char* prefix, size_t rank, const char* secondPrefix, size_t secondRank) {
+  std::string out;
+  for (size_t k = 0; k < rank; ++k) out += (k ? ", " : "") + variable(prefix, k);
+  for (size_t k = 0; k < secondRank; ++k) out += (rank + k ? ", " : "") + variable(secondPrefix, k);
+  return "[" + out + "]";
+}
+
+std::string joined(const std::vector<std::string>& constraints) {
+  std::string out;
+  for (const std::string& constraint : constraints)
+    out += (out.empty() ? "" : " and ") + constraint;
+  return out.empty() ? "true" : out;
+}
+
+std::string Sizes::shared(const std::vector<const TensorType*>& types, size_t dim,
+                          const std::string& tensor) {
+  for (const TensorType* type : types)
+    if (!type->isDynamic(dim)) return std::to_string(type->shape[dim]);
+  std::string name = variable("n", legend_.size());
+  legend_.push_back({name, "dim " + std::to_string(dim) + " of " + tensor});
+  constraints_.push_back(name + " >= 0");
+  for (const TensorType* type : types)
+    if (!type->bounds.empty() && type->bounds[dim] != kDynamic)
+      constraints_.push_back(name + " <= " + std::to_string(type->bounds[dim]));
+  return name;
+}
+
+void Sizes::requireAtMost(const std::string& small, const std::string& large) {
+  if (isParameter(small) || isParameter(large)) constraints_.push_back(small + " <= " + large);
+}
+
+void Sizes::requireEqual(const std::string& size, const std::string& other) {
+  if (isParameter(size) || isParameter(other)) constraints_.push_back(size + " = " + other);
+}
+
+std::string Sizes::params() const {
+  std::string out;
+  for (const auto& [name, what] : legend_) out += (out.empty() ? "" : ", ") + name;
+  return "[" + out + "] -> ";
+}
+
+std::string Sizes::describe(const std::map<std::string, int64_t>& at) const {
+  std::string out;
+  for (const auto& [name, what] : legend_)
+    out +=
+        (out.empty() ? "" : ", ") + name + " = " + std::to_string(at.at(name)) + " (" + what + ")";
+  return "sizes " + out;
+}
+
+std::string Sizes::words(const isl::set& condition) const {
+  char* printed = isl_set_to_str(condition.get());
+  std::string text = printed ? printed : "";
+  free(printed);
+  size_t colon = text.find(':'), close = text.rfind('}');
+  std::string body =
+      colon == std::string::npos ? "true" : text.substr(colon + 1, close - colon - 1);
+  body = std::regex_replace(body, std::regex("^ +| +$"), "");
+  std::string where;
+  for (const auto& [name, what] : legend_)
+    if (std::regex_search(body, std::regex("\\b" + name + "\\b")))
+      where += (where.empty() ? ", where " : " and ") + name + " is " + what;
+  return body + where;
+}
+
+namespace {
+
+void addTargets(SizedOp& p, const std::vector<int64_t>& startAxes,
+                const std::vector<std::pair<int64_t, std::string>>& batching,
+                const std::vector<int64_t>& windowInputAxes,
+                const std::vector<int64_t>& windowSpaceAxes) {
+  for (size_t d = 0; d < p.targetSizes.size(); ++d) {
+    std::string term = "0", start = "0";
+    for (size_t k = 0; k < startAxes.size(); ++k)
+      if (startAxes[k] == static_cast<int64_t>(d)) term = start = variable("x", k);
+    for (const auto& [axis, index] : batching)
+      if (axis == static_cast<int64_t>(d)) term += " + " + index;
+    for (size_t m = 0; m < windowInputAxes.size(); ++m)
+      if (windowInputAxes[m] == static_cast<int64_t>(d))
+        term += " + " + variable("i", static_cast<size_t>(windowSpaceAxes[m]));
+    p.targetTerms.push_back(term);
+    p.fullStart.push_back(variable("f", d) + " = " + start);
+  }
+}
+
+// The target axes a window covers: those not in `skipped`, ascending.
+std::vector<int64_t> windowAxes(size_t rank, const std::vector<int64_t>& skipped,
+                                const std::vector<int64_t>& alsoSkipped) {
+  std::vector<int64_t> axes;
+  for (int64_t d = 0; d < static_cast<int64_t>(rank); ++d)
+    if (std::count(skipped.begin(), skipped.end(), d) +
+            std::count(alsoSkipped.begin(), alsoSkipped.end(), d) ==
+        0)
+      axes.push_back(d);
+  return axes;
+}
+
+// The index point's coordinate that batching dim `indexAxis` of the index tensor is.
+std::string batchingIndex(int64_t indexAxis, int64_t indexVectorDim,
+                          const std::vector<int64_t>& pointAxes) {
+  int64_t position = indexAxis - (indexAxis < indexVectorDim ? 0 : 1);
+  return variable("i", static_cast<size_t>(pointAxes.at(static_cast<size_t>(position))));
+}
+
+}  // namespace
+
+SizedOp sizedOp(const GatherOp& op, const IndexOpForm& form) {
+  const gather_scatter::GatherDimensionNumbers& dn = op.dimension_numbers;
+  SizedOp p;
+  p.names = form.names.value_or(IndexOpForm::Names{"result", "operand", "start_indices"});
+  for (size_t d = 0; d < op.operand.shape.size(); ++d) {
+    p.targetSizes.push_back(p.sizes.shared({&op.operand}, d, p.names.target));
+    p.sizes.requireAtMost(std::to_string(op.slice_sizes[d]), p.targetSizes.back());  // C21
+  }
+  std::vector<int64_t> result =
+      gather_scatter::inferGatherResultShape(dn, op.start_indices.shape, op.slice_sizes);
+  for (int64_t size : result) p.spaceSizes.push_back(std::to_string(size));
+  p.pointAxes = gather_scatter::gatherBatchDims(dn, static_cast<int64_t>(result.size()));
+  p.entries = dn.start_index_map.size();
+  std::vector<std::pair<int64_t, std::string>> batching;
+  for (size_t j = 0; j < dn.operand_batching_dims.size(); ++j) {
+    int64_t axis = dn.operand_batching_dims[j], indexAxis = dn.start_indices_batching_dims[j];
+    batching.emplace_back(axis, batchingIndex(indexAxis, dn.index_vector_dim, p.pointAxes));
+    p.sizes.requireEqual(p.targetSizes[static_cast<size_t>(axis)],  // C17
+                         std::to_string(op.start_indices.shape[static_cast<size_t>(indexAxis)]));
+  }
+  addTargets(p, dn.start_index_map, batching,
+             windowAxes(op.operand.shape.size(), dn.collapsed_slice_dims, dn.operand_batching_dims),
+             dn.offset_dims);
+  for (size_t k = 0; k < p.entries; ++k) {
+    size_t d = static_cast<size_t>(dn.start_index_map[k]);
+    std::string x = variable("x", k), f = variable("f", d);
+    std::string top = "(" + p.targetSizes[d] + " - " + std::to_string(op.slice_sizes[d]) + ")";
+    p.keptEntries.push_back("0 <= " + x + " <= " + top);
+    if (!form.outOfRangeIsUndefined)  // the spec's clamp
+      p.fullStart[d] = "((" + x + " < 0 and " + f + " = 0) or (0 <= " + x + " <= " + top + " and " +
+                       f + " = " + x + ") or (" + x + " > " + top + " and " + f + " = " + top +
+                       "))";
+  }
+  p.uniqueAsked = form.uniqueAsked;
+  return p;
+}
+
+SizedOp sizedOp(const ScatterOp& op, const IndexOpForm& form) {
+  const gather_scatter::ScatterDimensionNumbers& dn = op.dimension_numbers;
+  SizedOp p;
+  p.names = form.names.value_or(IndexOpForm::Names{"updates", "result", "scatter_indices"});
+  std::vector<const TensorType*> inputs, updates;
+  for (const TensorType& input : op.inputs) inputs.push_back(&input);
+  for (const TensorType& update : op.updates) updates.push_back(&update);
+  for (size_t d = 0; d < op.inputs.at(0).shape.size(); ++d)
+    p.targetSizes.push_back(p.sizes.shared(inputs, d, p.names.target));
+  size_t rank = op.updates.at(0).shape.size();
+  p.pointAxes = gather_scatter::scatterUpdateScatterDims(dn, static_cast<int64_t>(rank));
+  std::vector<int64_t> windowInputAxes =
+      windowAxes(op.inputs.at(0).shape.size(), dn.inserted_window_dims, dn.input_batching_dims);
+  std::vector<int64_t> indexAxes;  // the index tensor's axes but its vector dim, in order
+  for (int64_t a = 0; a < op.scatter_indices.rank(); ++a)
+    if (a != dn.index_vector_dim) indexAxes.push_back(a);
+  for (size_t a = 0; a < rank; ++a) {
+    auto scatterAxis = std::find(p.pointAxes.begin(), p.pointAxes.end(), a);
+    if (scatterAxis != p.pointAxes.end()) {  // C4: the index tensor's size
+      p.spaceSizes.push_back(std::to_string(
+          op.scatter_indices
+              .shape[indexAxes[static_cast<size_t>(scatterAxis - p.pointAxes.begin())]]));
+      continue;
+    }
+    p.spaceSizes.push_back(p.sizes.shared(updates, a, p.names.indexSpace));
+    size_t m = static_cast<size_t>(
+        std::find(dn.update_window_dims.begin(), dn.update_window_dims.end(), a) -
+        dn.update_window_dims.begin());
+    p.sizes.requireAtMost(p.spaceSizes.back(), p.targetSizes[windowInputAxes.at(m)]);  // C4
+  }
+  p.entries = dn.scatter_dims_to_operand_dims.size();
+  std::vector<std::pair<int64_t, std::string>> batching;
+  for (size_t j = 0; j < dn.input_batching_dims.size(); ++j) {
+    int64_t axis = dn.input_batching_dims[j], indexAxis = dn.scatter_indices_batching_dims[j];
+    batching.emplace_back(axis, batchingIndex(indexAxis, dn.index_vector_dim, p.pointAxes));
+    p.sizes.requireEqual(p.targetSizes[static_cast<size_t>(axis)],  // C18
+                         std::to_string(op.scatter_indices.shape[static_cast<size_t>(indexAxis)]));
+  }
+  addTargets(p, dn.scatter_dims_to_operand_dims, batching, windowInputAxes, dn.update_window_dims);
+  p.keptInTarget = true;
+  p.uniqueAsked = true;
+  return p;
+}
+
+}  // namespace idxmap::symbolic_sizes

@@ -1,0 +1,248 @@
+// Each property as an isl set of the points (or pairs of points) of the sized op
+// (verify/sized_op_internal.h) that break it: its parameters are the sizes (and leaves) for
+// which some point does.
+#include <isl/map.h>
+#include <isl/point.h>
+#include <isl/set.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+#include "core/bridges/isl_bridge.h"
+#include "verify/index_points.h"
+#include "verify/runtime_properties_internal.h"
+#include "verify/sized_op_internal.h"
+#include "verify/symbolic_sizes_internal.h"
+
+namespace idxmap::symbolic_sizes {
+namespace {
+
+using gather_scatter::GatherOp;
+using gather_scatter::ScatterOp;
+using index_provenance::IndexValues;
+using index_provenance::VectorValues;
+using isl_bridge::checked;
+using isl_bridge::own;
+
+// The sizes (and leaves) of `broken`, a set of parameters: the lexicographically smallest.
+std::map<std::string, int64_t> smallest(const isl::set& broken) {
+  isl_size count = isl_set_dim(broken.get(), isl_dim_param);
+  std::map<std::string, int64_t> at;
+  isl::set points = own(isl_set_lexmin(
+      isl_set_move_dims(broken.copy(), isl_dim_set, 0, isl_dim_param, 0, checked(count))));
+  std::vector<int64_t> values =
+      index_points::coordinates(own(isl_set_sample_point(points.release())));
+  for (isl_size k = 0; k < count; ++k)
+    at[isl_set_get_dim_name(broken.get(), isl_dim_param, static_cast<unsigned>(k))] =
+        values.at(static_cast<size_t>(k));
+  return at;
+}
+
+enum class Property { Unique, Sorted, InBounds };
+
+ProofResult picked(const IndexProperties& properties, Property property) {
+  switch (property) {
+    case Property::Unique:
+      return properties.unique.value_or(ProofResult::unknown("the static provers did not ask"));
+    case Property::Sorted:
+      return properties.sorted;
+    case Property::InBounds:
+      return properties.inBounds;
+  }
+  return properties.inBounds;
+}
+
+class Decider {
+ public:
+  Decider(const SizedOp& problem, const VectorValues& vectors) : p_(problem) {
+    std::vector<std::string> leafRanges;
+    for (size_t k = 0; k < vectors.leaves.size(); ++k)
+      leafRanges.push_back(std::to_string(vectors.leaves[k].range.first) +
+                           " <= " + variable("l", k) +
+                           " <= " + std::to_string(vectors.leaves[k].range.second));
+    hasLeaves_ = !leafRanges.empty();
+    context_ = p_.sizes.context();
+    if (hasLeaves_)
+      context_ = context_.intersect_params(
+          isl::set(islContext(),
+                   tuple("l", vectors.leaves.size()) + " -> { : " + joined(leafRanges) + " }"));
+    size_t rank = p_.spaceSizes.size();
+    std::vector<std::string> inSpace;
+    for (size_t a = 0; a < rank; ++a)
+      inSpace.push_back("0 <= " + variable("i", a) + " < " + p_.spaceSizes[a]);
+    space_ = p_.sizes.read<isl::set>("{ " + tuple("i", rank) + " : " + joined(inSpace) + " }")
+                 .intersect_params(context_);
+    std::string toPoint;
+    for (size_t j = 0; j < p_.pointAxes.size(); ++j)
+      toPoint += (j ? ", " : "") + variable("i", static_cast<size_t>(p_.pointAxes[j]));
+    isl::map reads = isl::map(islContext(), "{ " + tuple("i", rank) + " -> [" + toPoint + "] }")
+                         .apply_range(vectors.relation)
+                         .intersect_domain(space_);
+    withVectors_ = index_points::flattened(reads);  // [i, x]
+  }
+
+  IndexProperties decide() const {
+    size_t rank = p_.spaceSizes.size(), entries = p_.entries, targets = p_.targetSizes.size();
+    std::string from = tuple("i", rank, "x", entries);
+    std::vector<std::string> termConstraints;
+    for (size_t d = 0; d < targets; ++d)
+      termConstraints.push_back(variable("t", d) + " = " + p_.targetTerms[d]);
+    isl::map targetOf = p_.sizes
+                            .read<isl::map>("{ " + from + " -> " + tuple("t", targets) + " : " +
+                                            joined(termConstraints) + " }")
+                            .intersect_domain(withVectors_);
+    isl::map kept = targetOf;
+    if (p_.keptInTarget) {
+      std::vector<std::string> inside;
+      for (size_t d = 0; d < targets; ++d)
+        inside.push_back("0 <= " + variable("t", d) + " < " + p_.targetSizes[d]);
+      kept = kept.intersect_range(
+          p_.sizes.read<isl::set>("{ " + tuple("t", targets) + " : " + joined(inside) + " }"));
+    } else {
+      kept = kept.intersect_domain(
+          p_.sizes.read<isl::set>("{ " + from + " : " + joined(p_.keptEntries) + " }"));
+    }
+    isl::set outside = withVectors_.subtract(kept.domain());
+    isl::map keptFromPoint = withoutVectors(kept);
+    isl::map startOf =
+        withoutVectors(p_.sizes
+                           .read<isl::map>("{ " + from + " -> " + tuple("f", targets) + " : " +
+                                           joined(p_.fullStart) + " }")
+                           .intersect_domain(withVectors_));
+    isl::map earlier = own(isl_map_lex_lt(own(isl_set_get_space(space_.get())).release()))
+                           .intersect_domain(space_)
+                           .intersect_range(space_);
+    IndexProperties out;
+    out.inBounds = verdict(outside.params(), Property::InBounds);
+    isl::map outOfOrder = earlier.intersect(
+        startOf.apply_range(index_points::lexGreater(targets)).apply_range(startOf.reverse()));
+    out.sorted = verdict(outOfOrder.wrap().params(), Property::Sorted);
+    if (p_.uniqueAsked)
+      out.unique = verdict(
+          earlier.intersect(keptFromPoint.apply_range(keptFromPoint.reverse())).wrap().params(),
+          Property::Unique);
+    return out;
+  }
+
+ private:
+  // { [i, x] -> [y] } as { [i] -> [y] }.
+  isl::map withoutVectors(const isl::map& map) const {
+    return own(isl_map_project_out(map.copy(), isl_dim_in,
+                                   static_cast<unsigned>(p_.spaceSizes.size()),
+                                   static_cast<unsigned>(p_.entries)));
+  }
+
+  ProofResult verdict(const isl::set& brokenAt, Property property) const {
+    return index_points::guarded([&] {
+      isl::set broken = brokenAt.intersect(context_);
+      if (broken.is_empty()) return ProofResult::proven("isl");
+      std::map<std::string, int64_t> at = smallest(broken);
+      std::string sizes = p_.sizes.describe(at);
+      ProofResult there = picked(p_.atSizes(at), property);
+      if (hasLeaves_) {
+        std::string what =
+            there.condition.empty() ? there.reason : "it holds iff " + there.condition;
+        return ProofResult::unknown("the sizes and the run-time index values decide it; at " +
+                                    sizes + ", " +
+                                    (there.isProven() ? std::string("it holds") : what));
+      }
+      if (!there.isRefuted() || !there.counterexample)
+        return ProofResult::unknown(
+            "isl found " + sizes +
+            " to break it, which the static provers do not confirm (a bug; they say " +
+            (there.isProven() ? std::string("it holds") : there.reason) + ")");
+      there.counterexample->explanation = "at " + sizes + ": " + there.counterexample->explanation;
+      isl::set holds = context_.subtract(broken);
+      if (holds.intersect(space_.params()).is_empty()) return there;
+      return ProofResult::conditional("it fails " + there.counterexample->explanation,
+                                      p_.sizes.words(holds.gist(context_)));
+    });
+  }
+
+  const SizedOp& p_;
+  bool hasLeaves_ = false;
+  isl::set context_;
+  isl::set space_;
+  isl::set withVectors_;
+};
+
+IndexProperties proveAll(const TensorType& indices, const IndexValues& values,
+                         int64_t indexVectorDim, const SizedOp& problem) {
+  auto allUnknown = [&](const std::string& reason) {
+    ProofResult unknown = ProofResult::unknown(reason);
+    return IndexProperties{problem.uniqueAsked ? std::optional(unknown) : std::nullopt, unknown,
+                           unknown};
+  };
+  for (size_t d = 0; d < indices.shape.size(); ++d)
+    if (indices.isDynamic(d))
+      return allUnknown("the " + problem.names.indices +
+                        " have `?` dims (the value analysis does not follow sizes yet)");
+  try {
+    return isl_bridge::withIslBudget([&] {
+      // Values known at every point need no parameters: they are their own relation.
+      IndexValues relation = values;
+      if (!relation.represented() && relation.allKnown()) relation.symbolic = relation.known;
+      std::optional<VectorValues> vectors =
+          index_provenance::indexVectors(relation, indexVectorDim);
+      if (!vectors) return allUnknown(values.provenance);
+      return Decider(problem, *vectors).decide();
+    });
+  } catch (const Error& error) {
+    return allUnknown(error.what());
+  }
+}
+
+}  // namespace
+
+bool hasDynamicDims(const GatherOp& op) {
+  return !op.operand.isStatic() || !op.start_indices.isStatic();
+}
+
+bool hasDynamicDims(const ScatterOp& op) {
+  auto dynamic = [](const TensorType& type) { return !type.isStatic(); };
+  return std::any_of(op.inputs.begin(), op.inputs.end(), dynamic) || dynamic(op.scatter_indices) ||
+         std::any_of(op.updates.begin(), op.updates.end(), dynamic);
+}
+
+IndexProperties proveForAllSizes(const GatherOp& op, const IndexValues& startIndices,
+                                 const IndexOpForm& form,
+                                 const std::vector<Assumption>& assumptions,
+                                 const std::vector<VectorBlock>& blocks) {
+  SizedOp problem = sizedOp(op, form);
+  problem.atSizes = [&](const std::map<std::string, int64_t>& at) {
+    GatherOp fixed = op;
+    for (size_t d = 0; d < fixed.operand.shape.size(); ++d)
+      fixed.operand.shape[d] = problem.sizes.valueOf(problem.targetSizes[d], at);
+    fixed.operand.bounds.clear();
+    fixed.result.reset();
+    return proveGatherIndexProperties(fixed, startIndices, form, assumptions, blocks);
+  };
+  return proveAll(op.start_indices, startIndices, op.dimension_numbers.index_vector_dim, problem);
+}
+
+IndexProperties proveForAllSizes(const ScatterOp& op, const IndexValues& scatterIndices,
+                                 const IndexOpForm& form,
+                                 const std::vector<Assumption>& assumptions,
+                                 const std::vector<VectorBlock>& blocks) {
+  SizedOp problem = sizedOp(op, form);
+  problem.atSizes = [&](const std::map<std::string, int64_t>& at) {
+    ScatterOp fixed = op;
+    for (TensorType& input : fixed.inputs) {
+      for (size_t d = 0; d < input.shape.size(); ++d)
+        input.shape[d] = problem.sizes.valueOf(problem.targetSizes[d], at);
+      input.bounds.clear();
+    }
+    for (TensorType& update : fixed.updates) {
+      for (size_t a = 0; a < update.shape.size(); ++a)
+        update.shape[a] = problem.sizes.valueOf(problem.spaceSizes[a], at);
+      update.bounds.clear();
+    }
+    fixed.results.clear();
+    return proveScatterIndexProperties(fixed, scatterIndices, form, assumptions, blocks);
+  };
+  return proveAll(op.scatter_indices, scatterIndices, op.dimension_numbers.index_vector_dim,
+                  problem);
+}
+
+}  // namespace idxmap::symbolic_sizes
