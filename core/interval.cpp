@@ -5,58 +5,54 @@
 namespace idxmap {
 namespace {
 
-bool isInf(int64_t v) { return v == Interval::kNegInf || v == Interval::kPosInf; }
+using Wide = __int128;
 
-// a + b where either may be infinite; an overflow saturates toward the true sum's sign.
-int64_t saturatingAdd(int64_t a, int64_t b) {
-  if (isInf(a)) return a;
-  if (isInf(b)) return b;
-  int64_t r;
-  if (__builtin_add_overflow(a, b, &r)) return a > 0 ? Interval::kPosInf : Interval::kNegInf;
-  return r;
-}
+constexpr Wide kMin = Interval::kNegInf, kMax = Interval::kPosInf;
 
-int64_t saturatingMul(int64_t a, int64_t k) {
-  if (k == 0) return 0;
-  bool negative = (a < 0) != (k < 0);
-  if (isInf(a)) return negative ? Interval::kNegInf : Interval::kPosInf;
-  int64_t r;
-  if (__builtin_mul_overflow(a, k, &r)) return negative ? Interval::kNegInf : Interval::kPosInf;
-  return r;
-}
+// An exact lower bound rounded down to what an Interval holds: -inf below int64, INT64_MAX
+// (a number, and less than the bound) above it.
+int64_t lowerBound(Wide v) { return static_cast<int64_t>(v <= kMin ? kMin : v > kMax ? kMax : v); }
+// An exact upper bound rounded up: +inf at or above INT64_MAX, INT64_MIN (a number) below.
+int64_t upperBound(Wide v) { return static_cast<int64_t>(v >= kMax ? kMax : v < kMin ? kMin : v); }
 
-int64_t negate(int64_t v) {
-  if (v == Interval::kNegInf) return Interval::kPosInf;
-  if (v == Interval::kPosInf) return Interval::kNegInf;
-  return -v;
-}
+bool infiniteLow(int64_t lo) { return lo == Interval::kNegInf; }
+bool infiniteHigh(int64_t hi) { return hi == Interval::kPosInf; }
 
 }  // namespace
 
 Interval Interval::operator+(const Interval& o) const {
   if (isEmpty() || o.isEmpty()) return {};
-  return {saturatingAdd(lo, o.lo), saturatingAdd(hi, o.hi)};
+  return {infiniteLow(lo) || infiniteLow(o.lo) ? kNegInf : lowerBound(Wide(lo) + o.lo),
+          infiniteHigh(hi) || infiniteHigh(o.hi) ? kPosInf : upperBound(Wide(hi) + o.hi)};
 }
 
 Interval Interval::operator-() const {
   if (isEmpty()) return {};
-  return {negate(hi), negate(lo)};
+  return {infiniteHigh(hi) ? kNegInf : lowerBound(-Wide(hi)),
+          infiniteLow(lo) ? kPosInf : upperBound(-Wide(lo))};
 }
 
 Interval Interval::operator*(int64_t k) const {
   if (isEmpty()) return {};
-  int64_t a = saturatingMul(lo, k), b = saturatingMul(hi, k);
-  return {std::min(a, b), std::max(a, b)};
+  if (k == 0) return point(0);
+  // The end that becomes the product's lower bound, and the one that becomes its upper bound.
+  int64_t low = k > 0 ? lo : hi, high = k > 0 ? hi : lo;
+  bool lowInfinite = k > 0 ? infiniteLow(lo) : infiniteHigh(hi);
+  bool highInfinite = k > 0 ? infiniteHigh(hi) : infiniteLow(lo);
+  return {lowInfinite ? kNegInf : lowerBound(Wide(low) * k),
+          highInfinite ? kPosInf : upperBound(Wide(high) * k)};
 }
 
 Interval Interval::floorDiv(int64_t d) const {
   if (isEmpty()) return {};
-  return {isInf(lo) ? lo : idxmap::floorDiv(lo, d), isInf(hi) ? hi : idxmap::floorDiv(hi, d)};
+  return {infiniteLow(lo) ? lo : idxmap::floorDiv(lo, d),
+          infiniteHigh(hi) ? hi : idxmap::floorDiv(hi, d)};
 }
 
 Interval Interval::ceilDiv(int64_t d) const {
   if (isEmpty()) return {};
-  return {isInf(lo) ? lo : idxmap::ceilDiv(lo, d), isInf(hi) ? hi : idxmap::ceilDiv(hi, d)};
+  return {infiniteLow(lo) ? lo : idxmap::ceilDiv(lo, d),
+          infiniteHigh(hi) ? hi : idxmap::ceilDiv(hi, d)};
 }
 
 Interval Interval::mod(int64_t m) const {

@@ -1,8 +1,11 @@
 // Interval: an inclusive integer range [lo, hi]; empty when lo > hi.
 //
-// The endpoints INT64_MIN and INT64_MAX stand for -inf and +inf. Arithmetic saturates to
-// them instead of wrapping, so a result is always a sound over-approximation: a bound the
-// evaluator cannot represent becomes "unbounded", never a wrong finite number.
+// A lower bound of INT64_MIN stands for -inf and an upper bound of INT64_MAX for +inf; the other
+// way round they are the numbers (a lower bound of INT64_MAX is 2^63 - 1, a constant's). Each
+// endpoint is computed exactly (in 128 bits) and rounded outward to what int64 holds, so a
+// result is always a sound over-approximation: a lower bound past INT64_MAX stays INT64_MAX,
+// an upper bound past it becomes +inf, never a wrong finite number. A point is a bounded
+// interval of one number: [2^63 - 1, +inf] is not one, though both ends print the same.
 #pragma once
 
 #include <algorithm>
@@ -23,7 +26,7 @@ struct Interval {
   static constexpr Interval unbounded() { return {kNegInf, kPosInf}; }
 
   bool isEmpty() const { return lo > hi; }
-  bool isPoint() const { return lo == hi; }
+  bool isPoint() const { return lo == hi && isBounded(); }
   bool isBounded() const { return lo != kNegInf && hi != kPosInf; }
   bool contains(int64_t v) const { return lo <= v && v <= hi; }
   bool contains(const Interval& o) const { return o.isEmpty() || (lo <= o.lo && o.hi <= hi); }

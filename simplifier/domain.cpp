@@ -30,19 +30,29 @@ Interval divideInterval(Interval r, int64_t k) {
   return out;
 }
 
-Interval shiftInterval(Interval r, int64_t c) {
-  return {r.lo == Interval::kNegInf ? r.lo : checkedSub(r.lo, c),
-          r.hi == Interval::kPosInf ? r.hi : checkedSub(r.hi, c)};
+// `r - c`, or nullopt when a finite bound would leave int64 (the constraint then keeps its
+// constant: a map whose values fit is never refused for a bound that does not).
+std::optional<Interval> shiftInterval(Interval r, int64_t c) {
+  int64_t lo = r.lo, hi = r.hi;
+  if (lo != Interval::kNegInf && (__builtin_sub_overflow(lo, c, &lo) || lo == Interval::kNegInf))
+    return std::nullopt;
+  if (hi != Interval::kPosInf && (__builtin_sub_overflow(hi, c, &hi) || hi == Interval::kPosInf))
+    return std::nullopt;
+  return Interval{lo, hi};
 }
 
 // One step of `expr in range` -> an equivalent, simpler constraint; nullopt if none applies.
 std::optional<Constraint> normalizeStep(const Constraint& c, RangeEvaluator& ranges) {
   LinearForm form = LinearForm::of(c.expr);
   if (form.constant != 0 && !form.terms.empty()) {
-    Interval shifted = shiftInterval(c.range, form.constant);
-    form.constant = 0;
-    return Constraint{form.build(), shifted};
+    if (std::optional<Interval> shifted = shiftInterval(c.range, form.constant)) {
+      form.constant = 0;
+      return Constraint{form.build(), *shifted};
+    }
   }
+  // The steps below read the form without a constant: the shift above moved it into the range
+  // unless a bound would not fit, and then they leave the constraint as it is.
+  if (form.constant != 0) return std::nullopt;
   if (int64_t g = form.coefficientGcd(); form.terms.size() >= 1 && g != 1 && g != 0) {
     for (LinearTerm& t : form.terms) t.coefficient /= g;
     return Constraint{form.build(), divideInterval(c.range, g)};

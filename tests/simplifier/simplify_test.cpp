@@ -20,6 +20,19 @@ void expectSimplifiesTo(const std::string& input, const std::string& expected) {
 }
 
 // Spec 004, "Indexing Map Simplifier", examples 1-4.
+// Values near 2^63 stay what they are: the range [2^63 - 4, 2^63 + 1] is not the constant
+// 2^63 - 1, and (rt0 + 2^63 - 1) ceildiv 2^62 takes 2 and 3 (issue 33).
+TEST(Simplify, RangesPastTheLimitAreNotConstants) {
+  IndexingMap sum = simplify(parseIndexingMap(
+      "(d0)[s0] -> (9223372036854775807 - d0 + s0),\ndomain:\nd0 in [0, 4],\ns0 in [1, 2]"));
+  ASSERT_EQ(sum.results.size(), 1u);
+  EXPECT_FALSE(sum.results[0].isConstant()) << printIndexingMap(sum);
+  IndexingMap quotient = simplify(parseIndexingMap(
+      "(d0)[rt0] -> ((rt0 + 9223372036854775807) ceildiv 4611686018427387904),\ndomain:\n"
+      "d0 in [0, 4],\nrt0 in [0, 5]"));
+  EXPECT_FALSE(quotient.results[0].isConstant()) << printIndexingMap(quotient);
+}
+
 TEST(Simplify, Spec004Example1) {
   expectSimplifiesTo(
       "(d0, d1) -> (d0 + d1 floordiv 16, d1 mod 16), domain: d0 in [0, 6], d1 in [0, 14]",
