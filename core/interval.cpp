@@ -22,14 +22,15 @@ bool infiniteHigh(int64_t hi) { return hi == Interval::kPosInf; }
 
 Interval Interval::operator+(const Interval& o) const {
   if (isEmpty() || o.isEmpty()) return {};
-  return {infiniteLow(lo) || infiniteLow(o.lo) ? kNegInf : lowerBound(Wide(lo) + o.lo),
-          infiniteHigh(hi) || infiniteHigh(o.hi) ? kPosInf : upperBound(Wide(hi) + o.hi)};
+  return {
+      infiniteLow(lo) || infiniteLow(o.lo) ? kNegInf : lowerBound(static_cast<Wide>(lo) + o.lo),
+      infiniteHigh(hi) || infiniteHigh(o.hi) ? kPosInf : upperBound(static_cast<Wide>(hi) + o.hi)};
 }
 
 Interval Interval::operator-() const {
   if (isEmpty()) return {};
-  return {infiniteHigh(hi) ? kNegInf : lowerBound(-Wide(hi)),
-          infiniteLow(lo) ? kPosInf : upperBound(-Wide(lo))};
+  return {infiniteHigh(hi) ? kNegInf : lowerBound(-static_cast<Wide>(hi)),
+          infiniteLow(lo) ? kPosInf : upperBound(-static_cast<Wide>(lo))};
 }
 
 Interval Interval::operator*(int64_t k) const {
@@ -39,8 +40,8 @@ Interval Interval::operator*(int64_t k) const {
   int64_t low = k > 0 ? lo : hi, high = k > 0 ? hi : lo;
   bool lowInfinite = k > 0 ? infiniteLow(lo) : infiniteHigh(hi);
   bool highInfinite = k > 0 ? infiniteHigh(hi) : infiniteLow(lo);
-  return {lowInfinite ? kNegInf : lowerBound(Wide(low) * k),
-          highInfinite ? kPosInf : upperBound(Wide(high) * k)};
+  return {lowInfinite ? kNegInf : lowerBound(static_cast<Wide>(low) * k),
+          highInfinite ? kPosInf : upperBound(static_cast<Wide>(high) * k)};
 }
 
 Interval Interval::floorDiv(int64_t d) const {
