@@ -69,13 +69,16 @@ over the arguments' elements; the arguments are shared by position and uninterpr
 "proven" holds for every content of the index tensors. Ops that define no result for some
 index values (tcp.gather and tensor.gather out of range, tensor.scatter's repeated indices)
 are compared where they are defined; the verdict lists each such assumption. Scatter
-updates apply in row-major order; integer add is exact and float add / multiply / min / max
-are arithmetic on reals (the verdict says so), so a scatter-add equal up to the order of its
-updates is proven equal, and a replace scatter is compared as the sequence. A refutation is
+updates apply in row-major order; integer add is exact, so an integer scatter-add equal up to
+the order of its updates is proven equal, and a replace scatter is compared as the sequence.
+Float add / multiply / min / max are compared as arithmetic on reals, which IEEE rounding is
+not: programs equal only so ((a + b) + c against a + (b + c), a float scatter-add in another
+order) get the verdict "equal-over-reals", never "proven". A refutation is
 replayed: both functions run in the interpreter with both engines on the printed values and
 give different elements.
 Exit status: 0 proven, 1 refuted, 2 invalid input (types differ, an op breaks its spec),
-3 unknown (an op without a term model, a solver timeout, a candidate that did not replay).
+3 unknown (an op without a term model, a solver timeout, a candidate that did not replay),
+4 equal over the reals only (float arithmetic compared without rounding: not proven).
 
 Examples:
   idxmap prove-equal examples/prove_equal/index_select.mlir examples/prove_equal/index_select_tcp.mlir
@@ -135,6 +138,10 @@ ExitCode runProveEqual(const ProveEqualOptions& options, std::ostream& out,
   } else if (proof.isProven()) {
     out << "proven (z3): " << locationPhrase(sources, first, second)
         << " computes the same result for every value of " << argumentsPhrase(a) << '\n';
+  } else if (proof.verdict == Verdict::EqualOverReals) {
+    out << "equal over the reals, not proven: " << locationPhrase(sources, first, second)
+        << " computes the same result for every value of " << argumentsPhrase(a)
+        << " when float arithmetic is exact; IEEE rounding may still tell them apart\n";
   } else if (proof.isRefuted()) {
     std::string shown, arbitrary;
     for (const auto& argument : verdict.arguments) {
@@ -163,6 +170,7 @@ ExitCode runProveEqual(const ProveEqualOptions& options, std::ostream& out,
     }
   }
   (void)diagnostics;
+  if (proof.verdict == Verdict::EqualOverReals) return kEqualOverReals;
   return proof.isProven() ? kSuccess : proof.isRefuted() ? kRefuted : kUnknown;
 }
 

@@ -92,6 +92,7 @@ ExitCode worseExit(ExitCode a, ExitCode b) {
       case kRefuted:
         return 2;
       case kUnknown:
+      case kEqualOverReals:  // not proven either
         return 1;
       case kSuccess:
         return 0;

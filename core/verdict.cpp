@@ -8,6 +8,8 @@ const char* verdictName(Verdict verdict) {
       return "proven";
     case Verdict::Refuted:
       return "refuted";
+    case Verdict::EqualOverReals:
+      return "equal-over-reals";
     case Verdict::Unknown:
       break;
   }

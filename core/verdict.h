@@ -6,6 +6,10 @@
 //     input point where it fails, replayed by evaluation before it is reported, whenever
 //     the question has points (every prover in verify/ gives one; a bare isl question such
 //     as islEqual says only that the relations differ, and `reason` says so).
+//   - EqualOverReals (prove-equal only): the two programs compute the same results when their
+//     float ops are read as arithmetic on reals, which IEEE rounding is not — `(a + b) + c`
+//     and `a + (b + c)` are equal here and differ in f32. Not a proof of equality: isProven()
+//     is false, and `reason` names the ops.
 //   - Unknown: `reason` says why (a budget or timeout, an unsupported construct, a
 //     counterexample that evaluation did not confirm). Unknown is never rounded to an answer.
 //     When the answer depends on values known only at run time, `condition` may state the
@@ -22,9 +26,9 @@
 
 namespace idxmap {
 
-enum class Verdict { Proven, Refuted, Unknown };
+enum class Verdict { Proven, Refuted, Unknown, EqualOverReals };
 
-// "proven", "refuted", "unknown".
+// "proven", "refuted", "unknown", "equal-over-reals".
 const char* verdictName(Verdict verdict);
 inline std::ostream& operator<<(std::ostream& out, Verdict verdict) {
   return out << verdictName(verdict);

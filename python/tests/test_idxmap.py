@@ -102,3 +102,13 @@ def test_prove_programs_equal():
     wrong = idxmap.prove_programs_equal(tf, read("prove_equal/tf_gather_wrong_axis.mlir"))
     assert wrong.refuted
     assert wrong.counterexample.startswith("for %indices = [")
+
+
+def test_float_updates_summed_in_another_order_are_not_proven():
+    # The decomposition adds f32 updates in another order: equal as reals, which IEEE
+    # rounding is not, so neither proven nor true.
+    batched, decomposed = read("prove_equal/batched.mlir"), read("prove_equal/decomposed.mlir")
+    result = idxmap.prove_programs_equal(batched, decomposed, "scatter_fn")
+    assert result.verdict == "equal-over-reals"
+    assert not result and not result.proven and not result.refuted
+    assert idxmap.prove_programs_equal(batched, decomposed, "gather_fn").proven

@@ -1,6 +1,6 @@
 // `idxmap prove-equal` as a user runs it: the exit status of each verdict (0 proven, 1 refuted,
-// 2 bad input, 3 unknown), the refutation's printed arguments and replay, --json, and bad
-// input located with a caret.
+// 2 bad input, 3 unknown, 4 equal over the reals only), the refutation's printed arguments and
+// replay, --json, and bad input located with a caret.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -35,12 +35,33 @@ TEST(ProveEqualCli, RefutedPrintsTheIndicesAndTheReplay) {
       << result.out;
 }
 
+// Reassociated f32 sums are equal as reals and differ in IEEE arithmetic ((1e30 + -1e30) + 1 is
+// 1, 1e30 + (-1e30 + 1) is 0): never "proven", a verdict of its own and exit status 4.
+TEST(ProveEqualCli, ReassociatedFloatSumsAreNotProven) {
+  auto sum = [](const char* body) {
+    return std::string("func.func @main(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>) ") +
+           "-> tensor<f32> {\n" + body + "  return %r : tensor<f32>\n}\n";
+  };
+  std::filesystem::path dir = makeScratchDir();
+  const std::string first = (dir / "left.mlir").string(), second = (dir / "right.mlir").string();
+  writeTextFile(first, sum("  %s = stablehlo.add %a, %b : tensor<f32>\n"
+                           "  %r = stablehlo.add %s, %c : tensor<f32>\n"));
+  writeTextFile(second, sum("  %s = stablehlo.add %b, %c : tensor<f32>\n"
+                            "  %r = stablehlo.add %a, %s : tensor<f32>\n"));
+  CliResult result = runIdxmap({"prove-equal", first, second});
+  EXPECT_EQ(result.exitCode, 4) << result.out << result.err;
+  EXPECT_EQ(result.out.rfind("equal over the reals, not proven: ", 0), 0u) << result.out;
+  CliResult json = runIdxmap({"prove-equal", first, second, "--json"});
+  EXPECT_EQ(nlohmann::json::parse(json.out)["verdict"], "equal-over-reals") << json.out;
+}
+
 TEST(ProveEqualCli, FunctionsByNameAndJson) {
   CliResult result = runIdxmap({"prove-equal", example("batched.mlir"), example("decomposed.mlir"),
                                 "--function", "scatter_fn", "--json"});
-  ASSERT_EQ(result.exitCode, 0) << result.out << result.err;
+  // The scatter adds f32 updates: equal as arithmetic on reals only (exit 4, never "proven").
+  ASSERT_EQ(result.exitCode, 4) << result.out << result.err;
   nlohmann::json record = nlohmann::json::parse(result.out);
-  EXPECT_EQ(record["verdict"], "proven");
+  EXPECT_EQ(record["verdict"], "equal-over-reals");
   EXPECT_EQ(record["method"], "z3");
   EXPECT_EQ(record["real_arithmetic"], nlohmann::json::parse(R"(["stablehlo.add"])"));
 

@@ -28,7 +28,8 @@ const Case kCases[] = {
     {"torch_gather.mlir", "torch_gather_tcp.mlir", "main", Verdict::Proven, 0, 3},
     {"tf_gather.mlir", "tf_gather_wrong_axis.mlir", "main", Verdict::Refuted, 0, 3},
     {"batched.mlir", "decomposed.mlir", "gather_fn", Verdict::Proven, -2, 5},
-    {"batched.mlir", "decomposed.mlir", "scatter_fn", Verdict::Proven, -2, 5},
+    // f32 updates summed in the decomposition's order: equal as reals, not proven bit-exact.
+    {"batched.mlir", "decomposed.mlir", "scatter_fn", Verdict::EqualOverReals, -2, 5},
     {"batched.mlir", "decomposed_wrong_iota.mlir", "gather_fn", Verdict::Refuted, -2, 5},
     {"batched.mlir", "decomposed_wrong_iota.mlir", "scatter_fn", Verdict::Refuted, -2, 5},
     {"tensor_gather.mlir", "tensor_gather_stablehlo.mlir", "coordinates", Verdict::Proven, 0, 3},
@@ -44,7 +45,7 @@ TEST_P(SpecLowerings, VerdictAndItsIndependentCheck) {
   ComparedFunction first = functionOf(a, c.function), second = functionOf(b, c.function);
   EqualityVerdict verdict = proveEqual(first, second);
   ASSERT_EQ(verdict.proof.verdict, c.expected) << verdict.proof.reason;
-  if (verdict.proof.isProven())
+  if (verdict.proof.isProven() || verdict.proof.verdict == Verdict::EqualOverReals)
     expectSameOnRandomArguments(first, second, c.lo, c.hi, c.unique);
   else
     expectCounterexampleReplays(verdict, first, second);

@@ -81,6 +81,14 @@ EqualityVerdict proveEqual(const ComparedFunction& first, const ComparedFunction
   }
   if (terms.outcome == TermComparison::Outcome::kEqual) {
     verdict.proof = ProofResult::proven("z3");
+    if (!verdict.realArithmetic.empty()) {  // equal on reals; IEEE rounding may tell them apart
+      std::string ops;
+      for (const std::string& op : verdict.realArithmetic) ops += (ops.empty() ? "" : ", ") + op;
+      verdict.proof.verdict = Verdict::EqualOverReals;
+      verdict.proof.reason = "float " + ops +
+                             " compared as arithmetic on reals: IEEE rounding is not modeled, "
+                             "so the results may still differ in their last bits";
+    }
     return verdict;
   }
   // Replay: the candidate is a counterexample only when the interpreter, with each engine,
