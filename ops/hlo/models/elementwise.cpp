@@ -10,7 +10,9 @@ namespace idxmap::ops {
 namespace {
 
 // How the result's element type follows from the operands.
-enum class ResultType { FirstOperand, SecondOperand, Pred, Declared };
+// Magnitude: the first operand's, or for a complex one its component type (abs of c64 is f32),
+// as XLA's shape inference gives it.
+enum class ResultType { FirstOperand, SecondOperand, Pred, Declared, Magnitude };
 
 struct ElementwiseRule {
   int arity;  // -1: any number >= 1 (map)
@@ -22,7 +24,7 @@ struct ElementwiseRule {
 const std::map<std::string_view, ElementwiseRule, std::less<>>& rules() {
   using enum ResultType;
   static const std::map<std::string_view, ElementwiseRule, std::less<>> table = {
-      {"abs", {1, FirstOperand, false}},
+      {"abs", {1, Magnitude, false}},
       {"acos", {1, FirstOperand, false}},
       {"acosh", {1, FirstOperand, false}},
       {"asin", {1, FirstOperand, false}},
@@ -136,6 +138,11 @@ class ElementwiseModel : public OpModelBase {
       case ResultType::Declared:
         shape.element_type = instruction.shape.element_type;
         break;
+      case ResultType::Magnitude: {
+        const std::string& operand = instruction.operands[0]->shape.element_type;
+        shape.element_type = operand == "c64" ? "f32" : operand == "c128" ? "f64" : operand;
+        break;
+      }
     }
     return shape;
   }

@@ -79,6 +79,26 @@ ENTRY e {
             " rt0 - d0 in [1, 4]");
 }
 
+// XLA's operation semantics: abs of a complex number is its magnitude, a real of the
+// component type (c64 -> f32, c128 -> f64); of a real or an integer, the same type.
+TEST(ElementwiseOp, AbsOfAComplexOperandIsReal) {
+  for (const char* types : {"c64 f32", "c128 f64", "f32 f32", "s32 s32"}) {
+    std::string operand(types, std::string(types).find(' ')),
+        result = std::string(types).substr(operand.size() + 1);
+    Hlo hlo("HloModule m\nENTRY e {\n  p0 = " + operand + "[4] parameter(0)\n  ROOT a = " +
+            result + "[4] abs(p0)\n}");
+    expectMap(outToIn(hlo.root()).entries.at(0), "(d0) -> (d0), domain: d0 in [0, 3]");
+  }
+  auto error = validationError(R"(HloModule m
+ENTRY e {
+  p0 = c64[4] parameter(0)
+  ROOT a = c64[4] abs(p0)
+})");
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->message().find("has element type c64, expected f32"), std::string::npos)
+      << error->message();
+}
+
 TEST(ElementwiseOp, ValidationNamesWhatIsWrong) {
   auto error = validationError(R"(HloModule m
 ENTRY e {
