@@ -117,5 +117,6 @@ const OpModel& getTupleElementModel();
 const OpModel& getDimensionSizeModel();
 const OpModel& setDimensionSizeModel();
 const OpModel& allGatherModel();
+const OpModel& allReduceModel();  // all-reduce, all-reduce-start, all-reduce-done
 
 }  // namespace idxmap::ops

@@ -80,11 +80,6 @@ const std::map<std::string_view, ElementwiseRule, std::less<>>& rules() {
       {"clamp", {3, SecondOperand, true}},
       {"select", {3, SecondOperand, true}},
       {"map", {-1, Declared, false}},
-      // On one device an all-reduce is the identity, as XLA's analysis models it (its
-      // reduction across replicas does not move an index).
-      {"all-reduce", {1, FirstOperand, false}},
-      {"all-reduce-start", {1, FirstOperand, false}},
-      {"all-reduce-done", {1, FirstOperand, false}},
   };
   return table;
 }

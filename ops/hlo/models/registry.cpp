@@ -43,6 +43,9 @@ const ModelRules& registry() {
         {"tuple", &ops::tupleModel()},
         {"get-tuple-element", &ops::getTupleElementModel()},
         {"all-gather", &ops::allGatherModel()},
+        {"all-reduce", &ops::allReduceModel()},
+        {"all-reduce-start", &ops::allReduceModel()},
+        {"all-reduce-done", &ops::allReduceModel()},
     };
     return new ModelRules({rows, elementwise});
   }();

@@ -120,6 +120,43 @@ TEST(AllReduceOp, IsTheIdentityOnOneDevice) {
   expectInputToOutputInvertsOutputToInput(hlo.root());
 }
 
+// Several operands: a tuple of results, result k from operand k only (the others are not read
+// for it), as XLA's all-reduce gives them; all-reduce-done hands its tuple back element for
+// element. Worked out from the operation semantics: on one device nothing moves.
+TEST(AllReduceOp, SeveralOperandsGiveATupleReadElementForElement) {
+  const std::string add =
+      "\nadd {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}";
+  Hlo hlo(module("p0 = f32[4] parameter(0)\np1 = f32[2,3] parameter(1)\n"
+                 "ars = (f32[4], f32[2,3]) all-reduce-start(p0, p1), replica_groups={}, "
+                 "to_apply=add\n"
+                 "ROOT ard = (f32[4], f32[2,3]) all-reduce-done(ars)") +
+          add);
+  const hlo::Instruction& done = hlo.root();
+  const hlo::Instruction& start = *done.operands.at(0);
+  auto same = [](const Index& o) { return std::vector<Index>{o}; };
+  for (int k : {0, 1}) {
+    Index shape = k == 0 ? Index{4} : Index{2, 3};
+    InstructionIndexing started = outToIn(start, k);
+    ASSERT_EQ(started.entries.size(), 2u);
+    EXPECT_EQ(relationOf(started.entries.at(static_cast<size_t>(k))), readsRelation(shape, same));
+    EXPECT_TRUE(relationOf(started.entries.at(static_cast<size_t>(1 - k))).empty());
+    EXPECT_EQ(relationOf(outToIn(done, k).entries.at(0)), readsRelation(shape, same));
+  }
+  expectInputToOutputInvertsOutputToInput(start);
+
+  // Each operand is an array; the declared tuple must be the operands' shapes.
+  auto error = validationError(module("p0 = f32[4] parameter(0)\n"
+                                      "ROOT ar = (f32[4], f32[4]) all-reduce(p0, p0), "
+                                      "replica_groups={}, to_apply=add") +
+                               add);
+  EXPECT_FALSE(error) << error->message();
+  error = validationError(module("p0 = f32[4] parameter(0)\np1 = f32[3] parameter(1)\n"
+                                 "ROOT ar = (f32[4], f32[4]) all-reduce(p0, p1), "
+                                 "replica_groups={}, to_apply=add") +
+                          add);
+  ASSERT_TRUE(error);
+}
+
 }  // namespace
 }  // namespace collectives_test
 }  // namespace idxmap::optest
