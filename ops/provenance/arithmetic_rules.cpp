@@ -93,8 +93,7 @@ IndexValues Tracer::wrapped(IndexValues values, const mlir_ir::Type& type) {
   std::optional<std::pair<int64_t, int64_t>> range = valueRange(element);
   if (!range) return unknown(values.shape, "element type " + element.toString());
   const std::string lo = std::to_string(range->first), hi = std::to_string(range->second);
-  isl::set fits = own(isl_set_read_from_str(islContext().get(),
-                                            ("{ [v] : " + lo + " <= v <= " + hi + " }").c_str()));
+  isl::set fits = readSet("{ [v] : " + lo + " <= v <= " + hi + " }");
   isl::set all = own(isl_map_range(values.symbolic->copy()));
   if (checked(isl_set_is_subset(all.get(), fits.get()))) return values;
   // ui64 holds values past int64, which nothing downstream represents.
@@ -186,8 +185,7 @@ IndexValues Tracer::divideRemainder(const Operation& op, const mlir_ir::Type& ty
   if (*divisor == -1 && type.elementType().isSigned()) {
     std::pair<int64_t, int64_t> range = *valueRange(type.elementType());
     isl::set dividends = own(isl_map_range((*inputs)[0].symbolic->copy()));
-    isl::set minimum = own(isl_set_read_from_str(
-        islContext().get(), ("{ [v] : v = " + std::to_string(range.first) + " }").c_str()));
+    isl::set minimum = readSet("{ [v] : v = " + std::to_string(range.first) + " }");
     if (!checked(isl_set_is_disjoint(dividends.get(), minimum.get())))
       return opaque(op, type, op.name + " of the type's minimum by -1 (not defined)");
   }

@@ -24,7 +24,9 @@ std::string tuple(char prefix, size_t rank);
 std::vector<std::string> box(char prefix, const std::vector<int64_t>& shape);
 std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b);
 
+// Parsed once per thread (the texts repeat); throws Error for a text isl does not read.
 isl::map readMap(const std::string& text);
+isl::set readSet(const std::string& text);
 // `{ [in] -> [out] : conditions }`.
 isl::map relation(const std::string& in, const std::string& out,
                   const std::vector<std::string>& conditions);
