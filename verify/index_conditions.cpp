@@ -120,7 +120,7 @@ isl::map laterIsSmaller(const IndexedOp& op) {
   if (condition.empty()) condition = "false";  // no entries: every full start index is 0
   for (const std::string& range : ranges) condition = "(" + condition + ") and " + range;
   std::string text = "{ [" + first + "] -> [" + second + "] : " + condition + " }";
-  return own(isl_map_read_from_str(islContext().get(), text.c_str()));
+  return isl_bridge::parsedMap(text);
 }
 
 // An earlier index point whose full start index is lexicographically greater. The order of

@@ -28,7 +28,7 @@ isl::set indexSpace(const std::vector<int64_t>& shape) {
   for (size_t i = 0; i < shape.size(); ++i)
     text += (i ? " and " : " : ") + std::string("0 <= i") + std::to_string(i) + " < " +
             std::to_string(shape[i]);
-  return own(isl_set_read_from_str(islContext().get(), (text + " }").c_str()));
+  return isl_bridge::parsedSet(text + " }");
 }
 
 isl::map earlierToLater(const std::vector<int64_t>& shape) {

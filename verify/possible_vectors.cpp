@@ -16,9 +16,7 @@ using index_provenance::VectorValues;
 using isl_bridge::checked;
 using isl_bridge::own;
 
-isl::map readMap(const std::string& text) {
-  return own(isl_map_read_from_str(islContext().get(), text.c_str()));
-}
+isl::map readMap(const std::string& text) { return isl_bridge::parsedMap(text); }
 
 std::string names(char prefix, size_t count) {
   std::string text;
@@ -126,16 +124,14 @@ isl::set twoValuesOfOneElement(const VectorValues& vectors, const std::vector<si
   std::string same;
   for (size_t d = 0; d < rank; ++d)
     same += (d ? " and a" : "a") + std::to_string(d) + " = b" + std::to_string(d);
-  isl::set diagonal = own(isl_set_read_from_str(
-      islContext().get(), ("{ [" + names('a', rank) + (rank ? ", " : "") + names('b', rank) + "]" +
-                           (same.empty() ? "" : " : " + same) + " }")
-                              .c_str()));
+  isl::set diagonal =
+      isl_bridge::parsedSet("{ [" + names('a', rank) + (rank ? ", " : "") + names('b', rank) + "]" +
+                            (same.empty() ? "" : " : " + same) + " }");
   std::string all = names('p', m) + (m ? ", " : "") + names('l', k) + (k ? ", " : "") +
                     names('x', e) + (e ? ", " : "") + names('q', m) + (m ? ", " : "") +
                     names('m', k) + (k ? ", " : "") + names('y', e);
-  isl::set differ = own(isl_set_read_from_str(
-      islContext().get(),
-      ("{ [" + all + "] : l" + std::to_string(i) + " != m" + std::to_string(j) + " }").c_str()));
+  isl::set differ = isl_bridge::parsedSet("{ [" + all + "] : l" + std::to_string(i) + " != m" +
+                                          std::to_string(j) + " }");
   return own(isl_set_intersect(preimage(diagonal, elements).release(), differ.release()));
 }
 

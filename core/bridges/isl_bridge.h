@@ -134,6 +134,12 @@ isl::pw_multi_aff coalesce(const isl::pw_multi_aff& function);
 // enumeration, which costs a sampling per piece. nullopt when some piece is not so plain.
 std::optional<std::vector<std::vector<int64_t>>> plainPoints(const isl::map& map);
 
+// isl's text of a relation or a set, parsed once per thread (kept while the texts are few: they
+// repeat in analyses that build many small relations). Throws IslError for text isl does not
+// read.
+isl::map parsedMap(const std::string& text);
+isl::set parsedSet(const std::string& text);
+
 // Converts an isl integer value; throws OverflowError when it does not fit in int64.
 int64_t toInt64(const isl::val& value);
 isl::val toIslVal(int64_t value);

@@ -52,8 +52,7 @@ FoldedMap foldIndexValues(const IndexingMap& opMap, const IndexingMap& indicesMa
     if (indexVectorDim < indicesRank) {
       std::string fix = "{ " + tuple('p', static_cast<size_t>(indicesRank)) + " : p" +
                         std::to_string(indexVectorDim) + " = " + std::to_string(k) + " }";
-      point = own(isl_map_intersect_range(
-          point.release(), own(isl_set_read_from_str(islContext().get(), fix.c_str())).release()));
+      point = own(isl_map_intersect_range(point.release(), isl_bridge::parsedSet(fix).release()));
     }
     isl::map value = own(isl_map_apply_range(point.copy(), values.known.copy()));
     isl::set reads = own(isl_map_domain(point.copy()));

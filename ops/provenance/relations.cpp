@@ -9,7 +9,6 @@
 
 #include <limits>
 #include <string>
-#include <unordered_map>
 
 #include "core/bridges/isl_bridge.h"
 #include "core/checked.h"
@@ -88,43 +87,9 @@ std::vector<std::string> box(char prefix, const std::vector<int64_t>& shape) {
   return bounds;
 }
 
-namespace {
+isl::map readMap(const std::string& text) { return isl_bridge::parsedMap(text); }
 
-// isl's parser was a third of the analysis of a long program, each op reading its relations
-// from text that mostly repeats (a type's range, one op's template over one shape): each text
-// is parsed once per thread, and kept while the texts are few. isl's objects are copied on
-// write, so a caller changing its copy leaves the kept one as it was.
-constexpr size_t kMaxParsedTexts = 4096;
-
-struct ParsedTexts {
-  std::unordered_map<std::string, isl::map> maps;
-  std::unordered_map<std::string, isl::set> sets;
-};
-
-ParsedTexts& parsedTexts() {
-  islContext();  // the context first: the texts, constructed after it, are freed before it
-  thread_local ParsedTexts texts;
-  return texts;
-}
-
-template <class T, class Parse>
-T parsedOnce(std::unordered_map<std::string, T>& parsed, const std::string& text, Parse parse) {
-  if (auto it = parsed.find(text); it != parsed.end()) return it->second;
-  T object = own(parse(islContext().get(), text.c_str()));
-  if (parsed.size() >= kMaxParsedTexts) parsed.clear();
-  parsed.emplace(text, object);
-  return object;
-}
-
-}  // namespace
-
-isl::map readMap(const std::string& text) {
-  return parsedOnce(parsedTexts().maps, text, isl_map_read_from_str);
-}
-
-isl::set readSet(const std::string& text) {
-  return parsedOnce(parsedTexts().sets, text, isl_set_read_from_str);
-}
+isl::set readSet(const std::string& text) { return isl_bridge::parsedSet(text); }
 
 isl::map relation(const std::string& in, const std::string& out,
                   const std::vector<std::string>& conditions) {
