@@ -56,17 +56,19 @@ ProofResult picked(const IndexProperties& properties, Property property) {
 class Decider {
  public:
   Decider(const SizedOp& problem, const VectorValues& vectors) : p_(problem) {
+    // Each leaf in its range, read at the first point of a pair (l<k>) and at the second (m<k>).
     std::vector<std::string> leafRanges;
     for (size_t k = 0; k < vectors.leaves.size(); ++k)
-      leafRanges.push_back(std::to_string(vectors.leaves[k].range.first) +
-                           " <= " + variable("l", k) +
-                           " <= " + std::to_string(vectors.leaves[k].range.second));
-    hasLeaves_ = !leafRanges.empty();
+      for (const char* name : {"l", "m"})
+        leafRanges.push_back(std::to_string(vectors.leaves[k].range.first) +
+                             " <= " + variable(name, k) +
+                             " <= " + std::to_string(vectors.leaves[k].range.second));
+    leaves_ = vectors.leaves.size();
     context_ = p_.sizes.context();
-    if (hasLeaves_)
+    if (leaves_ > 0)
       context_ = context_.intersect_params(
           isl::set(islContext(),
-                   tuple("l", vectors.leaves.size()) + " -> { : " + joined(leafRanges) + " }"));
+                   tuple("l", leaves_, "m", leaves_) + " -> { : " + joined(leafRanges) + " }"));
     size_t rank = p_.spaceSizes.size();
     std::vector<std::string> inSpace;
     for (size_t a = 0; a < rank; ++a)
@@ -115,17 +117,33 @@ class Decider {
                            .intersect_range(space_);
     IndexProperties out;
     out.inBounds = verdict(outside.params(), Property::InBounds);
-    isl::map outOfOrder = earlier.intersect(
-        startOf.apply_range(index_points::lexGreater(targets)).apply_range(startOf.reverse()));
+    isl::map outOfOrder = earlier.intersect(startOf.apply_range(index_points::lexGreater(targets))
+                                                .apply_range(atSecondPoint(startOf.reverse())));
     out.sorted = verdict(outOfOrder.wrap().params(), Property::Sorted);
     if (p_.uniqueAsked)
       out.unique = verdict(
-          earlier.intersect(keptFromPoint.apply_range(keptFromPoint.reverse())).wrap().params(),
+          earlier.intersect(keptFromPoint.apply_range(atSecondPoint(keptFromPoint.reverse())))
+              .wrap()
+              .params(),
           Property::Unique);
     return out;
   }
 
  private:
+  // A leaf parameter stands for the element read at one point: at the second point of a pair
+  // it is another one (m<k> for l<k>), whatever its value. That the two points may read one
+  // element, which then has one value, is left out: the pairs found are a superset, so none
+  // is a proof, and some are answered "unknown" with what the static provers say.
+  isl::map atSecondPoint(isl::map map) const {
+    for (size_t k = 0; k < leaves_; ++k) {
+      int position = isl_map_find_dim_by_name(map.get(), isl_dim_param, variable("l", k).c_str());
+      if (position >= 0)
+        map = own(isl_map_set_dim_name(map.release(), isl_dim_param,
+                                       static_cast<unsigned>(position), variable("m", k).c_str()));
+    }
+    return map;
+  }
+
   // { [i, x] -> [y] } as { [i] -> [y] }.
   isl::map withoutVectors(const isl::map& map) const {
     return own(isl_map_project_out(map.copy(), isl_dim_in,
@@ -140,7 +158,7 @@ class Decider {
       std::map<std::string, int64_t> at = smallest(broken);
       std::string sizes = p_.sizes.describe(at);
       ProofResult there = picked(p_.atSizes(at), property);
-      if (hasLeaves_) {
+      if (leaves_ > 0) {
         std::string what =
             there.condition.empty() ? there.reason : "it holds iff " + there.condition;
         return ProofResult::unknown("the sizes and the run-time index values decide it; at " +
@@ -161,7 +179,7 @@ class Decider {
   }
 
   const SizedOp& p_;
-  bool hasLeaves_ = false;
+  size_t leaves_ = 0;
   isl::set context_;
   isl::set space_;
   isl::set withVectors_;

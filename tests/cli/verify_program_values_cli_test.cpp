@@ -183,6 +183,36 @@ TEST(VerifyProgramValuesCli, SymbolicBatchSizesAreDecidedForEverySize) {
   EXPECT_EQ(verdicts(runIdxmap({"verify", "--json"}, outside)).at(2), "refuted");
 }
 
+// Indices from an argument, `?` rows: any two index values may be out of order or equal (one
+// update row reads one index at every window row), so sorted and unique are not proven at any
+// size; clamped to [0, 4], every index is inside the 5 columns for every size.
+TEST(VerifyProgramValuesCli, RunTimeIndicesWithSymbolicSizes) {
+  auto program = [](const char* indices) {
+    return std::string(R"(func.func @main(%x: tensor<?x5xf32>, %idx: tensor<2x1xi32>,
+    %u: tensor<?x2xf32>) -> tensor<?x5xf32> {
+  %lo = stablehlo.constant dense<0> : tensor<i32>
+  %hi = stablehlo.constant dense<4> : tensor<i32>
+  %clamped = stablehlo.clamp %lo, %idx, %hi : (tensor<i32>, tensor<2x1xi32>, tensor<i32>) -> tensor<2x1xi32>
+  %r = "stablehlo.scatter"(%x, )") +
+           indices + R"(, %u) ({
+  ^bb0(%a: tensor<f32>, %c: tensor<f32>):
+    %s = stablehlo.add %a, %c : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [0],
+      inserted_window_dims = [1], scatter_dims_to_operand_dims = [1], index_vector_dim = 1>}
+    : (tensor<?x5xf32>, tensor<2x1xi32>, tensor<?x2xf32>) -> tensor<?x5xf32>
+  return %r : tensor<?x5xf32>
+}
+)";
+  };
+  CliResult raw = runIdxmap({"verify", "--json"}, program("%idx"));
+  EXPECT_EQ(raw.exitCode, 0) << raw.err;
+  EXPECT_EQ(verdicts(raw), (std::vector<std::string>{"unknown", "unknown", "unknown"})) << raw.out;
+  CliResult clamped = runIdxmap({"verify", "--json"}, program("%clamped"));
+  EXPECT_EQ(verdicts(clamped), (std::vector<std::string>{"unknown", "unknown", "proven"}))
+      << clamped.out;
+}
+
 // A gather from a `?` table: in bounds iff the table has more rows than the largest index, as
 // the condition says; the int32 question is left open (any size is allowed).
 TEST(VerifyProgramValuesCli, GatherFromATableOfSymbolicRows) {
