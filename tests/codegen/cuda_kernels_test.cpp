@@ -45,10 +45,9 @@ class CudaKernels : public ::testing::Test {
     }();
     return cases;
   }
-  // A floor for how often a choice is reached, given as `ofFull` of the full count: scaled to
-  // the sample and halved, so that a fresh sample's spread stays above it.
+  // A floor for how often a choice is reached (sampling::scaledFloor).
   static int scaled(int ofFull) {
-    return static_cast<int>(static_cast<size_t>(ofFull) * cases().size() / kFullCases / 2);
+    return sampling::scaledFloor(ofFull, cases().size(), kFullCases);
   }
   static const std::vector<RandomCase>& cases() { return random().cases; }
 
