@@ -119,6 +119,22 @@ std::string batchingIndex(int64_t indexAxis, int64_t indexVectorDim,
   return variable("i", static_cast<size_t>(pointAxes.at(static_cast<size_t>(position))));
 }
 
+// Each batching dim: the target axis and the index point's coordinate it takes, the target's
+// size tied to the index tensor's (gather's C17, scatter's C18).
+std::vector<std::pair<int64_t, std::string>> batchingAxes(SizedOp& p,
+                                                          const std::vector<int64_t>& targetAxes,
+                                                          const std::vector<int64_t>& indexAxes,
+                                                          int64_t indexVectorDim,
+                                                          const std::vector<int64_t>& indexShape) {
+  std::vector<std::pair<int64_t, std::string>> batching;
+  for (size_t j = 0; j < targetAxes.size(); ++j) {
+    size_t axis = static_cast<size_t>(targetAxes[j]), indexAxis = static_cast<size_t>(indexAxes[j]);
+    batching.emplace_back(targetAxes[j], batchingIndex(indexAxes[j], indexVectorDim, p.pointAxes));
+    p.sizes.requireEqual(p.targetSizes[axis], std::to_string(indexShape[indexAxis]));
+  }
+  return batching;
+}
+
 }  // namespace
 
 SizedOp sizedOp(const GatherOp& op, const IndexOpForm& form) {
@@ -134,13 +150,8 @@ SizedOp sizedOp(const GatherOp& op, const IndexOpForm& form) {
   for (int64_t size : result) p.spaceSizes.push_back(std::to_string(size));
   p.pointAxes = gather_scatter::gatherBatchDims(dn, static_cast<int64_t>(result.size()));
   p.entries = dn.start_index_map.size();
-  std::vector<std::pair<int64_t, std::string>> batching;
-  for (size_t j = 0; j < dn.operand_batching_dims.size(); ++j) {
-    int64_t axis = dn.operand_batching_dims[j], indexAxis = dn.start_indices_batching_dims[j];
-    batching.emplace_back(axis, batchingIndex(indexAxis, dn.index_vector_dim, p.pointAxes));
-    p.sizes.requireEqual(p.targetSizes[static_cast<size_t>(axis)],  // C17
-                         std::to_string(op.start_indices.shape[static_cast<size_t>(indexAxis)]));
-  }
+  auto batching = batchingAxes(p, dn.operand_batching_dims, dn.start_indices_batching_dims,
+                               dn.index_vector_dim, op.start_indices.shape);
   addTargets(p, dn.start_index_map, batching,
              windowAxes(op.operand.shape.size(), dn.collapsed_slice_dims, dn.operand_batching_dims),
              dn.offset_dims);
@@ -189,13 +200,8 @@ SizedOp sizedOp(const ScatterOp& op, const IndexOpForm& form) {
     p.sizes.requireAtMost(p.spaceSizes.back(), p.targetSizes[windowInputAxes.at(m)]);  // C4
   }
   p.entries = dn.scatter_dims_to_operand_dims.size();
-  std::vector<std::pair<int64_t, std::string>> batching;
-  for (size_t j = 0; j < dn.input_batching_dims.size(); ++j) {
-    int64_t axis = dn.input_batching_dims[j], indexAxis = dn.scatter_indices_batching_dims[j];
-    batching.emplace_back(axis, batchingIndex(indexAxis, dn.index_vector_dim, p.pointAxes));
-    p.sizes.requireEqual(p.targetSizes[static_cast<size_t>(axis)],  // C18
-                         std::to_string(op.scatter_indices.shape[static_cast<size_t>(indexAxis)]));
-  }
+  auto batching = batchingAxes(p, dn.input_batching_dims, dn.scatter_indices_batching_dims,
+                               dn.index_vector_dim, op.scatter_indices.shape);
   addTargets(p, dn.scatter_dims_to_operand_dims, batching, windowInputAxes, dn.update_window_dims);
   p.keptInTarget = true;
   p.uniqueAsked = true;

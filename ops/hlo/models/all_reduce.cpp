@@ -8,11 +8,6 @@
 namespace idxmap::ops {
 namespace {
 
-IndexingMap identityOver(const Shape& shape) {
-  IndexingMap map = domainOf(shape);
-  return withResults(map, dimExprs(map));
-}
-
 bool isDone(const Instruction& instruction) { return instruction.opcode == "all-reduce-done"; }
 
 class AllReduceModel : public OpModelBase {

@@ -133,6 +133,11 @@ std::vector<Expr> dimExprs(const IndexingMap& map) {
   return dims;
 }
 
+IndexingMap identityOver(const Shape& shape) {
+  IndexingMap map = domainOf(shape);
+  return withResults(map, dimExprs(map));
+}
+
 IndexingMap toScalar(const Shape& shape) { return domainOf(shape); }
 
 IndexingMap fromScalar(const Shape& shape) {

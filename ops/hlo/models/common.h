@@ -65,6 +65,8 @@ Expr addRuntimeVar(IndexingMap& map, Interval range);
 void addConstraint(IndexingMap& map, Expr expr, Interval range);
 // The dims of `map` as expressions, d0 .. dn-1.
 std::vector<Expr> dimExprs(const IndexingMap& map);
+// (d...) -> (d...) over `shape`'s indices: an element read where it is written.
+IndexingMap identityOver(const Shape& shape);
 // The map from `shape`'s indices to a rank-0 operand: (d...) -> ().
 IndexingMap toScalar(const Shape& shape);
 // From a rank-0 operand to every index of `shape`: ()[s...] -> (s...).

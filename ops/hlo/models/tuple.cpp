@@ -6,11 +6,6 @@
 namespace idxmap::ops {
 namespace {
 
-IndexingMap identityOver(const Shape& shape) {
-  IndexingMap map = domainOf(shape);
-  return withResults(map, dimExprs(map));
-}
-
 class TupleModel : public OpModelBase {
  public:
   Shape inferShape(const Instruction& instruction) const override {
