@@ -150,13 +150,9 @@ std::string pointText(const z3::model& model, const IndexingMap& map, const Z3Va
   return out;
 }
 
-}  // namespace
-
-ProofResult proveNoOverflowWithZ3(const std::vector<WidthQuestion>& questions,
-                                  const IndexingMap& map) {
-  if (questions.empty()) return ProofResult::proven("z3");
+ProofResult proveNoOverflowIn(z3::context& ctx, const std::vector<WidthQuestion>& questions,
+                              const IndexingMap& map) {
   try {
-    z3::context ctx;
     Z3Variables vars = makeZ3Variables(ctx, map, "", /*bitVector=*/true);
     std::vector<z3::expr> safe;
     z3::expr box = ctx.bool_val(true), guarded = ctx.bool_val(true);
@@ -192,6 +188,17 @@ ProofResult proveNoOverflowWithZ3(const std::vector<WidthQuestion>& questions,
   } catch (const z3::exception& e) {
     return ProofResult::unknown(std::string("Z3: ") + e.msg());
   }
+}
+
+}  // namespace
+
+ProofResult proveNoOverflowWithZ3(const std::vector<WidthQuestion>& questions,
+                                  const IndexingMap& map) {
+  if (questions.empty()) return ProofResult::proven("z3");
+  auto attempt = [&](z3::context& ctx) { return proveNoOverflowIn(ctx, questions, map); };
+  return proveInReusedZ3Context(attempt, [](const ProofResult& answer) {
+    return answer.isProven() || (answer.isUnknown() && isZ3Timeout(answer.reason));
+  });
 }
 
 }  // namespace idxmap::codegen

@@ -83,7 +83,8 @@ end_step
 if [[ ${IDXMAP_SKIP_SANITIZE:-0} != 1 ]]; then
   begin_step "configure and build with ASan + UBSan, and the fuzzers (build-asan/)"
   # -O1 -g1 (line tables) halves the compile time of -O2 -g and still gives the sanitizers
-  # readable stack traces; no -DNDEBUG, so assertions are checked here too. Clang compiles the
+  # readable stack traces; no -DNDEBUG, so assertions are checked here too. The tests' own code
+  # is compiled at -O0, in both trees (IDXMAP_TESTS_O0, tests/CMakeLists.txt). Clang compiles the
   # instrumented code in half GCC's time (GCC's build is the one tested in step 1). The
   # fuzzers link this tree's libraries (fuzz/CMakeLists.txt).
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \

@@ -5,7 +5,8 @@
 #   ./scripts/tidy.sh FILE...    # these files
 # It needs only a configured tree (build-tidy/, without precompiled headers, which clang
 # cannot read from GCC), not a build. A header is checked through the sources including it.
-# Exits non-zero on any finding.
+# Exits non-zero on any finding. Sources that passed unchanged are not checked again
+# (scripts/tidy_cache.py; the cache is $HOME/.cache/idxmap-tidy, or IDXMAP_TIDY_CACHE).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,6 +40,15 @@ runner=$(command -v run-clang-tidy-14 || command -v run-clang-tidy)
 cmake -S . -B build-tidy -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_DISABLE_PRECOMPILE_HEADERS=ON -DIDXMAP_BUILD_BENCH=OFF -DIDXMAP_BUILD_TESTS=OFF \
   >/dev/null
-echo "tidy.sh: ${#files[@]} file(s)"
+# A source that passed before, with the same preprocessed text, flags, checks and clang-tidy,
+# passes again: scripts/tidy_cache.py remembers passes under the home folder (CI's warm runs).
+cache=${IDXMAP_TIDY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/idxmap-tidy}
+remember=(/usr/bin/python3 scripts/tidy_cache.py -p build-tidy --tidy "$tidy" --cache "$cache")
+missed=$("${remember[@]:0:2}" misses "${remember[@]:2}" "${files[@]}")
+mapfile -t misses < <(grep . <<<"$missed" || true)
+echo "tidy.sh: ${#files[@]} file(s); $((${#files[@]} - ${#misses[@]})) passed before unchanged" \
+  "($cache)"
+if [[ ${#misses[@]} -eq 0 ]]; then exit 0; fi
 "$runner" -clang-tidy-binary "$tidy" -p build-tidy -quiet -j "${IDXMAP_JOBS:-$(nproc)}" \
-  "${files[@]/#/$PWD/}"
+  "${misses[@]/#/$PWD/}"
+"${remember[@]:0:2}" record "${remember[@]:2}" "${misses[@]}"

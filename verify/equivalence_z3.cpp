@@ -116,12 +116,9 @@ z3::check_result solve(const z3::expr& query, const Z3Variables& inputs, unsigne
   return result;
 }
 
-}  // namespace
-
-ProofResult proveEquivalentWithZ3(const IndexingMap& a, const IndexingMap& b,
-                                  const EquivalenceOptions& options) {
+ProofResult proveEquivalentIn(z3::context& ctx, const IndexingMap& a, const IndexingMap& b,
+                              const EquivalenceOptions& options) {
   try {
-    z3::context ctx;
     Z3Variables inputs = makeZ3Variables(ctx, a, "");
     Side first = encode(a, inputs, "first_", ctx);
     Side second = encode(b, inputs, "second_", ctx);
@@ -166,6 +163,16 @@ ProofResult proveEquivalentWithZ3(const IndexingMap& a, const IndexingMap& b,
   } catch (const Error& e) {
     return ProofResult::unknown(e.what());
   }
+}
+
+}  // namespace
+
+ProofResult proveEquivalentWithZ3(const IndexingMap& a, const IndexingMap& b,
+                                  const EquivalenceOptions& options) {
+  auto attempt = [&](z3::context& ctx) { return proveEquivalentIn(ctx, a, b, options); };
+  return proveInReusedZ3Context(attempt, [](const ProofResult& answer) {
+    return answer.isProven() || (answer.isUnknown() && isZ3Timeout(answer.reason));
+  });
 }
 
 }  // namespace idxmap

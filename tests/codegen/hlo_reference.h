@@ -10,6 +10,8 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -85,6 +87,88 @@ class HloReference {
       out.push_back(values.at(c.root));
     return out;
   }
+
+  // A reducer applied to two scalars. A reducer made of parameters, scalar constants and
+  // elementwise ops (every one the generators and XLA's modules use) is evaluated on scalars
+  // directly: a reduce calls it once per element read, and building tensors and a map for
+  // each call made the reference the slowest part of the kernel tests. Any other reducer is
+  // evaluated by `computation`, as written.
+  // `acc` becomes reducer(acc, source's element at `position`).
+  void reduceInto(const hlo::Computation& c, Tensor& acc, const Tensor& source, int64_t position) {
+    auto [plan, inserted] = reducers_.try_emplace(&c);
+    if (inserted) plan->second = planReducer(c);
+    const std::optional<ReducerPlan>& steps = plan->second;
+    if (!steps) {
+      acc = computation(c, {acc, gather_scatter::scalarAt(source, position)}).at(0);
+      return;
+    }
+    std::vector<Scalar> values(steps->size());
+    for (size_t k = 0; k < steps->size(); ++k) {
+      const ReducerStep& step = (*steps)[k];
+      if (step.parameter >= 0) {
+        values[k] = step.parameter == 0 ? at(acc, 0) : at(source, position);
+      } else if (step.constant) {
+        values[k] = *step.constant;
+      } else {
+        std::vector<Scalar> operands;
+        for (size_t o : step.operands) operands.push_back(values[o]);
+        values[k] = elementwise(step.instruction->opcode, step.direction, step.operandTypes,
+                                step.type, operands);
+      }
+    }
+    put(acc, 0, values.back());
+  }
+
+  struct ReducerStep {
+    const hlo::Instruction* instruction = nullptr;
+    int parameter = -1;  // parameter(0) is the accumulator, parameter(1) the element
+    std::optional<Scalar> constant;
+    std::vector<size_t> operands;  // positions of earlier steps
+    std::vector<std::string> operandTypes;
+    std::string type, direction;
+  };
+  using ReducerPlan = std::vector<ReducerStep>;
+
+  // The steps of a scalar reducer, its root last; nullopt when it is not one.
+  std::optional<ReducerPlan> planReducer(const hlo::Computation& c) {
+    static const std::set<std::string> kNotElementwise = {"tuple",         "get-tuple-element",
+                                                          "fusion",        "call",
+                                                          "reduce",        "reduce-window",
+                                                          "gather",        "bitcast",
+                                                          "broadcast",     "transpose",
+                                                          "reshape",       "copy",
+                                                          "reverse",       "slice",
+                                                          "concatenate",   "pad",
+                                                          "dynamic-slice", "dynamic-update-slice",
+                                                          "iota",          "map",
+                                                          "sort"};
+    ReducerPlan plan;
+    std::map<const hlo::Instruction*, size_t> position;
+    for (const auto& instruction : c.instructions) {
+      if (!instruction->shape.shape.empty() || kNotElementwise.count(instruction->opcode))
+        return std::nullopt;
+      ReducerStep step;
+      step.instruction = instruction.get();
+      step.type = tensorType(instruction->shape.element_type);
+      if (const hlo::Attribute* d = instruction->attribute("direction")) step.direction = d->value;
+      if (instruction->opcode == "parameter") {
+        step.parameter = static_cast<int>(instruction->parameterNumber);
+      } else if (instruction->opcode == "constant") {
+        step.constant = at(op(*instruction, {}), 0);
+      } else {
+        for (const hlo::Instruction* o : instruction->operands) {
+          step.operands.push_back(position.at(o));
+          step.operandTypes.push_back(plan[position.at(o)].type);
+        }
+      }
+      position[instruction.get()] = plan.size();
+      plan.push_back(std::move(step));
+    }
+    if (plan.empty() || c.root != plan.back().instruction) return std::nullopt;
+    return plan;
+  }
+
+  std::map<const hlo::Computation*, std::optional<ReducerPlan>> reducers_;
 
   static Scalar at(const Tensor& t, int64_t p) {
     return t.isFloat() ? Scalar{t.floats.at(static_cast<size_t>(p)), 0}
@@ -168,35 +252,47 @@ class HloReference {
       out = inLayout(memory, layoutOf(ins.shape), false, shape);
       return out;
     }
+    // Attributes read once, not once an element.
+    std::optional<std::vector<int64_t>> dimensionsRead;
+    auto dimensions = [&]() -> const std::vector<int64_t>& {
+      if (!dimensionsRead) dimensionsRead = ints("dimensions");
+      return *dimensionsRead;
+    };
+    std::vector<SliceDim> slice;
+    std::vector<PadDim> pad;
+    std::vector<WindowDim> window;
+    if (op == "slice") slice = readSlice(requireAttribute(ins, "slice"), "slice");
+    if (op == "pad") pad = readPadding(requireAttribute(ins, "padding"), "padding");
+    if (op == "reduce-window") window = readWindow(requireAttribute(ins, "window"), "window");
     forEach(shape, [&](const std::vector<int64_t>& i) {
       if (op == "broadcast") {
-        std::vector<int64_t> dims = ints("dimensions"), j;
+        const std::vector<int64_t>& dims = dimensions();
+        std::vector<int64_t> j;
         for (int64_t d : dims) j.push_back(i[static_cast<size_t>(d)]);
         set(i, get(0, j));
       } else if (op == "transpose") {
-        std::vector<int64_t> dims = ints("dimensions"), j(i.size());
+        const std::vector<int64_t>& dims = dimensions();
+        std::vector<int64_t> j(i.size());
         for (size_t k = 0; k < dims.size(); ++k) j[static_cast<size_t>(dims[k])] = i[k];
         set(i, get(0, j));
       } else if (op == "reshape" || op == "copy") {
         put(out, linearPosition(shape, i), at(in[0], linearPosition(shape, i)));
       } else if (op == "reverse") {
         std::vector<int64_t> j = i;
-        for (int64_t d : ints("dimensions"))
+        for (int64_t d : dimensions())
           j[static_cast<size_t>(d)] = shape[static_cast<size_t>(d)] - 1 - i[static_cast<size_t>(d)];
         set(i, get(0, j));
       } else if (op == "slice") {
-        std::vector<SliceDim> slice = readSlice(requireAttribute(ins, "slice"), "slice");
         std::vector<int64_t> j;
         for (size_t k = 0; k < i.size(); ++k) j.push_back(slice[k].start + i[k] * slice[k].stride);
         set(i, get(0, j));
       } else if (op == "concatenate") {
-        size_t d = static_cast<size_t>(ints("dimensions").at(0));
+        size_t d = static_cast<size_t>(dimensions().at(0));
         std::vector<int64_t> j = i;
         size_t k = 0;
         while (j[d] >= in[k].shape[d]) j[d] -= in[k++].shape[d];
         set(i, get(k, j));
       } else if (op == "pad") {
-        std::vector<PadDim> pad = readPadding(requireAttribute(ins, "padding"), "padding");
         std::vector<int64_t> j;
         bool inside = true;
         for (size_t k = 0; k < i.size(); ++k) {
@@ -222,7 +318,6 @@ class HloReference {
         }
         set(i, op == "dynamic-slice" ? get(0, j) : inUpdate ? get(1, j) : get(0, i));
       } else if (op == "reduce-window") {  // XLA skips positions in padding and dilation holes
-        std::vector<WindowDim> window = readWindow(requireAttribute(ins, "window"), "window");
         std::vector<int64_t> sizes;
         for (const WindowDim& w : window) sizes.push_back(w.size);
         Tensor acc = gather_scatter::scalarAt(in[1], 0);
@@ -235,12 +330,12 @@ class HloReference {
             if (base < 0 || base >= in[0].shape[k]) return;
             j.push_back(base);
           }
-          Tensor x = gather_scatter::scalarAt(in[0], linearPosition(in[0].shape, j));
-          acc = computation(*ins.calledComputations.at(0), {acc, x}).at(0);
+          reduceInto(*ins.calledComputations.at(0), acc, in[0], linearPosition(in[0].shape, j));
         });
         set(i, at(acc, 0));
       } else if (op == "reduce") {
-        std::vector<int64_t> dims = ints("dimensions"), kept, reducedShape;
+        const std::vector<int64_t>& dims = dimensions();
+        std::vector<int64_t> kept, reducedShape;
         for (size_t k = 0; k < in[0].shape.size(); ++k)
           (std::count(dims.begin(), dims.end(), static_cast<int64_t>(k)) ? reducedShape : kept)
               .push_back(static_cast<int64_t>(k));
@@ -252,8 +347,7 @@ class HloReference {
           size_t a = 0, b = 0;
           for (size_t k = 0; k < j.size(); ++k)
             j[k] = std::count(dims.begin(), dims.end(), static_cast<int64_t>(k)) ? r[b++] : i[a++];
-          Tensor x = gather_scatter::scalarAt(in[0], linearPosition(in[0].shape, j));
-          acc = computation(*ins.calledComputations.at(0), {acc, x}).at(0);
+          reduceInto(*ins.calledComputations.at(0), acc, in[0], linearPosition(in[0].shape, j));
         });
         set(i, at(acc, 0));
       } else {

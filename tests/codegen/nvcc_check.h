@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/run/jit.h"
 #include "tests/support/sampling.h"
 
 namespace idxmap::codegen::testing {
@@ -60,21 +61,65 @@ inline std::string readWholeFile(const std::filesystem::path& path) {
   return text.str();
 }
 
-// `source` compiled for sm_<arch> (`name` names the scratch files).
+// nvcc's version line, once a process: part of what names a cached verdict.
+inline const std::string& nvccVersion() {
+  static const std::string version = [] {
+    std::string text;
+    if (FILE* pipe = popen("nvcc --version 2>&1", "r")) {
+      char buffer[256];
+      while (size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) text.append(buffer, n);
+      pclose(pipe);
+    }
+    return text;
+  }();
+  return version;
+}
+
+// 64-bit FNV-1a: names a cached nvcc verdict by everything it depends on.
+inline uint64_t fnv1a(const std::string& text, uint64_t hash = 14695981039346656037ull) {
+  for (unsigned char c : text) hash = (hash ^ c) * 1099511628211ull;
+  return hash;
+}
+
+// `source` compiled for sm_<arch> (`name` names the scratch files). What nvcc and ptxas make of
+// it depends only on the source, the flags and nvcc's version, so a success is kept in the
+// JIT's cache folder (codegen::defaultCacheDirectory()/nvcc) under a hash of those: a second
+// run, or the same kernel in another test, reads it instead of compiling again (CI's warm runs).
 inline NvccResult nvccCompile(const std::string& source, int arch, const std::string& name) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::path(::testing::TempDir()) / ("idxmap_nvcc_" + std::to_string(getpid()));
   fs::create_directories(dir);
   const std::string sm = "sm_" + std::to_string(arch), prefix = (dir / (name + "_" + sm)).string();
-  std::ofstream(prefix + ".cu") << source;
-  const std::string command = "nvcc -std=c++20 --expt-relaxed-constexpr -O3 -arch=" + sm +
-                              " -ptx '" + prefix + ".cu' -o '" + prefix + ".ptx' > '" + prefix +
-                              ".log' 2>&1 && ptxas -arch=" + sm + " -v '" + prefix + ".ptx' -o '" +
-                              prefix + ".cubin' >> '" + prefix + ".log' 2>&1";
+  const std::string flags = "-std=c++20 --expt-relaxed-constexpr -O3 -arch=" + sm;
+  char key[17];
+  std::snprintf(key, sizeof key, "%016llx",
+                static_cast<unsigned long long>(fnv1a(source, fnv1a(flags, fnv1a(nvccVersion())))));
+  const fs::path cached = defaultCacheDirectory() / "nvcc" / key;
   NvccResult out;
-  out.compiled = std::system(command.c_str()) == 0;
-  out.log = readWholeFile(prefix + ".log");
-  const std::string ptx = readWholeFile(prefix + ".ptx");
+  if (fs::exists(cached / "ptx")) {
+    out.compiled = true;
+    out.log = readWholeFile(cached / "log");
+  } else {
+    std::ofstream(prefix + ".cu") << source;
+    const std::string command = "nvcc " + flags + " -ptx '" + prefix + ".cu' -o '" + prefix +
+                                ".ptx' > '" + prefix + ".log' 2>&1 && ptxas -arch=" + sm + " -v '" +
+                                prefix + ".ptx' -o '" + prefix + ".cubin' >> '" + prefix +
+                                ".log' 2>&1";
+    out.compiled = std::system(command.c_str()) == 0;
+    out.log = readWholeFile(prefix + ".log");
+    // Only a success is kept (a failure may be the machine's, and is retried). Written aside
+    // and renamed: a concurrent run sees the whole entry or none.
+    std::error_code error;
+    const fs::path partial = cached.string() + "." + std::to_string(getpid());
+    if (out.compiled && fs::create_directories(partial, error)) {
+      std::ofstream(partial / "log") << out.log;
+      fs::copy_file(prefix + ".ptx", partial / "ptx", error);
+      if (!error) fs::rename(partial, cached, error);
+      if (error) fs::remove_all(partial, error);
+    }
+  }
+  const std::string ptx =
+      readWholeFile(fs::exists(cached / "ptx") ? cached / "ptx" : fs::path(prefix + ".ptx"));
   std::regex entry(R"(\.entry\s+(\w+)\()");
   for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), entry); it != std::sregex_iterator();
        ++it) {

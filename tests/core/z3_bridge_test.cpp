@@ -4,6 +4,7 @@
 
 #include <limits>
 #include <random>
+#include <thread>
 
 #include "tests/support/exprs.h"
 #include "tests/support/map_oracle.h"
@@ -168,6 +169,67 @@ TEST(Z3BridgeTest, DomainHoldsExactlyWhereTheMapContainsThePoint) {
   IndexingMap empty = fourVariables();
   empty.markKnownEmpty();
   EXPECT_TRUE(domainToZ3(empty, makeZ3Variables(ctx, empty, ""), ctx).simplify().is_false());
+}
+
+// x * c == x + x has a solution x != 0 exactly when c == 2: a proof whose answer each borrow
+// must get right, whether its context is fresh or used.
+bool doublingHasANonZeroSolution(int64_t c) {
+  BorrowedZ3Context borrowed;
+  z3::context& ctx = borrowed.get();
+  z3::expr x = ctx.int_const("x");
+  z3::solver solver(ctx);
+  solver.add(x * ctx.int_val(c) == x + x && x != 0);
+  return solver.check() == z3::sat;
+}
+
+TEST(BorrowedZ3Context, NestedBorrowsShareOneContextAndEveryProofStaysRight) {
+  {
+    BorrowedZ3Context outer;
+    z3::expr kept = outer.get().int_const("kept");  // lives across the inner borrows
+    for (int i = 0; i < BorrowedZ3Context::kProofsPerZ3Context + 3; ++i) {
+      BorrowedZ3Context inner;
+      ASSERT_EQ(&inner.get(), &outer.get()) << "a held context was replaced at borrow " << i;
+    }
+    z3::solver solver(outer.get());
+    solver.add(kept > 3 && kept < 5);
+    EXPECT_EQ(solver.check(), z3::sat);
+  }
+  // Past the count and free, the context is replaced by the next borrow; proofs before and
+  // after the replacement are right.
+  for (int i = 0; i < 6; ++i)
+    ASSERT_EQ(doublingHasANonZeroSolution(2 + i % 2), i % 2 == 0) << "borrow " << i;
+}
+
+TEST(BorrowedZ3Context, OnlyASettledAnswerComesFromTheReusedContext) {
+  BorrowedZ3Context mine;  // this thread's context, held
+  std::vector<z3::context*> tried;
+  auto attempt = [&](z3::context& c) {
+    tried.push_back(&c);
+    return static_cast<int>(tried.size());
+  };
+  EXPECT_EQ(proveInReusedZ3Context(attempt, [](int) { return true; }), 1);
+  ASSERT_EQ(tried.size(), 1u);
+  EXPECT_EQ(tried[0], &mine.get());
+  tried.clear();
+  // Unsettled: tried again in a context of its own, and that answer is the one returned.
+  EXPECT_EQ(proveInReusedZ3Context(attempt, [](int n) { return n != 1; }), 2);
+  ASSERT_EQ(tried.size(), 2u);
+  EXPECT_EQ(tried[0], &mine.get());
+  EXPECT_NE(tried[1], &mine.get());
+  EXPECT_TRUE(isZ3Timeout("timeout") && isZ3Timeout("canceled") && !isZ3Timeout("incomplete"));
+}
+
+TEST(BorrowedZ3Context, EachThreadHasItsOwn) {
+  BorrowedZ3Context mine;
+  z3::context* other = nullptr;
+  bool right = false;
+  std::thread([&] {
+    BorrowedZ3Context theirs;
+    other = &theirs.get();
+    right = doublingHasANonZeroSolution(2) && !doublingHasANonZeroSolution(3);
+  }).join();
+  EXPECT_NE(other, &mine.get());
+  EXPECT_TRUE(right);
 }
 
 }  // namespace

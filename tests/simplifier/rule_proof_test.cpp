@@ -15,6 +15,7 @@
 #include <numeric>
 #include <optional>
 
+#include "core/bridges/z3_bridge.h"
 #include "simplifier/rule.h"
 
 namespace idxmap {
@@ -335,7 +336,9 @@ std::string describe(const Rule& rule, const Instance& in) {
 
 // "" when proven, else why not.
 std::string prove(const Rule& rule, const Instance& in, bool bitVector) {
-  z3::context ctx;
+  // One context a thread, reused: making one costs more than most of these proofs.
+  BorrowedZ3Context borrowed;
+  z3::context& ctx = borrowed.get();
   z3::solver solver(ctx);
   z3::params params(ctx);
   // Generous: a query that times out fails the test, and CI machines can be slow.

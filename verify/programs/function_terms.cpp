@@ -3,6 +3,7 @@
 #include <cmath>
 #include <map>
 
+#include "core/bridges/z3_bridge.h"
 #include "ops/validate/mlir.h"
 #include "verify/programs/term_builder_internal.h"
 
@@ -330,24 +331,30 @@ TermComparison compareFunctionTerms(const ComparedFunction& first, const Compare
                                     const ComparisonOptions& options) {
   expectValid(*first.module);
   if (second.module != first.module) expectValid(*second.module);
-  z3::context z;
-  std::vector<ArgumentTerm> arguments = sharedArguments(z, first, second);
-  TermComparison unknown;
-  try {
-    return compareTerms(z, first, second, arguments, options);
-  } catch (const UnsupportedProgram& error) {
-    unknown.reason = error.location().toString() + ": " + error.message();
-  } catch (const std::bad_alloc&) {
-    throw;
-  } catch (const std::exception& error) {
-    unknown.reason = std::string("the terms cannot be built: ") + error.what();
-  }
-  return unknown;
+  auto attempt = [&](z3::context& z) {
+    std::vector<ArgumentTerm> arguments = sharedArguments(z, first, second);
+    TermComparison unknown;
+    try {
+      return compareTerms(z, first, second, arguments, options);
+    } catch (const UnsupportedProgram& error) {
+      unknown.reason = error.location().toString() + ": " + error.message();
+    } catch (const std::bad_alloc&) {
+      throw;
+    } catch (const std::exception& error) {
+      unknown.reason = std::string("the terms cannot be built: ") + error.what();
+    }
+    return unknown;
+  };
+  // A difference is read from a model: found again in a fresh context (z3_bridge.h).
+  return proveInReusedZ3Context(attempt, [](const TermComparison& answer) {
+    return answer.outcome != TermComparison::Outcome::kDiffer;
+  });
 }
 
 std::optional<std::vector<std::vector<double>>> evaluateTerms(
     const ComparedFunction& function, const std::vector<std::vector<double>>& arguments) {
-  z3::context z;
+  BorrowedZ3Context borrowed;
+  z3::context& z = borrowed.get();
   std::vector<ArgumentTerm> shared = sharedArguments(z, function, function);
   TermBuilder builder(z, *function.module, shared);
   std::vector<TensorRef> results = builder.call(*function.function);
