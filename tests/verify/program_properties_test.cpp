@@ -147,10 +147,12 @@ TEST(ProgramProperties, VerdictsAgreeWithBruteForceOverEveryArgument) {
             << " properties that hold for every argument proven (" << tally.outOfTime
             << " unknown as isl ran out of time); ending in a choice: " << choiceTally.proven
             << " of " << choiceTally.holding << "\n";
-  // Not vacuous: what holds is proven, but where isl runs out of time (a value wrapped through
+  // Not vacuous: some properties hold (about 10 in a 16-case sample, choices included; the
+  // floor scales with the sample, and a sanitizer tree's 5 cases, where none may hold, have
+  // none) and what holds is proven, but where isl runs out of time (a value wrapped through
   // a narrow type, then the minimum of it and itself moved, takes it seconds), which depends on
   // the machine.
-  EXPECT_GT(tally.holding, 0);
+  EXPECT_GT(tally.holding + choiceTally.holding, sampling::scaledFloor(20, sample.count, 160));
   EXPECT_GE(tally.proven * 10, (tally.holding - tally.outOfTime) * 9);
 }
 
