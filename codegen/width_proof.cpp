@@ -196,9 +196,7 @@ ProofResult proveNoOverflowWithZ3(const std::vector<WidthQuestion>& questions,
                                   const IndexingMap& map) {
   if (questions.empty()) return ProofResult::proven("z3");
   auto attempt = [&](z3::context& ctx) { return proveNoOverflowIn(ctx, questions, map); };
-  return proveInReusedZ3Context(attempt, [](const ProofResult& answer) {
-    return answer.isProven() || (answer.isUnknown() && isZ3Timeout(answer.reason));
-  });
+  return proveInReusedZ3Context(attempt, provenOrTimedOut);
 }
 
 }  // namespace idxmap::codegen

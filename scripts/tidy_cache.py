@@ -48,12 +48,12 @@ def preprocess_command(entry, clang):
     return out + ["-E", "-P"]
 
 
-def name_of(entry, clang, fixed, root):
+def name_of(entry, clang, tool_and_checks, root):
     command = preprocess_command(entry, clang)
     result = subprocess.run(command, cwd=entry["directory"], capture_output=True)
     if result.returncode != 0:
         return None
-    digest = hashlib.sha256(fixed)
+    digest = hashlib.sha256(tool_and_checks)
     digest.update(" ".join(command[1:]).replace(root, ".").encode())
     digest.update(b"\0")
     digest.update(result.stdout.replace(root.encode(), b"."))
@@ -74,12 +74,12 @@ def main():
         entries = {os.path.realpath(e["file"]): e for e in json.load(f)}
     version = subprocess.run([args.tidy, "--version"], capture_output=True).stdout
     with open(os.path.join(root, ".clang-tidy"), "rb") as f:
-        fixed = version + b"\0" + f.read() + b"\0"
+        tool_and_checks = version + b"\0" + f.read() + b"\0"
     clang = os.environ.get("IDXMAP_TIDY_CLANG", "clang++")
 
     def name(file):
         entry = entries.get(os.path.realpath(os.path.join(root, file)))
-        return name_of(entry, clang, fixed, root) if entry else None
+        return name_of(entry, clang, tool_and_checks, root) if entry else None
 
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         names = list(pool.map(name, args.files))

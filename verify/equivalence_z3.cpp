@@ -170,9 +170,7 @@ ProofResult proveEquivalentIn(z3::context& ctx, const IndexingMap& a, const Inde
 ProofResult proveEquivalentWithZ3(const IndexingMap& a, const IndexingMap& b,
                                   const EquivalenceOptions& options) {
   auto attempt = [&](z3::context& ctx) { return proveEquivalentIn(ctx, a, b, options); };
-  return proveInReusedZ3Context(attempt, [](const ProofResult& answer) {
-    return answer.isProven() || (answer.isUnknown() && isZ3Timeout(answer.reason));
-  });
+  return proveInReusedZ3Context(attempt, provenOrTimedOut);
 }
 
 }  // namespace idxmap

@@ -96,6 +96,14 @@ JitOptions cudaJitOptions() {
   return options;
 }
 
+std::string cacheKey(const std::string& compiler, const JitOptions& options,
+                     const std::string& source) {
+  uint64_t key = fnv1a(compiler + '\0' + compilerVersion(compiler, options.compilerVariable));
+  for (const std::string& flag : options.flags) key = fnv1a(flag + '\0', key);
+  key = fnv1a(options.language + '\0', key);
+  return hex(fnv1a(source, key));
+}
+
 std::shared_ptr<LoadedLibrary> compileAndLoad(const std::string& source,
                                               const JitOptions& options) {
   std::string compiler = options.compiler;
@@ -107,12 +115,9 @@ std::shared_ptr<LoadedLibrary> compileAndLoad(const std::string& source,
   if (error)
     throw JitError("cannot create the kernel cache " + directory.string() + ": " + error.message());
 
-  uint64_t key = fnv1a(compiler + '\0' + compilerVersion(compiler, options.compilerVariable));
-  for (const std::string& flag : options.flags) key = fnv1a(flag + '\0', key);
-  key = fnv1a(options.language + '\0', key);
-  key = fnv1a(source, key);
-  fs::path object = directory / (hex(key) + ".so");
-  fs::path sourcePath = directory / (hex(key) + ".cpp");
+  const std::string key = cacheKey(compiler, options, source);
+  fs::path object = directory / (key + ".so");
+  fs::path sourcePath = directory / (key + ".cpp");
 
   // One handle per object in a process: dlopen would share it anyway, and the weak table keeps
   // a second load from racing with the first one's rename.

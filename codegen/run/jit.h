@@ -52,6 +52,13 @@ class LoadedLibrary {
   std::filesystem::path path_;
 };
 
+// The name the cache gives what `compiler` (the one options.compiler resolves to; its
+// --version text included) makes of `source` with options' flags and language: FNV-1a, stable
+// across runs and builds, as 16 hex digits. compileAndLoad names its objects by it; the CUDA
+// tests name nvcc's verdicts by it. Throws JitError when the compiler cannot be run.
+std::string cacheKey(const std::string& compiler, const JitOptions& options,
+                     const std::string& source);
+
 // Compiles `source` (unless an object for the same source, compiler and flags is cached),
 // then loads it. Safe to call from several processes at once (objects are written to a
 // temporary name and renamed). Throws JitError with the compiler's output on failure.

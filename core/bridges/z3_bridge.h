@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/indexing_map.h"
+#include "core/verdict.h"
 
 namespace idxmap {
 
@@ -47,6 +48,9 @@ auto proveInReusedZ3Context(const Attempt& attempt, const Settled& settled) {
 
 // Whether Z3's reason for an unknown answer (reason_unknown()) is its time limit.
 bool isZ3Timeout(const std::string& reason);
+
+// proveInReusedZ3Context's `settled` for a ProofResult: proven, or unknown for lack of time.
+bool provenOrTimedOut(const ProofResult& answer);
 
 struct Z3Variables {
   std::vector<z3::expr> dims, rangeVars, runtimeVars;

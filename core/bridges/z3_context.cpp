@@ -39,4 +39,8 @@ bool isZ3Timeout(const std::string& reason) {
          reason.find("canceled") != std::string::npos;
 }
 
+bool provenOrTimedOut(const ProofResult& answer) {
+  return answer.isProven() || (answer.isUnknown() && isZ3Timeout(answer.reason));
+}
+
 }  // namespace idxmap

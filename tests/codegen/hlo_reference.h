@@ -88,12 +88,11 @@ class HloReference {
     return out;
   }
 
-  // A reducer applied to two scalars. A reducer made of parameters, scalar constants and
-  // elementwise ops (every one the generators and XLA's modules use) is evaluated on scalars
-  // directly: a reduce calls it once per element read, and building tensors and a map for
-  // each call made the reference the slowest part of the kernel tests. Any other reducer is
-  // evaluated by `computation`, as written.
-  // `acc` becomes reducer(acc, source's element at `position`).
+  // `acc` becomes reducer `c` of (acc, source's element at `position`). A reducer made of
+  // parameters, scalar constants and elementwise ops (every one the generators and XLA's
+  // modules use) is evaluated on scalars directly: a reduce calls it once per element read,
+  // and building tensors and a map for each call made the reference the slowest part of the
+  // kernel tests. Any other reducer is evaluated by `computation`, as written.
   void reduceInto(const hlo::Computation& c, Tensor& acc, const Tensor& source, int64_t position) {
     auto [plan, inserted] = reducers_.try_emplace(&c);
     if (inserted) plan->second = planReducer(c);

@@ -61,26 +61,6 @@ inline std::string readWholeFile(const std::filesystem::path& path) {
   return text.str();
 }
 
-// nvcc's version line, once a process: part of what names a cached verdict.
-inline const std::string& nvccVersion() {
-  static const std::string version = [] {
-    std::string text;
-    if (FILE* pipe = popen("nvcc --version 2>&1", "r")) {
-      char buffer[256];
-      while (size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) text.append(buffer, n);
-      pclose(pipe);
-    }
-    return text;
-  }();
-  return version;
-}
-
-// 64-bit FNV-1a: names a cached nvcc verdict by everything it depends on.
-inline uint64_t fnv1a(const std::string& text, uint64_t hash = 14695981039346656037ull) {
-  for (unsigned char c : text) hash = (hash ^ c) * 1099511628211ull;
-  return hash;
-}
-
 // `source` compiled for sm_<arch> (`name` names the scratch files). What nvcc and ptxas make of
 // it depends only on the source, the flags and nvcc's version, so a success is kept in the
 // JIT's cache folder (codegen::defaultCacheDirectory()/nvcc) under a hash of those: a second
@@ -91,10 +71,11 @@ inline NvccResult nvccCompile(const std::string& source, int arch, const std::st
   fs::create_directories(dir);
   const std::string sm = "sm_" + std::to_string(arch), prefix = (dir / (name + "_" + sm)).string();
   const std::string flags = "-std=c++20 --expt-relaxed-constexpr -O3 -arch=" + sm;
-  char key[17];
-  std::snprintf(key, sizeof key, "%016llx",
-                static_cast<unsigned long long>(fnv1a(source, fnv1a(flags, fnv1a(nvccVersion())))));
-  const fs::path cached = defaultCacheDirectory() / "nvcc" / key;
+  JitOptions keyed;  // what the verdict depends on, named as the JIT names its objects
+  keyed.flags = {flags, "-ptx, then ptxas -v"};
+  keyed.language = "cu";
+  keyed.compilerVariable = "PATH";  // nvcc is found on it (nvccInstalled)
+  const fs::path cached = defaultCacheDirectory() / "nvcc" / cacheKey("nvcc", keyed, source);
   NvccResult out;
   if (fs::exists(cached / "ptx")) {
     out.compiled = true;

@@ -345,9 +345,10 @@ TermComparison compareFunctionTerms(const ComparedFunction& first, const Compare
     }
     return unknown;
   };
-  // A difference is read from a model: found again in a fresh context (z3_bridge.h).
+  // Only a proof, or a timeout, is taken from the reused context (z3_bridge.h).
   return proveInReusedZ3Context(attempt, [](const TermComparison& answer) {
-    return answer.outcome != TermComparison::Outcome::kDiffer;
+    return answer.outcome == TermComparison::Outcome::kEqual ||
+           (answer.outcome == TermComparison::Outcome::kUnknown && isZ3Timeout(answer.reason));
   });
 }
 
