@@ -53,6 +53,10 @@ function(idxmap_library target)
     idxmap_library_pch(${pch} ${extra_options})
   endif()
   target_precompile_headers(${target} REUSE_FROM ${pch})
+  if(IDXMAP_UNITY)
+    set_target_properties(${target} PROPERTIES
+      UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${IDXMAP_UNITY_BATCH})
+  endif()
   if(IDXMAP_SANITIZE)
     # An instrumented static library needs the sanitizer runtimes wherever it is linked,
     # including in projects that find the installed package.

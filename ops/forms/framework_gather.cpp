@@ -7,8 +7,6 @@
 namespace idxmap::gather_scatter {
 namespace {
 
-std::string str(int64_t value) { return std::to_string(value); }
-
 [[noreturn]] void fail(const std::string& opName, const std::string& rule) {
   throw Error(opName + ": " + rule);
 }
@@ -16,8 +14,8 @@ std::string str(int64_t value) { return std::to_string(value); }
 void requireRank(const std::string& opName, const char* what, const TensorType& type,
                  int64_t minRank) {
   if (type.rank() < minRank)
-    fail(opName,
-         std::string(what) + " must have rank >= " + str(minRank) + ", not " + str(type.rank()));
+    fail(opName, std::string(what) + " must have rank >= " + std::to_string(minRank) + ", not " +
+                     std::to_string(type.rank()));
 }
 
 void requireStatic(const std::string& opName, const TensorType& type) {
@@ -33,8 +31,8 @@ void requireIndexType(const std::string& opName, const TensorType& indices, bool
 // A possibly negative axis of a rank-`rank` tensor, normalized into [0, rank).
 int64_t normalizeAxis(const std::string& opName, const char* name, int64_t axis, int64_t rank) {
   if (axis < -rank || axis >= rank)
-    fail(opName, std::string(name) + " = " + str(axis) + " must be in [" + str(-rank) + ", " +
-                     str(rank - 1) + "]");
+    fail(opName, std::string(name) + " = " + std::to_string(axis) + " must be in [" +
+                     std::to_string(-rank) + ", " + std::to_string(rank - 1) + "]");
   return axis < 0 ? axis + rank : axis;
 }
 
@@ -42,8 +40,9 @@ void requireSameLeadingDims(const std::string& opName, const TensorType& data,
                             const TensorType& indices, int64_t count, const char* dataName) {
   for (int64_t d = 0; d < count; ++d)
     if (data.shape[d] != indices.shape[d])
-      fail(opName, std::string(dataName) + ".shape[" + str(d) + "] = " + str(data.shape[d]) +
-                       " must equal indices.shape[" + str(d) + "] = " + str(indices.shape[d]) +
+      fail(opName, std::string(dataName) + ".shape[" + std::to_string(d) +
+                       "] = " + std::to_string(data.shape[d]) + " must equal indices.shape[" +
+                       std::to_string(d) + "] = " + std::to_string(indices.shape[d]) +
                        " (a batch dim)");
 }
 
@@ -55,14 +54,14 @@ LoweredGather elementsGather(const std::string& opName, const TensorType& input,
   requireRank(opName, "the input", input, 1);
   requireIndexType(opName, index, allowI32);
   if (index.rank() != input.rank())
-    fail(opName, "the index must have the same number of dims as the input (" + str(index.rank()) +
-                     " vs " + str(input.rank()) + ")");
+    fail(opName, "the index must have the same number of dims as the input (" +
+                     std::to_string(index.rank()) + " vs " + std::to_string(input.rank()) + ")");
   axis = normalizeAxis(opName, "the axis", axis, input.rank());
   for (int64_t d = 0; d < input.rank(); ++d)
     if (d != axis && index.shape[d] > input.shape[d])
-      fail(opName, "index.size(" + str(d) + ") = " + str(index.shape[d]) +
-                       " must be <= input.size(" + str(d) + ") = " + str(input.shape[d]) +
-                       " for every dim but the axis");
+      fail(opName, "index.size(" + std::to_string(d) + ") = " + std::to_string(index.shape[d]) +
+                       " must be <= input.size(" + std::to_string(d) +
+                       ") = " + std::to_string(input.shape[d]) + " for every dim but the axis");
   return lowerElementsGather(opName, input, index, axis);
 }
 
@@ -74,13 +73,13 @@ LoweredGather axisGather(const std::string& opName, const TensorType& params,
   requireRank(opName, "params", params, 1);
   requireIndexType(opName, indices, true);
   if (batchDims < -indices.rank() || batchDims > indices.rank())
-    fail(opName, "batch_dims = " + str(batchDims) + " must be in [" + str(-indices.rank()) + ", " +
-                     str(indices.rank()) + "]");
+    fail(opName, "batch_dims = " + std::to_string(batchDims) + " must be in [" +
+                     std::to_string(-indices.rank()) + ", " + std::to_string(indices.rank()) + "]");
   if (batchDims < 0) batchDims += indices.rank();
   axis = normalizeAxis(opName, "axis", axis, params.rank());
   if (batchDims > axis)
-    fail(opName, "batch_dims (" + str(batchDims) + ") must be less than or equal to axis (" +
-                     str(axis) + ")");
+    fail(opName, "batch_dims (" + std::to_string(batchDims) +
+                     ") must be less than or equal to axis (" + std::to_string(axis) + ")");
   requireSameLeadingDims(opName, params, indices, batchDims, "params");
   return lowerAxisGather(opName, params, indices, axis, batchDims);
 }
@@ -94,7 +93,7 @@ LoweredGather lowerTorchGather(const TorchGather& form) {
 LoweredGather lowerTorchIndexSelect(const TorchIndexSelect& form) {
   const std::string name = "torch.index_select";
   if (form.index.rank() != 1)
-    fail(name, "the index must be a vector (1-D), not rank " + str(form.index.rank()));
+    fail(name, "the index must be a vector (1-D), not rank " + std::to_string(form.index.rank()));
   return axisGather(name, form.input, form.index, form.dim, 0);
 }
 
@@ -126,13 +125,14 @@ LoweredGather lowerOnnxGatherNd(const OnnxGatherNd& form) {
   requireIndexType(name, indices, false);
   const int64_t b = form.batch_dims;
   if (b < 0 || b >= std::min(indices.rank(), data.rank()))
-    fail(name, "batch_dims = " + str(b) + " must be in [0, min(q, r)) = [0, " +
-                   str(std::min(indices.rank(), data.rank())) + ")");
+    fail(name, "batch_dims = " + std::to_string(b) + " must be in [0, min(q, r)) = [0, " +
+                   std::to_string(std::min(indices.rank(), data.rank())) + ")");
   requireSameLeadingDims(name, data, indices, b, "data");
   const int64_t m = indices.shape.back();
   if (m < 1 || m > data.rank() - b)
-    fail(name, "indices_shape[-1] = " + str(m) + " must be in [1, r - batch_dims] = [1, " +
-                   str(data.rank() - b) + "]");
+    fail(name, "indices_shape[-1] = " + std::to_string(m) +
+                   " must be in [1, r - batch_dims] = [1, " + std::to_string(data.rank() - b) +
+                   "]");
   LoweredGather lowered = lowerNdGather(name, data, indices, b);
   lowered.wrap_negative_indices = true;
   return lowered;

@@ -11,8 +11,6 @@
 namespace idxmap::gather_scatter {
 namespace {
 
-std::string str(int64_t value) { return std::to_string(value); }
-
 void checkIndicesType(const std::string& opName, const TensorType& indices,
                       std::vector<Violation>& violations) {
   if (indices.element_type != "i64")
@@ -67,23 +65,25 @@ std::vector<Violation> validateTcpGather(const TcpGatherOp& op) {
   checkIndicesType(name, op.indices, violations);
   const int64_t rank = op.input.rank();
   if (op.dim < 0 || op.dim >= rank)
-    violations.push_back(
-        {"dim-in-range", "dim",
-         name + ": dim = " + str(op.dim) + " is not a dim of the rank-" + str(rank) + " input"});
+    violations.push_back({"dim-in-range", "dim",
+                          name + ": dim = " + std::to_string(op.dim) +
+                              " is not a dim of the rank-" + std::to_string(rank) + " input"});
   if (op.indices.rank() != rank) {
     violations.push_back({"same-rank", "indices",
                           name +
                               ": requires that the input tensor and indices are the same "
                               "rank (" +
-                              str(rank) + " vs " + str(op.indices.rank()) + ")"});
+                              std::to_string(rank) + " vs " + std::to_string(op.indices.rank()) +
+                              ")"});
   } else {
     for (int64_t d = 0; d < rank; ++d) {
       int64_t inputSize = op.input.shape[d], indicesSize = op.indices.shape[d];
       if (d == op.dim || inputSize == kDynamic || inputSize == indicesSize) continue;
       violations.push_back({"indices-shape", "indices",
-                            name + ": indices tensor does not match expected shape: dim " + str(d) +
-                                " of the indices is " + str(indicesSize) + " but the input's is " +
-                                str(inputSize)});
+                            name + ": indices tensor does not match expected shape: dim " +
+                                std::to_string(d) + " of the indices is " +
+                                std::to_string(indicesSize) + " but the input's is " +
+                                std::to_string(inputSize)});
       break;
     }
   }
@@ -106,9 +106,9 @@ std::vector<Violation> validateTcpGatherNd(const TcpGatherNdOp& op) {
   if (coordinates < 1 || coordinates > op.input.rank()) {
     violations.push_back({"coordinates", "indices",
                           name + ": the indices' last dim (" +
-                              (coordinates < 0 ? std::string("?") : str(coordinates)) +
+                              (coordinates < 0 ? std::string("?") : std::to_string(coordinates)) +
                               ") must be a static size between 1 and the input rank " +
-                              str(op.input.rank())});
+                              std::to_string(op.input.rank())});
     return violations;
   }
   checkResult(name, op.input, op.result, inferTcpGatherNdResultType(op).shape,

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <functional>
 
+#include "ops/interp/convert.h"
 #include "ops/interp/op_table.h"
 
 namespace idxmap::mlir_interpreter {
@@ -42,18 +43,6 @@ std::optional<std::string> compareElements(
   return first;
 }
 
-struct FloatFormat {
-  int precision;    // significand bits, the implicit one included
-  int minExponent;  // of the smallest normal value
-};
-
-FloatFormat formatOf(const std::string& type) {
-  if (type == "f16") return {11, -14};
-  if (type == "bf16") return {8, -126};
-  if (type == "f32") return {24, -126};
-  return {53, -1022};
-}
-
 // |value|'s rank among the non-negative values of the format (0 for zero): the value's bit
 // pattern without its sign, computed from the value so that it serves every format.
 uint64_t magnitudeRank(double value, const FloatFormat& format) {
@@ -75,7 +64,7 @@ bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 }  // namespace
 
 uint64_t ulpDistance(const std::string& type, double a, double b) {
-  FloatFormat format = formatOf(type);
+  FloatFormat format = floatFormat(type);
   uint64_t ra = magnitudeRank(a, format), rb = magnitudeRank(b, format);
   bool na = std::signbit(a) && ra != 0, nb = std::signbit(b) && rb != 0;
   if (na == nb) return ra > rb ? ra - rb : rb - ra;

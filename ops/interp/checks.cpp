@@ -8,7 +8,7 @@
 namespace idxmap::mlir_interpreter {
 namespace {
 
-void expectSameType(const OpContext& ctx, const Tensor& actual, const Tensor& expected) {
+void expectComparable(const OpContext& ctx, const Tensor& actual, const Tensor& expected) {
   if (actual.element_type != expected.element_type || actual.shape != expected.shape)
     fail(ctx, "compares " + describeType(actual) + " with " + describeType(expected) +
                   ": the types must be the same");
@@ -51,7 +51,7 @@ std::vector<Tensor> runCheck(const OpContext& ctx, const std::string& name) {
   expectOperandCount(ctx, againstConstant ? 1 : 2);
   const Tensor& actual = ctx.operands[0];
   Tensor expected = againstConstant ? constantOperand(ctx) : ctx.operands[1];
-  expectSameType(ctx, actual, expected);
+  expectComparable(ctx, actual, expected);
   if (name == "check.expect_eq" || name == "check.expect_eq_const")
     return record(ctx, name, expectEqual(actual, expected));
   if (name == "check.expect_almost_eq" || name == "check.expect_almost_eq_const")

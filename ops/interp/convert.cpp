@@ -6,28 +6,19 @@
 #include "ops/interp/op_table.h"
 
 namespace idxmap::mlir_interpreter {
-namespace {
 
-// Significand bits (with the implicit one) and largest finite value of each float type.
-struct FloatFormat {
-  int precision;
-  double maxFinite;
-};
-
-FloatFormat formatOf(const std::string& type) {
-  if (type == "f16") return {11, 65504.0};
-  if (type == "bf16") return {8, 3.3895313892515355e38};
-  if (type == "f32") return {24, 3.4028234663852886e38};
-  return {53, INFINITY};  // f64: every finite double
+FloatFormat floatFormat(const std::string& type) {
+  if (type == "f16") return {11, -14, 65504.0};
+  if (type == "bf16") return {8, -126, 3.3895313892515355e38};
+  if (type == "f32") return {24, -126, 3.4028234663852886e38};
+  return {53, -1022, INFINITY};
 }
-
-}  // namespace
 
 double integerToFloat(const std::string& fromType, int64_t value, const std::string& toType) {
   bool negative = !isUnsignedType(fromType) && !isBooleanType(fromType) && value < 0;
   uint64_t magnitude =
       negative ? uint64_t{0} - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
-  FloatFormat format = formatOf(toType);
+  FloatFormat format = floatFormat(toType);
   int length = 64 - std::countl_zero(magnitude);
   double rounded;
   if (length > format.precision) {

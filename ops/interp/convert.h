@@ -13,6 +13,14 @@
 
 namespace idxmap::mlir_interpreter {
 
+// What the interpreter needs of each float element type (f16, bf16, f32; anything else is f64).
+struct FloatFormat {
+  int precision;     // significand bits, the implicit one included
+  int minExponent;   // of the smallest normal value
+  double maxFinite;  // the largest finite value (f64: infinity, every finite double fits)
+};
+FloatFormat floatFormat(const std::string& type);
+
 // `value` (of integer element type `fromType`, held as Tensor holds it) as a value of the
 // float type `toType`.
 double integerToFloat(const std::string& fromType, int64_t value, const std::string& toType);

@@ -17,15 +17,6 @@ namespace {
 using gather_scatter::Violation;
 using Index = std::vector<int64_t>;
 
-TensorType typeOf(const Tensor& tensor) { return {tensor.shape, tensor.element_type}; }
-
-void expectValid(const OpContext& ctx, const std::vector<Violation>& violations) {
-  if (violations.empty()) return;
-  std::string text = violations[0].message;
-  for (size_t i = 1; i < violations.size(); ++i) text += "; " + violations[i].message;
-  throw InterpretError(ctx.op.location, text);
-}
-
 // The import's ParseError and the evaluators' IndexValueError, located at the op.
 template <typename Evaluate>
 auto located(const OpContext& ctx, Evaluate&& evaluate) {
@@ -36,11 +27,6 @@ auto located(const OpContext& ctx, Evaluate&& evaluate) {
   } catch (const gather_scatter::IndexValueError& error) {
     throw InterpretError(ctx.op.location, error.what());  // it names the op
   }
-}
-
-std::optional<TensorType> staticOrNone(const std::optional<TensorType>& type) {
-  if (type && type->isStatic()) return type;
-  return std::nullopt;
 }
 
 Engine engineOf(const OpContext& ctx) { return ctx.interpreter.engine(); }

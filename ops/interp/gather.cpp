@@ -11,17 +11,6 @@
 namespace idxmap::mlir_interpreter {
 namespace {
 
-using gather_scatter::Violation;
-
-TensorType typeOf(const Tensor& tensor) { return {tensor.shape, tensor.element_type}; }
-
-// A declared type that is static stays (validation compares it with the inferred one); a
-// dynamic one gives way to the value's or the inferred shape.
-std::optional<TensorType> staticOrNone(const std::optional<TensorType>& type) {
-  if (type && type->isStatic()) return TensorType{type->shape, type->element_type};
-  return std::nullopt;
-}
-
 // The importer's located errors, as the interpreter's.
 template <typename Import>
 auto imported(Import&& import) {
@@ -30,13 +19,6 @@ auto imported(Import&& import) {
   } catch (const stablehlo_import::ImportError& error) {
     throw InterpretError(error.location(), error.message());
   }
-}
-
-void expectValid(const OpContext& ctx, const std::vector<Violation>& violations) {
-  if (violations.empty()) return;
-  std::string text = violations[0].message;
-  for (size_t i = 1; i < violations.size(); ++i) text += "; " + violations[i].message;
-  throw InterpretError(ctx.op.location, text);
 }
 
 // The evaluators allocate the whole result: refuse one past the interpreter's limit first.

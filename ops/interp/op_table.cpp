@@ -11,6 +11,20 @@ void fail(const OpContext& ctx, const std::string& message) {
   throw InterpretError(ctx.op.location, ctx.op.name + ": " + message);
 }
 
+TensorType typeOf(const Tensor& tensor) { return {tensor.shape, tensor.element_type}; }
+
+std::optional<TensorType> staticOrNone(const std::optional<TensorType>& type) {
+  if (type && type->isStatic()) return TensorType{type->shape, type->element_type};
+  return std::nullopt;
+}
+
+void expectValid(const OpContext& ctx, const std::vector<gather_scatter::Violation>& violations) {
+  if (violations.empty()) return;
+  std::string text = violations[0].message;
+  for (size_t i = 1; i < violations.size(); ++i) text += "; " + violations[i].message;
+  throw InterpretError(ctx.op.location, text);
+}
+
 void expectOperandCount(const OpContext& ctx, size_t count) {
   if (ctx.operands.size() != count)
     fail(ctx, "takes " + std::to_string(count) + " operand(s), found " +

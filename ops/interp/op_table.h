@@ -6,12 +6,14 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/name_table.h"
 #include "ops/interp/interpreter.h"
+#include "ops/stablehlo/gather_scatter.h"
 
 namespace idxmap::mlir_interpreter {
 
@@ -52,6 +54,13 @@ void expectOperandCount(const OpContext& ctx, size_t count);
 const mlir_ir::Block& regionBlock(const OpContext& ctx, size_t index, const std::string& what);
 // The value of a 0-d i1 tensor (a predicate a region or an operand gives).
 bool predicateValue(const OpContext& ctx, const Tensor& tensor, const std::string& what);
+
+// The gather forms' models (gather.cpp, forms.cpp): a value's type, a declared type only where
+// it is static (a dynamic one gives way to the value's or the inferred shape), and the model's
+// violations as one located failure.
+TensorType typeOf(const Tensor& tensor);
+std::optional<TensorType> staticOrNone(const std::optional<TensorType>& type);
+void expectValid(const OpContext& ctx, const std::vector<gather_scatter::Violation>& violations);
 
 // --- attributes (the first of `names` present: pretty spellings, then the generic one) ----
 

@@ -7,7 +7,6 @@ namespace idxmap::mlir_ir {
 namespace {
 
 bool isSpace(char c) { return std::isspace(static_cast<unsigned char>(c)); }
-bool isDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)); }
 bool isHexDigit(char c) { return std::isxdigit(static_cast<unsigned char>(c)); }
 bool isBareIdStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool isBareIdChar(char c) {

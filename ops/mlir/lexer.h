@@ -14,6 +14,9 @@
 
 namespace idxmap::mlir_ir {
 
+// '0'-'9', whatever the locale (std::isdigit of a negative char is undefined).
+inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
 // A number as written: `-12`, `0x7FC00000`, `1.5e-3`. Its text is kept so the reader can
 // interpret it by the element type it turns out to have (a hex integer in a float list is
 // a bit pattern).

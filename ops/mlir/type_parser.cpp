@@ -8,8 +8,6 @@ namespace {
 // Above this a dimension is surely a typo or an attack; it also leaves room to multiply.
 constexpr int64_t kMaxDim = int64_t{1} << 62;
 
-bool isDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)); }
-
 bool allDigits(std::string_view text) {
   if (text.empty()) return false;
   for (char c : text) {

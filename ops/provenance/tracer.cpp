@@ -224,8 +224,12 @@ IndexValues Tracer::call(const Operation& op, const mlir_ir::Type& type, int dep
   const mlir_ir::Attribute* callee = op.attribute("callee");
   const mlir_ir::Function* function =
       callee && context_.module ? context_.module->function(callee->text) : nullptr;
-  if (!function || function->body.blocks.empty())
-    return opaque(op, type, "func.call of a function the module does not define");
+  if (!function || function->body.blocks.empty()) {
+    // Name the callee: the reason is what a user reads to see which function to add.
+    const std::string name = callee ? "@" + callee->text : "a function";
+    return opaque(op, type,
+                  "func.call of " + name + ", which the module does not define (with a body)");
+  }
   if (frames_.size() >= kMaxFrames)
     return opaque(op, type, "calls nested more than " + std::to_string(kMaxFrames) + " deep");
   const Operation* returned = function->returnOp();

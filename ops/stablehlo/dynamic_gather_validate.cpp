@@ -7,7 +7,7 @@
 namespace idxmap::gather_scatter {
 namespace {
 
-using Check = ConstraintRule<DynamicGatherOp>;
+using DynamicGatherCheck = ConstraintRule<DynamicGatherOp>;
 using Message = std::optional<std::string>;
 using GatherMessage = Message (*)(const GatherOp&);
 
@@ -33,7 +33,7 @@ std::function<Message(const DynamicGatherOp&)> viaGatherWithSizes(GatherMessage 
   };
 }
 
-Message sliceSizesCount(const DynamicGatherOp& op) {
+Message dynamicSliceSizesCount(const DynamicGatherOp& op) {
   int64_t rank = op.operand.rank();
   if (op.slice_sizes_type.rank() == 1 && !admitsSize(op.slice_sizes_type, 0, rank))
     return "size(slice_sizes) = " + dimText(op.slice_sizes_type, 0) +
@@ -44,9 +44,9 @@ Message sliceSizesCount(const DynamicGatherOp& op) {
   return std::nullopt;
 }
 
-const std::vector<Check>& dynamicGatherChecks() {
+const std::vector<DynamicGatherCheck>& dynamicGatherChecks() {
   using namespace gather_rules;
-  static const std::vector<Check> table = {
+  static const std::vector<DynamicGatherCheck> table = {
       {"I1", "operand", viaGather(operandPerTensor)},
       {"I2", "start_indices", viaGather(startIndicesInteger)},
       {"I3", "slice_sizes",
@@ -85,7 +85,7 @@ const std::vector<Check>& dynamicGatherChecks() {
          return std::nullopt;
        }},
       {"C10", "start_index_map", viaGather(startIndexMapInRange)},
-      {"C11", "slice_sizes", sliceSizesCount},
+      {"C11", "slice_sizes", dynamicSliceSizesCount},
       {"C12", "slice_sizes", viaGatherWithSizes(sliceSizesInRange)},
       {"C13", "result", viaGather(resultShape)},
       {"C14", "result", viaGather(resultElementType)},

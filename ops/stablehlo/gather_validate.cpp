@@ -6,13 +6,13 @@ namespace idxmap::gather_scatter {
 namespace {
 
 using namespace gather_rules;
-using Check = ConstraintRule<GatherOp>;
+using GatherCheck = ConstraintRule<GatherOp>;
 using Message = std::optional<std::string>;
 
 const GatherDimensionNumbers& dn(const GatherOp& op) { return op.dimension_numbers; }
 
-const std::vector<Check>& gatherChecks() {
-  static const std::vector<Check> table = {
+const std::vector<GatherCheck>& gatherChecks() {
+  static const std::vector<GatherCheck> table = {
       {"I1", "operand", operandPerTensor},
       {"I2", "start_indices", startIndicesInteger},
       {"C1", "offset_dims", rankAddsUp},

@@ -4,7 +4,7 @@
 namespace idxmap::gather_scatter {
 namespace {
 
-using Check = ConstraintRule<ScatterOp>;
+using ScatterCheck = ConstraintRule<ScatterOp>;
 using Message = std::optional<std::string>;
 
 std::string str(int64_t v) { return std::to_string(v); }
@@ -162,8 +162,8 @@ Message computationSignature(const ScatterOp& op) {
   return std::nullopt;
 }
 
-const std::vector<Check>& scatterChecks() {
-  static const std::vector<Check> table = {
+const std::vector<ScatterCheck>& scatterChecks() {
+  static const std::vector<ScatterCheck> table = {
       {"C1", "inputs", [](const ScatterOp& op) { return sameShapes(op.inputs, "inputs"); }},
       {"C2", "update_window_dims",
        [](const ScatterOp& op) -> Message {
@@ -334,8 +334,8 @@ Message perTensorTypes(const std::vector<TensorType>& types, const char* name) {
   return std::nullopt;
 }
 
-const std::vector<Check>& inputChecks() {
-  static const std::vector<Check> table = {
+const std::vector<ScatterCheck>& inputChecks() {
+  static const std::vector<ScatterCheck> table = {
       {"I1", "inputs", [](const ScatterOp& op) { return perTensorTypes(op.inputs, "inputs"); }},
       {"I2", "scatter_indices",
        [](const ScatterOp& op) -> Message {

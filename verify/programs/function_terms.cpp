@@ -68,7 +68,7 @@ std::vector<ArgumentTerm> sharedArguments(z3::context& z, const ComparedFunction
   return arguments;
 }
 
-int64_t elementCount(const std::vector<int64_t>& shape) {
+int64_t cappedElementCount(const std::vector<int64_t>& shape) {
   int64_t count = 1;
   for (int64_t size : shape) {
     if (size > kMaxWrittenElements) return kMaxWrittenElements + 1;
@@ -81,7 +81,7 @@ int64_t elementCount(const std::vector<int64_t>& shape) {
 // Calls visit(the argument's term at one element) for every element of `argument`, row-major.
 template <typename Visit>
 void forEachElement(z3::context& z, const ArgumentTerm& argument, Visit&& visit) {
-  if (elementCount(argument.shape) == 0) return;
+  if (cappedElementCount(argument.shape) == 0) return;
   std::vector<int64_t> index(argument.shape.size(), 0);
   do {
     z3::expr_vector args(z);
@@ -107,7 +107,7 @@ void writeArguments(z3::model& model, const std::vector<ArgumentTerm>& arguments
   for (const ArgumentTerm& argument : arguments) {
     std::vector<int64_t> ints;
     std::vector<double> reals;
-    if (elementCount(argument.shape) <= kMaxWrittenElements) {
+    if (cappedElementCount(argument.shape) <= kMaxWrittenElements) {
       forEachElement(z, argument, [&](const z3::expr& element) {
         z3::expr value = model.eval(element, true);
         if (argument.element.isFloat()) {
@@ -199,7 +199,7 @@ std::optional<z3::model> preferZeros(z3::context& z, z3::solver& solver,
   constexpr int kMaxRounds = 64;
   int64_t total = 0;
   for (const ArgumentTerm& argument : arguments)
-    if (!argument.element.isFloat()) total += elementCount(argument.shape);
+    if (!argument.element.isFloat()) total += cappedElementCount(argument.shape);
   if (total == 0 || total > kMaxAssumed) return std::nullopt;
   solver.push();
   std::vector<z3::expr> assumed;

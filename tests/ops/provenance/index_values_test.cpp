@@ -122,6 +122,21 @@ TEST(IndexProvenance, UnknownValuesSayWhy) {
   EXPECT_NE(square.provenance.find("not affine"), std::string::npos) << square.provenance;
 }
 
+// A call whose callee the module lacks (an extract of a bigger module) is a leaf whose reason
+// names the callee, so the user sees which function to include.
+TEST(IndexProvenance, ACallOfAMissingFunctionNamesIt) {
+  Parsed parsed = parse(R"(func.func @f(%arg0: tensor<3xi32>) -> tensor<3xi32> {
+  %c = func.call @clip(%arg0) : (tensor<3xi32>) -> tensor<3xi32>
+  func.return %c : tensor<3xi32>
+})");
+  const mlir_ir::Operation& call = parsed.returned();
+  IndexValues values = indexValues(parsed.ops(), call.results[0], call.resultTypes[0]);
+  EXPECT_FALSE(values.anyKnown());
+  EXPECT_NE(values.provenance.find("func.call of @clip, which the module does not define"),
+            std::string::npos)
+      << values.provenance;
+}
+
 TEST(IndexProvenance, LargeConstantsAreRefused) {
   std::string values;
   for (int i = 0; i < 5000; ++i) values += (i ? ", " : "") + std::to_string(i % 7);
