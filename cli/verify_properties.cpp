@@ -44,6 +44,7 @@ nlohmann::ordered_json propertyJson(const IndexProperty& property) {
                                              : nlohmann::ordered_json(result.method)},
           {"counterexample", counterexample},
           {"condition", orNull(result.condition)},
+          {"condition_on", orNull(result.conditionOn)},
           {"reason", orNull(result.reason)},
           {"assumptions", result.assumptions}};
 }
@@ -88,6 +89,13 @@ void printPropertyDiagnostics(const SourceLocation& location, const std::string&
                            location, "remark",
                            op + ": " + name + " holds if and only if " + result.condition)
                     << '\n';
+    } else if (!property->claimed && result.isUnknown() && result.conditionOn == "arguments") {
+      // A rule no attribute claims (StableHLO's in bounds), when what it takes is a condition on
+      // the function's arguments: for the user to check, or to assume.
+      diagnostics << formatDiagnostic(
+                         location, "remark",
+                         op + ": " + name + " holds if and only if " + result.condition)
+                  << '\n';
     } else if (property->claimed == false && result.isProven()) {
       diagnostics << formatDiagnostic(location, "note",
                                       op + ": " + property->claim + " could be set: proven (" +

@@ -55,7 +55,11 @@ struct ProofResult {
   std::optional<Counterexample> counterexample;  // refuted at a point
   std::string reason;                            // unknown: why; refuted without a point: how
   std::string condition;                         // unknown: holds iff this, when known
-  std::vector<std::string> assumptions;          // user-asserted facts relied on ("%arg2: unique")
+  // What `condition` is stated on, when a caller needs to know: "arguments" (the function's,
+  // issue 31: "every element of %idx is in [-10, 9]"), "index vectors", "sizes" (`?` dims);
+  // empty otherwise.
+  std::string conditionOn;
+  std::vector<std::string> assumptions;  // user-asserted facts relied on ("%arg2: unique")
 
   static ProofResult proven(std::string method);
   static ProofResult refuted(std::string method, Counterexample counterexample);

@@ -98,6 +98,7 @@ PYBIND11_MODULE(_idxmap, m) {
       .def_readonly("method", &ProofResult::method)
       .def_readonly("reason", &ProofResult::reason)
       .def_readonly("condition", &ProofResult::condition)
+      .def_readonly("condition_on", &ProofResult::conditionOn)
       .def_readonly("assumptions", &ProofResult::assumptions)
       .def_property_readonly("counterexample",
                              [](const ProofResult& r) -> py::object {

@@ -204,11 +204,14 @@ std::optional<PossibleVectors> possibleVectors(const index_provenance::IndexValu
   IndexFact unique;
   unique.kind = IndexFact::Kind::Unique;
   for (const std::string& tensor : distinct) meet(tensor, {unique});
+  out.singleWithLeaves = single;
+  out.pairwiseWithLeaves = pairs;
+  for (size_t position : leafAt) out.leaves.push_back(vectors->leaves[position]);
   // The leaves projected out: [p, x] and [p, x, q, y].
   const auto mu = static_cast<unsigned>(m), ku = static_cast<unsigned>(k),
              eu = static_cast<unsigned>(e);
-  out.single = own(isl_set_project_out(single.release(), isl_dim_set, mu, ku));
-  pairs = own(isl_set_project_out(pairs.release(), isl_dim_set, mu + ku + eu + mu, ku));
+  out.single = own(isl_set_project_out(single.copy(), isl_dim_set, mu, ku));
+  pairs = own(isl_set_project_out(pairs.copy(), isl_dim_set, mu + ku + eu + mu, ku));
   out.pairwise = own(isl_set_project_out(pairs.release(), isl_dim_set, mu, ku));
   out.single = isl_bridge::coalesce(out.single);
   out.pairwise = isl_bridge::coalesce(out.pairwise);
@@ -233,12 +236,18 @@ PossibleVectors clampedVectors(const PossibleVectors& vectors,
   }
   std::string all;
   for (size_t i = 0; i < conditions.size(); ++i) all += (i ? " and " : "") + conditions[i];
-  isl::map clamp =
-      flatProduct(identity(m), readMap("{ [" + names('x', e) + "] -> [" + names('c', e) + "]" +
-                                       (all.empty() ? "" : " : " + all) + " }"));
+  // { [x] -> [c] }, then with the point (and the leaves) kept.
+  isl::map clamp = readMap("{ [" + names('x', e) + "] -> [" + names('c', e) + "]" +
+                           (all.empty() ? "" : " : " + all) + " }");
+  isl::map atPoint = flatProduct(identity(m), clamp);
   PossibleVectors out = vectors;
-  out.single = own(isl_set_apply(vectors.single.copy(), clamp.copy()));
-  out.pairwise = own(isl_set_apply(vectors.pairwise.copy(), flatProduct(clamp, clamp).release()));
+  out.single = own(isl_set_apply(vectors.single.copy(), atPoint.copy()));
+  out.pairwise =
+      own(isl_set_apply(vectors.pairwise.copy(), flatProduct(atPoint, atPoint).release()));
+  isl::map withLeaves = flatProduct(identity(m + vectors.leaves.size()), clamp);
+  out.singleWithLeaves = own(isl_set_apply(vectors.singleWithLeaves.copy(), withLeaves.copy()));
+  out.pairwiseWithLeaves = own(isl_set_apply(vectors.pairwiseWithLeaves.copy(),
+                                             flatProduct(withLeaves, withLeaves).release()));
   return out;
 }
 

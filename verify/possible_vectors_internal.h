@@ -24,6 +24,11 @@ struct PossibleVectors {
   isl::set single;                       // [p, x]: the vector x can be read at point p
   isl::set pairwise;                     // [p, x, q, y]: x at p and y at q can be read together
   std::vector<std::string> assumptions;  // the facts used, as the user wrote them
+  // [p, L, x]: `single` before the leaves were projected out, L[i] the value of leaves[i] read
+  // at p: what a condition on the function's arguments is computed from.
+  isl::set singleWithLeaves;
+  isl::set pairwiseWithLeaves;  // [p, L, x, q, M, y]: M the leaves' values read at q
+  std::vector<index_provenance::Leaf> leaves;
 };
 
 // nullopt when the values are not represented. Throws Error when isl gives up.

@@ -2,6 +2,7 @@
 #include <isl/set.h>
 
 #include "core/bridges/isl_bridge.h"
+#include "verify/argument_conditions_internal.h"
 #include "verify/index_points.h"
 #include "verify/possible_vectors_internal.h"
 #include "verify/runtime_properties_internal.h"
@@ -71,10 +72,16 @@ ProofResult fromPossible(const IndexCondition& condition, const IndexedOp& op,
                              ? clampedVectors(possible, condition.pointShape, condition.clampTop)
                              : possible;
   const isl::set& can = condition.pairwise ? sets.pairwise : sets.single;
-  ProofResult result = condition.restrictedTo(can).alwaysHolds()
-                           ? ProofResult::proven("isl")
-                           : ProofResult::conditional(std::move(reason),
-                                                      condition.given(can).text(op.names.indices));
+  if (condition.restrictedTo(can).alwaysHolds()) {
+    ProofResult result = ProofResult::proven("isl");
+    result.assumptions = sets.assumptions;
+    return result;
+  }
+  // On the function's arguments where that is exact, else on the index vectors.
+  std::optional<std::string> onArguments = argumentCondition(sets, condition);
+  ProofResult result = ProofResult::conditional(
+      std::move(reason), onArguments ? *onArguments : condition.given(can).text(op.names.indices));
+  result.conditionOn = onArguments ? "arguments" : "index vectors";
   result.assumptions = sets.assumptions;
   return result;
 }

@@ -173,8 +173,10 @@ class Decider {
       there.counterexample->explanation = "at " + sizes + ": " + there.counterexample->explanation;
       isl::set holds = context_.subtract(broken);
       if (holds.intersect(space_.params()).is_empty()) return there;
-      return ProofResult::conditional("it fails " + there.counterexample->explanation,
-                                      p_.sizes.words(holds.gist(context_)));
+      ProofResult conditional = ProofResult::conditional(
+          "it fails " + there.counterexample->explanation, p_.sizes.words(holds.gist(context_)));
+      conditional.conditionOn = "sizes";
+      return conditional;
     });
   }
 

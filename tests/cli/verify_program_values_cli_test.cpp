@@ -7,6 +7,7 @@
 // 0..9, its start clamped to [0, 6], is unique, sorted and in [0, 9].
 #include <nlohmann/json.hpp>
 
+#include "core/bridges/isl_bridge.h"
 #include "tests/cli/cli_runner.h"
 
 namespace idxmap::cli_test {
@@ -119,6 +120,70 @@ TEST(VerifyProgramValuesCli, ArgmaxIndicesAreInBounds) {
                 .find("picks its init value or an element of input 1"),
             std::string::npos)
       << past.out;
+}
+
+// JAX's negative-index fix-up in front of `x.at[idx].add(v)` (issue 31): %fixed is %idx + 10
+// where %idx < 0, else %idx. By hand: a fixed index is in [0, 9] exactly when %idx is in
+// [-10, 9]; two elements u before w write one row when fix(u) = fix(w) in [0, 9]: u = w, or
+// one of them negative and 10 below the other (-1 and 9 collide). Both conditions are stated
+// on %idx, in the text output and in --json with condition_on = "arguments".
+TEST(VerifyProgramValuesCli, TheFixUpsConditionsAreOnTheArgument) {
+  const std::string text = R"(func.func @main(%x: tensor<10xf32>, %idx: tensor<5xi32>,
+    %v: tensor<5xf32>) -> tensor<10xf32> {
+  %zero = stablehlo.constant dense<0> : tensor<5xi32>
+  %n = stablehlo.constant dense<10> : tensor<5xi32>
+  %neg = stablehlo.compare LT, %idx, %zero, SIGNED : (tensor<5xi32>, tensor<5xi32>) -> tensor<5xi1>
+  %wrap = stablehlo.add %idx, %n : tensor<5xi32>
+  %fixed = stablehlo.select %neg, %wrap, %idx : tensor<5xi1>, tensor<5xi32>
+  %col = stablehlo.broadcast_in_dim %fixed, dims = [0] : (tensor<5xi32>) -> tensor<5x1xi32>
+  %r = "stablehlo.scatter"(%x, %col, %v) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0],
+      scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = true}
+    : (tensor<10xf32>, tensor<5x1xi32>, tensor<5xf32>) -> tensor<10xf32>
+  return %r : tensor<10xf32>
+}
+)";
+  CliResult result = runIdxmap({"verify"}, text);
+  EXPECT_NE(result.err.find("remark: stablehlo.scatter: in bounds holds if and only if every "
+                            "element of %idx is in [-10, 9]"),
+            std::string::npos)
+      << result.err;
+  CliResult json = runIdxmap({"verify", "--json"}, text);
+  const nlohmann::json records = nlohmann::json::parse(json.out);
+  const nlohmann::json& properties = records.at(0).at("properties");
+  EXPECT_EQ(properties.at("in_bounds").at("condition_on"), "arguments");
+  const nlohmann::json& unique = properties.at("unique");
+  ASSERT_EQ(unique.at("verdict"), "unknown") << json.out;
+  EXPECT_EQ(unique.at("condition_on"), "arguments");
+  // The collisions, checked on the stated set by isl rather than by its text.
+  const std::string condition = unique.at("condition");
+  const std::string prefix =
+      "no two elements u and w of %idx, u before w in row-major order, satisfy ";
+  ASSERT_EQ(condition.rfind(prefix, 0), 0u) << condition;
+  isl::set collide(islContext(), condition.substr(prefix.size()));
+  for (int u = -12; u <= 12; ++u)
+    for (int w = -12; w <= 12; ++w) {
+      auto fix = [](int i) { return i < 0 ? i + 10 : i; };
+      bool expected = fix(u) == fix(w) && 0 <= fix(u) && fix(u) <= 9;
+      isl::set point(islContext(), "{ [" + std::to_string(u) + ", " + std::to_string(w) + "] }");
+      EXPECT_EQ(point.is_subset(collide), expected) << u << ", " << w << ": " << condition;
+    }
+  // With %idx assumed unique and in [-10, 9], in bounds is proven and unique still is not:
+  // -1 and 9 are distinct yet collide, and the condition still says so.
+  CliResult assumed =
+      runIdxmap({"verify", "--json", "--assume", "%idx: unique, in [-10, 9]"}, text);
+  const nlohmann::json assumedRecords = nlohmann::json::parse(assumed.out);
+  const nlohmann::json& given = assumedRecords.at(0).at("properties");
+  EXPECT_EQ(given.at("in_bounds").at("verdict"), "proven") << assumed.out;
+  EXPECT_EQ(given.at("unique").at("verdict"), "unknown") << assumed.out;
+  const std::string stillCollide = given.at("unique").at("condition");
+  ASSERT_EQ(stillCollide.rfind(prefix, 0), 0u) << stillCollide;
+  EXPECT_TRUE(isl::set(islContext(), "{ [-1, 9] }")
+                  .is_subset(isl::set(islContext(), stillCollide.substr(prefix.size()))))
+      << stillCollide;
 }
 
 TEST(VerifyProgramValuesCli, AWindowOfAnArangeAtARunTimeOffset) {

@@ -176,6 +176,7 @@ TEST_F(RandomKernels, SplitVariablesNeverShareAnElement) {
       EXPECT_EQ(writer.emplace(target, value).first->second, value) << k.symbol;
     } while (nextIndex(shape, at));
   }
+  std::cout << "[ split ] by a dim " << byDim << ", by a runtime value " << byValue << "\n";
   EXPECT_GT(byDim, scaled(10));
   EXPECT_GT(byValue, scaled(10));
 }

@@ -12,6 +12,7 @@
 #include <random>
 #include <set>
 
+#include "core/bridges/isl_bridge.h"
 #include "ops/interp/interpreter.h"
 #include "ops/mlir/module.h"
 #include "tests/ops/provenance/random_programs.h"
@@ -92,6 +93,42 @@ void expectSound(const std::string& what, const ProofResult& result, bool always
   }
 }
 
+// A condition on the argument (verify/argument_conditions_internal.h) evaluated on one value of
+// %a: "every element of %a is in [lo, hi]" (or a number, or an isl set of [v]), or "no two
+// elements u and w of %a, u before w in row-major order, satisfy { [u, w] : ... }". nullopt
+// for conditions of another form (on the index vectors, or on the elements the op reads).
+std::optional<bool> argumentConditionHolds(const std::string& condition,
+                                           const std::vector<int64_t>& a) {
+  auto member = [](const std::string& set, const std::vector<int64_t>& point) {
+    std::string tuple;
+    for (size_t i = 0; i < point.size(); ++i) tuple += (i ? ", " : "") + std::to_string(point[i]);
+    return isl::set(islContext(), "{ [" + tuple + "] }").is_subset(isl::set(islContext(), set));
+  };
+  const std::string every = "every element of %a is in ";
+  const std::string pairs =
+      "no two elements u and w of %a, u before w in row-major order, satisfy ";
+  if (condition.rfind(every, 0) == 0) {
+    std::string values = condition.substr(every.size());
+    std::string set =
+        values.front() == '{' ? values
+        : values.front() == '['
+            ? "{ [v] : " + values.substr(1, values.find(',') - 1) + " <= v <= " +
+                  values.substr(values.find(',') + 1, values.size() - values.find(',') - 2) + " }"
+            : "{ [" + values + "] }";
+    for (int64_t element : a)
+      if (!member(set, {element})) return false;
+    return true;
+  }
+  if (condition.rfind(pairs, 0) == 0) {
+    std::string set = condition.substr(pairs.size());
+    for (size_t i = 0; i < a.size(); ++i)
+      for (size_t j = i + 1; j < a.size(); ++j)
+        if (member(set, {a[i], a[j]})) return false;
+    return true;
+  }
+  return std::nullopt;
+}
+
 TEST(ProgramProperties, VerdictsAgreeWithBruteForceOverEveryArgument) {
   sampling::Sample sample = sampling::sampleOf("ProgramProperties.RandomPrograms", 160, 16);
   std::mt19937 rng(sample.seed);
@@ -99,6 +136,7 @@ TEST(ProgramProperties, VerdictsAgreeWithBruteForceOverEveryArgument) {
   // Choices (a top_k's or argmax's result as a leaf with a range) lose what the op computes:
   // their verdicts are checked for soundness and counted apart.
   HoldingTally tally, choiceTally;
+  int conditionsChecked = 0;  // argument values a condition on the argument was checked at
   for (size_t trial = 0; trial < sample.count; ++trial) {
     // Every fourth program picks among values (top_k, argmax, argmin) in its last step.
     value_testing::RandomProgram program =
@@ -124,6 +162,16 @@ TEST(ProgramProperties, VerdictsAgreeWithBruteForceOverEveryArgument) {
     mlir_interpreter::Interpreter interpreter(indicesOnly, mlir_interpreter::Engine::kReference);
     bool unique = true, sorted = true, inBounds = true;
     Tensor argument{"i32", {3}, {kLo, kLo, kLo}, {}};
+    // A condition on the argument must hold exactly for the arguments brute force finds the
+    // property true for.
+    auto expectExact = [&](const char* what, const ProofResult& result, bool holds) {
+      if (!result.isUnknown()) return;
+      std::optional<bool> stated = argumentConditionHolds(result.condition, argument.ints);
+      if (!stated) return;
+      ++conditionsChecked;
+      EXPECT_EQ(*stated, holds) << what << " at %a = " << ::testing::PrintToString(argument.ints)
+                                << ": the condition says " << *stated << ": " << result.condition;
+    };
     while (true) {
       if (allowed(argument.ints, fact)) {
         Tensor values = interpreter.call(*indicesOnly.function("main"), {argument}).at(0);
@@ -132,6 +180,9 @@ TEST(ProgramProperties, VerdictsAgreeWithBruteForceOverEveryArgument) {
         unique = unique && truth.unique;
         sorted = sorted && truth.sorted;
         inBounds = inBounds && truth.inBounds;
+        expectExact("unique", properties->unique->result, truth.unique);
+        expectExact("sorted", properties->sorted.result, truth.sorted);
+        expectExact("in bounds", properties->inBounds.result, truth.inBounds);
       }
       size_t d = 0;
       while (d < 3 && argument.ints[d] == kHi) argument.ints[d++] = kLo;
@@ -146,7 +197,8 @@ TEST(ProgramProperties, VerdictsAgreeWithBruteForceOverEveryArgument) {
   std::cout << "[ tally ] " << tally.proven << " of " << tally.holding
             << " properties that hold for every argument proven (" << tally.outOfTime
             << " unknown as isl ran out of time); ending in a choice: " << choiceTally.proven
-            << " of " << choiceTally.holding << "\n";
+            << " of " << choiceTally.holding << "; conditions on %a checked at "
+            << conditionsChecked << " argument values\n";
   // Not vacuous: some properties hold (about 10 in a 16-case sample, choices included; the
   // floor scales with the sample, and a sanitizer tree's 5 cases, where none may hold, have
   // none) and what holds is proven, but where isl runs out of time (a value wrapped through
