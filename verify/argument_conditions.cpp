@@ -24,6 +24,14 @@ isl::set projectedOut(const isl::set& set, size_t first, size_t count) {
                                  static_cast<unsigned>(count)));
 }
 
+std::string setText(const isl::set& set) {
+  char* raw = isl_set_to_str(set.get());
+  if (!raw) isl_bridge::throwLastIslError();
+  std::string out = raw;
+  free(raw);
+  return out;
+}
+
 // The one coordinate of a point of a 1-d set.
 int64_t onlyCoordinate(isl::set point) {
   isl::point at = own(isl_set_sample_point(point.release()));
@@ -46,14 +54,10 @@ std::string describedValues(const isl::set& values) {
       return lo == hi ? std::to_string(lo)
                       : "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
   }
-  char* raw = isl_set_to_str(named.get());
-  if (!raw) isl_bridge::throwLastIslError();
-  std::string text = raw;
-  free(raw);
-  return text;
+  return setText(named);
 }
 
-// Whether the points read, through `access`, cover every element of a tensor of `shape`.
+// Whether the points, through the leaf's access, read every element of its tensor.
 bool readsEveryElement(const isl::set& points, const index_provenance::Leaf& leaf) {
   isl::set elements = own(isl_set_apply(points.copy(), leaf.access.copy()));
   std::string box, tuple;
@@ -69,7 +73,7 @@ bool readsEveryElement(const isl::set& points, const index_provenance::Leaf& lea
 
 // [p, q] x [a, b] as [p, a, q, b] (p and q of `m` dims each): the layout of the pair sets.
 isl::set interleaved(const isl::set& points, const isl::set& values, size_t m) {
-  std::string from, to, p, q;
+  std::string p, q;
   for (size_t d = 0; d < m; ++d) {
     p += (d ? ", p" : "p") + std::to_string(d);
     q += (d ? ", q" : "q") + std::to_string(d);
@@ -119,6 +123,20 @@ bool readsInOrder(const isl::set& points, const index_provenance::Leaf& leaf) {
   return checked(isl_map_is_subset(elementsInOrder.get(), before.get()));
 }
 
+// { [p, q] : p before q in lexicographic order } over points of `m` dims.
+isl::set laterPairs(size_t m) {
+  std::string p, q, before, equal;
+  for (size_t d = 0; d < m; ++d) {
+    const std::string pd = "p" + std::to_string(d), qd = "q" + std::to_string(d);
+    p += (d ? ", " : "") + pd;
+    q += (d ? ", " : "") + qd;
+    before += std::string(d ? " or (" : "(") + equal + pd + " < " + qd + ")";
+    equal += pd + " = " + qd + " and ";
+  }
+  return isl_bridge::parsedSet("{ [" + p + (m ? ", " : "") + q +
+                               "] : " + (before.empty() ? "1 = 0" : before) + " }");
+}
+
 // Pairs: [p, l, q, m] for the values l read at p and m at a later point q.
 std::optional<std::string> pairCondition(const PossibleVectors& possible,
                                          const IndexCondition& condition) {
@@ -135,8 +153,10 @@ std::optional<std::string> pairCondition(const PossibleVectors& possible,
   isl::set readable = withoutVectors(possible.pairwiseWithLeaves);
   isl::set bad = withoutVectors(
       own(isl_set_intersect(possible.pairwiseWithLeaves.copy(), violations.release())));
-  // The pairs of points the property is about (later ones, for unique and sorted).
+  // The pairs of points the property is about: each must be a later point q after p, or
+  // "u before w" would leave out the pairs asked the other way round.
   isl::set asked = projectedOut(projectedOut(condition.violations, m, e), 2 * m, e);  // [p, q]
+  if (!checked(isl_set_is_subset(asked.get(), laterPairs(m).get()))) return std::nullopt;
   isl::set points = own(isl_set_intersect(
       projectedOut(projectedOut(readable, m, 1), 2 * m, 1).release(), asked.release()));
   isl::set read = projectedOut(readable, m, 1 + m + 1);  // [p]
@@ -153,13 +173,10 @@ std::optional<std::string> pairCondition(const PossibleVectors& possible,
   named = own(isl_set_set_dim_name(named.release(), isl_dim_set, 0, "u"));
   named = own(isl_set_set_dim_name(named.release(), isl_dim_set, 1, "w"));
   named = own(isl_set_coalesce(named.release()));
-  char* raw = isl_set_to_str(named.get());
-  if (!raw) isl_bridge::throwLastIslError();
-  std::string text = raw;
-  free(raw);
   std::string which = leaf.tensor;
   if (!readsEveryElement(read, leaf)) which += " that the op reads";
-  return "no two elements u and w of " + which + ", u before w in row-major order, satisfy " + text;
+  return "no two elements u and w of " + which + ", u before w in row-major order, satisfy " +
+         setText(named);
 }
 
 }  // namespace
