@@ -5,7 +5,7 @@
 #   ./scripts/build.sh idxmap_cli   # just the command-line tool: build/idxmap
 # IDXMAP_BENCH_COMPILE_ONLY=1 builds the benchmarks only as far as proves they compile
 # (scripts/test.sh, CI); without it they are built for timing. The libraries are compiled in
-# unity batches (IDXMAP_UNITY, CMakeLists.txt: a fresh build in two thirds of the time);
+# unity batches (IDXMAP_UNITY, CMakeLists.txt: a fresh build of them in half the time);
 # IDXMAP_UNITY=0 compiles them file by file, for day-to-day work on one file.
 set -euo pipefail
 cd "$(dirname "$0")/.."

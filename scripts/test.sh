@@ -12,8 +12,9 @@
 #
 # Every compile goes through ccache (its cache under the home folder), so a second run on the
 # same machine rebuilds little; every tree compiles the libraries in unity batches
-# (IDXMAP_UNITY, CMakeLists.txt), which halves a cold build of them. Tests that take seconds run a sample drawn fresh each run
-# (tests/support/sampling.h prints the seed); scripts/test-full.sh runs them whole.
+# (IDXMAP_UNITY, CMakeLists.txt), which halves a cold build of them. Tests that take seconds
+# run a sample drawn fresh each run (tests/support/sampling.h prints the seed);
+# scripts/test-full.sh runs them whole.
 #
 # Knobs (environment): IDXMAP_JOBS (default: nproc), IDXMAP_SKIP_SANITIZE=1,
 # IDXMAP_FUZZ_SECONDS (total fuzzing time, default 60; 0 skips fuzzing), IDXMAP_SKIP_TIDY=1,
