@@ -142,6 +142,14 @@ std::optional<std::string> pairCondition(const PossibleVectors& possible,
                                          const IndexCondition& condition) {
   const index_provenance::Leaf& leaf = possible.leaves[0];
   const size_t m = condition.pointShape.size(), e = condition.entries;
+  // What rules a condition on the argument out is asked first, on the small sets: the pairs of
+  // points the property is about must each be a later point q after p, or "u before w" would
+  // leave out the pairs asked the other way round; and the points must read the elements in
+  // their own order.
+  isl::set asked = projectedOut(projectedOut(condition.violations, m, e), 2 * m, e);  // [p, q]
+  if (!checked(isl_set_is_subset(asked.get(), laterPairs(m).get()))) return std::nullopt;
+  isl::set read = projectedOut(possible.singleWithLeaves, m, 1 + e);  // [p]
+  if (!readsInOrder(read, leaf)) return std::nullopt;
   isl::set violations = own(
       isl_set_insert_dims(condition.violations.copy(), isl_dim_set, static_cast<unsigned>(m), 1));
   violations = own(isl_set_insert_dims(violations.release(), isl_dim_set,
@@ -153,14 +161,8 @@ std::optional<std::string> pairCondition(const PossibleVectors& possible,
   isl::set readable = withoutVectors(possible.pairwiseWithLeaves);
   isl::set bad = withoutVectors(
       own(isl_set_intersect(possible.pairwiseWithLeaves.copy(), violations.release())));
-  // The pairs of points the property is about: each must be a later point q after p, or
-  // "u before w" would leave out the pairs asked the other way round.
-  isl::set asked = projectedOut(projectedOut(condition.violations, m, e), 2 * m, e);  // [p, q]
-  if (!checked(isl_set_is_subset(asked.get(), laterPairs(m).get()))) return std::nullopt;
   isl::set points = own(isl_set_intersect(
       projectedOut(projectedOut(readable, m, 1), 2 * m, 1).release(), asked.release()));
-  isl::set read = projectedOut(readable, m, 1 + m + 1);  // [p]
-  if (!readsInOrder(read, leaf)) return std::nullopt;
   isl::set badValues = projectedOut(projectedOut(bad, 0, m), 1, m);  // [l, m']
   isl::set values = projectedOut(projectedOut(readable, 0, m), 1, m);
   isl::set everywhere =
