@@ -89,6 +89,12 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
                    "--interpret --args takes them")
       ->type_name("[VALUES]|@FILE")
       ->excludes(values);
+  command
+      ->add_option("--max-iterations", options.maxIterations,
+                   "Stop a stablehlo.while after this many iterations with an error at the op "
+                   "(default 1048576: a loop that runs longer is taken for one that never ends)")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber);
   command->add_flag("--print-results", options.printResults,
                     "Print what @main returns (with --inputs or --args it always is)");
   command->add_flag("--json", options.json,
@@ -138,17 +144,19 @@ ExitCode runSource(const RunOptions& options,
   mlir_interpreter::Engine engine = options.engine == "maps" ? mlir_interpreter::Engine::kMaps
                                                              : mlir_interpreter::Engine::kReference;
   std::unique_ptr<codegen::KernelEngine> kernels;
-  if (options.engine == "kernel")
-    kernels =
-        std::make_unique<codegen::KernelEngine>(module, codegen::JitOptions{}, options.threads);
-  if (options.engine == "cuda") {
-    codegen::EmitTarget target{codegen::EmitTarget::Kind::kCuda, {options.deterministic}};
-    kernels = std::make_unique<codegen::KernelEngine>(module, codegen::cudaJitOptions(), 0,
-                                                      std::vector<Assumption>{}, target);
-  }
-  mlir_interpreter::Interpreter interpreter(module, engine, kernels.get());
+  std::unique_ptr<mlir_interpreter::Interpreter> interpreter;
   std::vector<mlir_interpreter::Tensor> results;
   try {
+    if (options.engine == "kernel")
+      kernels =
+          std::make_unique<codegen::KernelEngine>(module, codegen::JitOptions{}, options.threads);
+    if (options.engine == "cuda") {
+      codegen::EmitTarget target{codegen::EmitTarget::Kind::kCuda, {options.deterministic}};
+      kernels = std::make_unique<codegen::KernelEngine>(module, codegen::cudaJitOptions(), 0,
+                                                        std::vector<Assumption>{}, target);
+    }
+    interpreter = std::make_unique<mlir_interpreter::Interpreter>(module, engine, kernels.get());
+    interpreter->setMaxWhileIterations(options.maxIterations);
     for (const mlir_ir::Function* function :
          mlir_interpreter::entryFunctions(module, arguments.has_value())) {
       if (arguments && arguments->size() != function->arguments.size())
@@ -156,7 +164,7 @@ ExitCode runSource(const RunOptions& options,
             function->location, "@main takes " + std::to_string(function->arguments.size()) +
                                     " argument(s), given " + plural(arguments->size(), "value"));
       std::vector<mlir_interpreter::Tensor> returned =
-          interpreter.call(*function, arguments.value_or(std::vector<mlir_interpreter::Tensor>{}));
+          interpreter->call(*function, arguments.value_or(std::vector<mlir_interpreter::Tensor>{}));
       if (function->name == "main") results = std::move(returned);
     }
   } catch (const mlir_interpreter::InterpretError& error) {
@@ -175,7 +183,7 @@ ExitCode runSource(const RunOptions& options,
         out << mlir_interpreter::formatTensor(result) << '\n';
     }
   }
-  const std::vector<mlir_interpreter::CheckOutcome>& checks = interpreter.checks();
+  const std::vector<mlir_interpreter::CheckOutcome>& checks = interpreter->checks();
   size_t failed = 0;
   nlohmann::ordered_json failures = nlohmann::ordered_json::array();
   for (const mlir_interpreter::CheckOutcome& check : checks) {

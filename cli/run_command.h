@@ -3,11 +3,13 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "cli/exit_code.h"
+#include "ops/interp/interpreter.h"
 
 namespace idxmap::cli {
 
@@ -22,6 +24,7 @@ struct RunOptions {
   std::string valuesFile;     // --inputs: `[dense<..> : tensor<..>, ...]` for @main's arguments
   std::string args;           // --args: the same list inline, or `@FILE`
   bool printResults = false;  // print @main's results (always with --inputs / --args)
+  int64_t maxIterations = mlir_interpreter::kDefaultMaxWhileIterations;  // a while loop's limit
 };
 
 CLI::App* addRunCommand(CLI::App& app, RunOptions& options);

@@ -96,6 +96,28 @@ JitOptions cudaJitOptions() {
   return options;
 }
 
+const std::string& cudaDeviceMissing() {
+  static const std::string why = [] {
+    // The driver API's entry points, by name: CUresult is an int-sized enum, 0 for success.
+    void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (!driver) return std::string("no CUDA driver (libcuda.so.1 does not load)");
+    auto init = reinterpret_cast<int (*)(unsigned)>(dlsym(driver, "cuInit"));
+    auto count = reinterpret_cast<int (*)(int*)>(dlsym(driver, "cuDeviceGetCount"));
+    auto name = reinterpret_cast<int (*)(int, const char**)>(dlsym(driver, "cuGetErrorName"));
+    if (!init || !count) return std::string("libcuda.so.1 has no cuInit / cuDeviceGetCount");
+    auto failed = [&](const char* call, int status) {
+      const char* text = nullptr;
+      if (name) name(status, &text);
+      return std::string(call) + " failed: " + (text ? text : "error " + std::to_string(status));
+    };
+    if (int status = init(0); status != 0) return failed("cuInit", status);
+    int devices = 0;
+    if (int status = count(&devices); status != 0) return failed("cuDeviceGetCount", status);
+    return devices > 0 ? std::string() : std::string("the CUDA driver reports no device");
+  }();
+  return why;
+}
+
 std::string cacheKey(const std::string& compiler, const JitOptions& options,
                      const std::string& source) {
   uint64_t key = fnv1a(compiler + '\0' + compilerVersion(compiler, options.compilerVariable));

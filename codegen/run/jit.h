@@ -31,6 +31,11 @@ struct JitOptions {
 // overrides), -arch=native.
 JitOptions cudaJitOptions();
 
+// Why this machine cannot run CUDA kernels, or "" when it can: the driver (libcuda.so.1) is
+// loaded and asked for a device, as the kernels' launches will be. Asked once a process.
+// `idxmap run --engine cuda` asks before nvcc compiles anything (seconds to minutes).
+const std::string& cudaDeviceMissing();
+
 // $IDXMAP_CACHE_DIR, else $XDG_CACHE_HOME/idxmap, else $HOME/.cache/idxmap, else
 // <temp>/idxmap-cache.
 std::filesystem::path defaultCacheDirectory();

@@ -62,6 +62,12 @@ KernelEngine::KernelEngine(const mlir_ir::Module& module, const JitOptions& opti
                            const std::vector<Assumption>& assumptions, const EmitTarget& target)
     : emitted_(emitMlirModule(module, assumptions, target)) {
   if (emitted_.kernels.empty()) return;
+  // nvcc compiling for a machine with no GPU takes seconds for nothing: say so first, at the
+  // first op that would run on it.
+  if (options.language == "cu" && !cudaDeviceMissing().empty())
+    throw mlir_interpreter::InterpretError(
+        emitted_.kernels.front().op ? emitted_.kernels.front().op->location : SourceLocation{},
+        "no CUDA device to run its kernel on: " + cudaDeviceMissing());
   library_ = compileAndLoad(emitted_.source(), options);
   if (threads > 0 && target.kind == EmitTarget::Kind::kCpp)
     reinterpret_cast<void (*)(int)>(library_->symbol("idxmap_set_num_threads"))(threads);

@@ -26,9 +26,6 @@ std::vector<Tensor> call(const OpContext& ctx) { return callSymbol(ctx, "callee"
 // A composite means what its decomposition computes.
 std::vector<Tensor> composite(const OpContext& ctx) { return callSymbol(ctx, "decomposition"); }
 
-// A loop that runs this many times is taken for one that never ends: `run` must not hang.
-constexpr int64_t kMaxWhileIterations = int64_t{1} << 20;
-
 std::vector<Tensor> whileLoop(const OpContext& ctx) {
   const mlir_ir::Block& cond = regionBlock(ctx, 0, "a condition");
   const mlir_ir::Block& body = regionBlock(ctx, 1, "a body");
@@ -37,9 +34,9 @@ std::vector<Tensor> whileLoop(const OpContext& ctx) {
     std::vector<Tensor> answer = ctx.interpreter.runBlock(cond, values);
     if (answer.size() != 1) fail(ctx, "the condition must return one tensor<i1>");
     if (!predicateValue(ctx, answer[0], "the condition's result")) return values;
-    if (iteration == kMaxWhileIterations)
-      fail(ctx, "stopped after " + std::to_string(kMaxWhileIterations) +
-                    " iterations (the interpreter's limit; does the loop end?)");
+    if (iteration == ctx.interpreter.maxWhileIterations())
+      fail(ctx, "stopped after " + std::to_string(iteration) +
+                    " iterations (the interpreter's limit, --max-iterations; does the loop end?)");
     std::vector<Tensor> next = ctx.interpreter.runBlock(body, values);
     if (next.size() != values.size())
       fail(ctx, "the body returns " + std::to_string(next.size()) + " value(s) for " +

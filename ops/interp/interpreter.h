@@ -64,6 +64,10 @@ class ExternalEngine {
                                       const std::vector<Tensor>& updates) = 0;
 };
 
+// A while loop that runs this many iterations is taken for one that never ends (`run` must
+// not hang); Interpreter::setMaxWhileIterations and `idxmap run --max-iterations` move it.
+inline constexpr int64_t kDefaultMaxWhileIterations = int64_t{1} << 20;
+
 class Interpreter {
  public:
   // With `external` (not owned; must outlive the interpreter), gather, dynamic_gather and
@@ -80,6 +84,8 @@ class Interpreter {
   std::vector<Tensor> runBlock(const mlir_ir::Block& block, const std::vector<Tensor>& arguments);
 
   Engine engine() const { return engine_; }
+  int64_t maxWhileIterations() const { return maxWhileIterations_; }
+  void setMaxWhileIterations(int64_t iterations) { maxWhileIterations_ = iterations; }
   ExternalEngine* external() const { return external_; }
   const mlir_ir::Module& module() const { return module_; }
   const std::vector<CheckOutcome>& checks() const { return checks_; }
@@ -98,6 +104,7 @@ class Interpreter {
   std::vector<CheckOutcome> checks_;
   std::vector<Scope> scopes_;  // innermost last: regions see the values of their parents
   int callDepth_ = 0;
+  int64_t maxWhileIterations_ = kDefaultMaxWhileIterations;
 };
 
 // The functions `idxmap run` executes: `@main` when the module has one, else every function

@@ -8,7 +8,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +17,7 @@
 #include <vector>
 
 #include "core/text.h"
+#include "tests/support/scratch.h"
 #include "verify/equivalence.h"
 
 extern char** environ;
@@ -41,15 +41,8 @@ inline void writeTextFile(const std::filesystem::path& path, const std::string& 
   std::ofstream(path, std::ios::binary) << text;
 }
 
-// A fresh directory per call, under GoogleTest's temporary directory.
-inline std::filesystem::path makeScratchDir() {
-  static std::atomic<int> counter = 0;
-  std::filesystem::path dir =
-      std::filesystem::path(testing::TempDir()) /
-      ("idxmap_cli_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+// A fresh directory per call, removed when the test process exits.
+inline std::filesystem::path makeScratchDir() { return scratch::directory("idxmap_cli"); }
 
 // The lines of `text`, without their newlines.
 inline std::vector<std::string> linesOf(const std::string& text) {

@@ -102,6 +102,38 @@ TEST(RunCli, AProgramWithoutChecksPassesWithANote) {
   EXPECT_EQ(result.err, "<stdin>: note: no check ops ran\n");
 }
 
+// A while loop stops at --max-iterations with the op's location (exit 2); the limit must be
+// positive.
+TEST(RunCli, MaxIterationsStopsALoopThatRunsLonger) {
+  const std::string loop = R"(func.func @main() -> tensor<i64> {
+  %zero = stablehlo.constant dense<0> : tensor<i64>
+  %r = "stablehlo.while"(%zero) ({
+    ^bb0(%i: tensor<i64>):
+      %n = stablehlo.constant dense<50> : tensor<i64>
+      %more = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+      stablehlo.return %more : tensor<i1>
+  }, {
+    ^bb0(%i: tensor<i64>):
+      %one = stablehlo.constant dense<1> : tensor<i64>
+      %next = stablehlo.add %i, %one : tensor<i64>
+      stablehlo.return %next : tensor<i64>
+  }) : (tensor<i64>) -> tensor<i64>
+  func.return %r : tensor<i64>
+}
+)";
+  CliResult stopped = runIdxmap({"run", "--max-iterations", "10", "--print-results", "-"}, loop);
+  EXPECT_EQ(stopped.exitCode, 2) << stopped.out;
+  EXPECT_NE(stopped.err.find("<stdin>:3:8: error: stablehlo.while: stopped after 10 iterations"),
+            std::string::npos)
+      << stopped.err;
+  CliResult ended = runIdxmap({"run", "--max-iterations", "50", "--print-results", "-"}, loop);
+  EXPECT_EQ(ended.exitCode, 0) << ended.err;
+  EXPECT_EQ(ended.out, "tensor<i64> {50}\n");
+  CliResult zero = runIdxmap({"run", "--max-iterations", "0", "-"}, loop);
+  EXPECT_EQ(zero.exitCode, 2);
+  EXPECT_NE(zero.err.find("--max-iterations"), std::string::npos) << zero.err;
+}
+
 TEST(RunCli, HelpShowsExamples) {
   CliResult result = runIdxmap({"run", "--help"});
   EXPECT_EQ(result.exitCode, 0);

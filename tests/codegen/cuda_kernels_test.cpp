@@ -249,7 +249,8 @@ TEST_F(CudaKernels, OnTheGpu) {
   std::cout << "on the GPU: " << exact << " results bit for bit, " << withinRounding
             << " within f16/bf16 rounding, " << orderDependent
             << " atomic replace / float multiply results not compared\n";
-  EXPECT_GT(exact, 300);
+  // Most results are compared bit for bit (of 400 cases in full runs; the CI sample is smaller).
+  EXPECT_GT(exact, static_cast<int>(cases().size()) * 3 / 4);
 }
 
 // ---- nvcc: every kernel compiles for sm_80 and sm_90 without spills or local memory, and

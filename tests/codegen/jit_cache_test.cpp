@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "codegen/run/jit.h"
+#include "tests/support/scratch.h"
 
 namespace idxmap::codegen {
 namespace {
@@ -15,9 +16,7 @@ namespace fs = std::filesystem;
 
 JitOptions inScratchCache(const std::string& name) {
   JitOptions options;
-  options.cacheDirectory =
-      fs::path(::testing::TempDir()) / ("idxmap-jit-" + name + "-" + std::to_string(getpid()));
-  fs::remove_all(options.cacheDirectory);
+  options.cacheDirectory = scratch::directory("idxmap_jit_" + name);
   options.flags = {"-std=c++20", "-O1", "-fPIC", "-shared"};
   return options;
 }

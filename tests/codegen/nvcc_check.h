@@ -20,6 +20,7 @@
 
 #include "codegen/run/jit.h"
 #include "tests/support/sampling.h"
+#include "tests/support/scratch.h"
 
 namespace idxmap::codegen::testing {
 
@@ -67,8 +68,7 @@ inline std::string readWholeFile(const std::filesystem::path& path) {
 // run, or the same kernel in another test, reads it instead of compiling again (CI's warm runs).
 inline NvccResult nvccCompile(const std::string& source, int arch, const std::string& name) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::path(::testing::TempDir()) / ("idxmap_nvcc_" + std::to_string(getpid()));
-  fs::create_directories(dir);
+  static const fs::path dir = scratch::directory("idxmap_nvcc");
   const std::string sm = "sm_" + std::to_string(arch), prefix = (dir / (name + "_" + sm)).string();
   const std::string flags = "-std=c++20 --expt-relaxed-constexpr -O3 -arch=" + sm;
   JitOptions keyed;  // what the verdict depends on, named as the JIT names its objects

@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "codegen/emit.h"
+#include "tests/support/scratch.h"
 #include "verify/assumptions.h"
 
 namespace idxmap::codegen {
@@ -68,9 +69,7 @@ bool tsanAvailable() {
 class TsanProgram {
  public:
   TsanProgram(const std::string& name, const std::string& source, const std::string& flags = "")
-      : dir_(fs::path(::testing::TempDir()) /
-             ("idxmap_tsan_" + name + "_" + std::to_string(getpid()))) {
-    fs::create_directories(dir_);
+      : dir_(scratch::directory("idxmap_tsan_" + name)) {
     std::ofstream(dir_ / "kernel.cpp") << source;
     std::string compile =
         "clang++ -std=c++20 -O1 -g -fsanitize=thread -fopenmp "

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <numeric>
 #include <random>
+#include <regex>
 
 #include "tests/ops/interp/test_util.h"
 
@@ -245,22 +246,42 @@ TEST(InterpreterRegions, WhileIfAndCase) {
   }
 }
 
+// The limit is the interpreter's (1048576 unless set): a loop that never ends stops there with
+// the op's location, and one that ends before it runs to its end.
 TEST(InterpreterRegions, ALoopThatNeverEndsIsStopped) {
-  std::string what = errorOf(R"(func.func @main() {
-  %t = stablehlo.constant dense<true> : tensor<i1>
-  %r = "stablehlo.while"(%t) ({
-    ^bb0(%c: tensor<i1>):
-      stablehlo.return %c : tensor<i1>
+  const std::string text = R"(func.func @main() -> tensor<i64> {
+  %zero = stablehlo.constant dense<0> : tensor<i64>
+  %r = "stablehlo.while"(%zero) ({
+    ^bb0(%i: tensor<i64>):
+      %n = stablehlo.constant dense<LIMIT> : tensor<i64>
+      %more = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+      stablehlo.return %more : tensor<i1>
   }, {
-    ^bb0(%c: tensor<i1>):
-      stablehlo.return %c : tensor<i1>
-  }) : (tensor<i1>) -> tensor<i1>
-  func.return
-})")
-                         .what();
-  EXPECT_NE(what.find("test.mlir:3:8: error: stablehlo.while: stopped after 1048576 iterations"),
-            std::string::npos)
-      << what;
+    ^bb0(%i: tensor<i64>):
+      %one = stablehlo.constant dense<1> : tensor<i64>
+      %next = stablehlo.add %i, %one : tensor<i64>
+      stablehlo.return %next : tensor<i64>
+  }) : (tensor<i64>) -> tensor<i64>
+  func.return %r : tensor<i64>
+})";
+  auto run = [&](int64_t loopEnd, int64_t limit) {
+    mlir_ir::Module module = mlir_ir::parseMlirModule(
+        std::regex_replace(text, std::regex("LIMIT"), std::to_string(loopEnd)), "test.mlir");
+    Interpreter interpreter(module, Engine::kReference);
+    interpreter.setMaxWhileIterations(limit);
+    return interpreter.call(*module.function("main"), {});
+  };
+  EXPECT_EQ(kDefaultMaxWhileIterations, int64_t{1} << 20);
+  EXPECT_EQ(run(1000, 1000).at(0).ints, std::vector<int64_t>{1000});  // ends as it reaches it
+  try {
+    run(int64_t{1} << 40, 1000);
+    ADD_FAILURE() << "the loop was not stopped";
+  } catch (const InterpretError& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("test.mlir:3:8: error: stablehlo.while: stopped after 1000 iterations"),
+              std::string::npos)
+        << error.what();
+  }
 }
 
 }  // namespace
