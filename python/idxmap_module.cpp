@@ -1,6 +1,10 @@
 // The Python module idxmap._idxmap (python/idxmap/__init__.py re-exports it): the public API
 // (include/idxmap/idxmap.h) with maps as objects. Expressions built from Python live in the
 // process's table (no ExprContext): a Python object may outlive any scope.
+//
+// Every call into the library runs with the GIL released (the library is thread-safe: README,
+// "Threads"): Python objects are converted to C++ values before, and results back after, so
+// proofs and compiles on several Python threads run at once.
 #include <idxmap/idxmap.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -9,6 +13,7 @@
 #include <sstream>
 
 namespace py = pybind11;
+using Unlocked = py::call_guard<py::gil_scoped_release>;
 
 namespace idxmap {
 namespace {
@@ -113,6 +118,7 @@ PYBIND11_MODULE(_idxmap, m) {
 
   py::class_<IndexingMap>(m, "Map", "An indexing map: variables with ranges, results, constraints")
       .def(py::init([](const std::string& text) { return parseMap(text); }), py::arg("text"),
+           Unlocked(),
            "Parses one map in any form: XLA / idxmap, MLIR affine_map with a domain, isl.")
       .def("__str__", [](const IndexingMap& map) { return printMap(map); })
       .def("__repr__",
@@ -121,17 +127,21 @@ PYBIND11_MODULE(_idxmap, m) {
            })
       .def("to_isl", [](const IndexingMap& map) { return printMap(map, Notation::kIsl); })
       .def("to_xla", [](const IndexingMap& map) { return printMap(map, Notation::kXla); })
-      .def("simplify", &simplifyMap, "The same relation with simplified expressions.")
+      .def("simplify", &simplifyMap, Unlocked(), "The same relation with simplified expressions.")
       .def(
           "compose",
           [](const IndexingMap& self, const py::object& then) {
-            return composeMaps(self, toMap(then));
+            const IndexingMap second = toMap(then);
+            py::gil_scoped_release unlocked;
+            return composeMaps(self, second);
           },
           py::arg("then"), "This map, then `then` (its dims are this map's results).")
       .def(
           "prove_equal",
           [](const IndexingMap& self, const py::object& other, unsigned timeoutMs) {
-            return proveMapsEqual(self, toMap(other), timeoutMs);
+            const IndexingMap second = toMap(other);
+            py::gil_scoped_release unlocked;
+            return proveMapsEqual(self, second, timeoutMs);
           },
           py::arg("other"), py::arg("timeout_ms") = 10000)
       .def_property_readonly("dim_count", [](const IndexingMap& map) { return map.dims.size(); })
@@ -139,22 +149,32 @@ PYBIND11_MODULE(_idxmap, m) {
                              [](const IndexingMap& map) { return map.results.size(); });
 
   m.def(
-      "parse", [](const std::string& text) { return parseMap(text); }, py::arg("text"));
+      "parse", [](const std::string& text) { return parseMap(text); }, py::arg("text"), Unlocked());
   m.def(
-      "parse_all", [](const std::string& text) { return parseEveryMap(text); }, py::arg("text"));
+      "parse_all", [](const std::string& text) { return parseEveryMap(text); }, py::arg("text"),
+      Unlocked());
   m.def(
-      "simplify", [](const py::object& map) { return simplifyMap(toMap(map)); }, py::arg("map"),
-      "Simplifies a Map or a map's text; str() of the result prints it.");
+      "simplify",
+      [](const py::object& map) {
+        const IndexingMap parsed = toMap(map);
+        py::gil_scoped_release unlocked;
+        return simplifyMap(parsed);
+      },
+      py::arg("map"), "Simplifies a Map or a map's text; str() of the result prints it.");
   m.def(
       "compose",
       [](const py::object& first, const py::object& second) {
-        return composeMaps(toMap(first), toMap(second));
+        const IndexingMap a = toMap(first), b = toMap(second);
+        py::gil_scoped_release unlocked;
+        return composeMaps(a, b);
       },
       py::arg("first"), py::arg("second"));
   m.def(
       "prove_equal",
       [](const py::object& a, const py::object& b, unsigned timeoutMs) {
-        return proveMapsEqual(toMap(a), toMap(b), timeoutMs);
+        const IndexingMap first = toMap(a), second = toMap(b);
+        py::gil_scoped_release unlocked;
+        return proveMapsEqual(first, second, timeoutMs);
       },
       py::arg("a"), py::arg("b"), py::arg("timeout_ms") = 10000);
 
@@ -162,21 +182,30 @@ PYBIND11_MODULE(_idxmap, m) {
       .def(py::init([](const std::string& text, const std::string& file) {
              return readProgram(text, file);
            }),
-           py::arg("text"), py::arg("file") = "<input>")
+           py::arg("text"), py::arg("file") = "<input>", Unlocked())
       .def_property_readonly("is_hlo", &Program::isHlo)
       .def_property_readonly("file", &Program::file)
       .def("op_maps",
            [](const Program& program) {
+             std::vector<OpMaps> all;
+             {
+               py::gil_scoped_release unlocked;
+               all = opMaps(program);
+             }
              py::list ops;
-             for (const OpMaps& op : opMaps(program)) ops.append(opMapsDict(op));
+             for (const OpMaps& op : all) ops.append(opMapsDict(op));
              return ops;
            })
       .def(
           "properties",
           [](const Program& program, const std::vector<std::string>& assumptions) {
+            std::vector<OpProperties> all;
+            {
+              py::gil_scoped_release unlocked;
+              all = proveIndexProperties(program, assumptions);
+            }
             py::list ops;
-            for (const OpProperties& op : proveIndexProperties(program, assumptions))
-              ops.append(propertiesDict(op));
+            for (const OpProperties& op : all) ops.append(propertiesDict(op));
             return ops;
           },
           py::arg("assumptions") = std::vector<std::string>{})
@@ -186,9 +215,11 @@ PYBIND11_MODULE(_idxmap, m) {
              const std::vector<std::string>& assumptions) {
             return emitKernels(program, language(name), assumptions);
           },
-          py::arg("language") = "cpp", py::arg("assumptions") = std::vector<std::string>{});
+          py::arg("language") = "cpp", py::arg("assumptions") = std::vector<std::string>{},
+          Unlocked());
 
-  m.def("read_program", &readProgramFile, py::arg("path"));
+  m.def("read_program", &readProgramFile, py::arg("path"), Unlocked());
   m.def("prove_programs_equal", &proveProgramsEqual, py::arg("first"), py::arg("second"),
-        py::arg("function") = "main", py::arg("other") = "", py::arg("timeout_ms") = 20000);
+        py::arg("function") = "main", py::arg("other") = "", py::arg("timeout_ms") = 20000,
+        Unlocked());
 }

@@ -11,6 +11,8 @@
 #include <isl/set.h>
 #include <isl/val.h>
 
+#include <algorithm>
+
 #include "core/bridges/isl_bridge.h"
 
 namespace idxmap::index_points {
@@ -57,8 +59,10 @@ std::string describedValues(const isl::set& values) {
   return setText(named);
 }
 
-// Whether the points, through the leaf's access, read every element of its tensor.
+// Whether the points, through the leaf's access, read every element of its tensor (of a tensor
+// with `?` dims, not known: its size is not the op's).
 bool readsEveryElement(const isl::set& points, const index_provenance::Leaf& leaf) {
+  if (std::count(leaf.tensorShape.begin(), leaf.tensorShape.end(), kDynamic) > 0) return false;
   isl::set elements = own(isl_set_apply(points.copy(), leaf.access.copy()));
   std::string box, tuple;
   for (size_t d = 0; d < leaf.tensorShape.size(); ++d) {

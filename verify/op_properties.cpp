@@ -32,10 +32,6 @@ struct Claims {
 
 const char* kUnique = "`unique`";
 const char* kInRange = "in-range indices";
-// Index values are followed through static shapes only; the op's other `?` dims are sizes the
-// provers decide for (verify/symbolic_sizes_internal.h).
-const char* kDynamicIndices =
-    "the op's indices have `?` dims (the value analysis follows static shapes only)";
 
 Claims stablehloClaims(std::optional<bool> uniqueIndices, bool indicesAreSorted) {
   Claims claims;
@@ -127,7 +123,6 @@ using ValuesOf = std::function<IndexValues()>;
 OpIndexProperties gatherProperties(const GatherOp& gather, const ValuesOf& valuesOf,
                                    const std::vector<Assumption>& facts, Claims claims,
                                    const std::vector<VectorBlock>& blocks = {}) {
-  if (!gather.start_indices.isStatic()) return allUnknown(std::move(claims), kDynamicIndices);
   try {
     IndexValues values = valuesOf();
     if (values.shape != gather.start_indices.shape)
@@ -147,7 +142,6 @@ OpIndexProperties gatherProperties(const GatherOp& gather, const ValuesOf& value
 OpIndexProperties scatterProperties(const ScatterOp& scatter, const ValuesOf& valuesOf,
                                     const std::vector<Assumption>& facts, Claims claims,
                                     const std::vector<VectorBlock>& blocks = {}) {
-  if (!scatter.scatter_indices.isStatic()) return allUnknown(std::move(claims), kDynamicIndices);
   try {
     IndexValues values = valuesOf();
     if (values.shape != scatter.scatter_indices.shape)
@@ -252,9 +246,13 @@ class Prover {
     return about(op_.operands.at(indicesOperand).toString().substr(1), assumptions_);
   }
 
+  // Index tensors with `?` dims are followed with their sizes as parameters: the provers decide
+  // for every size (verify/symbolic_sizes_internal.h).
   IndexValues valuesOf(size_t operand) const {
+    index_provenance::ValueContext context = context_;
+    context.followDynamicShapes = !op_.operandTypes.at(operand).isStatic();
     return index_provenance::indexValues(block_, op_.operands.at(operand),
-                                         op_.operandTypes.at(operand), context_);
+                                         op_.operandTypes.at(operand), context);
   }
 
   const Operation& op_;

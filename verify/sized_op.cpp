@@ -37,6 +37,7 @@ std::string Sizes::shared(const std::vector<const TensorType*>& types, size_t di
   std::string name = variable("n", legend_.size());
   legend_.push_back({name, "dim " + std::to_string(dim) + " of " + tensor});
   constraints_.push_back(name + " >= 0");
+  constraints_.push_back(name + " <= " + std::to_string(INT64_MAX));  // as sizes are int64
   for (const TensorType* type : types)
     if (!type->bounds.empty() && type->bounds[dim] != kDynamic)
       constraints_.push_back(name + " <= " + std::to_string(type->bounds[dim]));
@@ -124,15 +125,22 @@ std::string batchingIndex(int64_t indexAxis, int64_t indexVectorDim,
 std::vector<std::pair<int64_t, std::string>> batchingAxes(SizedOp& p,
                                                           const std::vector<int64_t>& targetAxes,
                                                           const std::vector<int64_t>& indexAxes,
-                                                          int64_t indexVectorDim,
-                                                          const std::vector<int64_t>& indexShape) {
+                                                          int64_t indexVectorDim) {
   std::vector<std::pair<int64_t, std::string>> batching;
   for (size_t j = 0; j < targetAxes.size(); ++j) {
     size_t axis = static_cast<size_t>(targetAxes[j]), indexAxis = static_cast<size_t>(indexAxes[j]);
     batching.emplace_back(targetAxes[j], batchingIndex(indexAxes[j], indexVectorDim, p.pointAxes));
-    p.sizes.requireEqual(p.targetSizes[axis], std::to_string(indexShape[indexAxis]));
+    p.sizes.requireEqual(p.targetSizes[axis], p.indexSizes.at(indexAxis));
   }
   return batching;
+}
+
+// The index tensor's sizes, numbers or parameters; and its axes but the vector dim, in order.
+void addIndexSizes(SizedOp& p, const TensorType& indices, int64_t indexVectorDim) {
+  for (size_t d = 0; d < indices.shape.size(); ++d) {
+    p.indexSizes.push_back(p.sizes.shared({&indices}, d, p.names.indices));
+    if (static_cast<int64_t>(d) != indexVectorDim) p.indexPointAxes.push_back(d);
+  }
 }
 
 }  // namespace
@@ -145,13 +153,20 @@ SizedOp sizedOp(const GatherOp& op, const IndexOpForm& form) {
     p.targetSizes.push_back(p.sizes.shared({&op.operand}, d, p.names.target));
     p.sizes.requireAtMost(std::to_string(op.slice_sizes[d]), p.targetSizes.back());  // C21
   }
+  addIndexSizes(p, op.start_indices, dn.index_vector_dim);
   std::vector<int64_t> result =
       gather_scatter::inferGatherResultShape(dn, op.start_indices.shape, op.slice_sizes);
-  for (int64_t size : result) p.spaceSizes.push_back(std::to_string(size));
   p.pointAxes = gather_scatter::gatherBatchDims(dn, static_cast<int64_t>(result.size()));
+  for (size_t a = 0; a < result.size(); ++a) {  // a batch dim has its index tensor dim's size
+    auto batch = std::find(p.pointAxes.begin(), p.pointAxes.end(), static_cast<int64_t>(a));
+    p.spaceSizes.push_back(
+        batch == p.pointAxes.end()
+            ? std::to_string(result[a])
+            : p.indexSizes[p.indexPointAxes[static_cast<size_t>(batch - p.pointAxes.begin())]]);
+  }
   p.entries = dn.start_index_map.size();
   auto batching = batchingAxes(p, dn.operand_batching_dims, dn.start_indices_batching_dims,
-                               dn.index_vector_dim, op.start_indices.shape);
+                               dn.index_vector_dim);
   addTargets(p, dn.start_index_map, batching,
              windowAxes(op.operand.shape.size(), dn.collapsed_slice_dims, dn.operand_batching_dims),
              dn.offset_dims);
@@ -182,15 +197,15 @@ SizedOp sizedOp(const ScatterOp& op, const IndexOpForm& form) {
   p.pointAxes = gather_scatter::scatterUpdateScatterDims(dn, static_cast<int64_t>(rank));
   std::vector<int64_t> windowInputAxes =
       windowAxes(op.inputs.at(0).shape.size(), dn.inserted_window_dims, dn.input_batching_dims);
-  std::vector<int64_t> indexAxes;  // the index tensor's axes but its vector dim, in order
-  for (int64_t a = 0; a < op.scatter_indices.rank(); ++a)
-    if (a != dn.index_vector_dim) indexAxes.push_back(a);
+  addIndexSizes(p, op.scatter_indices, dn.index_vector_dim);
   for (size_t a = 0; a < rank; ++a) {
     auto scatterAxis = std::find(p.pointAxes.begin(), p.pointAxes.end(), a);
-    if (scatterAxis != p.pointAxes.end()) {  // C4: the index tensor's size
-      p.spaceSizes.push_back(std::to_string(
-          op.scatter_indices
-              .shape[indexAxes[static_cast<size_t>(scatterAxis - p.pointAxes.begin())]]));
+    if (scatterAxis != p.pointAxes.end()) {  // C4: the index tensor's size, the updates' too
+      const std::string& size =
+          p.indexSizes[p.indexPointAxes[static_cast<size_t>(scatterAxis - p.pointAxes.begin())]];
+      for (const TensorType* update : updates)
+        if (!update->isDynamic(a)) p.sizes.requireEqual(size, std::to_string(update->shape[a]));
+      p.spaceSizes.push_back(size);
       continue;
     }
     p.spaceSizes.push_back(p.sizes.shared(updates, a, p.names.indexSpace));
@@ -201,7 +216,7 @@ SizedOp sizedOp(const ScatterOp& op, const IndexOpForm& form) {
   }
   p.entries = dn.scatter_dims_to_operand_dims.size();
   auto batching = batchingAxes(p, dn.input_batching_dims, dn.scatter_indices_batching_dims,
-                               dn.index_vector_dim, op.scatter_indices.shape);
+                               dn.index_vector_dim);
   addTargets(p, dn.scatter_dims_to_operand_dims, batching, windowInputAxes, dn.update_window_dims);
   p.keptInTarget = true;
   p.uniqueAsked = true;

@@ -66,7 +66,9 @@ struct SizedOp {
   Sizes sizes;
   IndexOpForm::Names names;
   std::vector<std::string> spaceSizes;
-  std::vector<int64_t> pointAxes;  // index space axes -> the index tensor's point
+  std::vector<int64_t> pointAxes;       // index space axes -> the index tensor's point
+  std::vector<std::string> indexSizes;  // the index tensor's dims
+  std::vector<size_t> indexPointAxes;   // its axes but the vector dim: the point's axes
   size_t entries = 0;
   std::vector<std::string> targetSizes;
   std::vector<std::string> targetTerms;  // t<d> in i and x

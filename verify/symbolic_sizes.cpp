@@ -158,26 +158,48 @@ class Decider {
       std::map<std::string, int64_t> at = smallest(broken);
       std::string sizes = p_.sizes.describe(at);
       ProofResult there = picked(p_.atSizes(at), property);
-      if (leaves_ > 0) {
+      // Run-time values (leaves) that do not matter: at each size they all break it or none
+      // does. The condition is then on the sizes alone, as without them.
+      const isl::set sizesContext = withoutLeaves(context_);
+      const isl::set brokenSizes = withoutLeaves(broken);
+      const bool valuesMatter =
+          leaves_ > 0 &&
+          !brokenSizes.is_equal(sizesContext.subtract(withoutLeaves(context_.subtract(broken))));
+      const bool confirmed = there.isRefuted() && there.counterexample;
+      if (valuesMatter || (leaves_ > 0 && !confirmed)) {
         std::string what =
             there.condition.empty() ? there.reason : "it holds iff " + there.condition;
         return ProofResult::unknown("the sizes and the run-time index values decide it; at " +
                                     sizes + ", " +
                                     (there.isProven() ? std::string("it holds") : what));
       }
-      if (!there.isRefuted() || !there.counterexample)
+      if (!confirmed)
         return ProofResult::unknown(
             "isl found " + sizes +
             " to break it, which the static provers do not confirm (a bug; they say " +
             (there.isProven() ? std::string("it holds") : there.reason) + ")");
       there.counterexample->explanation = "at " + sizes + ": " + there.counterexample->explanation;
-      isl::set holds = context_.subtract(broken);
-      if (holds.intersect(space_.params()).is_empty()) return there;
-      ProofResult conditional = ProofResult::conditional(
-          "it fails " + there.counterexample->explanation, p_.sizes.words(holds.gist(context_)));
+      isl::set holds = sizesContext.subtract(brokenSizes);
+      if (holds.intersect(withoutLeaves(space_.params())).is_empty()) return there;
+      ProofResult conditional =
+          ProofResult::conditional("it fails " + there.counterexample->explanation,
+                                   p_.sizes.words(holds.gist(sizesContext)));
       conditional.conditionOn = "sizes";
       return conditional;
     });
+  }
+
+  // The set with its leaf parameters (l<k>, m<k>) projected out: the sizes alone.
+  isl::set withoutLeaves(isl::set set) const {
+    for (size_t k = 0; k < leaves_; ++k)
+      for (const char* name : {"l", "m"}) {
+        int position =
+            isl_set_find_dim_by_name(set.get(), isl_dim_param, variable(name, k).c_str());
+        if (position >= 0)
+          set = own(isl_set_project_out(set.release(), isl_dim_param,
+                                        static_cast<unsigned>(position), 1));
+      }
+    return set;
   }
 
   const SizedOp& p_;
@@ -187,17 +209,13 @@ class Decider {
   isl::set withVectors_;
 };
 
-IndexProperties proveAll(const TensorType& indices, const IndexValues& values,
-                         int64_t indexVectorDim, const SizedOp& problem) {
+IndexProperties proveAll(const IndexValues& values, int64_t indexVectorDim,
+                         const SizedOp& problem) {
   auto allUnknown = [&](const std::string& reason) {
     ProofResult unknown = ProofResult::unknown(reason);
     return IndexProperties{problem.uniqueAsked ? std::optional(unknown) : std::nullopt, unknown,
                            unknown};
   };
-  for (size_t d = 0; d < indices.shape.size(); ++d)
-    if (indices.isDynamic(d))
-      return allUnknown("the " + problem.names.indices +
-                        " have `?` dims (the value analysis does not follow sizes yet)");
   try {
     return isl_bridge::withIslBudget([&] {
       // Values known at every point need no parameters: they are their own relation.
@@ -211,6 +229,15 @@ IndexProperties proveAll(const TensorType& indices, const IndexValues& values,
   } catch (const Error& error) {
     return allUnknown(error.what());
   }
+}
+
+// The index tensor at the sizes `at` (its type made static there), and its values there.
+IndexValues atIndexSizes(const SizedOp& problem, const std::map<std::string, int64_t>& at,
+                         TensorType& indices, const IndexValues& values) {
+  for (size_t d = 0; d < indices.shape.size(); ++d)
+    indices.shape[d] = problem.sizes.valueOf(problem.indexSizes[d], at);
+  indices.bounds.clear();
+  return values.shape == indices.shape ? values : index_provenance::atShape(values, indices.shape);
 }
 
 }  // namespace
@@ -235,10 +262,11 @@ IndexProperties proveForAllSizes(const GatherOp& op, const IndexValues& startInd
     for (size_t d = 0; d < fixed.operand.shape.size(); ++d)
       fixed.operand.shape[d] = problem.sizes.valueOf(problem.targetSizes[d], at);
     fixed.operand.bounds.clear();
+    const IndexValues values = atIndexSizes(problem, at, fixed.start_indices, startIndices);
     fixed.result.reset();
-    return proveGatherIndexProperties(fixed, startIndices, form, assumptions, blocks);
+    return proveGatherIndexProperties(fixed, values, form, assumptions, blocks);
   };
-  return proveAll(op.start_indices, startIndices, op.dimension_numbers.index_vector_dim, problem);
+  return proveAll(startIndices, op.dimension_numbers.index_vector_dim, problem);
 }
 
 IndexProperties proveForAllSizes(const ScatterOp& op, const IndexValues& scatterIndices,
@@ -258,11 +286,11 @@ IndexProperties proveForAllSizes(const ScatterOp& op, const IndexValues& scatter
         update.shape[a] = problem.sizes.valueOf(problem.spaceSizes[a], at);
       update.bounds.clear();
     }
+    const IndexValues values = atIndexSizes(problem, at, fixed.scatter_indices, scatterIndices);
     fixed.results.clear();
-    return proveScatterIndexProperties(fixed, scatterIndices, form, assumptions, blocks);
+    return proveScatterIndexProperties(fixed, values, form, assumptions, blocks);
   };
-  return proveAll(op.scatter_indices, scatterIndices, op.dimension_numbers.index_vector_dim,
-                  problem);
+  return proveAll(scatterIndices, op.dimension_numbers.index_vector_dim, problem);
 }
 
 }  // namespace idxmap::symbolic_sizes

@@ -11,8 +11,9 @@
 // must refute it there too. Index values known only at run time (leaves) leave a broken
 // property unknown, with what the static provers say at the sizes that break it.
 //
-// The index tensor itself must be static (its values come from index provenance, which has no
-// size parameters yet). Private to verify/.
+// A `?` dim of the index tensor is a size parameter too: its values come from the value analysis
+// following `?` dims (index_provenance::ValueContext::followDynamicShapes), over points bounded
+// below only, which the op's index space bounds. Private to verify/.
 #pragma once
 
 #include "ops/provenance/index_values.h"

@@ -96,26 +96,104 @@ JitOptions cudaJitOptions() {
   return options;
 }
 
-const std::string& cudaDeviceMissing() {
-  static const std::string why = [] {
-    // The driver API's entry points, by name: CUresult is an int-sized enum, 0 for success.
-    void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-    if (!driver) return std::string("no CUDA driver (libcuda.so.1 does not load)");
-    auto init = reinterpret_cast<int (*)(unsigned)>(dlsym(driver, "cuInit"));
-    auto count = reinterpret_cast<int (*)(int*)>(dlsym(driver, "cuDeviceGetCount"));
-    auto name = reinterpret_cast<int (*)(int, const char**)>(dlsym(driver, "cuGetErrorName"));
-    if (!init || !count) return std::string("libcuda.so.1 has no cuInit / cuDeviceGetCount");
+namespace {
+
+// The CUDA driver API's entry points this file uses, loaded by name (CUresult is an int-sized
+// enum, 0 for success; CUdevice an int). Null members when the driver is absent.
+struct CudaDriver {
+  int (*init)(unsigned) = nullptr;
+  int (*count)(int*) = nullptr;
+  int (*device)(int*, int) = nullptr;
+  int (*attribute)(int*, int, int) = nullptr;
+  int (*errorName)(int, const char**) = nullptr;
+  std::string missing;  // why there is no device to run on; "" when there is one
+};
+
+const CudaDriver& cudaDriver() {
+  static const CudaDriver driver = [] {
+    CudaDriver d;
+    void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (!library) {
+      d.missing = "no CUDA driver (libcuda.so.1 does not load)";
+      return d;
+    }
+    d.init = reinterpret_cast<int (*)(unsigned)>(dlsym(library, "cuInit"));
+    d.count = reinterpret_cast<int (*)(int*)>(dlsym(library, "cuDeviceGetCount"));
+    d.device = reinterpret_cast<int (*)(int*, int)>(dlsym(library, "cuDeviceGet"));
+    d.attribute = reinterpret_cast<int (*)(int*, int, int)>(dlsym(library, "cuDeviceGetAttribute"));
+    d.errorName = reinterpret_cast<int (*)(int, const char**)>(dlsym(library, "cuGetErrorName"));
+    if (!d.init || !d.count || !d.device || !d.attribute) {
+      d.missing = "libcuda.so.1 lacks the driver API's device calls";
+      return d;
+    }
     auto failed = [&](const char* call, int status) {
       const char* text = nullptr;
-      if (name) name(status, &text);
+      if (d.errorName) d.errorName(status, &text);
       return std::string(call) + " failed: " + (text ? text : "error " + std::to_string(status));
     };
-    if (int status = init(0); status != 0) return failed("cuInit", status);
     int devices = 0;
-    if (int status = count(&devices); status != 0) return failed("cuDeviceGetCount", status);
-    return devices > 0 ? std::string() : std::string("the CUDA driver reports no device");
+    if (int status = d.init(0); status != 0) {
+      d.missing = failed("cuInit", status);
+    } else if (int status = d.count(&devices); status != 0) {
+      d.missing = failed("cuDeviceGetCount", status);
+    } else if (devices == 0) {
+      d.missing = "the CUDA driver reports no device";
+    }
+    return d;
   }();
-  return why;
+  return driver;
+}
+
+// "sm_90 sm_80": the compute capability of each device -arch=native compiles for.
+std::string gpuArchitectures() {
+  const CudaDriver& driver = cudaDriver();
+  if (!driver.missing.empty()) return driver.missing;
+  constexpr int kMajor = 75, kMinor = 76;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_*
+  int devices = 0;
+  driver.count(&devices);
+  std::string out;
+  for (int ordinal = 0; ordinal < devices; ++ordinal) {
+    int device = 0, major = 0, minor = 0;
+    if (driver.device(&device, ordinal) != 0 || driver.attribute(&major, kMajor, device) != 0 ||
+        driver.attribute(&minor, kMinor, device) != 0)
+      return "device " + std::to_string(ordinal) + " does not say its compute capability";
+    out += (out.empty() ? "sm_" : " sm_") + std::to_string(major) + std::to_string(minor);
+  }
+  return out;
+}
+
+// The processor -march=native compiles for: /proc/cpuinfo's identity and feature lines of its
+// first processor (x86: vendor, family, model, flags; Arm: implementer, part, features).
+std::string cpuIdentity() {
+  static const std::string identity = [] {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line, out;
+    static const char* const kKeys[] = {"vendor_id",  "cpu family", "model",
+                                        "model name", "flags",      "CPU implementer",
+                                        "CPU part",   "Features",   "isa"};
+    while (std::getline(cpuinfo, line) && !line.empty()) {  // the first processor's block
+      const std::string key = line.substr(0, line.find_first_of("\t:"));
+      for (const char* wanted : kKeys)
+        if (key == wanted) out += line + "\n";
+    }
+    return out.empty() ? std::string("an unknown processor") : out;
+  }();
+  return identity;
+}
+
+}  // namespace
+
+const std::string& cudaDeviceMissing() { return cudaDriver().missing; }
+
+std::string jitMachine(const JitOptions& options) {
+  bool cpu = false, gpu = false;
+  for (const std::string& flag : options.flags) {
+    if (flag.find("native") == std::string::npos) continue;
+    (options.language == "cu" && flag.rfind("-arch", 0) == 0 ? gpu : cpu) = true;
+  }
+  if (!cpu && !gpu) return "";
+  if (const char* named = std::getenv("IDXMAP_JIT_MACHINE"); named && *named) return named;
+  return (cpu ? cpuIdentity() : "") + (gpu ? gpuArchitectures() : "");
 }
 
 std::string cacheKey(const std::string& compiler, const JitOptions& options,
@@ -123,6 +201,8 @@ std::string cacheKey(const std::string& compiler, const JitOptions& options,
   uint64_t key = fnv1a(compiler + '\0' + compilerVersion(compiler, options.compilerVariable));
   for (const std::string& flag : options.flags) key = fnv1a(flag + '\0', key);
   key = fnv1a(options.language + '\0', key);
+  if (const std::string machine = jitMachine(options); !machine.empty())
+    key = fnv1a(machine + '\0', key);
   return hex(fnv1a(source, key));
 }
 

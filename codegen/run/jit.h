@@ -36,6 +36,13 @@ JitOptions cudaJitOptions();
 // `idxmap run --engine cuda` asks before nvcc compiles anything (seconds to minutes).
 const std::string& cudaDeviceMissing();
 
+// What a compile with `options` is specific to, beyond the compiler and flags: the processor
+// when a flag says -march=native (or -mcpu / -mtune), the GPUs' compute capabilities when nvcc's
+// says -arch=native; "" when no flag names the build machine. $IDXMAP_JIT_MACHINE replaces it
+// (a name for a fleet of identical machines sharing one cache). Part of cacheKey, so a cache
+// shared through the home folder never loads a kernel built for another machine.
+std::string jitMachine(const JitOptions& options);
+
 // $IDXMAP_CACHE_DIR, else $XDG_CACHE_HOME/idxmap, else $HOME/.cache/idxmap, else
 // <temp>/idxmap-cache.
 std::filesystem::path defaultCacheDirectory();
@@ -58,7 +65,8 @@ class LoadedLibrary {
 };
 
 // The name the cache gives what `compiler` (the one options.compiler resolves to; its
-// --version text included) makes of `source` with options' flags and language: FNV-1a, stable
+// --version text included) makes of `source` with options' flags and language on this machine
+// (jitMachine): FNV-1a, stable
 // across runs and builds, as 16 hex digits. compileAndLoad names its objects by it; the CUDA
 // tests name nvcc's verdicts by it. Throws JitError when the compiler cannot be run.
 std::string cacheKey(const std::string& compiler, const JitOptions& options,

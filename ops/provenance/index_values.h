@@ -15,8 +15,8 @@
 //
 // Where the value is known (no leaf changes it) it is also given without parameters: `known`,
 // what index folding (fold.h) composes into an op's map, exactly as before. A value the
-// analysis cannot represent (floats, a shape with `?`, isl past its limits) has no relation
-// and says why.
+// analysis cannot represent (floats, a shape with `?` unless the caller follows them, isl past
+// its limits) has no relation and says why.
 #pragma once
 
 #include <isl/cpp.h>
@@ -52,6 +52,12 @@ struct ValueContext {
   // looked up backwards from there (exported programs define a value just before its use),
   // so a long scope is not scanned from its start for every value.
   const mlir_ir::Operation* user = nullptr;
+  // Tensors with `?` dims are followed too (for a caller that decides for every size,
+  // verify/symbolic_sizes): a point's coordinate along a `?` dim is bounded below only (the
+  // caller bounds it by its sizes), and an op whose values or reads depend on a `?` size
+  // (reshape, reverse, slice, pad, a concatenation along it, a broadcast that may or may not
+  // stretch it, sort) is a leaf with the reason. Off: such values are not represented.
+  bool followDynamicShapes = false;
 };
 
 inline constexpr int64_t kMaxConstantElements = 4096;
@@ -99,7 +105,12 @@ struct VectorValues {
   std::vector<Leaf> leaves;  // access: { [p] -> [a] }
 };
 
-// nullopt when the values are not represented. Throws Error when isl gives up.
+// The values of a tensor with `?` dims (followed with ValueContext::followDynamicShapes) at
+// `shape`, static: the relations restricted to that shape's points, the leaves' reads too.
+IndexValues atShape(const IndexValues& values, const std::vector<int64_t>& shape);
+
+// nullopt when the values are not represented. Throws Error when isl gives up, or when the
+// vector dim is `?`.
 std::optional<VectorValues> indexVectors(const IndexValues& values, int64_t indexVectorDim);
 
 }  // namespace idxmap::index_provenance

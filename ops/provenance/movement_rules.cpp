@@ -53,6 +53,24 @@ IndexValues exactly(const std::vector<int64_t>& shape, const std::vector<std::st
   return values;
 }
 
+// Whether operand dim `k` of a broadcast, of size `from`, is stretched onto a result dim of
+// size `to` (its element 0 read everywhere) or read point for point; nullopt when the sizes
+// do not match, or when a `?` dim may be either (1 or the result's size at run time) and
+// dynamic_broadcast_in_dim's known_(non)expanding_dimensions do not say which.
+std::optional<bool> stretches(const Operation& op, size_t k, int64_t from, int64_t to) {
+  if (from == 1) return true;  // onto a `?` too: stretched, or onto 1 where q = p = 0
+  if (from != kDynamic && to != kDynamic) return from == to ? std::optional(false) : std::nullopt;
+  if (from != kDynamic || to == 1) return false;  // n onto `?` (which is n), or `?` onto 1
+  for (const auto& [name, stretched] : {std::pair("known_nonexpanding_dimensions", false),
+                                        std::pair("known_expanding_dimensions", true)}) {
+    const mlir_ir::Attribute* listed = firstAttribute(op, name, name);
+    std::optional<std::vector<int64_t>> dims = listed ? listed->asInts() : std::nullopt;
+    if (dims && std::count(dims->begin(), dims->end(), static_cast<int64_t>(k)) > 0)
+      return stretched;
+  }
+  return std::nullopt;
+}
+
 // The list attribute under either name, of `rank` entries; nullopt otherwise.
 std::optional<std::vector<int64_t>> ints(const Operation& op, const char* generic,
                                          const char* pretty, size_t rank) {
@@ -97,8 +115,11 @@ IndexValues Tracer::iota(const Operation& op, const mlir_ir::Type& type, int) {
   std::optional<int64_t> axis = dim ? dim->asInt() : std::nullopt;
   if (!axis || *axis < 0 || *axis >= static_cast<int64_t>(shape.size()))
     return opaque(op, type, "an iota without a valid dimension");
-  // Values past the type are refused where the relation is finished (finish()).
-  return exactly(shape, {"v = " + var('p', static_cast<size_t>(*axis))}, "iota");
+  IndexValues values = exactly(shape, {"v = " + var('p', static_cast<size_t>(*axis))}, "iota");
+  // Along a `?` dim, positions past the element type wrap as a convert would (an i32 iota of
+  // more than 2^31 elements); of a static shape, values past the type are refused where the
+  // relation is finished (finish()).
+  return shape[static_cast<size_t>(*axis)] == kDynamic ? wrapped(std::move(values), type) : values;
 }
 
 IndexValues Tracer::concatenate(const Operation& op, const mlir_ir::Type& type, int depth) {
@@ -114,6 +135,8 @@ IndexValues Tracer::concatenate(const Operation& op, const mlir_ir::Type& type, 
     std::optional<IndexValues> part = operand(op, i, depth);
     if (!part || part->shape.size() != shape.size() || !part->represented())
       return opaque(op, type, "concatenate operand " + std::to_string(i) + " is not represented");
+    if (part->shape[*axis] == kDynamic)  // the next part's offset would be a size
+      return opaque(op, type, "concatenate along a `?` dim");
     parts.push_back(part->provenance);
     result.complete = result.complete && part->complete;
     // Result point p reads operand point p - offset along the axis.
@@ -127,7 +150,8 @@ IndexValues Tracer::concatenate(const Operation& op, const mlir_ir::Type& type, 
     result.symbolic = own(isl_map_union(result.symbolic->release(), moved.symbolic->release()));
     offset += part->shape[*axis];
   }
-  if (offset != shape[*axis]) return opaque(op, type, "concatenate sizes do not add up");
+  if (shape[*axis] != kDynamic && offset != shape[*axis])
+    return opaque(op, type, "concatenate sizes do not add up");
   result.provenance = "concatenate(" + join(parts, ", ") + ")";
   return result;
 }
@@ -144,10 +168,13 @@ IndexValues Tracer::broadcast(const Operation& op, const mlir_ir::Type& type, in
     int64_t d = (*dims)[k];
     if (d < 0 || d >= static_cast<int64_t>(shape.size()))
       return opaque(op, type, "broadcast_in_dim dims out of range");
-    bool stretched = source->shape[k] == 1 && shape[d] != 1;
-    if (!stretched && source->shape[k] != shape[d])
-      return opaque(op, type, "broadcast_in_dim sizes do not match");
-    select.push_back(var('q', k) + " = " + (stretched ? "0" : var('p', static_cast<size_t>(d))));
+    std::optional<bool> stretched = stretches(op, k, source->shape[k], shape[d]);
+    if (!stretched)
+      return opaque(op, type,
+                    source->shape[k] == kDynamic
+                        ? "broadcast_in_dim of a `?` dim that may or may not be stretched"
+                        : "broadcast_in_dim sizes do not match");
+    select.push_back(var('q', k) + " = " + (*stretched ? "0" : var('p', static_cast<size_t>(d))));
   }
   return pulled(*source, shape,
                 relation(tuple('p', shape.size()), tuple('q', dims->size()), select),
@@ -189,7 +216,9 @@ IndexValues Tracer::transpose(const Operation& op, const mlir_ir::Type& type, in
   std::vector<std::string> select = box('p', shape);
   for (size_t k = 0; k < perm->size(); ++k) {
     int64_t d = (*perm)[k];
-    if (d < 0 || d >= static_cast<int64_t>(shape.size()) || source->shape[d] != shape[k])
+    const bool bothStatic = source->shape[d] != kDynamic && shape[k] != kDynamic;
+    if (d < 0 || d >= static_cast<int64_t>(shape.size()) ||
+        (bothStatic && source->shape[d] != shape[k]))
       return opaque(op, type, "transpose dims do not match the shapes");
     select.push_back(var('q', static_cast<size_t>(d)) + " = " + var('p', k));
   }

@@ -83,7 +83,9 @@ std::string tuple(char prefix, size_t rank) {
 std::vector<std::string> box(char prefix, const std::vector<int64_t>& shape) {
   std::vector<std::string> bounds;
   for (size_t i = 0; i < shape.size(); ++i)
-    bounds.push_back("0 <= " + var(prefix, i) + " <= " + std::to_string(shape[i] - 1));
+    bounds.push_back(  // a `?` dim's size is at most INT64_MAX; the caller knows it
+        "0 <= " + var(prefix, i) +
+        " <= " + std::to_string(shape[i] == kDynamic ? INT64_MAX - 1 : shape[i] - 1));
   return bounds;
 }
 
@@ -167,13 +169,17 @@ namespace {
 bool freeOfLeaves(isl_basic_map* piece) {
   int parameters = checked(isl_basic_map_dim(piece, isl_dim_param));
   if (checked(isl_basic_map_involves_dims(piece, isl_dim_param, 0, parameters))) return false;
-  for (int i = 0; i < checked(isl_basic_map_dim(piece, isl_dim_div)); ++i) {
-    isl_aff* division = isl_basic_map_get_div(piece, i);
-    bool leaves = checked(isl_aff_involves_dims(division, isl_dim_param, 0, parameters));
+  // A division as an affine expression needs a set space (isl cannot represent one on a map
+  // space): the piece's divisions are read from it wrapped into a set.
+  isl_basic_set* wrapped = isl_basic_map_wrap(isl_basic_map_copy(piece));
+  bool free = true;
+  for (int i = 0; free && i < checked(isl_basic_set_dim(wrapped, isl_dim_div)); ++i) {
+    isl_aff* division = isl_basic_set_get_div(wrapped, i);
+    free = !checked(isl_aff_involves_dims(division, isl_dim_param, 0, parameters));
     isl_aff_free(division);
-    if (leaves) return false;
   }
-  return true;
+  isl_basic_set_free(wrapped);
+  return free;
 }
 
 }  // namespace
@@ -216,7 +222,13 @@ int pieces(const isl::map& map) { return checked(isl_map_n_basic_map(map.get()))
 IndexValues finish(IndexValues values, const mlir_ir::ElementType& elementType) {
   if (!values.represented()) return values;
   int64_t elements = 1;
-  for (int64_t size : values.shape) elements = checkedMul(elements, size);
+  for (int64_t size : values.shape) {
+    if (size == kDynamic) {  // no table has that many pieces
+      elements = INT64_MAX;
+      break;
+    }
+    elements = checkedMul(elements, size);
+  }
   int count = pieces(*values.symbolic);
   bool table = count > kMaxTablePiecesCoalesced && count >= elements;
   if (count <= kMaxCoalescedPieces && !table)

@@ -20,7 +20,8 @@ std::string join(const std::vector<std::string>& parts, const std::string& separ
 std::string var(char prefix, size_t i);
 // `[p0, p1, p2]`.
 std::string tuple(char prefix, size_t rank);
-// "0 <= p0 <= 2", ... for every axis of `shape`.
+// "0 <= p0 <= 2", ... for every axis of `shape`; a `?` (kDynamic) axis up to the largest
+// size, INT64_MAX (whoever knows its size bounds it further).
 std::vector<std::string> box(char prefix, const std::vector<int64_t>& shape);
 std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b);
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <set>
 
 #include "core/bridges/isl_bridge.h"
 #include "ops/provenance/index_values.h"
@@ -43,7 +44,7 @@ Tracer::Tracer(const std::vector<Operation>& scope, const ValueContext& context)
 
 IndexValues Tracer::trace(const mlir_ir::Value& value, const mlir_ir::Type& type, int depth) {
   static const Rules rules({movementRules(), arithmeticRules(), logicRules(), orderRules()});
-  if (!type.isTensor || type.isOpaque() || !type.hasStaticShape())
+  if (!type.isTensor || !followed(type))
     return unknown({}, value.toString() + " has no static tensor type");
   const std::vector<int64_t>& shape = type.shape;
   if (!valueRange(type.elementType()))
@@ -76,11 +77,13 @@ IndexValues Tracer::trace(const mlir_ir::Value& value, const mlir_ir::Type& type
   for (size_t i = 0; i < op->results.size(); ++i)
     if (op->results[i] == value) result_ = i;
   const Rule* rule = rules.find(op->name);
+  const std::string sizes = rule ? sizesNeeded(*op, type) : "";
   IndexValues values =
       depth > kMaxDepth
           ? opaque(*op, type, "more than " + std::to_string(kMaxDepth) + " ops to follow")
-      : rule ? (this->**rule)(*op, type, depth)
-             : opaque(*op, type, op->name + " is not followed");
+      : !rule          ? opaque(*op, type, op->name + " is not followed")
+      : !sizes.empty() ? opaque(*op, type, sizes)
+                       : (this->**rule)(*op, type, depth);
   result_ = outer;
   return finish(std::move(values), type.elementType());
 }
@@ -126,13 +129,57 @@ std::optional<mlir_ir::Type> Tracer::operandType(const Operation& op, size_t i) 
   return std::nullopt;
 }
 
+bool Tracer::followed(const mlir_ir::Type& type) const {
+  return !type.isOpaque() && (type.isStatic() || context_.followDynamicShapes);
+}
+
+std::string Tracer::sizesNeeded(const Operation& op, const mlir_ir::Type& type) {
+  if (!context_.followDynamicShapes) return "";  // no `?` value is represented
+  static const std::set<std::string, std::less<>> kSizeFree = {"stablehlo.add",
+                                                               "stablehlo.subtract",
+                                                               "stablehlo.multiply",
+                                                               "stablehlo.negate",
+                                                               "stablehlo.abs",
+                                                               "stablehlo.minimum",
+                                                               "stablehlo.maximum",
+                                                               "stablehlo.clamp",
+                                                               "stablehlo.divide",
+                                                               "stablehlo.remainder",
+                                                               "stablehlo.convert",
+                                                               "stablehlo.shift_left",
+                                                               "stablehlo.compare",
+                                                               "stablehlo.shift_right_arithmetic",
+                                                               "stablehlo.select",
+                                                               "stablehlo.shift_right_logical",
+                                                               "stablehlo.and",
+                                                               "stablehlo.or",
+                                                               "stablehlo.not",
+                                                               "stablehlo.xor",
+                                                               "stablehlo.iota",
+                                                               "stablehlo.dynamic_iota",
+                                                               "stablehlo.constant",
+                                                               "stablehlo.transpose",
+                                                               "stablehlo.concatenate",
+                                                               "stablehlo.broadcast_in_dim",
+                                                               "stablehlo.dynamic_broadcast_in_dim",
+                                                               "func.call",
+                                                               "call"};
+  if (kSizeFree.count(op.name)) return "";
+  bool dynamic = !type.isStatic();
+  for (size_t i = 0; i < op.operands.size() && !dynamic; ++i) {
+    std::optional<mlir_ir::Type> operandType = this->operandType(op, i);
+    dynamic = !operandType || !operandType->isStatic();
+  }
+  return dynamic ? op.name + " of `?` dims (its values depend on sizes)" : "";
+}
+
 std::optional<IndexValues> Tracer::operand(const Operation& op, size_t i, int depth) {
   if (i >= op.operands.size()) return std::nullopt;
   std::optional<mlir_ir::Type> type = operandType(op, i);
   if (!type) return std::nullopt;
   IndexValues values = traceUse(&op, op.operands[i], *type, depth + 1);
   // An integer operand the analysis cannot represent is a leaf: any value of its type.
-  if (!values.represented() && type->hasStaticShape() && valueRange(type->elementType())) {
+  if (!values.represented() && followed(*type) && valueRange(type->elementType())) {
     std::string tensor = scoped(op.operands[i].toString());
     IndexValues any = leaf(tensor, *type, values.provenance);
     any.provenance = tensor + " (" + values.provenance + ")";
@@ -287,8 +334,9 @@ IndexValues indexValues(const std::vector<Operation>& scope, const mlir_ir::Valu
     Tracer tracer(scope, context);
     return tracer.finished(tracer.trace(value, type, 0));
   } catch (const Error& error) {  // isl gave up, or an int64 overflow in a stride
-    return unknown(type.hasStaticShape() ? type.shape : std::vector<int64_t>{},
-                   std::string("not representable: ") + error.what());
+    return unknown(
+        type.hasStaticShape() || context.followDynamicShapes ? type.shape : std::vector<int64_t>{},
+        std::string("not representable: ") + error.what());
   }
 }
 

@@ -54,6 +54,13 @@ class Tracer {
                        const mlir_ir::Type& type, int depth);
   // Operand i's type: as its definition says, else as the op's signature says.
   std::optional<mlir_ir::Type> operandType(const mlir_ir::Operation& op, size_t i);
+  // Whether values of `type` are followed: static shapes, and `?` dims too when the context
+  // says so (ValueContext::followDynamicShapes).
+  bool followed(const mlir_ir::Type& type) const;
+  // Why the op's rule may not see `?` dims ("" when it may): only rules whose relations need
+  // no size see them (elementwise ops, iotas, transpose, broadcasts and concatenations, which
+  // check the dims they stretch or shift, calls).
+  std::string sizesNeeded(const mlir_ir::Operation& op, const mlir_ir::Type& type);
   std::optional<IndexValues> operand(const mlir_ir::Operation& op, size_t i, int depth);
   // Every operand's values over `shape` (a 0-d operand stands for every point); nullopt when
   // one has no usable type or another shape.

@@ -22,6 +22,17 @@ isl::map atEntry(const isl::map& map, unsigned dim, int64_t k) {
 
 }  // namespace
 
+IndexValues atShape(const IndexValues& values, const std::vector<int64_t>& shape) {
+  IndexValues out = values;
+  out.shape = shape;
+  const isl::set points =
+      own(isl_map_domain(relation(tuple('p', shape.size()), "[]", box('p', shape)).release()));
+  out.known = out.known.intersect_domain(points);
+  if (out.symbolic) out.symbolic = out.symbolic->intersect_domain(points);
+  for (Leaf& leaf : out.leaves) leaf.access = leaf.access.intersect_domain(points);
+  return out;
+}
+
 std::optional<VectorValues> indexVectors(const IndexValues& values, int64_t indexVectorDim) {
   if (!values.represented()) return std::nullopt;
   const std::vector<int64_t>& shape = values.shape;
@@ -36,6 +47,7 @@ std::optional<VectorValues> indexVectors(const IndexValues& values, int64_t inde
   const auto dim = static_cast<unsigned>(indexVectorDim);
   out.pointShape = shape;
   out.pointShape.erase(out.pointShape.begin() + indexVectorDim);
+  if (shape[dim] == kDynamic) throw Error("the index vector dim is `?`: its entries are not known");
   out.entries = static_cast<size_t>(shape[dim]);
   out.relation = relation(tuple('p', out.pointShape.size()), "[]", box('p', out.pointShape));
   for (size_t k = 0; k < out.entries; ++k) {

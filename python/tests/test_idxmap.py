@@ -112,3 +112,64 @@ def test_float_updates_summed_in_another_order_are_not_proven():
     assert result.verdict == "equal-over-reals"
     assert not result and not result.proven and not result.refuted
     assert idxmap.prove_programs_equal(batched, decomposed, "gather_fn").proven
+
+
+def test_proofs_on_two_threads_agree_with_one_thread():
+    # The library runs with the GIL released: proofs on several threads at once give what
+    # they give on one.
+    import threading
+    tf = read("prove_equal/tf_gather.mlir")
+    pairs = [(tf, read("prove_equal/tf_gather_tcp.mlir")),
+             (tf, read("prove_equal/tf_gather_wrong_axis.mlir"))]
+    expected = [str(idxmap.prove_programs_equal(a, b)) for a, b in pairs]
+    results = [None] * 4
+
+    def prove(k):
+        a, b = pairs[k % 2]
+        results[k] = str(idxmap.prove_programs_equal(a, b))
+
+    threads = [threading.Thread(target=prove, args=(k,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == expected * 2
+    assert expected[0].startswith("proven") and expected[1].startswith("refuted")
+
+
+def test_python_runs_while_a_proof_does():
+    # Were the GIL held by a library call, no other Python thread could run during it (but for
+    # a switch interval at its start). Here the main thread counts through most of one call:
+    # the properties of 300 gathers, a few tenths of a second.
+    import threading
+    import time
+    gathers = "\n".join(
+        f"  %i{k} = stablehlo.iota dim = 0 : tensor<64x1xi64>\n"
+        f'  %g{k} = "stablehlo.gather"(%x, %i{k}) {{dimension_numbers = #stablehlo.gather<'
+        "offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], "
+        "index_vector_dim = 1>, slice_sizes = array<i64: 1, 8>} "
+        ": (tensor<64x8xf32>, tensor<64x1xi64>) -> tensor<64x8xf32>" for k in range(300))
+    program = idxmap.Program("func.func @main(%x: tensor<64x8xf32>) -> tensor<64x8xf32> {\n" +
+                             gathers + "\n  return %g0 : tensor<64x8xf32>\n}\n", "many.mlir")
+    call = {}
+
+    def prove():
+        call["start"] = time.perf_counter()
+        call["ops"] = program.properties()
+        call["end"] = time.perf_counter()
+
+    worker = threading.Thread(target=prove)
+    ticks = []
+    count = 0
+    worker.start()
+    while worker.is_alive():
+        count += 1
+        if count % 256 == 0:
+            ticks.append(time.perf_counter())
+    worker.join()
+    assert len(call["ops"]) == 300
+    assert all(op["in_bounds"].proven for op in call["ops"])
+    inside = [t for t in ticks if call["start"] <= t <= call["end"]]
+    duration = call["end"] - call["start"]
+    assert duration > 0.05, "the call was too short to tell"
+    assert inside and inside[-1] - inside[0] > 0.5 * duration, (len(inside), duration)

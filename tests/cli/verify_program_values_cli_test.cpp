@@ -7,6 +7,8 @@
 // 0..9, its start clamped to [0, 6], is unique, sorted and in [0, 9].
 #include <nlohmann/json.hpp>
 
+#include <regex>
+
 #include "core/bridges/isl_bridge.h"
 #include "tests/cli/cli_runner.h"
 
@@ -296,6 +298,64 @@ TEST(VerifyProgramValuesCli, GatherFromATableOfSymbolicRows) {
   // Clamped to the last row, 5 and 2 stay in order only while the last row is at most 2.
   EXPECT_EQ(properties.at("sorted").at("condition"), "n0 <= 3, where n0 is dim 0 of operand");
   EXPECT_EQ(properties.at("int32_safe").at("verdict"), "unknown");
+}
+
+// A shape-polymorphic export (JAX passes the `?` size as %n): the index tensor's rows are `?`,
+// its vectors [i, j] dynamic_iotas of the shape [n, 2, 1]. In bounds iff the operand has as
+// many rows as the indices (nothing in the program ties the two `?`s); sorted iff too, since a
+// start index clamped to the last row comes after a larger one ([0, 1] then [1, 0] -> [0, 0]).
+TEST(VerifyProgramValuesCli, IndicesWithSymbolicRowsFromDynamicIotas) {
+  const std::string text = R"(func.func @main(%n: tensor<i64>, %x: tensor<?x5xf32>)
+    -> tensor<?x2xf32> {
+  %0 = stablehlo.convert %n : (tensor<i64>) -> tensor<i32>
+  %1 = stablehlo.reshape %0 : (tensor<i32>) -> tensor<1xi32>
+  %2 = stablehlo.constant dense<[2, 1]> : tensor<2xi32>
+  %3 = stablehlo.concatenate %1, %2, dim = 0 : (tensor<1xi32>, tensor<2xi32>) -> tensor<3xi32>
+  %rows = stablehlo.dynamic_iota %3, dim = 0 : (tensor<3xi32>) -> tensor<?x2x1xi64>
+  %cols = stablehlo.dynamic_iota %3, dim = 1 : (tensor<3xi32>) -> tensor<?x2x1xi64>
+  %idx = stablehlo.concatenate %rows, %cols, dim = 2
+    : (tensor<?x2x1xi64>, tensor<?x2x1xi64>) -> tensor<?x2x2xi64>
+  %r = "stablehlo.gather"(%x, %idx) {dimension_numbers = #stablehlo.gather<
+      collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 2>,
+      slice_sizes = array<i64: 1, 1>} : (tensor<?x5xf32>, tensor<?x2x2xi64>) -> tensor<?x2xf32>
+  return %r : tensor<?x2xf32>
+}
+)";
+  CliResult result = runIdxmap({"verify", "--json"}, text);
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(verdicts(result), (std::vector<std::string>{"none", "unknown", "unknown"}))
+      << result.out;
+  const nlohmann::json properties = nlohmann::json::parse(result.out).at(0).at("properties");
+  for (const char* name : {"sorted", "in_bounds"}) {
+    EXPECT_EQ(properties.at(name).at("condition_on"), "sizes") << result.out;
+    EXPECT_EQ(properties.at(name).at("condition"),
+              "n1 <= n0, where n0 is dim 0 of operand and n1 is dim 0 of start_indices")
+        << result.out;
+  }
+  EXPECT_NE(
+      properties.at("in_bounds")
+          .at("reason")
+          .get<std::string>()
+          .find("it fails at sizes n0 = 1 (dim 0 of operand), n1 = 2 (dim 0 of start_indices): "
+                "result[1, 0] reads start index [1, 0], clamped to [0, 0]"),
+      std::string::npos)
+      << result.out;
+  // An i32 iota wraps past 2^31 rows: in bounds also needs n1 <= 2^31 (as isl writes it).
+  const std::string narrow = std::regex_replace(text, std::regex("x(2|1)xi64>"), "x$1xi32>");
+  CliResult wraps = runIdxmap({"verify", "--json"}, narrow);
+  EXPECT_EQ(wraps.exitCode, 0) << wraps.err;
+  EXPECT_EQ(nlohmann::json::parse(wraps.out).at(0).at("properties").at("in_bounds").at("condition"),
+            "(n0 >= 2147483648 and n1 <= 2147483648) or (n0 <= 2147483647 and n1 <= n0), where "
+            "n0 is dim 0 of operand and n1 is dim 0 of start_indices")
+      << wraps.out;
+  // Reversed rows (n - 1 - i) need the size itself: not followed, and said so.
+  std::string reversed = text;
+  reversed.replace(reversed.find("%idx = stablehlo.concatenate %rows"), 34,
+                   "%back = stablehlo.reverse %rows, dims = [0] : tensor<?x2x1xi64>\n"
+                   "  %idx = stablehlo.concatenate %back");
+  CliResult back = runIdxmap({"verify", "--json"}, reversed);
+  EXPECT_EQ(back.exitCode, 0) << back.err;
+  EXPECT_NE(back.out.find("stablehlo.reverse of `?` dims"), std::string::npos) << back.out;
 }
 
 }  // namespace

@@ -63,5 +63,36 @@ TEST(Jit, ErrorsNameWhatWentWrong) {
   unsetenv("IDXMAP_CXX");
 }
 
+// A kernel built for this machine (-march=native, nvcc's -arch=native) is cached under a name
+// that says which machine: another one (a fake second identity through IDXMAP_JIT_MACHINE, as
+// a home folder shared by two hosts would see) compiles its own object instead of loading this
+// one; flags that name no machine keep one name everywhere.
+TEST(Jit, ObjectsBuiltForThisMachineAreKeyedByIt) {
+  JitOptions native = inScratchCache("machine");
+  native.flags.push_back("-march=native");
+  const std::string source = "extern \"C\" int idxmap_seven() { return 7; }\n";
+  unsetenv("IDXMAP_JIT_MACHINE");
+  const std::string here = jitMachine(native);
+  EXPECT_FALSE(here.empty());
+  EXPECT_EQ(jitMachine(native), here);  // the same machine, the same identity
+  const std::string key = cacheKey("c++", native, source);
+  compileAndLoad(source, native);
+  setenv("IDXMAP_JIT_MACHINE", "another host", 1);
+  EXPECT_EQ(jitMachine(native), "another host");
+  EXPECT_NE(cacheKey("c++", native, source), key);
+  auto other = compileAndLoad(source, native);
+  EXPECT_EQ(reinterpret_cast<int (*)()>(other->symbol("idxmap_seven"))(), 7);
+  EXPECT_EQ(objects(native.cacheDirectory), 2u);  // compiled again, not loaded
+  JitOptions portable = inScratchCache("portable");
+  EXPECT_EQ(jitMachine(portable), "");
+  const std::string portableKey = cacheKey("c++", portable, source);
+  unsetenv("IDXMAP_JIT_MACHINE");
+  EXPECT_EQ(cacheKey("c++", portable, source), portableKey);
+  // nvcc's -arch=native names the GPUs (here, why there is none), and the CPU is not part of it.
+  JitOptions cuda = cudaJitOptions();
+  EXPECT_FALSE(jitMachine(cuda).empty());
+  EXPECT_EQ(jitMachine(cuda).find("flags"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace idxmap::codegen
