@@ -76,8 +76,9 @@ struct SizedOp {
   bool keptInTarget = false;             // scatter: the writes inside the target
   std::vector<std::string> fullStart;    // f<d> in x (clamped as the op clamps)
   bool uniqueAsked = false;
-  // The static provers at the given sizes (set by the caller).
-  std::function<IndexProperties(const std::map<std::string, int64_t>&)> atSizes;
+  // The static provers at the given sizes (set by the caller); `fixLeaves`: with every run-time
+  // value (leaf) fixed to one value of its range, for sizes where every value breaks it.
+  std::function<IndexProperties(const std::map<std::string, int64_t>&, bool fixLeaves)> atSizes;
 };
 
 SizedOp sizedOp(const gather_scatter::GatherOp& op, const IndexOpForm& form);

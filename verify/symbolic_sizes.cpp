@@ -157,15 +157,20 @@ class Decider {
       if (broken.is_empty()) return ProofResult::proven("isl");
       std::map<std::string, int64_t> at = smallest(broken);
       std::string sizes = p_.sizes.describe(at);
-      ProofResult there = picked(p_.atSizes(at), property);
       // Run-time values (leaves) that do not matter: at each size they all break it or none
-      // does. The condition is then on the sizes alone, as without them.
+      // does. The condition is then on the sizes alone, as without them, and the breaking
+      // sizes are replayed with the values fixed (any of them breaks it there).
       const isl::set sizesContext = withoutLeaves(context_);
       const isl::set brokenSizes = withoutLeaves(broken);
       const bool valuesMatter =
           leaves_ > 0 &&
           !brokenSizes.is_equal(sizesContext.subtract(withoutLeaves(context_.subtract(broken))));
+      const bool fixLeaves = leaves_ > 0 && !valuesMatter;
+      ProofResult there = picked(p_.atSizes(at, fixLeaves), property);
       const bool confirmed = there.isRefuted() && there.counterexample;
+      if (confirmed && fixLeaves) sizes += ", whatever the run-time values";
+      if (valuesMatter)
+        if (std::optional<ProofResult> both = separated(broken, property)) return *both;
       if (valuesMatter || (leaves_ > 0 && !confirmed)) {
         std::string what =
             there.condition.empty() ? there.reason : "it holds iff " + there.condition;
@@ -187,6 +192,55 @@ class Decider {
       conditional.conditionOn = "sizes";
       return conditional;
     });
+  }
+
+  // Where sizes and run-time values break it apart: at the sizes A every value does, at the
+  // other sizes (with an index point) exactly the values B do, whatever the size. The property
+  // then holds iff the sizes are not in A and the values not in B: the sizes' condition (A's
+  // smallest sizes replayed by the static provers) and the static provers' condition on the
+  // function's arguments at a size outside A, which does not depend on the size. nullopt
+  // otherwise (or when that condition is not on the arguments: one on index vectors names
+  // clamp bounds of one size).
+  std::optional<ProofResult> separated(const isl::set& broken, Property property) const {
+    // Pairs (unique, sorted): which pairs of elements matter depends on the sizes, so the
+    // values' condition at one size is not the condition at another.
+    if (property != Property::InBounds) return std::nullopt;
+    const isl::set sizesContext = withoutLeaves(context_);
+    const isl::set allValues = sizesContext.subtract(withoutLeaves(context_.subtract(broken)));
+    const isl::set otherSizes = withoutLeaves(space_.params()).subtract(allValues);
+    const isl::set rest = broken.subtract(allValues);
+    if (otherSizes.is_empty() || rest.is_empty()) return std::nullopt;
+    const isl::set values = onlyLeaves(rest);
+    if (!rest.is_equal(otherSizes.intersect(values).intersect(context_))) return std::nullopt;
+    std::map<std::string, int64_t> at = smallest(otherSizes);
+    ProofResult onValues = picked(p_.atSizes(at, false), property);
+    if (!onValues.isUnknown() || onValues.conditionOn != "arguments") return std::nullopt;
+    std::string sizes, reason = "the run-time index values decide it, at every size alike";
+    if (!allValues.intersect(withoutLeaves(space_.params())).is_empty()) {
+      std::map<std::string, int64_t> breaking = smallest(allValues.intersect(space_.params()));
+      ProofResult there = picked(p_.atSizes(breaking, true), property);
+      if (!there.isRefuted() || !there.counterexample) return std::nullopt;
+      sizes = p_.sizes.words(sizesContext.subtract(allValues).gist(sizesContext));
+      reason = "the sizes and the run-time index values decide it apart: at " +
+               p_.sizes.describe(breaking) + " it fails whatever the values (with " +
+               there.counterexample->explanation + ")";
+    }
+    ProofResult both = ProofResult::conditional(
+        std::move(reason),
+        sizes.empty() ? onValues.condition : sizes + "; and " + onValues.condition);
+    both.conditionOn = sizes.empty() ? "arguments" : "sizes and arguments";
+    both.assumptions = onValues.assumptions;
+    return both;
+  }
+
+  // The set with its size parameters projected out: the leaves alone.
+  isl::set onlyLeaves(isl::set set) const {
+    for (int k = checked(isl_set_dim(set.get(), isl_dim_param)); k-- > 0;) {
+      const std::string name = isl_set_get_dim_name(set.get(), isl_dim_param, k);
+      if (name.front() != 'l' && name.front() != 'm')
+        set = own(isl_set_project_out(set.release(), isl_dim_param, static_cast<unsigned>(k), 1));
+    }
+    return set;
   }
 
   // The set with its leaf parameters (l<k>, m<k>) projected out: the sizes alone.
@@ -231,13 +285,37 @@ IndexProperties proveAll(const IndexValues& values, int64_t indexVectorDim,
   }
 }
 
+// The values with every leaf fixed to one value of its range (0 where it may be): known at
+// every point.
+IndexValues withLeavesFixed(IndexValues values) {
+  if (!values.symbolic || values.leaves.empty()) return values;
+  isl::map fixed = *values.symbolic;
+  for (int i = checked(isl_map_dim(fixed.get(), isl_dim_param)); i-- > 0;) {
+    const std::string name = isl_map_get_dim_name(fixed.get(), isl_dim_param, i);
+    // A value's parameters are its leaves, "l<k>" for leaves[k] (index_values.h).
+    const index_provenance::Leaf& leaf = values.leaves.at(std::stoul(name.substr(1)));
+    const int64_t value = std::clamp<int64_t>(0, leaf.range.first, leaf.range.second);
+    fixed = own(isl_map_fix_val(fixed.release(), isl_dim_param, static_cast<unsigned>(i),
+                                isl_bridge::toIslVal(value).release()));
+    fixed = own(isl_map_project_out(fixed.release(), isl_dim_param, static_cast<unsigned>(i), 1));
+  }
+  values.provenance += " (each run-time value fixed to 0 or its range's nearest end)";
+  values.symbolic = fixed;
+  values.known = fixed;
+  values.leaves.clear();
+  values.complete = true;
+  return values;
+}
+
 // The index tensor at the sizes `at` (its type made static there), and its values there.
 IndexValues atIndexSizes(const SizedOp& problem, const std::map<std::string, int64_t>& at,
-                         TensorType& indices, const IndexValues& values) {
+                         TensorType& indices, const IndexValues& values, bool fixLeaves) {
   for (size_t d = 0; d < indices.shape.size(); ++d)
     indices.shape[d] = problem.sizes.valueOf(problem.indexSizes[d], at);
   indices.bounds.clear();
-  return values.shape == indices.shape ? values : index_provenance::atShape(values, indices.shape);
+  IndexValues there =
+      values.shape == indices.shape ? values : index_provenance::atShape(values, indices.shape);
+  return fixLeaves ? withLeavesFixed(std::move(there)) : there;
 }
 
 }  // namespace
@@ -257,12 +335,13 @@ IndexProperties proveForAllSizes(const GatherOp& op, const IndexValues& startInd
                                  const std::vector<Assumption>& assumptions,
                                  const std::vector<VectorBlock>& blocks) {
   SizedOp problem = sizedOp(op, form);
-  problem.atSizes = [&](const std::map<std::string, int64_t>& at) {
+  problem.atSizes = [&](const std::map<std::string, int64_t>& at, bool fixLeaves) {
     GatherOp fixed = op;
     for (size_t d = 0; d < fixed.operand.shape.size(); ++d)
       fixed.operand.shape[d] = problem.sizes.valueOf(problem.targetSizes[d], at);
     fixed.operand.bounds.clear();
-    const IndexValues values = atIndexSizes(problem, at, fixed.start_indices, startIndices);
+    const IndexValues values =
+        atIndexSizes(problem, at, fixed.start_indices, startIndices, fixLeaves);
     fixed.result.reset();
     return proveGatherIndexProperties(fixed, values, form, assumptions, blocks);
   };
@@ -274,7 +353,7 @@ IndexProperties proveForAllSizes(const ScatterOp& op, const IndexValues& scatter
                                  const std::vector<Assumption>& assumptions,
                                  const std::vector<VectorBlock>& blocks) {
   SizedOp problem = sizedOp(op, form);
-  problem.atSizes = [&](const std::map<std::string, int64_t>& at) {
+  problem.atSizes = [&](const std::map<std::string, int64_t>& at, bool fixLeaves) {
     ScatterOp fixed = op;
     for (TensorType& input : fixed.inputs) {
       for (size_t d = 0; d < input.shape.size(); ++d)
@@ -286,7 +365,8 @@ IndexProperties proveForAllSizes(const ScatterOp& op, const IndexValues& scatter
         update.shape[a] = problem.sizes.valueOf(problem.spaceSizes[a], at);
       update.bounds.clear();
     }
-    const IndexValues values = atIndexSizes(problem, at, fixed.scatter_indices, scatterIndices);
+    const IndexValues values =
+        atIndexSizes(problem, at, fixed.scatter_indices, scatterIndices, fixLeaves);
     fixed.results.clear();
     return proveScatterIndexProperties(fixed, values, form, assumptions, blocks);
   };
