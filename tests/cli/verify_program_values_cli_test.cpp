@@ -9,21 +9,10 @@
 
 #include "core/bridges/isl_bridge.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/cli/verify_json.h"
 
 namespace idxmap::cli_test {
 namespace {
-
-// Unique, sorted and in bounds of the first op ("none" where the op has no such property).
-std::vector<std::string> verdicts(const CliResult& result) {
-  nlohmann::json records = nlohmann::json::parse(result.out);
-  const nlohmann::json& properties = records.at(0).at("properties");
-  std::vector<std::string> out;
-  for (const char* name : {"unique", "sorted", "in_bounds"}) {
-    const nlohmann::json& property = properties.value(name, nlohmann::json());
-    out.push_back(property.is_object() ? property.value("verdict", "none") : "none");
-  }
-  return out;
-}
 
 TEST(VerifyProgramValuesCli, TopKIndicesAreUniqueAndInBounds) {
   const std::string text = R"(func.func @main(%x: tensor<8xf32>, %t: tensor<8x4xf32>,

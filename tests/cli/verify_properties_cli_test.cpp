@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_runner.h"
+#include "tests/cli/verify_json.h"
 
 namespace idxmap::cli_test {
 namespace {
@@ -268,12 +269,6 @@ TEST(VerifyPropertiesCli, FactsFollowArithmeticWithConstants) {
   func.return %0 : tensor<8x2xf32>
 }
 )";
-  };
-  auto verdicts = [](const CliResult& result) {
-    nlohmann::json properties = nlohmann::json::parse(result.out)[0]["properties"];
-    return std::vector<std::string>{properties["unique"]["verdict"],
-                                    properties["sorted"]["verdict"],
-                                    properties["in_bounds"]["verdict"]};
   };
   std::vector<std::string> all = {"proven", "proven", "proven"};
   CliResult doubled = runIdxmap(

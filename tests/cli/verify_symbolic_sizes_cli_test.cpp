@@ -8,22 +8,11 @@
 #include <regex>
 
 #include "tests/cli/cli_runner.h"
+#include "tests/cli/verify_json.h"
 
 namespace idxmap::cli_test {
 namespace symbolic_sizes_cli_test {
 namespace {
-
-// Unique, sorted and in bounds of the first op ("none" where the op has no such property).
-std::vector<std::string> verdicts(const CliResult& result) {
-  nlohmann::json records = nlohmann::json::parse(result.out);
-  const nlohmann::json& properties = records.at(0).at("properties");
-  std::vector<std::string> out;
-  for (const char* name : {"unique", "sorted", "in_bounds"}) {
-    const nlohmann::json& property = properties.value(name, nlohmann::json());
-    out.push_back(property.is_object() ? property.value("verdict", "none") : "none");
-  }
-  return out;
-}
 
 TEST(VerifySymbolicSizesCli, SymbolicBatchSizesAreDecidedForEverySize) {
   const std::string text = R"(func.func @main(%b: tensor<i64>, %x: tensor<?x5xf32>,
@@ -114,19 +103,19 @@ TEST(VerifySymbolicSizesCli, GatherFromATableOfSymbolicRows) {
   EXPECT_EQ(properties.at("int32_safe").at("verdict"), "unknown");
 }
 
-// A shape-polymorphic export (JAX passes the `?` size as %n): the index tensor's rows are `?`,
-// its vectors [i, j] dynamic_iotas of the shape [n, 2, 1]. In bounds iff the operand has as
-// many rows as the indices (nothing in the program ties the two `?`s); sorted iff too, since a
-// start index clamped to the last row comes after a larger one ([0, 1] then [1, 0] -> [0, 0]).
-TEST(VerifySymbolicSizesCli, IndicesWithSymbolicRowsFromDynamicIotas) {
-  const std::string text = R"(func.func @main(%n: tensor<i64>, %x: tensor<?x5xf32>)
-    -> tensor<?x2xf32> {
+// A shape-polymorphic take as JAX exports it (the `?` size passed as %n): the index tensor's
+// rows are `?`, row i's vectors [i, %cols[i, j]] (`cols` defines %cols, or `arguments` takes
+// it), gathered from a `?` x 5 operand.
+std::string polymorphicTake(const std::string& cols, const std::string& arguments = "") {
+  return R"(func.func @main(%n: tensor<i64>, %x: tensor<?x5xf32>)" + arguments +
+         R"() -> tensor<?x2xf32> {
   %0 = stablehlo.convert %n : (tensor<i64>) -> tensor<i32>
   %1 = stablehlo.reshape %0 : (tensor<i32>) -> tensor<1xi32>
   %2 = stablehlo.constant dense<[2, 1]> : tensor<2xi32>
   %3 = stablehlo.concatenate %1, %2, dim = 0 : (tensor<1xi32>, tensor<2xi32>) -> tensor<3xi32>
   %rows = stablehlo.dynamic_iota %3, dim = 0 : (tensor<3xi32>) -> tensor<?x2x1xi64>
-  %cols = stablehlo.dynamic_iota %3, dim = 1 : (tensor<3xi32>) -> tensor<?x2x1xi64>
+  )" + cols +
+         R"(
   %idx = stablehlo.concatenate %rows, %cols, dim = 2
     : (tensor<?x2x1xi64>, tensor<?x2x1xi64>) -> tensor<?x2x2xi64>
   %r = "stablehlo.gather"(%x, %idx) {dimension_numbers = #stablehlo.gather<
@@ -135,6 +124,15 @@ TEST(VerifySymbolicSizesCli, IndicesWithSymbolicRowsFromDynamicIotas) {
   return %r : tensor<?x2xf32>
 }
 )";
+}
+
+// A shape-polymorphic export (JAX passes the `?` size as %n): the index tensor's rows are `?`,
+// its vectors [i, j] dynamic_iotas of the shape [n, 2, 1]. In bounds iff the operand has as
+// many rows as the indices (nothing in the program ties the two `?`s); sorted iff too, since a
+// start index clamped to the last row comes after a larger one ([0, 1] then [1, 0] -> [0, 0]).
+TEST(VerifySymbolicSizesCli, IndicesWithSymbolicRowsFromDynamicIotas) {
+  const std::string text = polymorphicTake(
+      "%cols = stablehlo.dynamic_iota %3, dim = 1 : (tensor<3xi32>) -> tensor<?x2x1xi64>");
   CliResult result = runIdxmap({"verify", "--json"}, text);
   EXPECT_EQ(result.exitCode, 0) << result.err;
   EXPECT_EQ(verdicts(result), (std::vector<std::string>{"none", "unknown", "unknown"}))
@@ -177,21 +175,7 @@ TEST(VerifySymbolicSizesCli, IndicesWithSymbolicRowsFromDynamicIotas) {
 // index rows than operand rows (else row n0 is clamped, whatever the columns: replayed with the
 // columns fixed) and every column read is in [0, 4]: the two apart, one condition each.
 TEST(VerifySymbolicSizesCli, SizesAndArgumentsDecideInBoundsApart) {
-  const std::string text = R"(func.func @main(%n: tensor<i64>, %x: tensor<?x5xf32>,
-    %cols: tensor<?x2x1xi64>) -> tensor<?x2xf32> {
-  %0 = stablehlo.convert %n : (tensor<i64>) -> tensor<i32>
-  %1 = stablehlo.reshape %0 : (tensor<i32>) -> tensor<1xi32>
-  %2 = stablehlo.constant dense<[2, 1]> : tensor<2xi32>
-  %3 = stablehlo.concatenate %1, %2, dim = 0 : (tensor<1xi32>, tensor<2xi32>) -> tensor<3xi32>
-  %rows = stablehlo.dynamic_iota %3, dim = 0 : (tensor<3xi32>) -> tensor<?x2x1xi64>
-  %idx = stablehlo.concatenate %rows, %cols, dim = 2
-    : (tensor<?x2x1xi64>, tensor<?x2x1xi64>) -> tensor<?x2x2xi64>
-  %r = "stablehlo.gather"(%x, %idx) {dimension_numbers = #stablehlo.gather<
-      collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 2>,
-      slice_sizes = array<i64: 1, 1>} : (tensor<?x5xf32>, tensor<?x2x2xi64>) -> tensor<?x2xf32>
-  return %r : tensor<?x2xf32>
-}
-)";
+  const std::string text = polymorphicTake("", ", %cols: tensor<?x2x1xi64>");
   CliResult result = runIdxmap({"verify", "--json"}, text);
   EXPECT_EQ(result.exitCode, 0) << result.err;
   const nlohmann::json inBounds =

@@ -369,14 +369,17 @@ TEST(SymbolicSizes, ScattersWithDynamicIndexDimsHoldAtEverySize) {
           scatterTruth(fixed, formulaTensor(fixed.scatter_indices.shape, formula)).*property,
           hasPoint(fixed.updates[0].shape));
     };
-    for (auto [property, name] :
+    // (No structured binding: clang 14 cannot capture one in a lambda.)
+    for (const auto& named :
          {std::pair(&Truth::unique, "unique"), std::pair(&Truth::sorted, "sorted"),
           std::pair(&Truth::inBounds, "in bounds")}) {
+      bool Truth::*property = named.first;
       const ProofResult& verdict = property == &Truth::unique   ? *properties.unique
                                    : property == &Truth::sorted ? properties.sorted
                                                                 : properties.inBounds;
       expectMatches(
-          verdict, dims, [&](const auto& sizes) { return truthAt(sizes, property); }, name, tally);
+          verdict, dims, [&](const auto& sizes) { return truthAt(sizes, property); }, named.second,
+          tally);
     }
   }
   if (sample.count >= 80) tally.expectEachAtLeast(4);
