@@ -162,15 +162,18 @@ class Decider {
       // sizes are replayed with the values fixed (any of them breaks it there).
       const isl::set sizesContext = withoutLeaves(context_);
       const isl::set brokenSizes = withoutLeaves(broken);
-      const bool valuesMatter =
-          leaves_ > 0 &&
-          !brokenSizes.is_equal(sizesContext.subtract(withoutLeaves(context_.subtract(broken))));
+      // The sizes where every value breaks it (all of brokenSizes without leaves).
+      const isl::set allValues =
+          leaves_ > 0 ? sizesContext.subtract(withoutLeaves(context_.subtract(broken)))
+                      : brokenSizes;
+      const bool valuesMatter = !brokenSizes.is_equal(allValues);
       const bool fixLeaves = leaves_ > 0 && !valuesMatter;
       ProofResult there = picked(p_.atSizes(at, fixLeaves), property);
       const bool confirmed = there.isRefuted() && there.counterexample;
       if (confirmed && fixLeaves) sizes += ", whatever the run-time values";
       if (valuesMatter)
-        if (std::optional<ProofResult> both = separated(broken, property)) return *both;
+        if (std::optional<ProofResult> both = separated(broken, property, sizesContext, allValues))
+          return *both;
       if (valuesMatter || (leaves_ > 0 && !confirmed)) {
         std::string what =
             there.condition.empty() ? there.reason : "it holds iff " + there.condition;
@@ -194,19 +197,19 @@ class Decider {
     });
   }
 
-  // Where sizes and run-time values break it apart: at the sizes A every value does, at the
-  // other sizes (with an index point) exactly the values B do, whatever the size. The property
-  // then holds iff the sizes are not in A and the values not in B: the sizes' condition (A's
-  // smallest sizes replayed by the static provers) and the static provers' condition on the
-  // function's arguments at a size outside A, which does not depend on the size. nullopt
-  // otherwise (or when that condition is not on the arguments: one on index vectors names
-  // clamp bounds of one size).
-  std::optional<ProofResult> separated(const isl::set& broken, Property property) const {
+  // Where sizes and run-time values break it apart: at the sizes A (allValues) every value
+  // does, at the other sizes (with an index point) exactly the values B do, whatever the size.
+  // The property then holds iff the sizes are not in A and the values not in B: the sizes'
+  // condition (A's smallest sizes replayed by the static provers) and the static provers'
+  // condition on the function's arguments at a size outside A, which does not depend on the
+  // size. nullopt otherwise (or when that condition is not on the arguments: one on index
+  // vectors names clamp bounds of one size).
+  std::optional<ProofResult> separated(const isl::set& broken, Property property,
+                                       const isl::set& sizesContext,
+                                       const isl::set& allValues) const {
     // Pairs (unique, sorted): which pairs of elements matter depends on the sizes, so the
     // values' condition at one size is not the condition at another.
     if (property != Property::InBounds) return std::nullopt;
-    const isl::set sizesContext = withoutLeaves(context_);
-    const isl::set allValues = sizesContext.subtract(withoutLeaves(context_.subtract(broken)));
     const isl::set otherSizes = withoutLeaves(space_.params()).subtract(allValues);
     const isl::set rest = broken.subtract(allValues);
     if (otherSizes.is_empty() || rest.is_empty()) return std::nullopt;
@@ -285,28 +288,6 @@ IndexProperties proveAll(const IndexValues& values, int64_t indexVectorDim,
   }
 }
 
-// The values with every leaf fixed to one value of its range (0 where it may be): known at
-// every point.
-IndexValues withLeavesFixed(IndexValues values) {
-  if (!values.symbolic || values.leaves.empty()) return values;
-  isl::map fixed = *values.symbolic;
-  for (int i = checked(isl_map_dim(fixed.get(), isl_dim_param)); i-- > 0;) {
-    const std::string name = isl_map_get_dim_name(fixed.get(), isl_dim_param, i);
-    // A value's parameters are its leaves, "l<k>" for leaves[k] (index_values.h).
-    const index_provenance::Leaf& leaf = values.leaves.at(std::stoul(name.substr(1)));
-    const int64_t value = std::clamp<int64_t>(0, leaf.range.first, leaf.range.second);
-    fixed = own(isl_map_fix_val(fixed.release(), isl_dim_param, static_cast<unsigned>(i),
-                                isl_bridge::toIslVal(value).release()));
-    fixed = own(isl_map_project_out(fixed.release(), isl_dim_param, static_cast<unsigned>(i), 1));
-  }
-  values.provenance += " (each run-time value fixed to 0 or its range's nearest end)";
-  values.symbolic = fixed;
-  values.known = fixed;
-  values.leaves.clear();
-  values.complete = true;
-  return values;
-}
-
 // The index tensor at the sizes `at` (its type made static there), and its values there.
 IndexValues atIndexSizes(const SizedOp& problem, const std::map<std::string, int64_t>& at,
                          TensorType& indices, const IndexValues& values, bool fixLeaves) {
@@ -315,7 +296,7 @@ IndexValues atIndexSizes(const SizedOp& problem, const std::map<std::string, int
   indices.bounds.clear();
   IndexValues there =
       values.shape == indices.shape ? values : index_provenance::atShape(values, indices.shape);
-  return fixLeaves ? withLeavesFixed(std::move(there)) : there;
+  return fixLeaves ? index_provenance::withLeavesFixed(std::move(there)) : there;
 }
 
 }  // namespace

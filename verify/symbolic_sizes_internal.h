@@ -8,12 +8,14 @@
 // space a point breaks it; otherwise unknown with the exact condition on the sizes under which
 // it holds. Sizes that break a property are replayed before they are reported: the op is built
 // at those sizes and the static provers (which replay their own counterexamples by evaluation)
-// must refute it there too. Index values known only at run time (leaves) leave a broken
-// property unknown, with what the static provers say at the sizes that break it.
+// must refute it there too. Index values known only at run time (leaves): where they do not
+// change the answer at any size, as without them (the breaking sizes replayed with the values
+// fixed); where sizes and values break in-bounds apart, the condition on both; otherwise
+// unknown, with what the static provers say at the sizes that break it.
 //
 // A `?` dim of the index tensor is a size parameter too: its values come from the value analysis
 // following `?` dims (index_provenance::ValueContext::followDynamicShapes), over points bounded
-// below only, which the op's index space bounds. Private to verify/.
+// by the largest size only, which the op's index space bounds. Private to verify/.
 #pragma once
 
 #include "ops/provenance/index_values.h"

@@ -53,8 +53,9 @@ struct ValueContext {
   // so a long scope is not scanned from its start for every value.
   const mlir_ir::Operation* user = nullptr;
   // Tensors with `?` dims are followed too (for a caller that decides for every size,
-  // verify/symbolic_sizes): a point's coordinate along a `?` dim is bounded below only (the
-  // caller bounds it by its sizes), and an op whose values or reads depend on a `?` size
+  // verify/symbolic_sizes): a point's coordinate along a `?` dim is bounded by the largest size
+  // only, INT64_MAX (the caller bounds it by its sizes), and an op whose values or reads depend
+  // on a `?` size
   // (reshape, reverse, slice, pad, a concatenation along it, a broadcast that may or may not
   // stretch it, sort) is a leaf with the reason. Off: such values are not represented.
   bool followDynamicShapes = false;
@@ -108,6 +109,10 @@ struct VectorValues {
 // The values of a tensor with `?` dims (followed with ValueContext::followDynamicShapes) at
 // `shape`, static: the relations restricted to that shape's points, the leaves' reads too.
 IndexValues atShape(const IndexValues& values, const std::vector<int64_t>& shape);
+
+// The values with every leaf fixed to one value of its range (0, or the range's end nearest to
+// it): known at every point, no leaves left.
+IndexValues withLeavesFixed(IndexValues values);
 
 // nullopt when the values are not represented. Throws Error when isl gives up, or when the
 // vector dim is `?`.

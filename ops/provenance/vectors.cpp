@@ -1,7 +1,10 @@
 // An op's index vectors from the values of its index tensor: the tensor's relation read at each
-// entry of the vector dim, the entries' relations paired point by point.
+// entry of the vector dim, the entries' relations paired point by point. And the values as
+// verify's symbolic sizes replay them: at one static shape, with the leaves fixed.
 #include <isl/id.h>
 #include <isl/map.h>
+
+#include <algorithm>
 
 #include "core/bridges/isl_bridge.h"
 #include "ops/provenance/index_values.h"
@@ -31,6 +34,25 @@ IndexValues atShape(const IndexValues& values, const std::vector<int64_t>& shape
   if (out.symbolic) out.symbolic = out.symbolic->intersect_domain(points);
   for (Leaf& leaf : out.leaves) leaf.access = leaf.access.intersect_domain(points);
   return out;
+}
+
+IndexValues withLeavesFixed(IndexValues values) {
+  if (!values.symbolic || values.leaves.empty()) return values;
+  isl::map fixed = *values.symbolic;
+  for (int i = checked(isl_map_dim(fixed.get(), isl_dim_param)); i-- > 0;) {
+    const Leaf& leaf =
+        values.leaves.at(leafOfParameter(isl_map_get_dim_name(fixed.get(), isl_dim_param, i)));
+    const int64_t value = std::clamp<int64_t>(0, leaf.range.first, leaf.range.second);
+    fixed = own(isl_map_fix_val(fixed.release(), isl_dim_param, static_cast<unsigned>(i),
+                                isl_bridge::toIslVal(value).release()));
+    fixed = own(isl_map_project_out(fixed.release(), isl_dim_param, static_cast<unsigned>(i), 1));
+  }
+  values.provenance += " (each run-time value fixed to 0 or its range's nearest end)";
+  values.symbolic = fixed;
+  values.known = fixed;
+  values.leaves.clear();
+  values.complete = true;
+  return values;
 }
 
 std::optional<VectorValues> indexVectors(const IndexValues& values, int64_t indexVectorDim) {
