@@ -169,6 +169,7 @@ namespace {
 bool freeOfLeaves(isl_basic_map* piece) {
   int parameters = checked(isl_basic_map_dim(piece, isl_dim_param));
   if (checked(isl_basic_map_involves_dims(piece, isl_dim_param, 0, parameters))) return false;
+  if (checked(isl_basic_map_dim(piece, isl_dim_div)) == 0) return true;
   // A division as an affine expression needs a set space (isl cannot represent one on a map
   // space): the piece's divisions are read from it wrapped into a set.
   isl_basic_set* wrapped = isl_basic_map_wrap(isl_basic_map_copy(piece));
