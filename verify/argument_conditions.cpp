@@ -110,7 +110,9 @@ std::optional<std::string> singleCondition(const PossibleVectors& possible,
   const index_provenance::Leaf& leaf = possible.leaves[0];
   std::string which = "every element of " + leaf.tensor;
   if (!readsEveryElement(points, leaf)) which += " that the op reads";
-  return which + " is in " + describedValues(good);
+  const std::string described = describedValues(good);  // "[0, 4]", "{ [v] : ... }", "0"
+  return which + (described.front() == '[' || described.front() == '{' ? " is in " : " is ") +
+         described;
 }
 
 // Whether the index points read the leaf's elements in their own order, one element each (a

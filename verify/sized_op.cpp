@@ -74,11 +74,43 @@ std::string Sizes::words(const isl::set& condition) const {
   std::string body =
       colon == std::string::npos ? "true" : text.substr(colon + 1, close - colon - 1);
   body = std::regex_replace(body, std::regex("^ +| +$"), "");
+  return body + legend(body);
+}
+
+std::string Sizes::legend(const std::string& text) const {
   std::string where;
   for (const auto& [name, what] : legend_)
-    if (std::regex_search(body, std::regex("\\b" + name + "\\b")))
+    if (std::regex_search(text, std::regex("\\b" + name + "\\b")))
       where += (where.empty() ? ", where " : " and ") + name + " is " + what;
-  return body + where;
+  return where;
+}
+
+SizedRelations sizedRelations(const SizedOp& p, const isl::set& withVectors) {
+  size_t rank = p.spaceSizes.size(), entries = p.entries, targets = p.targetSizes.size();
+  std::string from = tuple("i", rank, "x", entries);
+  std::vector<std::string> termConstraints;
+  for (size_t d = 0; d < targets; ++d)
+    termConstraints.push_back(variable("t", d) + " = " + p.targetTerms[d]);
+  isl::map targetOf = p.sizes
+                          .read<isl::map>("{ " + from + " -> " + tuple("t", targets) + " : " +
+                                          joined(termConstraints) + " }")
+                          .intersect_domain(withVectors);
+  isl::map kept = targetOf;
+  if (p.keptInTarget) {
+    std::vector<std::string> inside;
+    for (size_t d = 0; d < targets; ++d)
+      inside.push_back("0 <= " + variable("t", d) + " < " + p.targetSizes[d]);
+    kept = kept.intersect_range(
+        p.sizes.read<isl::set>("{ " + tuple("t", targets) + " : " + joined(inside) + " }"));
+  } else {
+    kept = kept.intersect_domain(
+        p.sizes.read<isl::set>("{ " + from + " : " + joined(p.keptEntries) + " }"));
+  }
+  isl::map startOf = p.sizes
+                         .read<isl::map>("{ " + from + " -> " + tuple("f", targets) + " : " +
+                                         joined(p.fullStart) + " }")
+                         .intersect_domain(withVectors);
+  return {withVectors.subtract(kept.domain()), kept, startOf};
 }
 
 namespace {

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/bridges/isl_bridge.h"
 #include "ops/stablehlo/gather_scatter.h"
 #include "verify/index_properties.h"
 
@@ -54,6 +55,8 @@ class Sizes {
   std::string describe(const std::map<std::string, int64_t>& at) const;
   // "n1 <= n0, where n0 is dim 0 of result and n1 is dim 0 of updates"
   std::string words(const isl::set& condition) const;
+  // ", where n0 is dim 0 of result": the parameters `text` names, or "" when it names none.
+  std::string legend(const std::string& text) const;
 
  private:
   std::string params() const;  // "[n0, n1] -> "
@@ -80,6 +83,15 @@ struct SizedOp {
   // value (leaf) fixed to one value of its range, for sizes where every value breaks it.
   std::function<IndexProperties(const std::map<std::string, int64_t>&, bool fixLeaves)> atSizes;
 };
+
+// The op over its index points i and the vectors x read there (`withVectors`, [i, x], the
+// sizes its parameters): where each point reaches and what it starts at.
+struct SizedRelations {
+  isl::set outside;  // [i, x]: the read or write falls outside (clamped, skipped)
+  isl::map kept;     // { [i, x] -> [t] }: the target element reached, where it is kept
+  isl::map startOf;  // { [i, x] -> [f] }: the full start index (clamped as the op clamps)
+};
+SizedRelations sizedRelations(const SizedOp& p, const isl::set& withVectors);
 
 SizedOp sizedOp(const gather_scatter::GatherOp& op, const IndexOpForm& form);
 SizedOp sizedOp(const gather_scatter::ScatterOp& op, const IndexOpForm& form);

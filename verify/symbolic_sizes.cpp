@@ -12,6 +12,7 @@
 #include "core/bridges/isl_bridge.h"
 #include "verify/index_points.h"
 #include "verify/runtime_properties_internal.h"
+#include "verify/sized_conditions_internal.h"
 #include "verify/sized_op_internal.h"
 #include "verify/symbolic_sizes_internal.h"
 
@@ -55,7 +56,15 @@ ProofResult picked(const IndexProperties& properties, Property property) {
 
 class Decider {
  public:
-  Decider(const SizedOp& problem, const VectorValues& vectors) : p_(problem) {
+  Decider(const SizedOp& problem, const VectorValues& vectors,
+          const std::vector<Assumption>& assumptions)
+      : p_(problem) {
+    // The facts whose ranges bound the leaves (every verdict here uses them).
+    for (const Assumption& assumption : assumptions)
+      for (const index_provenance::Leaf& leaf : vectors.leaves)
+        if (leaf.why == "assumed" && leaf.tensor == "%" + assumption.value &&
+            std::find(used_.begin(), used_.end(), assumption.text) == used_.end())
+          used_.push_back(assumption.text);
     // Each leaf in its range, read at the first point of a pair (l<k>) and at the second (m<k>).
     std::vector<std::string> leafRanges;
     for (size_t k = 0; k < vectors.leaves.size(); ++k)
@@ -85,33 +94,11 @@ class Decider {
   }
 
   IndexProperties decide() const {
-    size_t rank = p_.spaceSizes.size(), entries = p_.entries, targets = p_.targetSizes.size();
-    std::string from = tuple("i", rank, "x", entries);
-    std::vector<std::string> termConstraints;
-    for (size_t d = 0; d < targets; ++d)
-      termConstraints.push_back(variable("t", d) + " = " + p_.targetTerms[d]);
-    isl::map targetOf = p_.sizes
-                            .read<isl::map>("{ " + from + " -> " + tuple("t", targets) + " : " +
-                                            joined(termConstraints) + " }")
-                            .intersect_domain(withVectors_);
-    isl::map kept = targetOf;
-    if (p_.keptInTarget) {
-      std::vector<std::string> inside;
-      for (size_t d = 0; d < targets; ++d)
-        inside.push_back("0 <= " + variable("t", d) + " < " + p_.targetSizes[d]);
-      kept = kept.intersect_range(
-          p_.sizes.read<isl::set>("{ " + tuple("t", targets) + " : " + joined(inside) + " }"));
-    } else {
-      kept = kept.intersect_domain(
-          p_.sizes.read<isl::set>("{ " + from + " : " + joined(p_.keptEntries) + " }"));
-    }
-    isl::set outside = withVectors_.subtract(kept.domain());
-    isl::map keptFromPoint = withoutVectors(kept);
-    isl::map startOf =
-        withoutVectors(p_.sizes
-                           .read<isl::map>("{ " + from + " -> " + tuple("f", targets) + " : " +
-                                           joined(p_.fullStart) + " }")
-                           .intersect_domain(withVectors_));
+    const SizedRelations relations = sizedRelations(p_, withVectors_);
+    isl::set outside = relations.outside;
+    isl::map keptFromPoint = withoutVectors(relations.kept);
+    isl::map startOf = withoutVectors(relations.startOf);
+    const size_t targets = p_.targetSizes.size();
     isl::map earlier = own(isl_map_lex_lt(own(isl_set_get_space(space_.get())).release()))
                            .intersect_domain(space_)
                            .intersect_range(space_);
@@ -134,8 +121,15 @@ class Decider {
   // it is another one (m<k> for l<k>), whatever its value. That the two points may read one
   // element, which then has one value, is left out: the pairs found are a superset, so none
   // is a proof, and some are answered "unknown" with what the static provers say.
+  // The map's own m<k> (from the context's ranges, free of its points) goes first: renaming
+  // l<k> onto a name the space has would give it two parameters of one name, which isl then
+  // aligns as one (the second point's value silently the first's).
   isl::map atSecondPoint(isl::map map) const {
     for (size_t k = 0; k < leaves_; ++k) {
+      int second = isl_map_find_dim_by_name(map.get(), isl_dim_param, variable("m", k).c_str());
+      if (second >= 0)
+        map = own(
+            isl_map_project_out(map.release(), isl_dim_param, static_cast<unsigned>(second), 1));
       int position = isl_map_find_dim_by_name(map.get(), isl_dim_param, variable("l", k).c_str());
       if (position >= 0)
         map = own(isl_map_set_dim_name(map.release(), isl_dim_param,
@@ -152,6 +146,15 @@ class Decider {
   }
 
   ProofResult verdict(const isl::set& brokenAt, Property property) const {
+    ProofResult result = decided(brokenAt, property);
+    for (const std::string& text : used_)
+      if (std::find(result.assumptions.begin(), result.assumptions.end(), text) ==
+          result.assumptions.end())
+        result.assumptions.push_back(text);
+    return result;
+  }
+
+  ProofResult decided(const isl::set& brokenAt, Property property) const {
     return index_points::guarded([&] {
       isl::set broken = brokenAt.intersect(context_);
       if (broken.is_empty()) return ProofResult::proven("isl");
@@ -177,9 +180,10 @@ class Decider {
       if (valuesMatter || (leaves_ > 0 && !confirmed)) {
         std::string what =
             there.condition.empty() ? there.reason : "it holds iff " + there.condition;
-        return ProofResult::unknown("the sizes and the run-time index values decide it; at " +
-                                    sizes + ", " +
-                                    (there.isProven() ? std::string("it holds") : what));
+        std::string reason = "the sizes and the run-time index values decide it; at " + sizes +
+                             ", " + (there.isProven() ? std::string("it holds") : what);
+        if (valuesMatter) return onVectors(property, std::move(reason));
+        return ProofResult::unknown(std::move(reason));
       }
       if (!confirmed)
         return ProofResult::unknown(
@@ -236,6 +240,20 @@ class Decider {
     return both;
   }
 
+  // Where the sizes and the values decide it together: the condition on the index vectors,
+  // the sizes its parameters (sized_conditions_internal.h), exact for every size.
+  ProofResult onVectors(Property property, std::string reason) const {
+    const isl::set vectors = withoutLeaves(withVectors_);
+    const isl::set space = withoutLeaves(space_);
+    const IndexCondition condition = property == Property::InBounds ? sizedInBounds(p_, vectors)
+                                     : property == Property::Sorted
+                                         ? sizedSorted(p_, space, vectors)
+                                         : sizedUnique(p_, space, vectors);
+    ProofResult stated = ProofResult::conditional(std::move(reason), sizedText(p_, condition));
+    stated.conditionOn = "sizes and index vectors";
+    return stated;
+  }
+
   // The set with its size parameters projected out: the leaves alone.
   isl::set onlyLeaves(isl::set set) const {
     for (int k = checked(isl_set_dim(set.get(), isl_dim_param)); k-- > 0;) {
@@ -260,14 +278,15 @@ class Decider {
   }
 
   const SizedOp& p_;
+  std::vector<std::string> used_;  // the user's facts relied on, as written
   size_t leaves_ = 0;
   isl::set context_;
   isl::set space_;
   isl::set withVectors_;
 };
 
-IndexProperties proveAll(const IndexValues& values, int64_t indexVectorDim,
-                         const SizedOp& problem) {
+IndexProperties proveAll(const IndexValues& values, int64_t indexVectorDim, const SizedOp& problem,
+                         const std::vector<Assumption>& assumptions) {
   auto allUnknown = [&](const std::string& reason) {
     ProofResult unknown = ProofResult::unknown(reason);
     return IndexProperties{problem.uniqueAsked ? std::optional(unknown) : std::nullopt, unknown,
@@ -281,7 +300,7 @@ IndexProperties proveAll(const IndexValues& values, int64_t indexVectorDim,
       std::optional<VectorValues> vectors =
           index_provenance::indexVectors(relation, indexVectorDim);
       if (!vectors) return allUnknown(values.provenance);
-      return Decider(problem, *vectors).decide();
+      return Decider(problem, *vectors, assumptions).decide();
     });
   } catch (const Error& error) {
     return allUnknown(error.what());
@@ -326,7 +345,7 @@ IndexProperties proveForAllSizes(const GatherOp& op, const IndexValues& startInd
     fixed.result.reset();
     return proveGatherIndexProperties(fixed, values, form, assumptions, blocks);
   };
-  return proveAll(startIndices, op.dimension_numbers.index_vector_dim, problem);
+  return proveAll(startIndices, op.dimension_numbers.index_vector_dim, problem, assumptions);
 }
 
 IndexProperties proveForAllSizes(const ScatterOp& op, const IndexValues& scatterIndices,
@@ -351,7 +370,7 @@ IndexProperties proveForAllSizes(const ScatterOp& op, const IndexValues& scatter
     fixed.results.clear();
     return proveScatterIndexProperties(fixed, values, form, assumptions, blocks);
   };
-  return proveAll(scatterIndices, op.dimension_numbers.index_vector_dim, problem);
+  return proveAll(scatterIndices, op.dimension_numbers.index_vector_dim, problem, assumptions);
 }
 
 }  // namespace idxmap::symbolic_sizes

@@ -192,6 +192,22 @@ TEST(VerifySymbolicSizesCli, SizesAndArgumentsDecideInBoundsApart) {
                 "[0, 0]"),
             std::string::npos)
       << result.out;
+  // Sorted takes the sizes and the values together (rows past the operand's clamp onto its
+  // last one, so which pairs of columns must be in order depends on n0 and n1): stated on the
+  // index vectors with the sizes as parameters, for every size.
+  const nlohmann::json sorted =
+      nlohmann::json::parse(result.out).at(0).at("properties").at("sorted");
+  EXPECT_EQ(sorted.at("verdict"), "unknown") << result.out;
+  EXPECT_EQ(sorted.at("condition_on"), "sizes and index vectors") << result.out;
+  const std::string condition = sorted.at("condition");
+  EXPECT_EQ(condition.rfind("no two points p, q of start_indices (index vector x at p, y at q) "
+                            "satisfy [n0, n1] -> { ",
+                            0),
+            0u)
+      << condition;
+  EXPECT_NE(condition.find(", where n0 is dim 0 of operand and n1 is dim 0 of start_indices"),
+            std::string::npos)
+      << condition;
   // With the columns assumed in range, the sizes alone decide it.
   CliResult assumed = runIdxmap({"verify", "--json", "--assume", "%cols: in [0, 4]"}, text);
   const nlohmann::json given =
@@ -200,6 +216,7 @@ TEST(VerifySymbolicSizesCli, SizesAndArgumentsDecideInBoundsApart) {
   EXPECT_EQ(given.at("condition"),
             "n1 <= n0, where n0 is dim 0 of operand and n1 is dim 0 of start_indices")
       << assumed.out;
+  EXPECT_EQ(given.at("assumptions"), nlohmann::json::array({"%cols: in [0, 4]"})) << assumed.out;
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "tests/ops/stablehlo/random_ops.h"
 #include "tests/support/sampling.h"
 #include "tests/verify/index_truth.h"
+#include "tests/verify/symbolic_sizes_support.h"
 #include "verify/index_properties.h"
 
 namespace idxmap {
@@ -27,131 +28,7 @@ using gather_scatter::ScatterOp;
 using gather_scatter::Tensor;
 using namespace gather_scatter::testing;
 using namespace index_truth;
-
-constexpr int64_t kLargestSize = 5;
-
-// A `?` dim of one of the op's tensors: which tensor (as the provers name it) and where, and
-// another dim the op gives the same size (a scatter's updates along an index tensor's dim).
-struct DynamicDim {
-  std::string tensor;
-  size_t dim;
-  int64_t largest;  // its bound, or kLargestSize
-  std::string tiedTensor = "";
-  size_t tiedDim = 0;
-  bool is(const std::string& t, size_t d) const {
-    return (tensor == t && dim == d) || (tiedTensor == t && tiedDim == d);
-  }
-};
-
-// Makes each dim of `type` a `?` with probability 1/3, bounded now and then.
-void makeDynamic(std::mt19937& rng, TensorType& type, const std::string& tensor,
-                 std::vector<DynamicDim>& dims) {
-  for (size_t d = 0; d < type.shape.size(); ++d) {
-    if (dims.size() >= 3 || uniform(rng, 0, 2) != 0) continue;
-    int64_t bound = uniform(rng, 0, 3) == 0 ? uniform(rng, 1, kLargestSize) : kDynamic;
-    if (bound != kDynamic || !type.bounds.empty()) type.bounds.resize(type.shape.size(), kDynamic);
-    if (bound != kDynamic) type.bounds[d] = bound;
-    type.shape[d] = kDynamic;
-    dims.push_back({tensor, d, bound == kDynamic ? kLargestSize : bound});
-  }
-}
-
-// Calls `visit(sizes)` for every assignment of 0..kLargest (or the dim's bound) to `dims`.
-template <class Visit>
-void forEachSize(const std::vector<DynamicDim>& dims, Visit&& visit) {
-  std::vector<int64_t> sizes(dims.size(), 0);
-  while (true) {
-    visit(sizes);
-    size_t d = 0;
-    for (; d < dims.size(); ++d) {
-      if (++sizes[d] <= dims[d].largest) break;
-      sizes[d] = 0;
-    }
-    if (d == dims.size()) return;
-  }
-}
-
-// The static copy of `type`, one of the tensors named `tensor`, at `sizes`.
-TensorType atSizes(const TensorType& type, const std::string& tensor,
-                   const std::vector<DynamicDim>& dims, const std::vector<int64_t>& sizes) {
-  TensorType fixed = type;
-  for (size_t k = 0; k < dims.size(); ++k)
-    for (size_t d = 0; d < type.shape.size(); ++d)
-      if (dims[k].is(tensor, d) && type.isDynamic(d)) fixed.shape[d] = sizes[k];
-  fixed.bounds.clear();
-  return fixed;
-}
-
-// Whether a condition the provers stated ("n1 <= n0, where n0 is dim 0 of result and ...")
-// holds at `sizes`: the legend says which dim each parameter is.
-bool conditionHolds(const std::string& condition, const std::vector<DynamicDim>& dims,
-                    const std::vector<int64_t>& sizes) {
-  size_t where = condition.find(", where ");
-  std::string body = condition.substr(0, where), values;
-  std::string legend = where == std::string::npos ? "" : condition.substr(where);
-  std::regex entry("(n[0-9]+) is dim ([0-9]+) of ([a-z_]+)");
-  std::string params;
-  for (std::sregex_iterator it(legend.begin(), legend.end(), entry), end; it != end; ++it) {
-    const std::smatch& match = *it;
-    size_t dim = std::stoul(match[2]);
-    std::optional<int64_t> value;
-    for (size_t k = 0; k < dims.size() && !value; ++k)
-      if (dims[k].is(match[3], dim)) value = sizes[k];
-    EXPECT_TRUE(value) << "the legend names a dim that is not `?`: " << condition;
-    params += (params.empty() ? "" : ", ") + match[1].str();
-    values += " and " + match[1].str() + " = " + std::to_string(value.value_or(0));
-  }
-  isl::set at(islContext(), "[" + params + "] -> { : (" + body + ")" + values + " }");
-  return !at.is_empty();
-}
-
-struct SizeVerdicts {
-  int proven = 0, refuted = 0, conditional = 0;
-  // Every kind of verdict comes up in a CI-sized sample: at least `floor` of each (a quarter
-  // of what 60 seeds gave at the least, so that a fresh sample's spread stays above it).
-  void expectEachAtLeast(int floor) const {
-    std::printf("[ tally ] proven %d, refuted %d, conditional %d\n", proven, refuted, conditional);
-    EXPECT_GE(proven, floor);
-    EXPECT_GE(refuted, floor);
-    EXPECT_GE(conditional, floor);
-  }
-};
-
-// `verdict` against `truthAt(sizes)` (nullopt: not a valid op at those sizes; `points`: whether
-// the index space has a point there) at every size.
-void expectMatches(
-    const ProofResult& verdict, const std::vector<DynamicDim>& dims,
-    const std::function<std::optional<std::pair<bool, bool>>(const std::vector<int64_t>&)>& truthAt,
-    const std::string& what, SizeVerdicts& tally) {
-  ASSERT_TRUE(!verdict.isUnknown() || !verdict.condition.empty())
-      << what << ": unknown without a condition: " << verdict.reason;
-  if (verdict.isRefuted()) {
-    ASSERT_TRUE(verdict.counterexample) << what;
-    EXPECT_EQ(verdict.counterexample->explanation.rfind("at sizes ", 0), 0u) << what;
-  }
-  (verdict.isProven() ? tally.proven : verdict.isRefuted() ? tally.refuted : tally.conditional)++;
-  forEachSize(dims, [&](const std::vector<int64_t>& sizes) {
-    std::optional<std::pair<bool, bool>> truth = truthAt(sizes);
-    if (!truth) return;
-    auto [holds, hasPoint] = *truth;
-    std::string at = what + " at sizes " + index_points::text(sizes);
-    if (verdict.isProven()) EXPECT_TRUE(holds) << at;
-    if (verdict.isRefuted() && hasPoint) EXPECT_FALSE(holds) << at;
-    if (verdict.isUnknown())
-      EXPECT_EQ(conditionHolds(verdict.condition, dims, sizes), holds)
-          << at << ": condition " << verdict.condition;
-  });
-}
-
-// "[?, 3]" (a `?` printed as -1 would read as a size).
-std::string shapeText(const TensorType& type) {
-  std::string out;
-  for (int64_t size : type.shape)
-    out += (out.empty() ? "" : ", ") + (size == kDynamic ? std::string("?") : std::to_string(size));
-  return "[" + out + "]";
-}
-
-bool hasPoint(const std::vector<int64_t>& shape) { return !gather_scatter::isEmptyShape(shape); }
+using namespace sizes_testing;
 
 TEST(SymbolicSizes, GatherVerdictsHoldAtEverySize) {
   sampling::Sample sample = sampling::sampleOf("SymbolicSizes gathers", 600, 150);
@@ -234,53 +111,8 @@ TEST(SymbolicSizes, ScatterVerdictsHoldAtEverySize) {
   if (sample.count >= 150) tally.expectEachAtLeast(3);
 }
 
-// ---- `?` dims of the index tensor itself. Its values are a formula of the point (the vector
-// dim's coordinate included), as iotas and arithmetic of them give whatever the sizes:
-// (sum_d c_d * p_d + b) mod m, or without the mod.
-struct Formula {
-  std::vector<int64_t> coefficients;
-  int64_t offset = 0, modulus = 0;  // 0: no mod
-  int64_t at(const Index& point) const {
-    int64_t value = offset;
-    for (size_t d = 0; d < point.size(); ++d) value += coefficients[d] * point[d];
-    return modulus ? ((value % modulus) + modulus) % modulus : value;  // isl's mod
-  }
-};
-
-Formula randomFormula(std::mt19937& rng, size_t rank) {
-  Formula f;
-  for (size_t d = 0; d < rank; ++d) f.coefficients.push_back(uniform(rng, -2, 2));
-  f.offset = uniform(rng, -1, 4);
-  const int64_t moduli[] = {0, 0, 3, 4};
-  f.modulus = moduli[uniform(rng, 0, 3)];
-  return f;
-}
-
-// The values as the value analysis gives them for a tensor with `?` dims: over points bounded
-// below only along those dims.
-index_provenance::IndexValues formulaValues(const std::vector<int64_t>& shape, const Formula& f) {
-  std::string point, constraints, sum = std::to_string(f.offset);
-  for (size_t d = 0; d < shape.size(); ++d) {
-    const std::string p = "p" + std::to_string(d);
-    point += (d ? ", " : "") + p;
-    constraints += "0 <= " + p + (shape[d] == kDynamic ? "" : " < " + std::to_string(shape[d]));
-    constraints += " and ";
-    sum += " + " + std::to_string(f.coefficients[d]) + " * " + p;
-  }
-  const std::string value = f.modulus ? "(" + sum + ") mod " + std::to_string(f.modulus) : sum;
-  isl::map known(islContext(), "{ [" + point + "] -> [v] : " + constraints + "v = " + value + " }");
-  return {shape, known, "a formula of the point", true};
-}
-
-Tensor formulaTensor(const std::vector<int64_t>& shape, const Formula& f) {
-  Tensor tensor = zeros("i64", shape);
-  if (gather_scatter::isEmptyShape(shape)) return tensor;
-  Index point(shape.size(), 0);
-  do {
-    tensor.ints[static_cast<size_t>(gather_scatter::linearPosition(shape, point))] = f.at(point);
-  } while (gather_scatter::nextIndex(shape, point));
-  return tensor;
-}
+// ---- `?` dims of the index tensor itself, its values a formula of the point
+// (symbolic_sizes_support.h).
 
 TEST(SymbolicSizes, GathersWithDynamicIndexDimsHoldAtEverySize) {
   sampling::Sample sample = sampling::sampleOf("SymbolicSizes gathers, `?` indices", 300, 80);
