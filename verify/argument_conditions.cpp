@@ -12,6 +12,7 @@
 #include <isl/val.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "core/bridges/isl_bridge.h"
 
@@ -115,6 +116,86 @@ std::optional<std::string> singleCondition(const PossibleVectors& possible,
          described;
 }
 
+// "%x[:, 2]": the elements of `leaf`'s tensor it reads at `points`, a coordinate where every
+// read has the same one along a dim known to have more than one element (of one, or of `?`
+// size, ":": with "that the op reads" still true at every size).
+std::string slice(const isl::set& points, const index_provenance::Leaf& leaf) {
+  isl::set elements = own(isl_set_apply(points.copy(), leaf.access.copy()));
+  std::string text;
+  const size_t rank = leaf.tensorShape.size();
+  for (size_t d = 0; d < rank; ++d) {
+    isl::set coordinate = projectedOut(projectedOut(elements, d + 1, rank - d - 1), 0, d);
+    std::string at = ":";
+    if (leaf.tensorShape[d] > 1 && checked(isl_set_is_singleton(coordinate.get())))
+      at = std::to_string(onlyCoordinate(coordinate));
+    text += (d ? ", " : "") + at;
+  }
+  return leaf.tensor + "[" + text + "]";
+}
+
+// Whether the leaf reads no element at the points (a leaf of an entry its vector does not use).
+bool readsNothing(const isl::set& points, const index_provenance::Leaf& leaf) {
+  return checked(isl_set_is_empty(isl_set_apply(points.copy(), leaf.access.copy())));
+}
+
+// Several leaves (an index vector from several elements: a row of an argument, or elements of
+// two tensors): "every element of %x[:, 0] that the op reads is in [0, 3] and every element of
+// %x[:, 1] that the op reads is in [0, 5]". Exact when the values that keep the property are a
+// product, each leaf's own set at every point: good = readable ∩ (points × V0 × V1 × ...).
+std::optional<std::string> leavesCondition(const PossibleVectors& possible,
+                                           const IndexCondition& condition) {
+  const size_t m = condition.pointShape.size(), e = condition.entries, k = possible.leaves.size();
+  isl::set violations =
+      own(isl_set_insert_dims(condition.violations.copy(), isl_dim_set, static_cast<unsigned>(m),
+                              static_cast<unsigned>(k)));
+  isl::set readable = projectedOut(possible.singleWithLeaves, m + k, e);  // [p, L]
+  isl::set bad = projectedOut(
+      own(isl_set_intersect(possible.singleWithLeaves.copy(), violations.release())), m + k, e);
+  isl::set good = own(isl_set_subtract(readable.copy(), bad.release()));
+  isl::set points = projectedOut(readable, m, k);  // [p]
+  if (checked(isl_set_is_empty(points.get()))) return std::nullopt;
+  std::vector<isl::set> kept, all;  // per leaf: the values that keep it, and every value
+  isl::set product = points;
+  for (size_t i = 0; i < k; ++i) {
+    auto only = [&](const isl::set& set) {
+      return projectedOut(projectedOut(set, m + i + 1, k - i - 1), 0, m + i);
+    };
+    kept.push_back(only(good));
+    all.push_back(only(readable));
+    if (checked(isl_set_is_empty(kept.back().get()))) return std::nullopt;  // every value breaks
+    product = own(isl_set_flat_product(product.release(), kept.back().copy()));
+  }
+  product = own(isl_set_intersect(product.release(), readable.copy()));
+  if (!checked(isl_set_is_subset(product.get(), good.get()))) return std::nullopt;
+  // A clause per leaf whose values matter; one for a tensor whose every leaf has the same set.
+  std::vector<std::string> clauses;
+  std::vector<std::pair<std::string, isl::set>> named;  // each slice named, and its values
+  for (size_t i = 0; i < k; ++i) {
+    if (checked(isl_set_is_subset(all[i].get(), kept[i].get()))) continue;
+    const index_provenance::Leaf& leaf = possible.leaves[i];
+    bool whole = true;  // every leaf of the tensor that reads an element has this set
+    for (size_t j = 0; j < k; ++j)
+      if (possible.leaves[j].tensor == leaf.tensor && !readsNothing(points, possible.leaves[j]))
+        whole = whole && checked(isl_set_is_equal(kept[i].get(), kept[j].get()));
+    const std::string which = whole ? leaf.tensor : slice(points, leaf);
+    for (const auto& [other, values] : named)  // two sets for one name would read as both
+      if (other == which && !checked(isl_set_is_equal(values.get(), kept[i].get())))
+        return std::nullopt;
+    named.emplace_back(which, kept[i]);
+    const std::string described = describedValues(kept[i]);
+    const std::string clause =
+        "every element of " + which + " that the op reads" +
+        (described.front() == '[' || described.front() == '{' ? " is in " : " is ") + described;
+    if (std::find(clauses.begin(), clauses.end(), clause) == clauses.end())
+      clauses.push_back(clause);
+  }
+  if (clauses.empty()) return std::nullopt;  // no value breaks it: not a condition
+  std::sort(clauses.begin(), clauses.end());
+  std::string text;
+  for (const std::string& clause : clauses) text += (text.empty() ? "" : " and ") + clause;
+  return text;
+}
+
 // Whether the index points read the leaf's elements in their own order, one element each (a
 // point p before q reads an element before q's): then "read at an earlier point" is "an earlier
 // element", which a person can check on the argument.
@@ -191,11 +272,13 @@ std::optional<std::string> pairCondition(const PossibleVectors& possible,
 
 std::optional<std::string> argumentCondition(const PossibleVectors& possible,
                                              const IndexCondition& condition) {
-  if (possible.leaves.size() != 1) return std::nullopt;
+  if (possible.leaves.empty()) return std::nullopt;
   if (!condition.pairwise) {
     if (possible.singleWithLeaves.is_null()) return std::nullopt;
-    return singleCondition(possible, condition);
+    return possible.leaves.size() == 1 ? singleCondition(possible, condition)
+                                       : leavesCondition(possible, condition);
   }
+  if (possible.leaves.size() != 1) return std::nullopt;
   if (possible.pairwiseWithLeaves.is_null()) return std::nullopt;
   return pairCondition(possible, condition);
 }

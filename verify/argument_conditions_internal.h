@@ -17,7 +17,11 @@ namespace idxmap::index_points {
 // the property are the same at every point (in bounds: "every element of %idx is in [-10, 9]"),
 // or for pairs, where index point p reads element p, at every pair of points asked (unique,
 // sorted: "no two elements u and w of %idx, u before w in row-major order, satisfy
-// { [u, w] : ... }"). nullopt otherwise: the condition on the index vectors stands. `possible` and
+// { [u, w] : ... }"). In bounds also when each vector comes from several elements (a row of
+// %idx, or elements of several tensors) and the values that keep it are a product of one set
+// per element read: "every element of %idx[:, 0] that the op reads is in [0, 3] and every
+// element of %idx[:, 1] that the op reads is in [0, 5]" (a tensor whose every element read has
+// one set is named whole). nullopt otherwise: the condition on the index vectors stands. `possible` and
 // `condition` are about the same vectors (both clamped, for a clamping gather).
 std::optional<std::string> argumentCondition(const PossibleVectors& possible,
                                              const IndexCondition& condition);

@@ -71,13 +71,21 @@ TEST(VerifyCli, ValidFileExitsZero) {
   EXPECT_EQ(result.exitCode, 0) << result.err;
   EXPECT_EQ(result.out, "");
   std::vector<std::string> lines = linesOf(result.err);
-  ASSERT_EQ(lines.size(), 3u) << result.err;
-  EXPECT_EQ(lines[0], (dir / "valid.mlir").string() + ": 3 ops verified, all valid");
+  ASSERT_EQ(lines.size(), 6u) << result.err;
+  // Each op's in bounds (a rule no attribute claims) as the condition on the argument it reads
+  // its index vectors from, one row per vector: a remark, not an error.
+  EXPECT_NE(lines[0].find("remark: stablehlo.gather: in bounds holds if and only if every "
+                          "element of %start_indices[:, :, :, 0] that the op reads is in [0, 1] "
+                          "and every element of %start_indices[:, :, :, 1] that the op reads is "
+                          "in [0, 3]"),
+            std::string::npos)
+      << lines[0];
+  EXPECT_EQ(lines[3], (dir / "valid.mlir").string() + ": 3 ops verified, all valid");
   // Nothing is claimed, so nothing unproven is an error; the properties are counted.
-  EXPECT_EQ(lines[1].rfind((dir / "valid.mlir").string() + ": index properties of 3 ops: ", 0), 0u)
-      << lines[1];
+  EXPECT_EQ(lines[4].rfind((dir / "valid.mlir").string() + ": index properties of 3 ops: ", 0), 0u)
+      << lines[4];
   // The constant feeding the gathers has no model: named, not counted as valid.
-  EXPECT_EQ(lines[2],
+  EXPECT_EQ(lines[5],
             (dir / "valid.mlir").string() + ": not checked (no model): stablehlo.constant");
 }
 
@@ -141,18 +149,22 @@ TEST(VerifyCli, EveryViolationIsPrinted) {
   CliResult result = runIdxmap({"verify", path});
   EXPECT_EQ(result.exitCode, 2);
   std::vector<std::string> lines = diagnosticLines(result.err);
-  ASSERT_EQ(lines.size(), 5u) << result.err;
+  ASSERT_EQ(lines.size(), 6u) << result.err;
   std::string gather = path + ":" + positionOf(text, "\"stablehlo.gather\"", 0) + ": error: ";
   std::string scatter = path + ":" + positionOf(text, "\"stablehlo.scatter\"") + ": error: ";
   EXPECT_EQ(lines[0].rfind(gather + "stablehlo.gather (C7): collapsed_slice_dims [1, 0]", 0), 0u)
       << lines[0];
   EXPECT_EQ(lines[1].rfind(gather + "stablehlo.gather (C23): element_type(result) = f32", 0), 0u)
       << lines[1];
-  EXPECT_EQ(lines[2].rfind(scatter + "stablehlo.scatter (C22): index_vector_dim -1", 0), 0u)
+  // The valid gather's in bounds, as the condition on its index argument (a remark).
+  EXPECT_NE(lines[2].find("remark: stablehlo.gather: in bounds holds if and only if"),
+            std::string::npos)
       << lines[2];
-  EXPECT_EQ(lines[3], path + ": 3 ops verified, 2 invalid (3 violations)");
+  EXPECT_EQ(lines[3].rfind(scatter + "stablehlo.scatter (C22): index_vector_dim -1", 0), 0u)
+      << lines[3];
+  EXPECT_EQ(lines[4], path + ": 3 ops verified, 2 invalid (3 violations)");
   // Only the valid op has index properties.
-  EXPECT_EQ(lines[4].rfind(path + ": index properties of 1 op: ", 0), 0u) << lines[4];
+  EXPECT_EQ(lines[5].rfind(path + ": index properties of 1 op: ", 0), 0u) << lines[5];
 }
 
 // The dynamic_gather's slice sizes come from the constant: 8 does not fit the `?` dim whose
