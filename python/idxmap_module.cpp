@@ -6,6 +6,7 @@
 // "Threads"): Python objects are converted to C++ values before, and results back after, so
 // proofs and compiles on several Python threads run at once.
 #include <idxmap/idxmap.h>
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -75,6 +76,81 @@ KernelLanguage language(const std::string& name) {
   if (name == "cuda") return KernelLanguage::kCuda;
   throw ApiError("error: unknown kernel language '" + name + "' (cpp or cuda)",
                  "unknown kernel language '" + name + "' (cpp or cuda)");
+}
+
+// A NumPy array (or anything numpy.asarray takes) as the API's Array: its dtype's element type
+// (bool -> i1, intN -> iN, uintN -> uiN, floatN -> fN), the values copied row-major.
+Array toArray(const py::handle& value) {
+  py::array array = py::module_::import("numpy").attr("asarray")(value);
+  const py::dtype dtype = array.dtype();
+  const std::string bits = std::to_string(dtype.itemsize() * 8);
+  Array out;
+  for (py::ssize_t d = 0; d < array.ndim(); ++d) out.shape.push_back(array.shape(d));
+  auto ints = [&] {
+    auto values = py::array_t<int64_t, py::array::c_style | py::array::forcecast>(array);
+    out.ints.assign(values.data(), values.data() + values.size());
+  };
+  switch (dtype.kind()) {
+    case 'b':
+      out.elementType = "i1";
+      ints();
+      return out;
+    case 'i':
+      out.elementType = "i" + bits;
+      ints();
+      return out;
+    case 'u': {
+      out.elementType = "ui" + bits;
+      if (bits == "64") {  // past INT64_MAX an int64 would wrap: refused instead
+        auto values = py::array_t<uint64_t, py::array::c_style | py::array::forcecast>(array);
+        for (py::ssize_t i = 0; i < values.size(); ++i) {
+          if (values.data()[i] > static_cast<uint64_t>(INT64_MAX))
+            throw ApiError("error: a uint64 value past 2^63 - 1 is not supported",
+                           "a uint64 value past 2^63 - 1 is not supported");
+          out.ints.push_back(static_cast<int64_t>(values.data()[i]));
+        }
+        return out;
+      }
+      ints();
+      return out;
+    }
+    case 'f': {
+      out.elementType = "f" + bits;
+      auto values = py::array_t<double, py::array::c_style | py::array::forcecast>(array);
+      out.floats.assign(values.data(), values.data() + values.size());
+      return out;
+    }
+    default:
+      break;
+  }
+  const std::string name = py::str(py::object(dtype)).cast<std::string>();
+  throw ApiError("error: arrays of dtype " + name + " are not supported",
+                 "arrays of dtype " + name + " are not supported");
+}
+
+// The NumPy array of an Array: its element type's dtype (bf16, which NumPy lacks, as float32:
+// every bf16 value is one).
+py::array toNumpy(const Array& array) {
+  const std::string& type = array.elementType;
+  std::string dtype = type == "i1"               ? "bool"
+                      : type.rfind("ui", 0) == 0 ? "uint" + type.substr(2)
+                      : type.front() == 'i'      ? "int" + type.substr(1)
+                      : type == "bf16"           ? "float32"
+                                                 : "float" + type.substr(1);
+  py::object numpy = py::module_::import("numpy");
+  py::array values = array.floats.empty() && !array.ints.empty()
+                         ? py::array(py::array_t<int64_t>(array.shape, array.ints.data()))
+                         : py::array(py::array_t<double>(array.shape, array.floats.data()));
+  return values.attr("astype")(numpy.attr("dtype")(dtype));
+}
+
+Engine engineNamed(const std::string& name) {
+  if (name == "reference") return Engine::kReference;
+  if (name == "maps") return Engine::kMaps;
+  if (name == "kernel") return Engine::kKernel;
+  if (name == "cuda") return Engine::kCuda;
+  throw ApiError("error: unknown engine '" + name + "' (reference, maps, kernel or cuda)",
+                 "unknown engine '" + name + "' (reference, maps, kernel or cuda)");
 }
 
 }  // namespace
@@ -216,7 +292,27 @@ PYBIND11_MODULE(_idxmap, m) {
             return emitKernels(program, language(name), assumptions);
           },
           py::arg("language") = "cpp", py::arg("assumptions") = std::vector<std::string>{},
-          Unlocked());
+          Unlocked())
+      .def(
+          "run",
+          [](const Program& program, const py::args& arrays, const std::string& engine,
+             const std::string& function) -> py::object {
+            std::vector<Array> arguments;
+            for (const py::handle& array : arrays) arguments.push_back(toArray(array));
+            const Engine how = engineNamed(engine);
+            std::vector<Array> results;
+            {
+              py::gil_scoped_release unlocked;
+              results = runProgram(program, arguments, how, function);
+            }
+            if (results.size() == 1) return toNumpy(results[0]);
+            py::tuple out(results.size());
+            for (size_t i = 0; i < results.size(); ++i) out[i] = toNumpy(results[i]);
+            return out;
+          },
+          py::kw_only(), py::arg("engine") = "reference", py::arg("function") = "main",
+          "Runs a function of an MLIR program on NumPy arrays (copied in and out): one result as "
+          "an array, several as a tuple. engine: reference | maps | kernel | cuda.");
 
   m.def("read_program", &readProgramFile, py::arg("path"), Unlocked());
   m.def("prove_programs_equal", &proveProgramsEqual, py::arg("first"), py::arg("second"),

@@ -11,8 +11,8 @@ packages=(
   libisl-dev libz3-dev libboost-dev libcli11-dev nlohmann-json3-dev
   # Tests and benchmarks.
   libgtest-dev libbenchmark-dev
-  # The Python bindings (python/) and their tests.
-  python3-dev pybind11-dev python3-pytest
+  # The Python bindings (python/) and their tests (NumPy: Program.run, idxmap.testing).
+  python3-dev pybind11-dev python3-pytest python3-numpy
   # The libFuzzer target needs clang and its runtime (libFuzzer, sanitizers); the kernel
   # ThreadSanitizer test needs LLVM's OpenMP runtime with its Archer tool (libomp-dev).
   clang libclang-rt-14-dev libomp-dev

@@ -136,4 +136,31 @@ ProofResult proveProgramsEqual(const Program& first, const Program& second,
                                const std::string& function = "main", const std::string& other = "",
                                unsigned timeoutMs = 20000);
 
+// ---- Running programs ----------------------------------------------------------------------
+
+// A tensor's values, row-major: what runProgram takes and gives. Integer and boolean element
+// types ("i1", "i8" ... "i64", "ui8" ... "ui64") hold `ints`; float types ("f16", "bf16",
+// "f32", "f64") hold `floats` (every value of the type exactly).
+struct Array {
+  std::string elementType;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> ints;
+  std::vector<double> floats;
+};
+
+// How runProgram computes gathers and scatters (every other op the interpreter's way):
+// StableHLO's formulas, a walk of the op models' maps, the C++ kernels `idxmap emit` writes
+// (compiled with $CXX, cached), or its CUDA kernels (a GPU and nvcc).
+enum class Engine { kReference, kMaps, kKernel, kCuda };
+
+// `idxmap run`: the results of `function` of an MLIR program called on `arguments`. An
+// argument takes its parameter's element type when both are integers (every value must fit:
+// an int64 array passes to an i32 parameter) or both floats (rounded to nearest even, as a
+// convert rounds); its shape must be the parameter's (a `?` takes any size). Throws ApiError
+// for a wrong count, type, shape or value, an op that does not run (located), and a check op
+// of the program (check.expect_*) that fails.
+std::vector<Array> runProgram(const Program& program, const std::vector<Array>& arguments,
+                              Engine engine = Engine::kReference,
+                              const std::string& function = "main");
+
 }  // namespace idxmap

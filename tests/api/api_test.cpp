@@ -128,6 +128,44 @@ TEST(Api, TheCallersIslLimitsSurviveACall) {
   setIslLimits({});
 }
 
+// runProgram: rows of a 5-row operand at [3, -2, 9] (the gather clamps -2 to 0 and 9 to 4), by
+// every engine that needs no GPU; an int64-sized value that fits passes to the i32 parameter,
+// one that does not is an error located at the function.
+TEST(ApiRun, AGatherOnArraysByEveryEngine) {
+  const Program program = readProgram(R"(func.func @main(%x: tensor<5x2xf32>, %i: tensor<3x1xi32>)
+    -> tensor<3x2xf32> {
+  %r = "stablehlo.gather"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1],
+      collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>,
+      slice_sizes = array<i64: 1, 2>} : (tensor<5x2xf32>, tensor<3x1xi32>) -> tensor<3x2xf32>
+  return %r : tensor<3x2xf32>
+}
+)",
+                                      "take.mlir");
+  const Array x{"f64", {5, 2}, {}, {0, 1, 10, 11, 20, 21, 30, 31, 40, 41}};
+  for (Engine engine : {Engine::kReference, Engine::kMaps, Engine::kKernel}) {
+    std::vector<Array> results =
+        runProgram(program, {x, Array{"i64", {3, 1}, {3, -2, 9}, {}}}, engine);
+    ASSERT_EQ(results.size(), 1u);
+    EXPECT_EQ(results[0].elementType, "f32");
+    EXPECT_EQ(results[0].shape, (std::vector<int64_t>{3, 2}));
+    EXPECT_EQ(results[0].floats, (std::vector<double>{30, 31, 0, 1, 40, 41}));
+  }
+  try {
+    runProgram(program, {x, Array{"i64", {3, 1}, {0, int64_t{1} << 40, 1}, {}}});
+    FAIL() << "a value past i32 ran";
+  } catch (const ApiError& error) {
+    EXPECT_EQ(error.line(), 1);
+    EXPECT_NE(error.message().find("argument 1 of @main holds 1099511627776, which i32 cannot"),
+              std::string::npos)
+        << error.message();
+  }
+  EXPECT_THROW(runProgram(program, {x}), ApiError);  // one argument of two
+  EXPECT_THROW(
+      runProgram(
+          readProgram("HloModule m\nENTRY e {\n  ROOT p = f32[2] parameter(0)\n}\n", "m.hlo"), {x}),
+      ApiError);
+}
+
 }  // namespace
 }  // namespace api_test
 }  // namespace idxmap
