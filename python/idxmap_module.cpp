@@ -1,17 +1,26 @@
 // The Python module idxmap._idxmap (python/idxmap/__init__.py re-exports it): the public API
-// (include/idxmap/idxmap.h) with maps as objects. Expressions built from Python live in the
-// process's table (no ExprContext): a Python object may outlive any scope.
+// (include/idxmap/idxmap.h) with maps as objects.
+//
+// Memory: a Python Map holds its map as text, never expression nodes. Every call builds its
+// nodes in an ExprContext of its own (`scoped`) and turns what it returns into text, numbers
+// or verdicts before the context frees them: nothing a Python object holds can dangle, and
+// nothing accumulates in the process's table however many distinct maps a session sees
+// (tests/test_memory.py). Parsing a map's text again costs microseconds against the calls.
 //
 // Every call into the library runs with the GIL released (the library is thread-safe: README,
 // "Threads"): Python objects are converted to C++ values before, and results back after, so
 // proofs and compiles on several Python threads run at once.
 #include <idxmap/idxmap.h>
-#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <utility>
+#include <vector>
+
+#include "python/numpy_arrays.h"
 
 namespace py = pybind11;
 using Unlocked = py::call_guard<py::gil_scoped_release>;
@@ -19,26 +28,61 @@ using Unlocked = py::call_guard<py::gil_scoped_release>;
 namespace idxmap {
 namespace {
 
-IndexingMap toMap(const py::object& value) {
-  if (py::isinstance<IndexingMap>(value)) return value.cast<IndexingMap>();
-  return parseMap(value.cast<std::string>());
+// A map as Python holds it: its text in idxmap's notation, which parses back to the same map.
+struct StoredMap {
+  std::string text;
+};
+
+// Runs `body` with its expression nodes built in a context of its own, freed when it returns:
+// `body` returns text, numbers or verdicts, never nodes.
+template <typename Body>
+auto scoped(Body&& body) {
+  ExprContext context;
+  ExprContext::Use use(context);
+  return std::forward<Body>(body)();
 }
 
-py::dict opMapsDict(const OpMaps& op) {
+StoredMap stored(const IndexingMap& map) { return {printMap(map)}; }
+
+// The text of a Map or of a string (read under the GIL, parsed later in a scope).
+std::string textOf(const py::object& value) {
+  if (py::isinstance<StoredMap>(value)) return value.cast<const StoredMap&>().text;
+  return value.cast<std::string>();
+}
+
+// What `body` gives for the parsed maps, in a scope, with the GIL released.
+template <typename Body>
+auto withMaps(const std::vector<std::string>& texts, Body&& body) {
+  py::gil_scoped_release unlocked;
+  return scoped([&] {
+    std::vector<IndexingMap> maps;
+    for (const std::string& text : texts) maps.push_back(parseMap(text));
+    return body(maps);
+  });
+}
+
+// One op's maps, as text (op_maps' entries).
+struct StoredOpMaps {
+  OpMaps op;  // its maps' `map` left empty
+  std::vector<std::optional<StoredMap>> maps;
+};
+
+py::dict opMapsDict(const StoredOpMaps& stored) {
   py::list maps;
-  for (const OpMap& map : op.maps) {
+  for (size_t k = 0; k < stored.op.maps.size(); ++k) {
+    const OpMap& map = stored.op.maps[k];
     py::dict entry;
     entry["from"] = map.from;
     entry["to"] = map.to;
-    entry["map"] = map.map ? py::cast(*map.map) : py::none();
+    entry["map"] = stored.maps[k] ? py::cast(*stored.maps[k]) : py::none();
     entry["isl"] = map.isl;
     entry["unknown"] = map.unknown;
     maps.append(entry);
   }
   py::dict out;
-  out["op"] = op.op;
-  out["name"] = op.name;
-  out["location"] = op.location;
+  out["op"] = stored.op.op;
+  out["name"] = stored.op.name;
+  out["location"] = stored.op.location;
   out["maps"] = maps;
   return out;
 }
@@ -76,81 +120,6 @@ KernelLanguage language(const std::string& name) {
   if (name == "cuda") return KernelLanguage::kCuda;
   throw ApiError("error: unknown kernel language '" + name + "' (cpp or cuda)",
                  "unknown kernel language '" + name + "' (cpp or cuda)");
-}
-
-// A NumPy array (or anything numpy.asarray takes) as the API's Array: its dtype's element type
-// (bool -> i1, intN -> iN, uintN -> uiN, floatN -> fN), the values copied row-major.
-Array toArray(const py::handle& value) {
-  py::array array = py::module_::import("numpy").attr("asarray")(value);
-  const py::dtype dtype = array.dtype();
-  const std::string bits = std::to_string(dtype.itemsize() * 8);
-  Array out;
-  for (py::ssize_t d = 0; d < array.ndim(); ++d) out.shape.push_back(array.shape(d));
-  auto ints = [&] {
-    auto values = py::array_t<int64_t, py::array::c_style | py::array::forcecast>(array);
-    out.ints.assign(values.data(), values.data() + values.size());
-  };
-  switch (dtype.kind()) {
-    case 'b':
-      out.elementType = "i1";
-      ints();
-      return out;
-    case 'i':
-      out.elementType = "i" + bits;
-      ints();
-      return out;
-    case 'u': {
-      out.elementType = "ui" + bits;
-      if (bits == "64") {  // past INT64_MAX an int64 would wrap: refused instead
-        auto values = py::array_t<uint64_t, py::array::c_style | py::array::forcecast>(array);
-        for (py::ssize_t i = 0; i < values.size(); ++i) {
-          if (values.data()[i] > static_cast<uint64_t>(INT64_MAX))
-            throw ApiError("error: a uint64 value past 2^63 - 1 is not supported",
-                           "a uint64 value past 2^63 - 1 is not supported");
-          out.ints.push_back(static_cast<int64_t>(values.data()[i]));
-        }
-        return out;
-      }
-      ints();
-      return out;
-    }
-    case 'f': {
-      out.elementType = "f" + bits;
-      auto values = py::array_t<double, py::array::c_style | py::array::forcecast>(array);
-      out.floats.assign(values.data(), values.data() + values.size());
-      return out;
-    }
-    default:
-      break;
-  }
-  const std::string name = py::str(py::object(dtype)).cast<std::string>();
-  throw ApiError("error: arrays of dtype " + name + " are not supported",
-                 "arrays of dtype " + name + " are not supported");
-}
-
-// The NumPy array of an Array: its element type's dtype (bf16, which NumPy lacks, as float32:
-// every bf16 value is one).
-py::array toNumpy(const Array& array) {
-  const std::string& type = array.elementType;
-  std::string dtype = type == "i1"               ? "bool"
-                      : type.rfind("ui", 0) == 0 ? "uint" + type.substr(2)
-                      : type.front() == 'i'      ? "int" + type.substr(1)
-                      : type == "bf16"           ? "float32"
-                                                 : "float" + type.substr(1);
-  py::object numpy = py::module_::import("numpy");
-  py::array values = array.floats.empty() && !array.ints.empty()
-                         ? py::array(py::array_t<int64_t>(array.shape, array.ints.data()))
-                         : py::array(py::array_t<double>(array.shape, array.floats.data()));
-  return values.attr("astype")(numpy.attr("dtype")(dtype));
-}
-
-Engine engineNamed(const std::string& name) {
-  if (name == "reference") return Engine::kReference;
-  if (name == "maps") return Engine::kMaps;
-  if (name == "kernel") return Engine::kKernel;
-  if (name == "cuda") return Engine::kCuda;
-  throw ApiError("error: unknown engine '" + name + "' (reference, maps, kernel or cuda)",
-                 "unknown engine '" + name + "' (reference, maps, kernel or cuda)");
 }
 
 }  // namespace
@@ -192,65 +161,95 @@ PYBIND11_MODULE(_idxmap, m) {
       .def("__str__", &proofText)
       .def("__repr__", [](const ProofResult& r) { return "<ProofResult " + proofText(r) + ">"; });
 
-  py::class_<IndexingMap>(m, "Map", "An indexing map: variables with ranges, results, constraints")
-      .def(py::init([](const std::string& text) { return parseMap(text); }), py::arg("text"),
-           Unlocked(),
+  py::class_<StoredMap>(m, "Map", "An indexing map: variables with ranges, results, constraints")
+      .def(py::init([](const std::string& text) {
+             return withMaps({text}, [](const auto& maps) { return stored(maps[0]); });
+           }),
+           py::arg("text"),
            "Parses one map in any form: XLA / idxmap, MLIR affine_map with a domain, isl.")
-      .def("__str__", [](const IndexingMap& map) { return printMap(map); })
+      .def("__str__", [](const StoredMap& map) { return map.text; })
       .def("__repr__",
-           [](const IndexingMap& map) {
-             return "Map(" + py::repr(py::str(printMap(map))).cast<std::string>() + ")";
+           [](const StoredMap& map) {
+             return "Map(" + py::repr(py::str(map.text)).cast<std::string>() + ")";
            })
-      .def("to_isl", [](const IndexingMap& map) { return printMap(map, Notation::kIsl); })
-      .def("to_xla", [](const IndexingMap& map) { return printMap(map, Notation::kXla); })
-      .def("simplify", &simplifyMap, Unlocked(), "The same relation with simplified expressions.")
+      .def("to_isl",
+           [](const StoredMap& map) {
+             return withMaps({map.text},
+                             [](const auto& maps) { return printMap(maps[0], Notation::kIsl); });
+           })
+      .def("to_xla",
+           [](const StoredMap& map) {
+             return withMaps({map.text},
+                             [](const auto& maps) { return printMap(maps[0], Notation::kXla); });
+           })
+      .def(
+          "simplify",
+          [](const StoredMap& map) {
+            return withMaps({map.text},
+                            [](const auto& maps) { return stored(simplifyMap(maps[0])); });
+          },
+          "The same relation with simplified expressions.")
       .def(
           "compose",
-          [](const IndexingMap& self, const py::object& then) {
-            const IndexingMap second = toMap(then);
-            py::gil_scoped_release unlocked;
-            return composeMaps(self, second);
+          [](const StoredMap& self, const py::object& then) {
+            return withMaps({self.text, textOf(then)},
+                            [](const auto& maps) { return stored(composeMaps(maps[0], maps[1])); });
           },
           py::arg("then"), "This map, then `then` (its dims are this map's results).")
       .def(
           "prove_equal",
-          [](const IndexingMap& self, const py::object& other, unsigned timeoutMs) {
-            const IndexingMap second = toMap(other);
-            py::gil_scoped_release unlocked;
-            return proveMapsEqual(self, second, timeoutMs);
+          [](const StoredMap& self, const py::object& other, unsigned timeoutMs) {
+            return withMaps({self.text, textOf(other)}, [&](const auto& maps) {
+              return proveMapsEqual(maps[0], maps[1], timeoutMs);
+            });
           },
           py::arg("other"), py::arg("timeout_ms") = 10000)
-      .def_property_readonly("dim_count", [](const IndexingMap& map) { return map.dims.size(); })
-      .def_property_readonly("result_count",
-                             [](const IndexingMap& map) { return map.results.size(); });
+      .def_property_readonly(
+          "dim_count",
+          [](const StoredMap& map) {
+            return withMaps({map.text}, [](const auto& maps) { return maps[0].dims.size(); });
+          })
+      .def_property_readonly("result_count", [](const StoredMap& map) {
+        return withMaps({map.text}, [](const auto& maps) { return maps[0].results.size(); });
+      });
 
   m.def(
-      "parse", [](const std::string& text) { return parseMap(text); }, py::arg("text"), Unlocked());
+      "parse",
+      [](const std::string& text) {
+        return withMaps({text}, [](const auto& maps) { return stored(maps[0]); });
+      },
+      py::arg("text"));
   m.def(
-      "parse_all", [](const std::string& text) { return parseEveryMap(text); }, py::arg("text"),
-      Unlocked());
+      "parse_all",
+      [](const std::string& text) {
+        py::gil_scoped_release unlocked;
+        return scoped([&] {
+          std::vector<StoredMap> all;
+          for (const IndexingMap& map : parseEveryMap(text)) all.push_back(stored(map));
+          return all;
+        });
+      },
+      py::arg("text"));
   m.def(
       "simplify",
       [](const py::object& map) {
-        const IndexingMap parsed = toMap(map);
-        py::gil_scoped_release unlocked;
-        return simplifyMap(parsed);
+        return withMaps({textOf(map)},
+                        [](const auto& maps) { return stored(simplifyMap(maps[0])); });
       },
       py::arg("map"), "Simplifies a Map or a map's text; str() of the result prints it.");
   m.def(
       "compose",
       [](const py::object& first, const py::object& second) {
-        const IndexingMap a = toMap(first), b = toMap(second);
-        py::gil_scoped_release unlocked;
-        return composeMaps(a, b);
+        return withMaps({textOf(first), textOf(second)},
+                        [](const auto& maps) { return stored(composeMaps(maps[0], maps[1])); });
       },
       py::arg("first"), py::arg("second"));
   m.def(
       "prove_equal",
       [](const py::object& a, const py::object& b, unsigned timeoutMs) {
-        const IndexingMap first = toMap(a), second = toMap(b);
-        py::gil_scoped_release unlocked;
-        return proveMapsEqual(first, second, timeoutMs);
+        return withMaps({textOf(a), textOf(b)}, [&](const auto& maps) {
+          return proveMapsEqual(maps[0], maps[1], timeoutMs);
+        });
       },
       py::arg("a"), py::arg("b"), py::arg("timeout_ms") = 10000);
 
@@ -263,13 +262,25 @@ PYBIND11_MODULE(_idxmap, m) {
       .def_property_readonly("file", &Program::file)
       .def("op_maps",
            [](const Program& program) {
-             std::vector<OpMaps> all;
+             std::vector<StoredOpMaps> all;
              {
                py::gil_scoped_release unlocked;
-               all = opMaps(program);
+               all = scoped([&] {
+                 std::vector<StoredOpMaps> out;
+                 for (OpMaps& op : opMaps(program)) {
+                   StoredOpMaps entry;
+                   for (OpMap& map : op.maps) {
+                     entry.maps.push_back(map.map ? std::optional(stored(*map.map)) : std::nullopt);
+                     map.map.reset();
+                   }
+                   entry.op = std::move(op);
+                   out.push_back(std::move(entry));
+                 }
+                 return out;
+               });
              }
              py::list ops;
-             for (const OpMaps& op : all) ops.append(opMapsDict(op));
+             for (const StoredOpMaps& op : all) ops.append(opMapsDict(op));
              return ops;
            })
       .def(
@@ -278,7 +289,7 @@ PYBIND11_MODULE(_idxmap, m) {
             std::vector<OpProperties> all;
             {
               py::gil_scoped_release unlocked;
-              all = proveIndexProperties(program, assumptions);
+              all = scoped([&] { return proveIndexProperties(program, assumptions); });
             }
             py::list ops;
             for (const OpProperties& op : all) ops.append(propertiesDict(op));
@@ -289,7 +300,7 @@ PYBIND11_MODULE(_idxmap, m) {
           "emit",
           [](const Program& program, const std::string& name,
              const std::vector<std::string>& assumptions) {
-            return emitKernels(program, language(name), assumptions);
+            return scoped([&] { return emitKernels(program, language(name), assumptions); });
           },
           py::arg("language") = "cpp", py::arg("assumptions") = std::vector<std::string>{},
           Unlocked())
@@ -298,16 +309,16 @@ PYBIND11_MODULE(_idxmap, m) {
           [](const Program& program, const py::args& arrays, const std::string& engine,
              const std::string& function) -> py::object {
             std::vector<Array> arguments;
-            for (const py::handle& array : arrays) arguments.push_back(toArray(array));
-            const Engine how = engineNamed(engine);
+            for (const py::handle& array : arrays) arguments.push_back(python::toArray(array));
+            const Engine how = python::engineNamed(engine);
             std::vector<Array> results;
             {
               py::gil_scoped_release unlocked;
-              results = runProgram(program, arguments, how, function);
+              results = scoped([&] { return runProgram(program, arguments, how, function); });
             }
-            if (results.size() == 1) return toNumpy(results[0]);
+            if (results.size() == 1) return python::toNumpy(results[0]);
             py::tuple out(results.size());
-            for (size_t i = 0; i < results.size(); ++i) out[i] = toNumpy(results[i]);
+            for (size_t i = 0; i < results.size(); ++i) out[i] = python::toNumpy(results[i]);
             return out;
           },
           py::kw_only(), py::arg("engine") = "reference", py::arg("function") = "main",
@@ -315,7 +326,13 @@ PYBIND11_MODULE(_idxmap, m) {
           "an array, several as a tuple. engine: reference | maps | kernel | cuda.");
 
   m.def("read_program", &readProgramFile, py::arg("path"), Unlocked());
-  m.def("prove_programs_equal", &proveProgramsEqual, py::arg("first"), py::arg("second"),
-        py::arg("function") = "main", py::arg("other") = "", py::arg("timeout_ms") = 20000,
-        Unlocked());
+  m.def(
+      "prove_programs_equal",
+      [](const Program& first, const Program& second, const std::string& function,
+         const std::string& other, unsigned timeoutMs) {
+        return scoped(
+            [&] { return proveProgramsEqual(first, second, function, other, timeoutMs); });
+      },
+      py::arg("first"), py::arg("second"), py::arg("function") = "main", py::arg("other") = "",
+      py::arg("timeout_ms") = 20000, Unlocked());
 }
