@@ -13,6 +13,8 @@ packages=(
   libgtest-dev libbenchmark-dev
   # The Python bindings (python/) and their tests (NumPy: Program.run, idxmap.testing).
   python3-dev pybind11-dev python3-pytest python3-numpy
+  # `pip install .` into a virtual environment (pyproject.toml, scripts/pip-install.sh).
+  python3-pip python3-venv python3-setuptools
   # The libFuzzer target needs clang and its runtime (libFuzzer, sanitizers); the kernel
   # ThreadSanitizer test needs LLVM's OpenMP runtime with its Archer tool (libomp-dev).
   clang libclang-rt-14-dev libomp-dev

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run):
 #   1. install missing dependencies; build everything in build/ (RelWithDebInfo; the benchmarks
-#      only as far as proves they compile and link); ctest;
+#      only as far as proves they compile and link); ctest; `pip install .` into a virtual
+#      environment (scripts/pip-install.sh, with build/'s module);
 #   2. build the tests and the fuzzers with ASan + UBSan in build-asan/ (clang) and run ctest
 #      there (a third of each sample; the rule proofs, nvcc's verdicts and the emitted
 #      kernels' races excepted: step 1 checks them); fuzz briefly;
@@ -81,6 +82,15 @@ end_step
 begin_step "ctest (build/)"
 ctest --test-dir build --output-on-failure -j "$jobs"
 end_step
+
+# `pip install .` into a fresh virtual environment, the package used from there (issue 35); the
+# module from build/'s tree, so this step costs the packaging only (scripts/pip-install.sh
+# without IDXMAP_BUILD_DIR builds a tree of its own, as a user's pip does).
+if [[ -f build/python/idxmap/__init__.py ]]; then
+  begin_step "pip install . into a virtual environment"
+  IDXMAP_BUILD_DIR=build ./scripts/pip-install.sh
+  end_step
+fi
 
 if [[ ${IDXMAP_SKIP_SANITIZE:-0} != 1 ]]; then
   begin_step "configure and build with ASan + UBSan, and the fuzzers (build-asan/)"
