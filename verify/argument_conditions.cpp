@@ -116,26 +116,42 @@ std::optional<std::string> singleCondition(const PossibleVectors& possible,
          described;
 }
 
-// "%x[:, 2]": the elements of `leaf`'s tensor it reads at `points`, a coordinate where every
-// read has the same one along a dim known to have more than one element (of one, or of `?`
-// size, ":": with "that the op reads" still true at every size).
-std::string slice(const isl::set& points, const index_provenance::Leaf& leaf) {
-  isl::set elements = own(isl_set_apply(points.copy(), leaf.access.copy()));
+// A slice of a tensor as a person names it, "%x[:, 2]", and as the set of its elements.
+struct Slice {
   std::string text;
+  isl::set elements;
+};
+
+// The slice `leaf` reads at `points`: a coordinate where every read has the same one along a
+// dim known to have more than one element (of one, or of `?` size, ":": with "that the op
+// reads" still true at every size).
+Slice slice(const isl::set& points, const index_provenance::Leaf& leaf) {
+  isl::set elements = own(isl_set_apply(points.copy(), leaf.access.copy()));
+  std::string text, tuple, fixed;
   const size_t rank = leaf.tensorShape.size();
   for (size_t d = 0; d < rank; ++d) {
     isl::set coordinate = projectedOut(projectedOut(elements, d + 1, rank - d - 1), 0, d);
+    const std::string a = "a" + std::to_string(d);
     std::string at = ":";
-    if (leaf.tensorShape[d] > 1 && checked(isl_set_is_singleton(coordinate.get())))
+    if (leaf.tensorShape[d] > 1 && checked(isl_set_is_singleton(coordinate.get()))) {
       at = std::to_string(onlyCoordinate(coordinate));
+      fixed += (fixed.empty() ? " : " : " and ") + a + " = " + at;
+    }
     text += (d ? ", " : "") + at;
+    tuple += (d ? ", " : "") + a;
   }
-  return leaf.tensor + "[" + text + "]";
+  return {leaf.tensor + "[" + text + "]",
+          isl_bridge::parsedSet("{ [" + tuple + "]" + fixed + " }")};
+}
+
+// The elements of `leaf`'s tensor the op reads at `points`.
+isl::set readBy(const isl::set& points, const index_provenance::Leaf& leaf) {
+  return own(isl_set_apply(points.copy(), leaf.access.copy()));
 }
 
 // Whether the leaf reads no element at the points (a leaf of an entry its vector does not use).
 bool readsNothing(const isl::set& points, const index_provenance::Leaf& leaf) {
-  return checked(isl_set_is_empty(isl_set_apply(points.copy(), leaf.access.copy())));
+  return checked(isl_set_is_empty(readBy(points, leaf).get()));
 }
 
 // Several leaves (an index vector from several elements: a row of an argument, or elements of
@@ -169,7 +185,7 @@ std::optional<std::string> leavesCondition(const PossibleVectors& possible,
   if (!checked(isl_set_is_subset(product.get(), good.get()))) return std::nullopt;
   // A clause per leaf whose values matter; one for a tensor whose every leaf has the same set.
   std::vector<std::string> clauses;
-  std::vector<std::pair<std::string, isl::set>> named;  // each slice named, and its values
+  std::vector<std::pair<std::string, isl::set>> namedSets;  // each name given, and its values
   for (size_t i = 0; i < k; ++i) {
     if (checked(isl_set_is_subset(all[i].get(), kept[i].get()))) continue;
     const index_provenance::Leaf& leaf = possible.leaves[i];
@@ -177,11 +193,26 @@ std::optional<std::string> leavesCondition(const PossibleVectors& possible,
     for (size_t j = 0; j < k; ++j)
       if (possible.leaves[j].tensor == leaf.tensor && !readsNothing(points, possible.leaves[j]))
         whole = whole && checked(isl_set_is_equal(kept[i].get(), kept[j].get()));
-    const std::string which = whole ? leaf.tensor : slice(points, leaf);
-    for (const auto& [other, values] : named)  // two sets for one name would read as both
+    std::string which = leaf.tensor;
+    if (!whole) {
+      // "every element of %x[:, 0] that the op reads" must be the elements this leaf reads:
+      // none of the slice's that only another leaf reads.
+      Slice named = slice(points, leaf);
+      isl::set others = own(isl_set_empty(isl_set_get_space(named.elements.get())));
+      for (size_t j = 0; j < k; ++j)
+        if (possible.leaves[j].tensor == leaf.tensor)
+          others =
+              own(isl_set_union(others.release(), readBy(points, possible.leaves[j]).release()));
+      isl::set strays =
+          own(isl_set_subtract(isl_set_intersect(named.elements.copy(), others.release()),
+                               readBy(points, leaf).release()));
+      if (!checked(isl_set_is_empty(strays.get()))) return std::nullopt;
+      which = named.text;
+    }
+    for (const auto& [other, values] : namedSets)  // two sets for one name would read as both
       if (other == which && !checked(isl_set_is_equal(values.get(), kept[i].get())))
         return std::nullopt;
-    named.emplace_back(which, kept[i]);
+    namedSets.emplace_back(which, kept[i]);
     const std::string described = describedValues(kept[i]);
     const std::string clause =
         "every element of " + which + " that the op reads" +

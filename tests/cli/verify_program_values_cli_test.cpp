@@ -193,10 +193,44 @@ TEST(VerifyProgramValuesCli, AWindowOfAnArangeAtARunTimeOffset) {
   EXPECT_EQ(verdicts(result).at(2), "proven") << result.out;  // in bounds
 }
 
-// A shape-polymorphic export (`jax.export` with a symbolic batch b): the rows of x and of the
-// updates are `?`. Scattering into rows 0 and 3 along axis 1 (of 5) for every batch element is
-// unique and in bounds for every b: C4 keeps each update's window (b rows) inside the input's
-// rows. Sorted compares full start indices in row-major order of the updates: (0, 0) -> [0, 0],
-// (0, 1) -> [0, 3], (1, 0) -> [0, 0] goes down after the second, so it holds iff b <= 1.
+// A gather's index vectors from rows of an argument (x[i, j] on a 5x7 operand: a row of %idx
+// per vector): in bounds on the argument, one clause per column with its own range. When the
+// columns' slices would also name elements only another entry reads (entry 0 reads %x[1..3, 0],
+// entry 1 %x[0, 0..2]: "%x[:, 0]" would take in %x[0, 0], which only entry 1 reads, and ask
+// it to be in [0, 4]), the condition stays on the index vectors.
+TEST(VerifyProgramValuesCli, InBoundsOnTheColumnsOfAnArgumentsRows) {
+  auto gather = [](const std::string& indices) {
+    return R"(func.func @main(%x: tensor<4x4xi64>, %idx: tensor<3x2xi64>,
+                 %operand: tensor<5x7xf32>) -> tensor<3xf32> {
+)" + indices +
+           R"(
+  %r = "stablehlo.gather"(%operand, %v) {dimension_numbers = #stablehlo.gather<
+      collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 1>,
+      slice_sizes = array<i64: 1, 1>} : (tensor<5x7xf32>, tensor<3x2xi64>) -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+)";
+  };
+  auto inBounds = [](const CliResult& result) {
+    return nlohmann::json::parse(result.out).at(0).at("properties").at("in_bounds");
+  };
+  CliResult rows =
+      runIdxmap({"verify", "--json"}, gather("  %v = stablehlo.convert %idx : tensor<3x2xi64>"));
+  EXPECT_EQ(rows.exitCode, 0) << rows.err;
+  EXPECT_EQ(inBounds(rows).at("condition_on"), "arguments") << rows.out;
+  EXPECT_EQ(inBounds(rows).at("condition"),
+            "every element of %idx[:, 0] that the op reads is in [0, 4] and every element of "
+            "%idx[:, 1] that the op reads is in [0, 6]")
+      << rows.out;
+  CliResult crossed = runIdxmap({"verify", "--json"}, gather(R"(
+  %down = stablehlo.slice %x [1:4, 0:1] : (tensor<4x4xi64>) -> tensor<3x1xi64>
+  %row = stablehlo.slice %x [0:1, 0:3] : (tensor<4x4xi64>) -> tensor<1x3xi64>
+  %across = stablehlo.transpose %row, dims = [1, 0] : (tensor<1x3xi64>) -> tensor<3x1xi64>
+  %v = stablehlo.concatenate %down, %across, dim = 1
+    : (tensor<3x1xi64>, tensor<3x1xi64>) -> tensor<3x2xi64>)"));
+  EXPECT_EQ(crossed.exitCode, 0) << crossed.err;
+  EXPECT_EQ(inBounds(crossed).at("condition_on"), "index vectors") << crossed.out;
+}
+
 }  // namespace
 }  // namespace idxmap::cli_test
