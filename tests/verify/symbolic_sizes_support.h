@@ -157,6 +157,28 @@ inline bool hasPoint(const std::vector<int64_t>& shape) {
   return !gather_scatter::isEmptyShape(shape);
 }
 
+// The op at `sizes` (each `?` dim of its tensors, as `dims` names them, fixed); nullopt where
+// it is not a valid op there.
+inline std::optional<gather_scatter::GatherOp> gatherAtSizes(const gather_scatter::GatherOp& op,
+                                                             const std::vector<DynamicDim>& dims,
+                                                             const std::vector<int64_t>& sizes) {
+  gather_scatter::GatherOp fixed = op;
+  fixed.operand = atSizes(op.operand, "operand", dims, sizes);
+  fixed.start_indices = atSizes(op.start_indices, "start_indices", dims, sizes);
+  if (!gather_scatter::validateGather(fixed).empty()) return std::nullopt;
+  return fixed;
+}
+inline std::optional<gather_scatter::ScatterOp> scatterAtSizes(const gather_scatter::ScatterOp& op,
+                                                               const std::vector<DynamicDim>& dims,
+                                                               const std::vector<int64_t>& sizes) {
+  gather_scatter::ScatterOp fixed = op;
+  for (TensorType& input : fixed.inputs) input = atSizes(input, "result", dims, sizes);
+  for (TensorType& update : fixed.updates) update = atSizes(update, "updates", dims, sizes);
+  fixed.scatter_indices = atSizes(op.scatter_indices, "scatter_indices", dims, sizes);
+  if (!gather_scatter::validateScatter(fixed).empty()) return std::nullopt;
+  return fixed;
+}
+
 // ---- `?` dims of the index tensor itself. Its values are a formula of the point (the vector
 // dim's coordinate included), as iotas and arithmetic of them give whatever the sizes:
 // (sum_d c_d * p_d + b) mod m, or without the mod.

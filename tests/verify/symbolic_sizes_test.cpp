@@ -45,10 +45,9 @@ TEST(SymbolicSizes, GatherVerdictsHoldAtEverySize) {
     IndexProperties properties = proveGatherIndexProperties(op, valuesOf(indices));
     auto truthAt = [&](const std::vector<int64_t>& sizes,
                        bool Truth::*property) -> std::optional<std::pair<bool, bool>> {
-      GatherOp fixed = op;
-      fixed.operand = atSizes(op.operand, "operand", dims, sizes);
-      if (!gather_scatter::validateGather(fixed).empty()) return std::nullopt;
-      return std::pair(gatherTruth(fixed, indices, random.resultShape).*property,
+      std::optional<GatherOp> fixed = gatherAtSizes(op, dims, sizes);
+      if (!fixed) return std::nullopt;
+      return std::pair(gatherTruth(*fixed, indices, random.resultShape).*property,
                        hasPoint(random.resultShape));
     };
     expectMatches(
@@ -92,11 +91,9 @@ TEST(SymbolicSizes, ScatterVerdictsHoldAtEverySize) {
     ASSERT_TRUE(properties.unique);
     auto truthAt = [&](const std::vector<int64_t>& sizes,
                        bool Truth::*property) -> std::optional<std::pair<bool, bool>> {
-      ScatterOp fixed = op;
-      for (TensorType& input : fixed.inputs) input = atSizes(input, "result", dims, sizes);
-      for (TensorType& update : fixed.updates) update = atSizes(update, "updates", dims, sizes);
-      if (!gather_scatter::validateScatter(fixed).empty()) return std::nullopt;
-      return std::pair(scatterTruth(fixed, indices).*property, hasPoint(fixed.updates[0].shape));
+      std::optional<ScatterOp> fixed = scatterAtSizes(op, dims, sizes);
+      if (!fixed) return std::nullopt;
+      return std::pair(scatterTruth(*fixed, indices).*property, hasPoint(fixed->updates[0].shape));
     };
     expectMatches(
         *properties.unique, dims, [&](const auto& sizes) { return truthAt(sizes, &Truth::unique); },
@@ -138,14 +135,12 @@ TEST(SymbolicSizes, GathersWithDynamicIndexDimsHoldAtEverySize) {
         proveGatherIndexProperties(op, formulaValues(op.start_indices.shape, formula));
     auto truthAt = [&](const std::vector<int64_t>& sizes,
                        bool Truth::*property) -> std::optional<std::pair<bool, bool>> {
-      GatherOp fixed = op;
-      fixed.operand = atSizes(op.operand, "operand", dims, sizes);
-      fixed.start_indices = atSizes(op.start_indices, "start_indices", dims, sizes);
-      if (!gather_scatter::validateGather(fixed).empty()) return std::nullopt;
+      std::optional<GatherOp> fixed = gatherAtSizes(op, dims, sizes);
+      if (!fixed) return std::nullopt;
       const Index result = gather_scatter::inferGatherResultShape(
-          fixed.dimension_numbers, fixed.start_indices.shape, fixed.slice_sizes);
+          fixed->dimension_numbers, fixed->start_indices.shape, fixed->slice_sizes);
       return std::pair(
-          gatherTruth(fixed, formulaTensor(fixed.start_indices.shape, formula), result).*property,
+          gatherTruth(*fixed, formulaTensor(fixed->start_indices.shape, formula), result).*property,
           hasPoint(result));
     };
     expectMatches(
@@ -192,14 +187,11 @@ TEST(SymbolicSizes, ScattersWithDynamicIndexDimsHoldAtEverySize) {
     ASSERT_TRUE(properties.unique);
     auto truthAt = [&](const std::vector<int64_t>& sizes,
                        bool Truth::*property) -> std::optional<std::pair<bool, bool>> {
-      ScatterOp fixed = op;
-      for (TensorType& input : fixed.inputs) input = atSizes(input, "result", dims, sizes);
-      for (TensorType& update : fixed.updates) update = atSizes(update, "updates", dims, sizes);
-      fixed.scatter_indices = atSizes(op.scatter_indices, "scatter_indices", dims, sizes);
-      if (!gather_scatter::validateScatter(fixed).empty()) return std::nullopt;
+      std::optional<ScatterOp> fixed = scatterAtSizes(op, dims, sizes);
+      if (!fixed) return std::nullopt;
       return std::pair(
-          scatterTruth(fixed, formulaTensor(fixed.scatter_indices.shape, formula)).*property,
-          hasPoint(fixed.updates[0].shape));
+          scatterTruth(*fixed, formulaTensor(fixed->scatter_indices.shape, formula)).*property,
+          hasPoint(fixed->updates[0].shape));
     };
     // (No structured binding: clang 14 cannot capture one in a lambda.)
     for (const auto& named :

@@ -338,13 +338,11 @@ TEST(SymbolicSizesWithValues, GathersHoldAtEverySizeAndValue) {
     const IndexProperties properties = proveGatherIndexProperties(op, mixed.values());
     auto truthAt = [&](const std::vector<int64_t>& sizes, const Tensor& indices,
                        bool Truth::*property) -> std::optional<std::pair<bool, bool>> {
-      GatherOp fixed = op;
-      fixed.operand = atSizes(op.operand, "operand", dims, sizes);
-      fixed.start_indices = atSizes(op.start_indices, "start_indices", dims, sizes);
-      if (!gather_scatter::validateGather(fixed).empty()) return std::nullopt;
+      std::optional<GatherOp> fixed = gatherAtSizes(op, dims, sizes);
+      if (!fixed) return std::nullopt;
       const Index result = gather_scatter::inferGatherResultShape(
-          fixed.dimension_numbers, fixed.start_indices.shape, fixed.slice_sizes);
-      return std::pair(gatherTruth(fixed, indices, result).*property, hasPoint(result));
+          fixed->dimension_numbers, fixed->start_indices.shape, fixed->slice_sizes);
+      return std::pair(gatherTruth(*fixed, indices, result).*property, hasPoint(result));
     };
     expectExact(
         rng, properties.sorted, mixed, "start_indices", dims, vectorDim,
@@ -399,12 +397,9 @@ TEST(SymbolicSizesWithValues, ScattersHoldAtEverySizeAndValue) {
     ASSERT_TRUE(properties.unique);
     auto truthAt = [&](const std::vector<int64_t>& sizes, const Tensor& indices,
                        bool Truth::*property) -> std::optional<std::pair<bool, bool>> {
-      ScatterOp fixed = op;
-      for (TensorType& input : fixed.inputs) input = atSizes(input, "result", dims, sizes);
-      for (TensorType& update : fixed.updates) update = atSizes(update, "updates", dims, sizes);
-      fixed.scatter_indices = atSizes(op.scatter_indices, "scatter_indices", dims, sizes);
-      if (!gather_scatter::validateScatter(fixed).empty()) return std::nullopt;
-      return std::pair(scatterTruth(fixed, indices).*property, hasPoint(fixed.updates[0].shape));
+      std::optional<ScatterOp> fixed = scatterAtSizes(op, dims, sizes);
+      if (!fixed) return std::nullopt;
+      return std::pair(scatterTruth(*fixed, indices).*property, hasPoint(fixed->updates[0].shape));
     };
     const std::pair<bool Truth::*, const ProofResult*> asked[] = {
         {&Truth::unique, &*properties.unique},
