@@ -64,9 +64,9 @@ py::array toNumpy(const Array& array) {
                       : type == "bf16"           ? "float32"
                                                  : "float" + type.substr(1);
   py::object numpy = py::module_::import("numpy");
-  py::array values = array.floats.empty() && !array.ints.empty()
-                         ? py::array(py::array_t<int64_t>(array.shape, array.ints.data()))
-                         : py::array(py::array_t<double>(array.shape, array.floats.data()));
+  const bool integer = type.front() == 'i' || type.rfind("ui", 0) == 0;  // i1 too
+  py::array values = integer ? py::array(py::array_t<int64_t>(array.shape, array.ints.data()))
+                             : py::array(py::array_t<double>(array.shape, array.floats.data()));
   return values.attr("astype")(numpy.attr("dtype")(dtype));
 }
 

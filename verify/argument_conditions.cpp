@@ -122,11 +122,10 @@ struct Slice {
   isl::set elements;
 };
 
-// The slice `leaf` reads at `points`: a coordinate where every read has the same one along a
-// dim known to have more than one element (of one, or of `?` size, ":": with "that the op
-// reads" still true at every size).
-Slice slice(const isl::set& points, const index_provenance::Leaf& leaf) {
-  isl::set elements = own(isl_set_apply(points.copy(), leaf.access.copy()));
+// The slice of `leaf`'s tensor that holds `elements` (what it reads): a coordinate where every
+// read has the same one along a dim known to have more than one element (of one, or of `?`
+// size, ":": with "that the op reads" still true at every size).
+Slice slice(const isl::set& elements, const index_provenance::Leaf& leaf) {
   std::string text, tuple, fixed;
   const size_t rank = leaf.tensorShape.size();
   for (size_t d = 0; d < rank; ++d) {
@@ -142,16 +141,6 @@ Slice slice(const isl::set& points, const index_provenance::Leaf& leaf) {
   }
   return {leaf.tensor + "[" + text + "]",
           isl_bridge::parsedSet("{ [" + tuple + "]" + fixed + " }")};
-}
-
-// The elements of `leaf`'s tensor the op reads at `points`.
-isl::set readBy(const isl::set& points, const index_provenance::Leaf& leaf) {
-  return own(isl_set_apply(points.copy(), leaf.access.copy()));
-}
-
-// Whether the leaf reads no element at the points (a leaf of an entry its vector does not use).
-bool readsNothing(const isl::set& points, const index_provenance::Leaf& leaf) {
-  return checked(isl_set_is_empty(readBy(points, leaf).get()));
 }
 
 // Several leaves (an index vector from several elements: a row of an argument, or elements of
@@ -183,6 +172,10 @@ std::optional<std::string> leavesCondition(const PossibleVectors& possible,
   }
   product = own(isl_set_intersect(product.release(), readable.copy()));
   if (!checked(isl_set_is_subset(product.get(), good.get()))) return std::nullopt;
+  // The elements each leaf reads (none: a leaf of an entry its vector does not use).
+  std::vector<isl::set> reads;
+  for (const index_provenance::Leaf& leaf : possible.leaves)
+    reads.push_back(own(isl_set_apply(points.copy(), leaf.access.copy())));
   // A clause per leaf whose values matter; one for a tensor whose every leaf has the same set.
   std::vector<std::string> clauses;
   std::vector<std::pair<std::string, isl::set>> namedSets;  // each name given, and its values
@@ -191,21 +184,19 @@ std::optional<std::string> leavesCondition(const PossibleVectors& possible,
     const index_provenance::Leaf& leaf = possible.leaves[i];
     bool whole = true;  // every leaf of the tensor that reads an element has this set
     for (size_t j = 0; j < k; ++j)
-      if (possible.leaves[j].tensor == leaf.tensor && !readsNothing(points, possible.leaves[j]))
+      if (possible.leaves[j].tensor == leaf.tensor && !checked(isl_set_is_empty(reads[j].get())))
         whole = whole && checked(isl_set_is_equal(kept[i].get(), kept[j].get()));
     std::string which = leaf.tensor;
     if (!whole) {
       // "every element of %x[:, 0] that the op reads" must be the elements this leaf reads:
       // none of the slice's that only another leaf reads.
-      Slice named = slice(points, leaf);
+      Slice named = slice(reads[i], leaf);
       isl::set others = own(isl_set_empty(isl_set_get_space(named.elements.get())));
       for (size_t j = 0; j < k; ++j)
         if (possible.leaves[j].tensor == leaf.tensor)
-          others =
-              own(isl_set_union(others.release(), readBy(points, possible.leaves[j]).release()));
-      isl::set strays =
-          own(isl_set_subtract(isl_set_intersect(named.elements.copy(), others.release()),
-                               readBy(points, leaf).release()));
+          others = own(isl_set_union(others.release(), reads[j].copy()));
+      isl::set strays = own(isl_set_subtract(
+          isl_set_intersect(named.elements.copy(), others.release()), reads[i].copy()));
       if (!checked(isl_set_is_empty(strays.get()))) return std::nullopt;
       which = named.text;
     }

@@ -72,23 +72,26 @@ IndexCondition simplified(IndexCondition condition, const isl::set& read) {
 
 }  // namespace
 
-IndexCondition sizedInBounds(const SizedOp& p, const isl::set& withVectors) {
-  const isl::set outside = sizedRelations(p, withVectors).outside;
-  return simplified({false, pointShape(p), p.entries, outside.apply(lifted(p)), {}},
-                    withVectors.apply(lifted(p)));
+VectorView vectorView(const SizedOp& p, const isl::set& space, const isl::set& withVectors) {
+  return {space, withVectors, sizedRelations(p, withVectors), withVectors.apply(lifted(p))};
 }
 
-IndexCondition sizedSorted(const SizedOp& p, const isl::set& space, const isl::set& withVectors) {
-  const isl::map startOf = sizedRelations(p, withVectors).startOf;
+IndexCondition sizedInBounds(const SizedOp& p, const VectorView& view) {
+  return simplified({false, pointShape(p), p.entries, view.relations.outside.apply(lifted(p)), {}},
+                    view.read);
+}
+
+IndexCondition sizedSorted(const SizedOp& p, const VectorView& view) {
+  const isl::map& startOf = view.relations.startOf;
   const isl::map larger = startOf.apply_range(index_points::lexGreater(p.targetSizes.size()))
                               .apply_range(startOf.reverse());
-  return simplified(pairs(p, earlier(p, space).intersect(larger)), withVectors.apply(lifted(p)));
+  return simplified(pairs(p, earlier(p, view.space).intersect(larger)), view.read);
 }
 
-IndexCondition sizedUnique(const SizedOp& p, const isl::set& space, const isl::set& withVectors) {
-  const isl::map kept = sizedRelations(p, withVectors).kept;
-  return simplified(pairs(p, earlier(p, space).intersect(kept.apply_range(kept.reverse()))),
-                    withVectors.apply(lifted(p)));
+IndexCondition sizedUnique(const SizedOp& p, const VectorView& view) {
+  const isl::map& kept = view.relations.kept;
+  return simplified(pairs(p, earlier(p, view.space).intersect(kept.apply_range(kept.reverse()))),
+                    view.read);
 }
 
 std::string sizedText(const SizedOp& p, const IndexCondition& condition) {

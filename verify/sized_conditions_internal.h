@@ -18,11 +18,19 @@
 
 namespace idxmap::symbolic_sizes {
 
-// `space`: the op's index points [i] (the sizes' context met); `withVectors`: [i, x], the
-// vectors x each point can read, with the sizes as the only parameters.
-IndexCondition sizedInBounds(const SizedOp& p, const isl::set& withVectors);
-IndexCondition sizedSorted(const SizedOp& p, const isl::set& space, const isl::set& withVectors);
-IndexCondition sizedUnique(const SizedOp& p, const isl::set& space, const isl::set& withVectors);
+// The op over the vectors its index points can read, built once for the three properties:
+// `space` the index points [i] (the sizes' context met), `withVectors` [i, x] the vectors x
+// each can read, the sizes the only parameters.
+struct VectorView {
+  isl::set space, withVectors;
+  SizedRelations relations;  // over withVectors
+  isl::set read;             // [p, x]: the index tensor's points and the vectors they hold
+};
+VectorView vectorView(const SizedOp& p, const isl::set& space, const isl::set& withVectors);
+
+IndexCondition sizedInBounds(const SizedOp& p, const VectorView& view);
+IndexCondition sizedSorted(const SizedOp& p, const VectorView& view);
+IndexCondition sizedUnique(const SizedOp& p, const VectorView& view);
 
 // The condition in words, with the legend of the sizes it names: "no point p of start_indices
 // (index vector x at p) satisfies [n0] -> { [p0, x0] : x0 >= n0 }, where n0 is dim 0 of

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 
 #include "core/bridges/isl_bridge.h"
 #include "verify/index_points.h"
@@ -243,12 +244,12 @@ class Decider {
   // Where the sizes and the values decide it together: the condition on the index vectors,
   // the sizes its parameters (sized_conditions_internal.h), exact for every size.
   ProofResult onVectors(Property property, std::string reason) const {
-    const isl::set vectors = withoutLeaves(withVectors_);
-    const isl::set space = withoutLeaves(space_);
-    const IndexCondition condition = property == Property::InBounds ? sizedInBounds(p_, vectors)
-                                     : property == Property::Sorted
-                                         ? sizedSorted(p_, space, vectors)
-                                         : sizedUnique(p_, space, vectors);
+    if (!vectorView_)  // the first property that needs it; the others reuse it
+      vectorView_ = vectorView(p_, withoutLeaves(space_), withoutLeaves(withVectors_));
+    const IndexCondition condition = property == Property::InBounds
+                                         ? sizedInBounds(p_, *vectorView_)
+                                     : property == Property::Sorted ? sizedSorted(p_, *vectorView_)
+                                                                    : sizedUnique(p_, *vectorView_);
     ProofResult stated = ProofResult::conditional(std::move(reason), sizedText(p_, condition));
     stated.conditionOn = "sizes and index vectors";
     return stated;
@@ -283,6 +284,7 @@ class Decider {
   isl::set context_;
   isl::set space_;
   isl::set withVectors_;
+  mutable std::optional<VectorView> vectorView_;  // the leaves projected out (onVectors)
 };
 
 IndexProperties proveAll(const IndexValues& values, int64_t indexVectorDim, const SizedOp& problem,

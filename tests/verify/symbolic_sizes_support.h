@@ -157,6 +157,46 @@ inline bool hasPoint(const std::vector<int64_t>& shape) {
   return !gather_scatter::isEmptyShape(shape);
 }
 
+// Makes up to two dims of an index tensor `?` (never its vector dim), each with probability
+// 1/2; the tests try sizes up to 3 for them.
+inline void makeIndexDimsDynamic(std::mt19937& rng, TensorType& indices, const std::string& name,
+                                 int64_t vectorDim, std::vector<DynamicDim>& dims) {
+  for (size_t d = 0; d < indices.shape.size(); ++d)
+    if (static_cast<int64_t>(d) != vectorDim && dims.size() < 2 && uniform(rng, 0, 1)) {
+      indices.shape[d] = kDynamic;
+      dims.push_back({name, d, 3});
+    }
+}
+
+// The same for a scatter's indices, with the updates' scatter dim of each made `?` too and
+// tied to it: C4 gives them one size.
+inline void makeIndexDimsDynamic(std::mt19937& rng, gather_scatter::ScatterOp& op,
+                                 std::vector<DynamicDim>& dims) {
+  const auto& dn = op.dimension_numbers;
+  const std::vector<int64_t> updateScatterDims = gather_scatter::scatterUpdateScatterDims(
+      dn, static_cast<int64_t>(op.updates[0].shape.size()));
+  const size_t before = dims.size();
+  makeIndexDimsDynamic(rng, op.scatter_indices, "scatter_indices", dn.index_vector_dim, dims);
+  for (size_t k = before; k < dims.size(); ++k) {
+    DynamicDim& dim = dims[k];
+    const size_t position = dim.dim - (static_cast<int64_t>(dim.dim) > dn.index_vector_dim);
+    dim.tiedTensor = "updates";
+    dim.tiedDim = static_cast<size_t>(updateScatterDims.at(position));
+    for (TensorType& update : op.updates) update.shape[dim.tiedDim] = kDynamic;
+  }
+}
+
+// ", window dims [1], inserted [0], ..., vector dim 1": a scatter's dimension numbers, for a
+// test's trace.
+inline std::string dimensionNumbersText(const gather_scatter::ScatterDimensionNumbers& dn) {
+  return ", window dims " + index_points::text(dn.update_window_dims) + ", inserted " +
+         index_points::text(dn.inserted_window_dims) + ", batching " +
+         index_points::text(dn.input_batching_dims) + " / " +
+         index_points::text(dn.scatter_indices_batching_dims) + ", to operand " +
+         index_points::text(dn.scatter_dims_to_operand_dims) + ", vector dim " +
+         std::to_string(dn.index_vector_dim);
+}
+
 // The op at `sizes` (each `?` dim of its tensors, as `dims` names them, fixed); nullopt where
 // it is not a valid op there.
 inline std::optional<gather_scatter::GatherOp> gatherAtSizes(const gather_scatter::GatherOp& op,

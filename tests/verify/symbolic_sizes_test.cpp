@@ -80,13 +80,7 @@ TEST(SymbolicSizes, ScatterVerdictsHoldAtEverySize) {
     SCOPED_TRACE("trial " + std::to_string(trial) + ", inputs " + shapeText(op.inputs[0]) + " " +
                  shapeText(op.inputs[1]) + ", updates " + shapeText(op.updates[0]) + " " +
                  shapeText(op.updates[1]) + ", indices " + index_points::text(indices.shape) +
-                 " = " + index_points::text(indices.ints) + ", window dims " +
-                 index_points::text(dn.update_window_dims) + ", inserted " +
-                 index_points::text(dn.inserted_window_dims) + ", batching " +
-                 index_points::text(dn.input_batching_dims) + " / " +
-                 index_points::text(dn.scatter_indices_batching_dims) + ", to operand " +
-                 index_points::text(dn.scatter_dims_to_operand_dims) + ", vector dim " +
-                 std::to_string(dn.index_vector_dim));
+                 " = " + index_points::text(indices.ints) + dimensionNumbersText(dn));
     IndexProperties properties = proveScatterIndexProperties(op, valuesOf(indices));
     ASSERT_TRUE(properties.unique);
     auto truthAt = [&](const std::vector<int64_t>& sizes,
@@ -119,12 +113,8 @@ TEST(SymbolicSizes, GathersWithDynamicIndexDimsHoldAtEverySize) {
     RandomOp random = randomOp(rng);
     GatherOp op = asGatherOp(random);
     std::vector<DynamicDim> dims;
-    const int64_t vectorDim = op.dimension_numbers.index_vector_dim;
-    for (size_t d = 0; d < op.start_indices.shape.size(); ++d)
-      if (static_cast<int64_t>(d) != vectorDim && dims.size() < 2 && uniform(rng, 0, 1)) {
-        op.start_indices.shape[d] = kDynamic;
-        dims.push_back({"start_indices", d, 3});
-      }
+    makeIndexDimsDynamic(rng, op.start_indices, "start_indices",
+                         op.dimension_numbers.index_vector_dim, dims);
     if (dims.empty()) continue;
     if (uniform(rng, 0, 1)) makeDynamic(rng, op.operand, "operand", dims);
     op.result.reset();
@@ -160,18 +150,8 @@ TEST(SymbolicSizes, ScattersWithDynamicIndexDimsHoldAtEverySize) {
   for (size_t trial = 0; trial < sample.count; ++trial) {
     RandomOp random = randomOp(rng);
     ScatterOp op = asScatterOp(random, gather_scatter::UpdateComputation::kAdd);
-    const auto& dn = op.dimension_numbers;
-    const std::vector<int64_t> updateScatterDims = gather_scatter::scatterUpdateScatterDims(
-        dn, static_cast<int64_t>(op.updates[0].shape.size()));
     std::vector<DynamicDim> dims;
-    for (size_t d = 0, j = 0; d < op.scatter_indices.shape.size(); ++d) {
-      if (static_cast<int64_t>(d) == dn.index_vector_dim) continue;
-      const auto updateDim = static_cast<size_t>(updateScatterDims.at(j++));
-      if (dims.size() >= 2 || !uniform(rng, 0, 1)) continue;
-      op.scatter_indices.shape[d] = kDynamic;  // the updates' dim is the same size (C4)
-      for (TensorType& update : op.updates) update.shape[updateDim] = kDynamic;
-      dims.push_back({"scatter_indices", d, 3, "updates", updateDim});
-    }
+    makeIndexDimsDynamic(rng, op, dims);
     if (dims.empty()) continue;
     if (uniform(rng, 0, 1)) {
       makeDynamic(rng, op.inputs[0], "result", dims);

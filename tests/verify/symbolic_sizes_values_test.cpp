@@ -302,14 +302,9 @@ void expectExact(std::mt19937& rng, const ProofResult& verdict, const MixedValue
   });
 }
 
-// The index tensor's `?` dims (at most two, up to 3 each) and its mixed values.
-MixedValues dynamicIndices(std::mt19937& rng, TensorType& indices, const std::string& name,
-                           int64_t vectorDim, std::vector<DynamicDim>& dims) {
-  for (size_t d = 0; d < indices.shape.size(); ++d)
-    if (static_cast<int64_t>(d) != vectorDim && dims.size() < 2 && uniform(rng, 0, 1)) {
-      indices.shape[d] = kDynamic;
-      dims.push_back({name, d, 3});
-    }
+// Mixed values for an index tensor (its `?` dims already made): the argument at the first
+// entries of each vector, how many drawn.
+MixedValues mixedValues(std::mt19937& rng, const TensorType& indices, int64_t vectorDim) {
   MixedValues mixed{indices.shape, randomFormula(rng, indices.shape.size()), std::nullopt};
   if (vectorDim < static_cast<int64_t>(indices.shape.size()) &&
       indices.shape[static_cast<size_t>(vectorDim)] > 1) {
@@ -328,9 +323,9 @@ TEST(SymbolicSizesWithValues, GathersHoldAtEverySizeAndValue) {
     GatherOp op = asGatherOp(random);
     const int64_t vectorDim = op.dimension_numbers.index_vector_dim;
     std::vector<DynamicDim> dims;
-    const MixedValues mixed =
-        dynamicIndices(rng, op.start_indices, "start_indices", vectorDim, dims);
+    makeIndexDimsDynamic(rng, op.start_indices, "start_indices", vectorDim, dims);
     if (dims.empty()) continue;
+    const MixedValues mixed = mixedValues(rng, op.start_indices, vectorDim);
     if (uniform(rng, 0, 1)) makeDynamic(rng, op.operand, "operand", dims);
     op.result.reset();
     SCOPED_TRACE("trial " + std::to_string(trial) + ", operand " + shapeText(op.operand) +
@@ -367,18 +362,10 @@ TEST(SymbolicSizesWithValues, ScattersHoldAtEverySizeAndValue) {
     RandomOp random = randomOp(rng);
     ScatterOp op = asScatterOp(random, gather_scatter::UpdateComputation::kAdd);
     const auto& dn = op.dimension_numbers;
-    const std::vector<int64_t> updateScatterDims = gather_scatter::scatterUpdateScatterDims(
-        dn, static_cast<int64_t>(op.updates[0].shape.size()));
     std::vector<DynamicDim> dims;
-    const MixedValues mixed =
-        dynamicIndices(rng, op.scatter_indices, "scatter_indices", dn.index_vector_dim, dims);
+    makeIndexDimsDynamic(rng, op, dims);
     if (dims.empty()) continue;
-    for (DynamicDim& dim : dims) {  // the updates' scatter dim is the same size (C4)
-      const size_t position = dim.dim - (static_cast<int64_t>(dim.dim) > dn.index_vector_dim);
-      dim.tiedTensor = "updates";
-      dim.tiedDim = static_cast<size_t>(updateScatterDims.at(position));
-      for (TensorType& update : op.updates) update.shape[dim.tiedDim] = kDynamic;
-    }
+    const MixedValues mixed = mixedValues(rng, op.scatter_indices, dn.index_vector_dim);
     if (uniform(rng, 0, 1)) {
       makeDynamic(rng, op.inputs[0], "result", dims);
       op.inputs[1] = op.inputs[0];
@@ -386,13 +373,7 @@ TEST(SymbolicSizesWithValues, ScattersHoldAtEverySizeAndValue) {
     op.results.clear();
     SCOPED_TRACE("trial " + std::to_string(trial) + ", inputs " + shapeText(op.inputs[0]) +
                  ", updates " + shapeText(op.updates[0]) + ", indices " +
-                 shapeText(op.scatter_indices) + ", window dims " +
-                 index_points::text(dn.update_window_dims) + ", inserted " +
-                 index_points::text(dn.inserted_window_dims) + ", batching " +
-                 index_points::text(dn.input_batching_dims) + " / " +
-                 index_points::text(dn.scatter_indices_batching_dims) + ", to operand " +
-                 index_points::text(dn.scatter_dims_to_operand_dims) + ", vector dim " +
-                 std::to_string(dn.index_vector_dim));
+                 shapeText(op.scatter_indices) + dimensionNumbersText(dn));
     const IndexProperties properties = proveScatterIndexProperties(op, mixed.values());
     ASSERT_TRUE(properties.unique);
     auto truthAt = [&](const std::vector<int64_t>& sizes, const Tensor& indices,
