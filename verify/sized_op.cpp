@@ -79,8 +79,10 @@ std::string Sizes::words(const isl::set& condition) const {
 
 std::string Sizes::legend(const std::string& text) const {
   std::string where;
+  // isl glues a coefficient to the name ("2n1"), so the name starts after anything but a letter
+  // or underscore; it ends where a word does ("n1" is not in "n10").
   for (const auto& [name, what] : legend_)
-    if (std::regex_search(text, std::regex("\\b" + name + "\\b")))
+    if (std::regex_search(text, std::regex("(^|[^A-Za-z_])" + name + "\\b")))
       where += (where.empty() ? ", where " : " and ") + name + " is " + what;
   return where;
 }

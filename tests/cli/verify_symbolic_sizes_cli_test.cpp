@@ -170,6 +170,35 @@ TEST(VerifySymbolicSizesCli, IndicesWithSymbolicRowsFromDynamicIotas) {
   EXPECT_NE(back.out.find("stablehlo.reverse of `?` dims"), std::string::npos) << back.out;
 }
 
+// Every other row of a `?` x 1 index tensor (2 * i), windows of 3 of a `?` operand: in bounds iff
+// 2 * (n1 - 1) + 3 <= n0. isl writes "2n1", the coefficient glued to the name: the legend still
+// says what n1 is (it once left it out, which only a condition naming n1 with a coefficient shows).
+TEST(VerifySymbolicSizesCli, LegendNamesSizesWrittenWithACoefficient) {
+  const std::string text =
+      R"(func.func @main(%n: tensor<i64>, %x: tensor<?xf32>) -> tensor<?x3xf32> {
+  %0 = stablehlo.convert %n : (tensor<i64>) -> tensor<i32>
+  %1 = stablehlo.reshape %0 : (tensor<i32>) -> tensor<1xi32>
+  %c1 = stablehlo.constant dense<[1]> : tensor<1xi32>
+  %shape = stablehlo.concatenate %1, %c1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %iota = stablehlo.dynamic_iota %shape, dim = 0 : (tensor<2xi32>) -> tensor<?x1xi64>
+  %c2 = stablehlo.constant dense<2> : tensor<i64>
+  %two = stablehlo.dynamic_broadcast_in_dim %c2, %shape, dims = []
+    : (tensor<i64>, tensor<2xi32>) -> tensor<?x1xi64>
+  %idx = stablehlo.multiply %iota, %two : tensor<?x1xi64>
+  %r = "stablehlo.gather"(%x, %idx) {dimension_numbers = #stablehlo.gather<
+      offset_dims = [1], start_index_map = [0], index_vector_dim = 1>,
+      slice_sizes = array<i64: 3>} : (tensor<?xf32>, tensor<?x1xi64>) -> tensor<?x3xf32>
+  return %r : tensor<?x3xf32>
+}
+)";
+  CliResult result = runIdxmap({"verify", "--json"}, text);
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(
+      nlohmann::json::parse(result.out).at(0).at("properties").at("in_bounds").at("condition"),
+      "2n1 < n0, where n0 is dim 0 of operand and n1 is dim 0 of start_indices")
+      << result.out;
+}
+
 // JAX's batched take with shape polymorphism: row i of the index tensor reads row i of the
 // operand (a dynamic_iota) and column %cols[i, j] (an argument). In bounds iff there are no more
 // index rows than operand rows (else row n0 is clamped, whatever the columns: replayed with the
