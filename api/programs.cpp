@@ -12,6 +12,7 @@
 #include "ops/validate/hlo.h"
 #include "ops/validate/mlir.h"
 #include "verify/op_properties.h"
+#include "verify/replay/argument_witness.h"
 #include "verify/replay/prove_equal.h"
 
 namespace idxmap {
@@ -75,14 +76,20 @@ std::vector<OpMaps> mlirOpMaps(const Program::Parsed& source) {
   return ops;
 }
 
+// A verdict as the API gives it: a witness only once replayed.
+ProofResult shown(ProofResult result) {
+  if (result.witness && !result.witness->replayed) result.witness.reset();
+  return result;
+}
+
 OpProperties publicProperties(const validation::CheckedOp& checked,
                               const OpIndexProperties& proven) {
   return {checked.op,
           checked.location.toString(),
-          proven.unique ? std::optional<ProofResult>(proven.unique->result) : std::nullopt,
-          proven.sorted.result,
-          proven.inBounds.result,
-          proven.int32Safe.result,
+          proven.unique ? std::optional<ProofResult>(shown(proven.unique->result)) : std::nullopt,
+          shown(proven.sorted.result),
+          shown(proven.inBounds.result),
+          shown(proven.int32Safe.result),
           proven.indices};
 }
 
@@ -179,6 +186,9 @@ std::vector<OpProperties> proveIndexProperties(const Program& program,
                   ? proveOpIndexProperties(*checked.mlirOp, *checked.block, facts, &*source.mlir)
               : checked.hloInstruction ? proveHloOpIndexProperties(*checked.hloInstruction, facts)
                                        : std::nullopt;
+          if (proven && checked.mlirOp)  // witnesses only once the interpreter replayed them
+            argument_witness::replayWitnesses(*source.mlir, *checked.block, *checked.mlirOp, facts,
+                                              *proven);
           if (proven) all.push_back(publicProperties(checked, *proven));
         }
         return all;

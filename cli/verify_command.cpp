@@ -15,6 +15,7 @@
 #include "ops/validate/mlir.h"
 #include "verify/assumptions.h"
 #include "verify/op_properties.h"
+#include "verify/replay/argument_witness.h"
 
 namespace idxmap::cli {
 namespace {
@@ -258,8 +259,16 @@ ValidatedSource::ValidatedSource(const Source& source) {
 std::optional<OpIndexProperties> ValidatedSource::properties(
     const validation::CheckedOp& checked, const std::vector<Assumption>& assumptions) const {
   if (checked.findingCount != 0) return std::nullopt;
-  if (checked.mlirOp)
-    return proveOpIndexProperties(*checked.mlirOp, *checked.block, assumptions, &*mlir);
+  if (checked.mlirOp) {
+    std::optional<OpIndexProperties> properties =
+        proveOpIndexProperties(*checked.mlirOp, *checked.block, assumptions, &*mlir);
+    // Conditions on a function's arguments come with values that break them, shown once the
+    // interpreter has replayed them.
+    if (properties)
+      argument_witness::replayWitnesses(*mlir, *checked.block, *checked.mlirOp, assumptions,
+                                        *properties);
+    return properties;
+  }
   if (checked.hloInstruction)
     return proveHloOpIndexProperties(*checked.hloInstruction, assumptions);
   return std::nullopt;

@@ -18,11 +18,31 @@ std::vector<Named> named(const OpIndexProperties& properties) {
   return all;
 }
 
+// "; it fails at %idx[0] = 8 (...): ..." for a replayed witness, else nothing.
+std::string failsAt(const ProofResult& result) {
+  if (!result.witness || !result.witness->replayed) return "";
+  return "; it fails at " + result.witness->explanation;
+}
+
 // `unique_indices = true`: an attribute's claim as the text would write it.
 std::string claimText(const IndexProperty& property) {
   bool attribute = !property.claim.empty() && property.claim.front() != '`' &&
                    property.claim.find(' ') == std::string::npos;
   return attribute ? property.claim + " = true" : property.claim;
+}
+
+// Argument values that break a property stated on them, once replayed (null otherwise): the
+// elements listed, `others` every other element of their tensors, every other argument 0.
+nlohmann::ordered_json witnessJson(const ProofResult& result) {
+  if (!result.witness || !result.witness->replayed) return nullptr;
+  nlohmann::ordered_json elements = nlohmann::ordered_json::array();
+  for (const ArgumentWitness::Element& element : result.witness->elements)
+    elements.push_back(
+        {{"tensor", element.tensor}, {"index", element.index}, {"value", element.value}});
+  const ArgumentWitness& witness = *result.witness;
+  return {{"elements", elements},
+          {"others", witness.fill.value_or(witness.elements.front().value)},
+          {"explanation", witness.explanation}};
 }
 
 nlohmann::ordered_json propertyJson(const IndexProperty& property) {
@@ -46,7 +66,8 @@ nlohmann::ordered_json propertyJson(const IndexProperty& property) {
           {"condition", orNull(result.condition)},
           {"condition_on", orNull(result.conditionOn)},
           {"reason", orNull(result.reason)},
-          {"assumptions", result.assumptions}};
+          {"assumptions", result.assumptions},
+          {"witness", witnessJson(result)}};
 }
 
 }  // namespace
@@ -85,16 +106,16 @@ void printPropertyDiagnostics(const SourceLocation& location, const std::string&
                          op + ": " + claimText(*property) + " is not proven: " + result.reason)
                   << '\n';
       if (!result.condition.empty())
-        diagnostics << formatDiagnostic(
-                           location, "remark",
-                           op + ": " + name + " holds if and only if " + result.condition)
+        diagnostics << formatDiagnostic(location, "remark",
+                                        op + ": " + name + " holds if and only if " +
+                                            result.condition + failsAt(result))
                     << '\n';
     } else if (!property->claimed && result.isUnknown() && result.conditionOn == "arguments") {
       // A rule no attribute claims (StableHLO's in bounds), when what it takes is a condition on
       // the function's arguments: for the user to check, or to assume.
-      diagnostics << formatDiagnostic(
-                         location, "remark",
-                         op + ": " + name + " holds if and only if " + result.condition)
+      diagnostics << formatDiagnostic(location, "remark",
+                                      op + ": " + name + " holds if and only if " +
+                                          result.condition + failsAt(result))
                   << '\n';
     } else if (property->claimed == false && result.isProven()) {
       diagnostics << formatDiagnostic(location, "note",

@@ -49,6 +49,27 @@ struct Counterexample {
   std::vector<Element> elements = {};
 };
 
+// Values of a function's arguments under which a property that depends on them fails (where
+// an unknown verdict's condition on the arguments is false): each listed element holds its
+// value, every other element of a listed tensor `fill` (a value that keeps the property, where
+// one value keeps it for every element; else the tensor's first listed value), and every
+// element of every other argument 0. Found by isl; `replayed` once the interpreter has computed
+// the op's index values from them and the property failed on those
+// (verify/replay/argument_witness.h), which `explanation` then says. Unreplayed ones are never
+// printed.
+struct ArgumentWitness {
+  struct Element {
+    std::string tensor;  // "%idx"
+    std::vector<int64_t> index;
+    int64_t value = 0;
+    bool operator==(const Element& o) const = default;
+  };
+  std::vector<Element> elements;
+  std::optional<int64_t> fill;
+  bool replayed = false;
+  std::string explanation;  // replayed: "%idx[0] = 8 (...): result[0] reads start index [8]..."
+};
+
 struct ProofResult {
   Verdict verdict = Verdict::Unknown;
   std::string method;                            // what proved or refuted it; empty when unknown
@@ -59,7 +80,8 @@ struct ProofResult {
   // issue 31: "every element of %idx is in [-10, 9]"), "index vectors", "sizes" (`?` dims);
   // empty otherwise.
   std::string conditionOn;
-  std::vector<std::string> assumptions;  // user-asserted facts relied on ("%arg2: unique")
+  std::vector<std::string> assumptions;    // user-asserted facts relied on ("%arg2: unique")
+  std::optional<ArgumentWitness> witness;  // unknown on "arguments": values that break it
 
   static ProofResult proven(std::string method);
   static ProofResult refuted(std::string method, Counterexample counterexample);

@@ -155,6 +155,13 @@ PYBIND11_MODULE(_idxmap, m) {
                                if (!r.counterexample) return py::none();
                                return py::str(r.counterexample->explanation);
                              })
+      .def_property_readonly("witness",
+                             [](const ProofResult& r) -> py::object {
+                               // Argument values that break a condition on the arguments,
+                               // replayed by the interpreter: what they show.
+                               if (!r.witness || !r.witness->replayed) return py::none();
+                               return py::str(r.witness->explanation);
+                             })
       .def_property_readonly("proven", &ProofResult::isProven)
       .def_property_readonly("refuted", &ProofResult::isRefuted)
       .def("__bool__", &ProofResult::isProven)

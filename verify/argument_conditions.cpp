@@ -12,9 +12,11 @@
 #include <isl/val.h>
 
 #include <algorithm>
+#include <span>
 #include <vector>
 
 #include "core/bridges/isl_bridge.h"
+#include "verify/index_points.h"
 
 namespace idxmap::index_points {
 namespace {
@@ -42,6 +44,41 @@ int64_t onlyCoordinate(isl::set point) {
   int64_t coordinate = isl_val_get_num_si(value);
   isl_val_free(value);
   return coordinate;
+}
+
+// The element of the leaf's tensor read at point p.
+std::vector<int64_t> elementAt(const index_provenance::Leaf& leaf, std::span<const int64_t> p) {
+  std::string tuple;
+  for (size_t d = 0; d < p.size(); ++d) tuple += (d ? ", " : "") + std::to_string(p[d]);
+  isl::set at = isl_bridge::parsedSet("{ [" + tuple + "] }");
+  return coordinates(own(isl_set_sample_point(isl_set_apply(at.release(), leaf.access.copy()))));
+}
+
+// A point of `bad` ([p, v0, v1, ...], `m` dims of p, a value per leaf read there) as the
+// elements it reads and their values.
+std::vector<ArgumentWitness::Element> breakingAt(
+    const std::vector<int64_t>& point, size_t m,
+    const std::vector<index_provenance::Leaf>& leaves) {
+  std::vector<ArgumentWitness::Element> out;
+  if (point.size() != m + leaves.size()) return out;
+  const std::span<const int64_t> p(point.data(), m);
+  for (size_t k = 0; k < leaves.size(); ++k)
+    out.push_back({leaves[k].tensor, elementAt(leaves[k], p), point[m + k]});
+  return out;
+}
+
+// A point of `set` (none when it is empty).
+std::vector<int64_t> sampled(const isl::set& set) {
+  if (checked(isl_set_is_empty(set.get()))) return {};
+  return coordinates(own(isl_set_sample_point(set.copy())));
+}
+
+// A value of a 1-d set, preferring 0 (none when it is empty).
+std::optional<int64_t> onlyValue(const isl::set& values) {
+  if (checked(isl_set_is_empty(values.get()))) return std::nullopt;
+  isl::set zero = isl_bridge::parsedSet("{ [0] }");
+  if (checked(isl_set_is_subset(zero.get(), values.get()))) return 0;
+  return sampled(values).at(0);
 }
 
 // "[-10, 9]" for an interval, isl's text of the set otherwise ("{ [v] : ... }").
@@ -89,8 +126,8 @@ isl::set interleaved(const isl::set& points, const isl::set& values, size_t m) {
   return own(isl_set_apply(isl_set_flat_product(points.copy(), values.copy()), reorder.copy()));
 }
 
-std::optional<std::string> singleCondition(const PossibleVectors& possible,
-                                           const IndexCondition& condition) {
+std::optional<ArgumentCondition> singleCondition(const PossibleVectors& possible,
+                                                 const IndexCondition& condition) {
   const size_t m = condition.pointShape.size(), e = condition.entries;
   // [p, l, x]: the violations with the leaf's value as a free dimension.
   isl::set violations = own(
@@ -112,8 +149,10 @@ std::optional<std::string> singleCondition(const PossibleVectors& possible,
   std::string which = "every element of " + leaf.tensor;
   if (!readsEveryElement(points, leaf)) which += " that the op reads";
   const std::string described = describedValues(good);  // "[0, 4]", "{ [v] : ... }", "0"
-  return which + (described.front() == '[' || described.front() == '{' ? " is in " : " is ") +
-         described;
+  return ArgumentCondition{
+      which + (described.front() == '[' || described.front() == '{' ? " is in " : " is ") +
+          described,
+      breakingAt(sampled(bad), m, possible.leaves), onlyValue(good)};
 }
 
 // A slice of a tensor as a person names it, "%x[:, 2]", and as the set of its elements.
@@ -147,8 +186,8 @@ Slice slice(const isl::set& elements, const index_provenance::Leaf& leaf) {
 // two tensors): "every element of %x[:, 0] that the op reads is in [0, 3] and every element of
 // %x[:, 1] that the op reads is in [0, 5]". Exact when the values that keep the property are a
 // product, each leaf's own set at every point: good = readable ∩ (points × V0 × V1 × ...).
-std::optional<std::string> leavesCondition(const PossibleVectors& possible,
-                                           const IndexCondition& condition) {
+std::optional<ArgumentCondition> leavesCondition(const PossibleVectors& possible,
+                                                 const IndexCondition& condition) {
   const size_t m = condition.pointShape.size(), e = condition.entries, k = possible.leaves.size();
   isl::set violations =
       own(isl_set_insert_dims(condition.violations.copy(), isl_dim_set, static_cast<unsigned>(m),
@@ -156,7 +195,7 @@ std::optional<std::string> leavesCondition(const PossibleVectors& possible,
   isl::set readable = projectedOut(possible.singleWithLeaves, m + k, e);  // [p, L]
   isl::set bad = projectedOut(
       own(isl_set_intersect(possible.singleWithLeaves.copy(), violations.release())), m + k, e);
-  isl::set good = own(isl_set_subtract(readable.copy(), bad.release()));
+  isl::set good = own(isl_set_subtract(readable.copy(), bad.copy()));
   isl::set points = projectedOut(readable, m, k);  // [p]
   if (checked(isl_set_is_empty(points.get()))) return std::nullopt;
   std::vector<isl::set> kept, all;  // per leaf: the values that keep it, and every value
@@ -215,7 +254,11 @@ std::optional<std::string> leavesCondition(const PossibleVectors& possible,
   std::sort(clauses.begin(), clauses.end());
   std::string text;
   for (const std::string& clause : clauses) text += (text.empty() ? "" : " and ") + clause;
-  return text;
+  isl::set everyLeafKeeps = kept.front();
+  for (const isl::set& values : kept)
+    everyLeafKeeps = own(isl_set_intersect(everyLeafKeeps.release(), values.copy()));
+  return ArgumentCondition{text, breakingAt(sampled(bad), m, possible.leaves),
+                           onlyValue(everyLeafKeeps)};
 }
 
 // Whether the index points read the leaf's elements in their own order, one element each (a
@@ -247,8 +290,8 @@ isl::set laterPairs(size_t m) {
 }
 
 // Pairs: [p, l, q, m] for the values l read at p and m at a later point q.
-std::optional<std::string> pairCondition(const PossibleVectors& possible,
-                                         const IndexCondition& condition) {
+std::optional<ArgumentCondition> pairCondition(const PossibleVectors& possible,
+                                               const IndexCondition& condition) {
   const index_provenance::Leaf& leaf = possible.leaves[0];
   const size_t m = condition.pointShape.size(), e = condition.entries;
   // What rules a condition on the argument out is asked first, on the small sets: the pairs of
@@ -286,14 +329,25 @@ std::optional<std::string> pairCondition(const PossibleVectors& possible,
   named = own(isl_set_coalesce(named.release()));
   std::string which = leaf.tensor;
   if (!readsEveryElement(read, leaf)) which += " that the op reads";
-  return "no two elements u and w of " + which + ", u before w in row-major order, satisfy " +
-         setText(named);
+  ArgumentCondition stated{"no two elements u and w of " + which +
+                               ", u before w in row-major order, satisfy " + setText(named),
+                           {},
+                           std::nullopt};
+  // [p, l, q, m']: the element read at p, then the one read at q.
+  const std::vector<int64_t> pair = sampled(bad);
+  if (pair.size() != 2 * m + 2) return stated;
+  for (size_t half : {size_t{0}, m + 1}) {
+    std::vector<ArgumentWitness::Element> read = breakingAt(
+        std::vector<int64_t>(pair.begin() + half, pair.begin() + half + m + 1), m, possible.leaves);
+    stated.breaking.insert(stated.breaking.end(), read.begin(), read.end());
+  }
+  return stated;
 }
 
 }  // namespace
 
-std::optional<std::string> argumentCondition(const PossibleVectors& possible,
-                                             const IndexCondition& condition) {
+std::optional<ArgumentCondition> argumentCondition(const PossibleVectors& possible,
+                                                   const IndexCondition& condition) {
   if (possible.leaves.empty()) return std::nullopt;
   if (!condition.pairwise) {
     if (possible.singleWithLeaves.is_null()) return std::nullopt;

@@ -5,6 +5,9 @@
 
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "core/verdict.h"
 
 #include "verify/index_conditions.h"
 #include "verify/possible_vectors_internal.h"
@@ -21,9 +24,19 @@ namespace idxmap::index_points {
 // %idx, or elements of several tensors) and the values that keep it are a product of one set
 // per element read: "every element of %idx[:, 0] that the op reads is in [0, 3] and every
 // element of %idx[:, 1] that the op reads is in [0, 5]" (a tensor whose every element read has
-// one set is named whole). nullopt otherwise: the condition on the index vectors stands. `possible` and
-// `condition` are about the same vectors (both clamped, for a clamping gather).
-std::optional<std::string> argumentCondition(const PossibleVectors& possible,
-                                             const IndexCondition& condition);
+// one set is named whole). nullopt otherwise: the condition on the index vectors stands. `possible`
+// and `condition` are about the same vectors (both clamped, for a clamping gather).
+//
+// With it, values of the elements that break the property, as isl picks them from the breaking
+// set: one element for in bounds (one per leaf read at the point), two for pairs; and for in
+// bounds a value every element may hold (the other elements' value). A candidate
+// witness only: the interpreter replays it (verify/replay/argument_witness.h).
+struct ArgumentCondition {
+  std::string text;
+  std::vector<ArgumentWitness::Element> breaking;
+  std::optional<int64_t> keeping;  // a value that keeps it at every element, where one does
+};
+std::optional<ArgumentCondition> argumentCondition(const PossibleVectors& possible,
+                                                   const IndexCondition& condition);
 
 }  // namespace idxmap::index_points

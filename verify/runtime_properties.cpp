@@ -78,11 +78,17 @@ ProofResult fromPossible(const IndexCondition& condition, const IndexedOp& op,
     return result;
   }
   // On the function's arguments where that is exact, else on the index vectors.
-  std::optional<std::string> onArguments = argumentCondition(sets, condition);
+  std::optional<ArgumentCondition> onArguments = argumentCondition(sets, condition);
   ProofResult result = ProofResult::conditional(
-      std::move(reason), onArguments ? *onArguments : condition.given(can).text(op.names.indices));
+      std::move(reason),
+      onArguments ? onArguments->text : condition.given(can).text(op.names.indices));
   result.conditionOn = onArguments ? "arguments" : "index vectors";
   result.assumptions = sets.assumptions;
+  if (onArguments && !onArguments->breaking.empty()) {
+    result.witness.emplace();
+    result.witness->elements = std::move(onArguments->breaking);
+    result.witness->fill = onArguments->keeping;
+  }
   return result;
 }
 

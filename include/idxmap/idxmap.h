@@ -114,7 +114,9 @@ struct OpProperties {
   std::string indices;  // where the index values come from ("iota", "%arg2")
 };
 // `idxmap verify`'s proofs for every gather and scatter form of the program. `assumptions`
-// are facts about values as --assume writes them ("%arg2: unique, in [0, 99]"), MLIR only.
+// are facts about values as --assume writes them ("%arg2: unique, in [0, 99]"), MLIR only. A
+// verdict whose condition is on the function's arguments carries a `witness` (values that break
+// it) only when the interpreter replayed it.
 // Throws ApiError when an op breaks its spec (the first finding, with its label). Runs with
 // the CLI's isl budgets (5M operations, 120 s a question), as emitKernels does; the thread's
 // own come back afterwards.

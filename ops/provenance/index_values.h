@@ -90,6 +90,12 @@ struct IndexValues {
   bool represented() const { return symbolic.has_value(); }
 };
 
+// A tensor's values given element by element (row-major, as many as its shape has), as a
+// constant of `elementType` holds them: one affine piece where they are one, else a piece per
+// element; not represented past kMaxConstantElements elements (provenance says so).
+IndexValues tensorValues(const std::vector<int64_t>& shape, const std::vector<int64_t>& values,
+                         const mlir_ir::ElementType& elementType, const std::string& provenance);
+
 // The values of `value`, defined by the ops of `scope` (a function's entry block, or the
 // bare ops of a module), of type `type`.
 IndexValues indexValues(const std::vector<mlir_ir::Operation>& scope, const mlir_ir::Value& value,

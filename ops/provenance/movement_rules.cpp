@@ -53,6 +53,19 @@ IndexValues exactly(const std::vector<int64_t>& shape, const std::vector<std::st
   return values;
 }
 
+// A tensor's values element by element (at most kMaxConstantElements, checked by the caller).
+IndexValues table(const std::vector<int64_t>& shape, const std::vector<int64_t>& values,
+                  const std::string& provenance) {
+  if (values.empty()) return exactly(shape, {"1 = 0"}, provenance);
+  // v = c + sum_d a_d * p_d (a table of an iota, a stride): one piece, as isl would coalesce
+  // it, without the quadratic cost of coalescing a piece per element.
+  if (std::optional<std::string> affine = affineValue(shape, values))
+    return exactly(shape, {"v = " + *affine}, provenance);
+  IndexValues out = exactly(shape, {}, provenance);
+  out.symbolic = pointTable(shape, values);
+  return out;
+}
+
 // Whether operand dim `k` of a broadcast, of size `from`, is stretched onto a result dim of
 // size `to` (its element 0 read everywhere) or read point for point; nullopt when the sizes
 // do not match, or when a `?` dim may be either (1 or the result's size at run time) and
@@ -99,14 +112,7 @@ IndexValues Tracer::constant(const Operation& op, const mlir_ir::Type& type, int
   std::vector<int64_t> values(static_cast<size_t>(count));
   for (int64_t position = 0; position < count; ++position)
     values[static_cast<size_t>(position)] = dense.intAt(position);
-  if (count == 0) return exactly(shape, {"1 = 0"}, "constant");
-  // v = c + sum_d a_d * p_d (a table of an iota, a stride): one piece, as isl would coalesce
-  // it, without the quadratic cost of coalescing a piece per element.
-  if (std::optional<std::string> affine = affineValue(shape, values))
-    return exactly(shape, {"v = " + *affine}, "constant");
-  IndexValues table = exactly(shape, {}, "constant");
-  table.symbolic = pointTable(shape, values);
-  return table;
+  return table(shape, values, "constant");
 }
 
 IndexValues Tracer::iota(const Operation& op, const mlir_ir::Type& type, int) {
@@ -356,6 +362,15 @@ IndexValues Tracer::dimensionSize(const Operation& op, const mlir_ir::Type& type
       of->shape[*axis] == kDynamic)
     return opaque(op, type, "get_dimension_size of a dimension whose size is not static");
   return exactly(type.shape, {"v = " + std::to_string(of->shape[*axis])}, "get_dimension_size");
+}
+
+IndexValues tensorValues(const std::vector<int64_t>& shape, const std::vector<int64_t>& values,
+                         const mlir_ir::ElementType& elementType, const std::string& provenance) {
+  if (static_cast<int64_t>(values.size()) > kMaxConstantElements)
+    return unknown(
+        shape, provenance + ": more than " + std::to_string(kMaxConstantElements) + " elements");
+  return isl_bridge::withIslBudget(
+      [&] { return finish(table(shape, values, provenance), elementType); });
 }
 
 }  // namespace idxmap::index_provenance

@@ -90,6 +90,21 @@ def test_mlir_properties_and_kernels():
         program.emit("fortran")
 
 
+def test_a_condition_on_arguments_comes_with_values_that_break_it():
+    # scatter_claims.mlir's second scatter writes rows %rows of an 8-row table: in bounds iff
+    # every element of %rows is in [0, 7]; the witness, replayed by the interpreter, says which
+    # values of %rows break it, and a row outside [0, 7] is among them.
+    in_bounds = read("scatter_claims.mlir").properties()[1]["in_bounds"]
+    assert in_bounds.verdict == "unknown" and in_bounds.condition_on == "arguments"
+    assert in_bounds.condition == "every element of %rows is in [0, 7]"
+    shown = in_bounds.witness
+    assert shown.startswith("%rows = [[")
+    rows = [int(row) for row in shown[len("%rows = [["):shown.index("]]")].split("], [")]
+    assert any(row < 0 or row > 7 for row in rows), shown
+    # A verdict without a condition on arguments has none.
+    assert read("gather.mlir").properties()[0]["in_bounds"].witness is None
+
+
 def test_broken_op_constraint_names_its_label():
     with pytest.raises(idxmap.Error) as caught:
         read("bad_gather.mlir").properties()

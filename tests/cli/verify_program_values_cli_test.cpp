@@ -7,6 +7,8 @@
 // 0..9, its start clamped to [0, 6], is unique, sorted and in [0, 9].
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "core/bridges/isl_bridge.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/cli/verify_json.h"
@@ -160,6 +162,29 @@ TEST(VerifyProgramValuesCli, TheFixUpsConditionsAreOnTheArgument) {
       isl::set point(islContext(), "{ [" + std::to_string(u) + ", " + std::to_string(w) + "] }");
       EXPECT_EQ(point.is_subset(collide), expected) << u << ", " << w << ": " << condition;
     }
+  // Each condition comes with values of %idx that break it (every other argument 0): checked
+  // here on the fix-up by hand.
+  auto witnessed = [&](const nlohmann::json& property) {
+    const nlohmann::json& witness = property.at("witness");
+    std::vector<int> idx(5, witness.at("others").get<int>());
+    for (const nlohmann::json& element : witness.at("elements")) {
+      EXPECT_EQ(element.at("tensor"), "%idx") << witness;
+      idx.at(element.at("index").at(0).get<size_t>()) = element.at("value").get<int>();
+    }
+    std::vector<int> fixed;
+    for (int i : idx) fixed.push_back(i < 0 ? i + 10 : i);
+    return fixed;
+  };
+  std::vector<int> outside = witnessed(properties.at("in_bounds"));
+  EXPECT_TRUE(std::any_of(outside.begin(), outside.end(), [](int i) { return i < 0 || i > 9; }))
+      << properties.at("in_bounds");
+  std::vector<int> twice = witnessed(unique);
+  bool twiceWritten = false;
+  for (size_t a = 0; a < twice.size(); ++a)
+    for (size_t b = a + 1; b < twice.size(); ++b)
+      twiceWritten = twiceWritten || (twice[a] == twice[b] && twice[a] >= 0 && twice[a] <= 9);
+  EXPECT_TRUE(twiceWritten) << unique;
+  EXPECT_NE(result.err.find("in [-10, 9]; it fails at %idx = ["), std::string::npos) << result.err;
   // With %idx assumed unique and in [-10, 9], in bounds is proven and unique still is not:
   // -1 and 9 are distinct yet collide, and the condition still says so.
   CliResult assumed =
@@ -173,6 +198,8 @@ TEST(VerifyProgramValuesCli, TheFixUpsConditionsAreOnTheArgument) {
   EXPECT_TRUE(isl::set(islContext(), "{ [-1, 9] }")
                   .is_subset(isl::set(islContext(), stillCollide.substr(prefix.size()))))
       << stillCollide;
+  // No witness there: what `unique` asks of the other elements, values isl picks do not know.
+  EXPECT_TRUE(given.at("unique").at("witness").is_null()) << assumed.out;
 }
 
 TEST(VerifyProgramValuesCli, AWindowOfAnArangeAtARunTimeOffset) {
@@ -222,6 +249,14 @@ TEST(VerifyProgramValuesCli, InBoundsOnTheColumnsOfAnArgumentsRows) {
             "every element of %idx[:, 0] that the op reads is in [0, 4] and every element of "
             "%idx[:, 1] that the op reads is in [0, 6]")
       << rows.out;
+  // Its witness, a row of %idx outside [0, 4] x [0, 6] (the other elements kept in both).
+  const nlohmann::json witness = inBounds(rows).at("witness");
+  std::vector<std::vector<int64_t>> idx(3, std::vector<int64_t>(2, witness.at("others")));
+  for (const nlohmann::json& element : witness.at("elements"))
+    idx.at(element.at("index").at(0)).at(element.at("index").at(1)) = element.at("value");
+  EXPECT_TRUE(std::any_of(idx.begin(), idx.end(), [](const auto& row) {
+    return row[0] < 0 || row[0] > 4 || row[1] < 0 || row[1] > 6;
+  })) << witness;
   CliResult crossed = runIdxmap({"verify", "--json"}, gather(R"(
   %down = stablehlo.slice %x [1:4, 0:1] : (tensor<4x4xi64>) -> tensor<3x1xi64>
   %row = stablehlo.slice %x [0:1, 0:3] : (tensor<4x4xi64>) -> tensor<1x3xi64>

@@ -49,14 +49,21 @@ TEST(VerifyPropertiesCli, BundledExampleRefutesOneClaimAndLeavesOneOpen) {
             0u)
       << lines[1];
   // %rows is the index tensor itself: both conditions are on the argument, read by hand (no two
-  // equal rows in range collide; out-of-range rows are skipped, in bounds takes [0, 7]).
+  // equal rows in range collide; out-of-range rows are skipped, in bounds takes [0, 7]); each
+  // with values of %rows that break it, replayed by the interpreter.
   EXPECT_EQ(lines[2], path +
                           ":16:8: remark: stablehlo.scatter: unique holds if and only if "
                           "no two elements u and w of %rows, u before w in row-major order, "
-                          "satisfy { [u, w = u] : 0 <= u <= 7 }");
+                          "satisfy { [u, w = u] : 0 <= u <= 7 }; it fails at %rows = [[7], [7], "
+                          "[7], [7]] (every other argument 0): updates[2, 1] and updates[3, 1] "
+                          "both write result[7, 1] (scatter_indices[2] = [7], "
+                          "scatter_indices[3] = [7])");
   EXPECT_EQ(lines[3], path +
                           ":16:8: remark: stablehlo.scatter: in bounds holds if and only if "
-                          "every element of %rows is in [0, 7]");
+                          "every element of %rows is in [0, 7]; it fails at %rows = [[8], [0], "
+                          "[0], [0]] (every other argument 0): updates[0, 0] starts its window "
+                          "at [8, 0], outside the result: the update is skipped "
+                          "(scatter_indices[0] = [8])");
   EXPECT_EQ(lines[4], path +
                           ":27:8: note: stablehlo.gather: indices_are_sorted could be set: "
                           "proven (isl)");

@@ -3,7 +3,8 @@
 // argument %a, assumed in [-4, 4] (and sometimes unique or sorted). Every verdict is checked
 // by brute force: the interpreter computes the indices for every argument the assumptions
 // allow, and spec 000's formulas (tests/verify/index_truth.h) say whether each property holds.
-// Proven must hold for every one; refuted must fail for one. Every fourth program ends in an
+// Proven must hold for every one; refuted must fail for one; a witness shown (argument values
+// replayed by verify/replay/argument_witness.h) must break it. Every fourth program ends in an
 // op that picks among values (chlo.top_k, argmax, argmin). Argsorts (sort of an iota) are
 // checked on the interpreter's sorts of random keys.
 #include <gtest/gtest.h>
@@ -19,6 +20,7 @@
 #include "tests/support/sampling.h"
 #include "tests/verify/index_truth.h"
 #include "verify/op_properties.h"
+#include "verify/replay/argument_witness.h"
 
 namespace idxmap {
 namespace {
@@ -137,6 +139,11 @@ TEST(ProgramProperties, VerdictsAgreeWithBruteForceOverEveryArgument) {
   // their verdicts are checked for soundness and counted apart.
   HoldingTally tally, choiceTally;
   int conditionsChecked = 0;  // argument values a condition on the argument was checked at
+  // Conditions on %a: how many, how many fail for an allowed value, how many show a witness.
+  struct {
+    int asked = 0, failing = 0, shown = 0;
+    int failingInRange = 0;  // with a range only (what a witness can keep), no choice
+  } witnesses;
   for (size_t trial = 0; trial < sample.count; ++trial) {
     // Every fourth program picks among values (top_k, argmax, argmin) in its last step.
     value_testing::RandomProgram program =
@@ -156,6 +163,8 @@ TEST(ProgramProperties, VerdictsAgreeWithBruteForceOverEveryArgument) {
         proveOpIndexProperties(scatter, block, parseAssumptions({assumption}), &module);
 
     ASSERT_TRUE(properties && properties->unique);
+    argument_witness::replayWitnesses(module, block, scatter, parseAssumptions({assumption}),
+                                      *properties);
 
     // Brute force: the indices for every allowed argument, from the program alone.
     mlir_ir::Module indicesOnly = mlir_ir::parseMlirModule(program.text, "random.mlir");
@@ -189,6 +198,35 @@ TEST(ProgramProperties, VerdictsAgreeWithBruteForceOverEveryArgument) {
       if (d == 3) break;
       ++argument.ints[d];
     }
+    // A witness shown must break the property, by brute force on its own values of %a (its
+    // elements, every other element its fill), and keep the assumptions.
+    auto expectBreaks = [&](const char* what, const ProofResult& result, bool alwaysHolds,
+                            bool index_truth::Truth::*property) {
+      if (!result.isUnknown() || result.conditionOn != "arguments") return;
+      ++witnesses.asked;
+      witnesses.failing += !alwaysHolds;
+      witnesses.failingInRange += !alwaysHolds && fact.empty() && trial % 4 != 3;
+      if (!result.witness) return;
+      ASSERT_TRUE(result.witness->replayed) << what;
+      ASSERT_FALSE(result.witness->elements.empty()) << what;
+      Tensor a{"i32", {3}, {}, {}};
+      a.ints.assign(3, result.witness->fill.value_or(result.witness->elements.front().value));
+      for (const ArgumentWitness::Element& element : result.witness->elements) {
+        ASSERT_EQ(element.tensor, "%a") << what;
+        a.ints.at(static_cast<size_t>(element.index.at(0))) = element.value;
+      }
+      for (int64_t value : a.ints) EXPECT_TRUE(value >= kLo && value <= kHi) << what;
+      EXPECT_TRUE(allowed(a.ints, fact)) << what;
+      Tensor values = interpreter.call(*indicesOnly.function("main"), {a}).at(0);
+      Tensor indices{"i32", {3, 1}, values.ints, {}};
+      EXPECT_FALSE(index_truth::scatterTruth(scatterModel(), indices).*property)
+          << what << ": the witness %a = " << ::testing::PrintToString(a.ints)
+          << " keeps it: " << result.witness->explanation;
+      ++witnesses.shown;
+    };
+    expectBreaks("unique", properties->unique->result, unique, &index_truth::Truth::unique);
+    expectBreaks("sorted", properties->sorted.result, sorted, &index_truth::Truth::sorted);
+    expectBreaks("in bounds", properties->inBounds.result, inBounds, &index_truth::Truth::inBounds);
     HoldingTally& counted = trial % 4 == 3 ? choiceTally : tally;
     expectSound("unique", properties->unique->result, unique, counted);
     expectSound("sorted", properties->sorted.result, sorted, counted);
@@ -198,13 +236,20 @@ TEST(ProgramProperties, VerdictsAgreeWithBruteForceOverEveryArgument) {
             << " properties that hold for every argument proven (" << tally.outOfTime
             << " unknown as isl ran out of time); ending in a choice: " << choiceTally.proven
             << " of " << choiceTally.holding << "; conditions on %a checked at "
-            << conditionsChecked << " argument values\n";
+            << conditionsChecked << " argument values; of " << witnesses.asked
+            << " conditions on %a, " << witnesses.failing << " fail for an allowed value ("
+            << witnesses.failingInRange << " assuming a range only) and " << witnesses.shown
+            << " show a witness that breaks it\n";
   // Not vacuous: some properties hold (about 10 in a 16-case sample, choices included; the
   // floor scales with the sample, and a sanitizer tree's 5 cases, where none may hold, have
   // none) and what holds is proven, but where isl runs out of time (a value wrapped through
   // a narrow type, then the minimum of it and itself moved, takes it seconds), which depends on
   // the machine.
   EXPECT_GT(tally.holding + choiceTally.holding, sampling::scaledFloor(20, sample.count, 160));
+  // Every condition on %a that an allowed value breaks shows such a value, where the facts are a
+  // range (a witness cannot know what `unique` or `sorted` ask of its other elements) and %a is
+  // what the indices come from (a choice's leaf is the op's result, not an argument).
+  EXPECT_GE(witnesses.shown, witnesses.failingInRange);
   EXPECT_GE(tally.proven * 10, (tally.holding - tally.outOfTime) * 9);
 }
 

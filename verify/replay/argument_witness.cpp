@@ -1,0 +1,282 @@
+#include "verify/replay/argument_witness.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "ops/eval/reference_evaluator.h"
+#include "ops/interp/interpreter.h"
+#include "ops/provenance/index_values.h"
+#include "verify/index_points.h"
+#include "verify/index_properties.h"
+
+namespace idxmap::argument_witness {
+namespace {
+
+using gather_scatter::GatherOp;
+using gather_scatter::ScatterOp;
+using gather_scatter::Tensor;
+
+// Computes gather and scatter as the reference interpreter does, and keeps the index tensor
+// the op of interest reads (with its model, types from the values).
+// Arguments of at most this many elements are shown whole.
+constexpr int64_t kShownElements = 16;
+
+class Capture : public mlir_interpreter::ExternalEngine {
+ public:
+  explicit Capture(const mlir_ir::Operation& target) : target_(target) {}
+
+  Tensor gather(const mlir_ir::Operation& op, const GatherOp& model, const Tensor& operand,
+                const Tensor& indices) override {
+    if (&op == &target_ && !indices_) {
+      gather_ = model;
+      indices_ = indices;
+    }
+    return gather_scatter::referenceGather(model, operand, indices);
+  }
+
+  std::vector<Tensor> scatter(const mlir_ir::Operation& op, const ScatterOp& model,
+                              const std::vector<Tensor>& inputs, const Tensor& indices,
+                              const std::vector<Tensor>& updates) override {
+    if (&op == &target_ && !indices_) {
+      scatter_ = model;
+      indices_ = indices;
+    }
+    return gather_scatter::referenceScatter(model, inputs, indices, updates);
+  }
+
+  // The properties of the op at the captured index values (the static provers: exact on
+  // known values, each refutation replayed by evaluation); nullopt when the op did not run.
+  std::optional<IndexProperties> decided() const {
+    if (!indices_) return std::nullopt;
+    std::optional<mlir_ir::ElementType> type =
+        mlir_ir::ElementType::fromName(indices_->element_type);
+    if (!type) return std::nullopt;
+    const index_provenance::IndexValues values = index_provenance::tensorValues(
+        indices_->shape, indices_->ints, *type, "the interpreter's run");
+    if (!values.allKnown()) return std::nullopt;
+    return gather_ ? proveGatherIndexProperties(*gather_, values)
+                   : proveScatterIndexProperties(*scatter_, values);
+  }
+
+ private:
+  const mlir_ir::Operation& target_;
+  std::optional<GatherOp> gather_;
+  std::optional<ScatterOp> scatter_;
+  std::optional<Tensor> indices_;
+};
+
+// Which operand of a gather or scatter form holds its indices; nullopt for other ops.
+std::optional<size_t> indicesOperand(const mlir_ir::Operation& op) {
+  if (op.name == "stablehlo.gather" || op.name == "stablehlo.dynamic_gather") return 1;
+  if (op.name == "stablehlo.scatter" && op.operands.size() % 2 == 1)
+    return op.operands.size() / 2;  // inputs..., indices, updates...
+  return std::nullopt;
+}
+
+// The type of `value` in `function`'s entry block (an argument's, or its defining op's).
+std::optional<mlir_ir::Type> typeOf(const mlir_ir::Function& function,
+                                    const mlir_ir::Value& value) {
+  if (const mlir_ir::BlockArgument* argument = function.argument(value)) return argument->type;
+  const mlir_ir::Operation* op = function.definingOp(value);
+  if (!op || value.resultNumber < 0 ||
+      static_cast<size_t>(value.resultNumber) >= op->resultTypes.size())
+    return std::nullopt;
+  return op->resultTypes[static_cast<size_t>(value.resultNumber)];
+}
+
+// Every value name `op` reads, in its regions too.
+void readNames(const mlir_ir::Operation& op, std::set<std::string>& names) {
+  for (const mlir_ir::Value& operand : op.operands) names.insert(operand.name);
+  for (const mlir_ir::Region& region : op.regions)
+    for (const mlir_ir::Block& block : region.blocks)
+      for (const mlir_ir::Operation& inner : block.operations) readNames(inner, names);
+}
+
+// `function` cut down to what `value` (read by `op`, of `type`) depends on: the ops of its
+// entry block before `op` that it reads through, then a return of it. The interpreter then runs
+// a few ops per witness, not the whole program.
+mlir_ir::Function sliceFor(const mlir_ir::Function& function, const mlir_ir::Operation& op,
+                           const mlir_ir::Value& value, const mlir_ir::Type& type) {
+  const std::vector<mlir_ir::Operation>& ops = function.body.blocks.front().operations;
+  size_t end = 0;
+  while (end < ops.size() && &ops[end] != &op) ++end;
+  std::set<std::string> needed = {value.name};
+  std::vector<bool> kept(end, false);
+  for (size_t i = end; i-- > 0;) {
+    for (const mlir_ir::Value& result : ops[i].results)
+      kept[i] = kept[i] || needed.count(result.name);
+    if (kept[i]) readNames(ops[i], needed);
+  }
+  mlir_ir::Function sliced;
+  sliced.name = function.name;
+  sliced.arguments = function.arguments;
+  sliced.resultTypes = {type};
+  mlir_ir::Block block;
+  block.arguments = function.body.blocks.front().arguments;
+  for (size_t i = 0; i < end; ++i)
+    if (kept[i]) block.operations.push_back(ops[i]);
+  mlir_ir::Operation returned;
+  returned.name = "func.return";
+  returned.operands = {value};
+  returned.operandTypes = {type};
+  returned.location = op.location;
+  block.operations.push_back(std::move(returned));
+  sliced.body.blocks.push_back(std::move(block));
+  return sliced;
+}
+
+// The op's properties at the witness's arguments: its index tensor computed by the interpreter
+// from them (the slice it depends on), then the op evaluated on it (its other operands zeros),
+// which gives its model. nullopt when the op cannot be run so.
+std::optional<IndexProperties> decidedAt(const mlir_ir::Module& module,
+                                         const mlir_ir::Function& function,
+                                         const mlir_ir::Operation& op,
+                                         const std::vector<Tensor>& arguments) {
+  std::optional<size_t> which = indicesOperand(op);
+  if (!which) return std::nullopt;
+  std::vector<Tensor> operands;
+  for (const mlir_ir::Value& operand : op.operands) {
+    std::optional<mlir_ir::Type> type = typeOf(function, operand);
+    if (!type || !type->hasStaticShape()) return std::nullopt;
+    operands.push_back(gather_scatter::zeros(type->elementType().toString(), type->shape));
+  }
+  const mlir_ir::Value& indices = op.operands[*which];
+  const mlir_ir::Function sliced = sliceFor(function, op, indices, *typeOf(function, indices));
+  Capture capture(op);
+  mlir_interpreter::Interpreter interpreter(module, gather_scatter::Engine::kReference, &capture);
+  operands[*which] = interpreter.call(sliced, arguments).at(0);
+  interpreter.evaluate(op, operands);
+  return capture.decided();
+}
+
+// The function's arguments as the witness sets them: its elements, every other element of
+// their tensor the tensor's first listed value, every other argument 0. nullopt when an
+// element names no argument, lies outside it, or an argument's shape is not static.
+std::optional<std::vector<Tensor>> argumentsOf(const mlir_ir::Function& function,
+                                               const ArgumentWitness& witness) {
+  std::vector<Tensor> arguments;
+  for (const mlir_ir::BlockArgument& argument : function.arguments) {
+    const std::optional<int64_t> count =
+        argument.type.hasStaticShape() ? argument.type.elementCount() : std::nullopt;
+    if (!count || *count > mlir_interpreter::kMaxElements) return std::nullopt;
+    Tensor tensor =
+        gather_scatter::zeros(argument.type.elementType().toString(), argument.type.shape);
+    auto first = std::find_if(witness.elements.begin(), witness.elements.end(),
+                              [&](const auto& e) { return e.tensor == "%" + argument.value.name; });
+    if (first != witness.elements.end() && !tensor.isFloat())
+      std::fill(tensor.ints.begin(), tensor.ints.end(), witness.fill.value_or(first->value));
+    arguments.push_back(std::move(tensor));
+  }
+  for (const ArgumentWitness::Element& element : witness.elements) {
+    auto at = std::find_if(
+        function.arguments.begin(), function.arguments.end(),
+        [&](const auto& argument) { return "%" + argument.value.name == element.tensor; });
+    if (at == function.arguments.end()) return std::nullopt;
+    Tensor& tensor = arguments[static_cast<size_t>(at - function.arguments.begin())];
+    bool inside = !tensor.isFloat() && element.index.size() == tensor.shape.size();
+    for (size_t d = 0; inside && d < element.index.size(); ++d)
+      inside = element.index[d] >= 0 && element.index[d] < tensor.shape[d];
+    if (!inside) return std::nullopt;
+    tensor.ints[static_cast<size_t>(gather_scatter::linearPosition(tensor.shape, element.index))] =
+        element.value;
+  }
+  return arguments;
+}
+
+// Whether the facts the verdict relied on hold for the witness's arguments: each a range of
+// an argument that every element keeps.
+bool keepsAssumptions(const ProofResult& verdict, const std::vector<Assumption>& assumptions,
+                      const mlir_ir::Function& function, const std::vector<Tensor>& arguments) {
+  for (const Assumption& assumption : assumptions) {
+    if (std::find(verdict.assumptions.begin(), verdict.assumptions.end(), assumption.text) ==
+        verdict.assumptions.end())
+      continue;
+    auto at =
+        std::find_if(function.arguments.begin(), function.arguments.end(),
+                     [&](const auto& argument) { return argument.value.name == assumption.value; });
+    if (at == function.arguments.end()) return false;
+    const Tensor& tensor = arguments[static_cast<size_t>(at - function.arguments.begin())];
+    for (const IndexFact& fact : assumption.facts) {
+      if (fact.kind != IndexFact::Kind::InRange) return false;
+      for (int64_t value : tensor.ints)
+        if (value < fact.lo || value > fact.hi) return false;
+    }
+  }
+  return true;
+}
+
+// The witness's values in words: a small tensor whole ("%idx = [8, 0, 0, 0]"), a larger one by
+// its listed elements ("%idx[1] = 9 and every other element of %idx 0"); "every other
+// argument 0" where there are others.
+std::string describe(const ArgumentWitness& witness, const mlir_ir::Function& function,
+                     const std::vector<Tensor>& arguments) {
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < function.arguments.size(); ++i) {
+    const std::string name = "%" + function.arguments[i].value.name;
+    std::string listed;
+    for (const ArgumentWitness::Element& element : witness.elements)
+      if (element.tensor == name)
+        listed += (listed.empty() ? "" : ", ") + name + index_points::text(element.index) + " = " +
+                  std::to_string(element.value);
+    if (listed.empty()) continue;
+    const Tensor& tensor = arguments[i];
+    if (tensor.elementCount() <= kShownElements)
+      parts.push_back(name + " = " + mlir_interpreter::formatElements(tensor));
+    else
+      parts.push_back(listed + " and every other element of " + name + " " +
+                      std::to_string(witness.fill.value_or(witness.elements.front().value)));
+  }
+  std::string out;
+  for (const std::string& part : parts) out += (out.empty() ? "" : ", ") + part;
+  if (function.arguments.size() > parts.size()) out += " (every other argument 0)";
+  return out;
+}
+
+}  // namespace
+
+void replayWitnesses(const mlir_ir::Module& module, const std::vector<mlir_ir::Operation>& block,
+                     const mlir_ir::Operation& op, const std::vector<Assumption>& assumptions,
+                     OpIndexProperties& properties) {
+  const mlir_ir::Function* function = nullptr;
+  for (const mlir_ir::Function& candidate : module.functions)
+    if (!candidate.body.blocks.empty() && &candidate.body.blocks.front().operations == &block)
+      function = &candidate;
+  using Pick = std::optional<ProofResult> (*)(const IndexProperties&);
+  std::vector<std::pair<IndexProperty*, Pick>> asked = {
+      {&properties.sorted, [](const IndexProperties& p) { return std::optional(p.sorted); }},
+      {&properties.inBounds, [](const IndexProperties& p) { return std::optional(p.inBounds); }}};
+  if (properties.unique)
+    asked.emplace_back(&*properties.unique, [](const IndexProperties& p) { return p.unique; });
+  for (auto& [property, pick] : asked) {
+    std::optional<ArgumentWitness>& witness = property->result.witness;
+    if (!witness) continue;
+    if (!function) {
+      witness.reset();
+      continue;
+    }
+    std::optional<ProofResult> there;
+    std::optional<std::vector<Tensor>> arguments;
+    try {
+      arguments = argumentsOf(*function, *witness);
+      if (arguments && keepsAssumptions(property->result, assumptions, *function, *arguments)) {
+        if (std::optional<IndexProperties> decided = decidedAt(module, *function, op, *arguments))
+          there = pick(*decided);
+      }
+    } catch (const Error&) {
+      // The run or the decision failed (an op the interpreter does not compute, isl's budget):
+      // nothing is shown, the condition stands.
+    }
+    if (!there || !there->isRefuted() || !there->counterexample) {
+      witness.reset();
+      continue;
+    }
+    witness->replayed = true;
+    witness->explanation =
+        describe(*witness, *function, *arguments) + ": " + there->counterexample->explanation;
+  }
+}
+
+}  // namespace idxmap::argument_witness
