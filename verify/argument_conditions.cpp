@@ -12,6 +12,7 @@
 #include <isl/val.h>
 
 #include <algorithm>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -46,12 +47,16 @@ int64_t onlyCoordinate(isl::set point) {
   return coordinate;
 }
 
-// The element of the leaf's tensor read at point p.
-std::vector<int64_t> elementAt(const index_provenance::Leaf& leaf, std::span<const int64_t> p) {
+// The element of the leaf's tensor read at point p; none for a leaf of an entry that the
+// vector at p does not use.
+std::optional<std::vector<int64_t>> elementAt(const index_provenance::Leaf& leaf,
+                                              std::span<const int64_t> p) {
   std::string tuple;
   for (size_t d = 0; d < p.size(); ++d) tuple += (d ? ", " : "") + std::to_string(p[d]);
   isl::set at = isl_bridge::parsedSet("{ [" + tuple + "] }");
-  return coordinates(own(isl_set_sample_point(isl_set_apply(at.release(), leaf.access.copy()))));
+  isl::set read = own(isl_set_apply(at.release(), leaf.access.copy()));
+  if (checked(isl_set_is_empty(read.get()))) return std::nullopt;
+  return coordinates(own(isl_set_sample_point(read.release())));
 }
 
 // A point of `bad` ([p, v0, v1, ...], `m` dims of p, a value per leaf read there) as the
@@ -63,7 +68,8 @@ std::vector<ArgumentWitness::Element> breakingAt(
   if (point.size() != m + leaves.size()) return out;
   const std::span<const int64_t> p(point.data(), m);
   for (size_t k = 0; k < leaves.size(); ++k)
-    out.push_back({leaves[k].tensor, elementAt(leaves[k], p), point[m + k]});
+    if (std::optional<std::vector<int64_t>> element = elementAt(leaves[k], p))
+      out.push_back({leaves[k].tensor, std::move(*element), point[m + k]});
   return out;
 }
 
@@ -79,6 +85,20 @@ std::optional<int64_t> onlyValue(const isl::set& values) {
   isl::set zero = isl_bridge::parsedSet("{ [0] }");
   if (checked(isl_set_is_subset(zero.get(), values.get()))) return 0;
   return sampled(values).at(0);
+}
+
+// The condition with the candidate witness `pick` adds to it. The candidate is extra: where isl
+// cannot give one (its budget, a point it cannot sample), the condition stands without it.
+ArgumentCondition withCandidate(ArgumentCondition stated,
+                                const std::function<void(ArgumentCondition&)>& pick) {
+  try {
+    pick(stated);
+  } catch (const Error&) {
+    stated.breaking.clear();
+  } catch (const isl::exception&) {
+    stated.breaking.clear();
+  }
+  return stated;
 }
 
 // "[-10, 9]" for an interval, isl's text of the set otherwise ("{ [v] : ... }").
@@ -149,10 +169,15 @@ std::optional<ArgumentCondition> singleCondition(const PossibleVectors& possible
   std::string which = "every element of " + leaf.tensor;
   if (!readsEveryElement(points, leaf)) which += " that the op reads";
   const std::string described = describedValues(good);  // "[0, 4]", "{ [v] : ... }", "0"
-  return ArgumentCondition{
-      which + (described.front() == '[' || described.front() == '{' ? " is in " : " is ") +
-          described,
-      breakingAt(sampled(bad), m, possible.leaves), onlyValue(good)};
+  return withCandidate(
+      {which + (described.front() == '[' || described.front() == '{' ? " is in " : " is ") +
+           described,
+       {},
+       std::nullopt},
+      [&](ArgumentCondition& stated) {
+        stated.breaking = breakingAt(sampled(bad), m, possible.leaves);
+        stated.keeping = onlyValue(good);
+      });
 }
 
 // A slice of a tensor as a person names it, "%x[:, 2]", and as the set of its elements.
@@ -254,11 +279,13 @@ std::optional<ArgumentCondition> leavesCondition(const PossibleVectors& possible
   std::sort(clauses.begin(), clauses.end());
   std::string text;
   for (const std::string& clause : clauses) text += (text.empty() ? "" : " and ") + clause;
-  isl::set everyLeafKeeps = kept.front();
-  for (const isl::set& values : kept)
-    everyLeafKeeps = own(isl_set_intersect(everyLeafKeeps.release(), values.copy()));
-  return ArgumentCondition{text, breakingAt(sampled(bad), m, possible.leaves),
-                           onlyValue(everyLeafKeeps)};
+  return withCandidate({text, {}, std::nullopt}, [&](ArgumentCondition& stated) {
+    isl::set everyLeafKeeps = kept.front();
+    for (const isl::set& values : kept)
+      everyLeafKeeps = own(isl_set_intersect(everyLeafKeeps.release(), values.copy()));
+    stated.breaking = breakingAt(sampled(bad), m, possible.leaves);
+    stated.keeping = onlyValue(everyLeafKeeps);
+  });
 }
 
 // Whether the index points read the leaf's elements in their own order, one element each (a
@@ -329,19 +356,22 @@ std::optional<ArgumentCondition> pairCondition(const PossibleVectors& possible,
   named = own(isl_set_coalesce(named.release()));
   std::string which = leaf.tensor;
   if (!readsEveryElement(read, leaf)) which += " that the op reads";
-  ArgumentCondition stated{"no two elements u and w of " + which +
-                               ", u before w in row-major order, satisfy " + setText(named),
-                           {},
-                           std::nullopt};
-  // [p, l, q, m']: the element read at p, then the one read at q.
-  const std::vector<int64_t> pair = sampled(bad);
-  if (pair.size() != 2 * m + 2) return stated;
-  for (size_t half : {size_t{0}, m + 1}) {
-    std::vector<ArgumentWitness::Element> read = breakingAt(
-        std::vector<int64_t>(pair.begin() + half, pair.begin() + half + m + 1), m, possible.leaves);
-    stated.breaking.insert(stated.breaking.end(), read.begin(), read.end());
-  }
-  return stated;
+  return withCandidate(
+      {"no two elements u and w of " + which + ", u before w in row-major order, satisfy " +
+           setText(named),
+       {},
+       std::nullopt},
+      [&](ArgumentCondition& stated) {
+        // [p, l, q, m']: the element read at p, then the one read at q.
+        const std::vector<int64_t> pair = sampled(bad);
+        if (pair.size() != 2 * m + 2) return;
+        for (size_t half : {size_t{0}, m + 1}) {
+          std::vector<ArgumentWitness::Element> read =
+              breakingAt(std::vector<int64_t>(pair.begin() + half, pair.begin() + half + m + 1), m,
+                         possible.leaves);
+          stated.breaking.insert(stated.breaking.end(), read.begin(), read.end());
+        }
+      });
 }
 
 }  // namespace

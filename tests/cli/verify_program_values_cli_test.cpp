@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <map>
 
 #include "core/bridges/isl_bridge.h"
 #include "tests/cli/cli_runner.h"
@@ -265,6 +266,48 @@ TEST(VerifyProgramValuesCli, InBoundsOnTheColumnsOfAnArgumentsRows) {
     : (tensor<3x1xi64>, tensor<3x1xi64>) -> tensor<3x2xi64>)"));
   EXPECT_EQ(crossed.exitCode, 0) << crossed.err;
   EXPECT_EQ(inBounds(crossed).at("condition_on"), "index vectors") << crossed.out;
+}
+
+// `x.at[rows, cols].add(v)` as JAX lowers it: each index vector [%rows[i], %cols[i]], from two
+// arguments. In bounds iff every row is in [0, 5] and every column in [0, 4] (by hand, from the
+// 6x5 operand); the witness, values of both arguments, must put some pair outside.
+TEST(VerifyProgramValuesCli, InBoundsOnTwoArgumentsWithAWitness) {
+  const std::string text = R"(func.func @main(%x: tensor<6x5xf32>, %rows: tensor<4xi32>,
+    %cols: tensor<4xi32>, %v: tensor<4xf32>) -> tensor<6x5xf32> {
+  %r = stablehlo.broadcast_in_dim %rows, dims = [0] : (tensor<4xi32>) -> tensor<4x1xi32>
+  %c = stablehlo.broadcast_in_dim %cols, dims = [0] : (tensor<4xi32>) -> tensor<4x1xi32>
+  %idx = stablehlo.concatenate %r, %c, dim = 1 : (tensor<4x1xi32>, tensor<4x1xi32>) -> tensor<4x2xi32>
+  %s = "stablehlo.scatter"(%x, %idx, %v) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %t = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %t : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0, 1],
+      scatter_dims_to_operand_dims = [0, 1], index_vector_dim = 1>}
+    : (tensor<6x5xf32>, tensor<4x2xi32>, tensor<4xf32>) -> tensor<6x5xf32>
+  return %s : tensor<6x5xf32>
+}
+)";
+  CliResult result = runIdxmap({"verify", "--json"}, text);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  const nlohmann::json inBounds =
+      nlohmann::json::parse(result.out).at(0).at("properties").at("in_bounds");
+  EXPECT_EQ(inBounds.at("condition"),
+            "every element of %cols that the op reads is in [0, 4] and every element of %rows "
+            "that the op reads is in [0, 5]")
+      << result.out;
+  const nlohmann::json& witness = inBounds.at("witness");
+  ASSERT_FALSE(witness.is_null()) << result.out;
+  std::map<std::string, std::vector<int64_t>> values = {
+      {"%rows", std::vector<int64_t>(4, witness.at("others"))},
+      {"%cols", std::vector<int64_t>(4, witness.at("others"))}};
+  for (const nlohmann::json& element : witness.at("elements"))
+    values.at(element.at("tensor")).at(element.at("index").at(0)) = element.at("value");
+  bool outside = false;
+  for (size_t i = 0; i < 4; ++i) {
+    const int64_t row = values["%rows"][i], col = values["%cols"][i];
+    outside = outside || row < 0 || row > 5 || col < 0 || col > 4;
+  }
+  EXPECT_TRUE(outside) << witness;
 }
 
 }  // namespace
