@@ -1,6 +1,7 @@
 // The index provers on whole programs (issue 31): a random chain of the ops the value analysis
 // follows (tests/ops/provenance/random_programs.h) computes the indices of a scatter from the
-// argument %a, assumed in [-4, 4] (and sometimes unique or sorted). Every verdict is checked
+// argument %a, assumed in [-4, 4] (and sometimes unique or sorted): the result's elements, or
+// in every other program pairs of them with %a's. Every verdict is checked
 // by brute force: the interpreter computes the indices for every argument the assumptions
 // allow, and spec 000's formulas (tests/verify/index_truth.h) say whether each property holds.
 // Proven must hold for every one; refuted must fail for one; a witness shown (argument values
@@ -31,38 +32,61 @@ constexpr int64_t kLo = -4, kHi = 4, kRows = 8;
 
 // A scatter of one element per index into tensor<8xf32>, its indices the program's result
 // broadcast to [3, 1]: the program's @main with two more arguments and the scatter appended.
-std::string withScatter(const std::string& program, const std::string& returned) {
+// With `paired`, into tensor<8x8xf32> at [result[i], %a[i]]: each vector's entries read
+// different elements of %a (an entry's leaves are not the other's).
+std::string withScatter(const std::string& program, const std::string& returned, bool paired) {
   std::string text = program;
   const std::string signature = "func.func @main(%a: tensor<3xi32>) -> tensor<3xi32> {\n";
+  const std::string table = paired ? "tensor<8x8xf32>" : "tensor<8xf32>";
+  const std::string vectors = paired ? "tensor<3x2xi32>" : "tensor<3x1xi32>";
   size_t at = text.find(signature);
   text.replace(at, signature.size(),
-               "func.func @main(%a: tensor<3xi32>, %x: tensor<8xf32>, %u: tensor<3xf32>) -> "
-               "tensor<8xf32> {\n");
+               "func.func @main(%a: tensor<3xi32>, %x: " + table + ", %u: tensor<3xf32>) -> " +
+                   table + " {\n");
   const std::string ret = "  func.return " + returned + " : tensor<3xi32>\n";
+  std::string indices = "  %col = stablehlo.broadcast_in_dim " + returned +
+                        ", dims = [0] : (tensor<3xi32>) -> tensor<3x1xi32>\n";
+  if (paired)
+    indices +=
+        "  %acol = stablehlo.broadcast_in_dim %a, dims = [0] : (tensor<3xi32>) -> "
+        "tensor<3x1xi32>\n"
+        "  %pairs = stablehlo.concatenate %col, %acol, dim = 1 : (tensor<3x1xi32>, "
+        "tensor<3x1xi32>) -> tensor<3x2xi32>\n";
   text.replace(text.rfind(ret), ret.size(),
-               "  %col = stablehlo.broadcast_in_dim " + returned +
-                   ", dims = [0] : (tensor<3xi32>) -> tensor<3x1xi32>\n"
-                   "  %r = \"stablehlo.scatter\"(%x, %col, %u) ({\n"
+               indices + "  %r = \"stablehlo.scatter\"(%x, " + (paired ? "%pairs" : "%col") +
+                   ", %u) ({\n"
                    "  ^bb0(%p: tensor<f32>, %q: tensor<f32>):\n"
                    "    \"stablehlo.return\"(%q) : (tensor<f32>) -> ()\n"
                    "  }) {\n"
                    "    scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [],\n"
-                   "      inserted_window_dims = [0], scatter_dims_to_operand_dims = [0],\n"
-                   "      index_vector_dim = 1>\n"
-                   "  } : (tensor<8xf32>, tensor<3x1xi32>, tensor<3xf32>) -> tensor<8xf32>\n"
-                   "  func.return %r : tensor<8xf32>\n");
+                   "      inserted_window_dims = " +
+                   (paired ? "[0, 1], scatter_dims_to_operand_dims = [0, 1]"
+                           : "[0], scatter_dims_to_operand_dims = [0]") +
+                   ",\n      index_vector_dim = 1>\n"
+                   "  } : (" +
+                   table + ", " + vectors + ", tensor<3xf32>) -> " + table + "\n" +
+                   "  func.return %r : " + table + "\n");
   return text;
 }
 
-gather_scatter::ScatterOp scatterModel() {
+gather_scatter::ScatterOp scatterModel(bool paired) {
   gather_scatter::ScatterOp op;
-  op.inputs = {{{kRows}, "f32"}};
-  op.scatter_indices = {{3, 1}, "i32"};
+  op.inputs = {{paired ? std::vector<int64_t>{kRows, kRows} : std::vector<int64_t>{kRows}, "f32"}};
+  op.scatter_indices = {{3, paired ? 2 : 1}, "i32"};
   op.updates = {{{3}, "f32"}};
-  op.dimension_numbers.inserted_window_dims = {0};
-  op.dimension_numbers.scatter_dims_to_operand_dims = {0};
+  op.dimension_numbers.inserted_window_dims =
+      paired ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{0};
+  op.dimension_numbers.scatter_dims_to_operand_dims = op.dimension_numbers.inserted_window_dims;
   op.dimension_numbers.index_vector_dim = 1;
   return op;
+}
+
+// The scatter's indices from the program's result `values` at the argument `a`.
+Tensor scatterIndices(const Tensor& values, const std::vector<int64_t>& a, bool paired) {
+  if (!paired) return Tensor{"i32", {3, 1}, values.ints, {}};
+  Tensor pairs{"i32", {3, 2}, {}, {}};
+  for (size_t i = 0; i < 3; ++i) pairs.ints.insert(pairs.ints.end(), {values.ints[i], a[i]});
+  return pairs;
 }
 
 // Whether the argument satisfies the facts of the assumption (besides its range).
@@ -137,7 +161,10 @@ TEST(ProgramProperties, VerdictsAgreeWithBruteForceOverEveryArgument) {
   const char* facts[] = {"", "unique", "sorted"};
   // Choices (a top_k's or argmax's result as a leaf with a range) lose what the op computes:
   // their verdicts are checked for soundness and counted apart.
-  HoldingTally tally, choiceTally;
+  // Pairs: facts about %a are not used where its elements are paired with others' (unique
+  // under `%a: unique` is stated as a condition, not proven): checked for soundness, counted
+  // apart.
+  HoldingTally tally, choiceTally, pairedTally;
   int conditionsChecked = 0;  // argument values a condition on the argument was checked at
   // Conditions on %a: how many, how many fail for an allowed value, how many show a witness.
   struct {
@@ -151,7 +178,9 @@ TEST(ProgramProperties, VerdictsAgreeWithBruteForceOverEveryArgument) {
     const std::string fact = facts[trial % 3];
     const std::string assumption = "%a: in [" + std::to_string(kLo) + ", " + std::to_string(kHi) +
                                    "]" + (fact.empty() ? "" : ", " + fact);
-    std::string text = withScatter(program.text, program.returned);
+    // One program in four scatters to pairs [result[i], %a[i]] of an 8x8 table.
+    const bool paired = trial % 4 == 1;
+    std::string text = withScatter(program.text, program.returned, paired);
     SCOPED_TRACE(text + "assuming " + assumption);
 
     mlir_ir::Module module = mlir_ir::parseMlirModule(text, "random.mlir");
@@ -184,8 +213,8 @@ TEST(ProgramProperties, VerdictsAgreeWithBruteForceOverEveryArgument) {
     while (true) {
       if (allowed(argument.ints, fact)) {
         Tensor values = interpreter.call(*indicesOnly.function("main"), {argument}).at(0);
-        Tensor indices{"i32", {3, 1}, values.ints, {}};
-        index_truth::Truth truth = index_truth::scatterTruth(scatterModel(), indices);
+        index_truth::Truth truth = index_truth::scatterTruth(
+            scatterModel(paired), scatterIndices(values, argument.ints, paired));
         unique = unique && truth.unique;
         sorted = sorted && truth.sorted;
         inBounds = inBounds && truth.inBounds;
@@ -218,8 +247,9 @@ TEST(ProgramProperties, VerdictsAgreeWithBruteForceOverEveryArgument) {
       for (int64_t value : a.ints) EXPECT_TRUE(value >= kLo && value <= kHi) << what;
       EXPECT_TRUE(allowed(a.ints, fact)) << what;
       Tensor values = interpreter.call(*indicesOnly.function("main"), {a}).at(0);
-      Tensor indices{"i32", {3, 1}, values.ints, {}};
-      EXPECT_FALSE(index_truth::scatterTruth(scatterModel(), indices).*property)
+      EXPECT_FALSE(
+          index_truth::scatterTruth(scatterModel(paired), scatterIndices(values, a.ints, paired)).*
+          property)
           << what << ": the witness %a = " << ::testing::PrintToString(a.ints)
           << " keeps it: " << result.witness->explanation;
       ++witnesses.shown;
@@ -227,7 +257,7 @@ TEST(ProgramProperties, VerdictsAgreeWithBruteForceOverEveryArgument) {
     expectBreaks("unique", properties->unique->result, unique, &index_truth::Truth::unique);
     expectBreaks("sorted", properties->sorted.result, sorted, &index_truth::Truth::sorted);
     expectBreaks("in bounds", properties->inBounds.result, inBounds, &index_truth::Truth::inBounds);
-    HoldingTally& counted = trial % 4 == 3 ? choiceTally : tally;
+    HoldingTally& counted = trial % 4 == 3 ? choiceTally : paired ? pairedTally : tally;
     expectSound("unique", properties->unique->result, unique, counted);
     expectSound("sorted", properties->sorted.result, sorted, counted);
     expectSound("in bounds", properties->inBounds.result, inBounds, counted);
@@ -235,17 +265,19 @@ TEST(ProgramProperties, VerdictsAgreeWithBruteForceOverEveryArgument) {
   std::cout << "[ tally ] " << tally.proven << " of " << tally.holding
             << " properties that hold for every argument proven (" << tally.outOfTime
             << " unknown as isl ran out of time); ending in a choice: " << choiceTally.proven
-            << " of " << choiceTally.holding << "; conditions on %a checked at "
-            << conditionsChecked << " argument values; of " << witnesses.asked
-            << " conditions on %a, " << witnesses.failing << " fail for an allowed value ("
-            << witnesses.failingInRange << " assuming a range only) and " << witnesses.shown
+            << " of " << choiceTally.holding << "; paired: " << pairedTally.proven << " of "
+            << pairedTally.holding << "; conditions on %a checked at " << conditionsChecked
+            << " argument values; of " << witnesses.asked << " conditions on %a, "
+            << witnesses.failing << " fail for an allowed value (" << witnesses.failingInRange
+            << " assuming a range only) and " << witnesses.shown
             << " show a witness that breaks it\n";
   // Not vacuous: some properties hold (about 10 in a 16-case sample, choices included; the
   // floor scales with the sample, and a sanitizer tree's 5 cases, where none may hold, have
   // none) and what holds is proven, but where isl runs out of time (a value wrapped through
   // a narrow type, then the minimum of it and itself moved, takes it seconds), which depends on
   // the machine.
-  EXPECT_GT(tally.holding + choiceTally.holding, sampling::scaledFloor(20, sample.count, 160));
+  EXPECT_GT(tally.holding + choiceTally.holding + pairedTally.holding,
+            sampling::scaledFloor(20, sample.count, 160));
   // Every condition on %a that an allowed value breaks shows such a value, where the facts are a
   // range (a witness cannot know what `unique` or `sorted` ask of its other elements) and %a is
   // what the indices come from (a choice's leaf is the op's result, not an argument).

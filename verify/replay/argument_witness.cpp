@@ -186,14 +186,14 @@ std::optional<std::vector<Tensor>> argumentsOf(const mlir_ir::Function& function
   return arguments;
 }
 
-// Whether the facts the verdict relied on hold for the witness's arguments: each a range of
-// an argument that every element keeps.
-bool keepsAssumptions(const ProofResult& verdict, const std::vector<Assumption>& assumptions,
-                      const mlir_ir::Function& function, const std::vector<Tensor>& arguments) {
+// Whether the witness's arguments keep every fact the user asserted: each must be a range of an
+// argument that every element keeps. A fact the verdict does not list may still hold back
+// values (`unique` about %a where the indices pair %a's elements with others'), and what
+// `unique`, `sorted` or `permutation` ask of an argument depends on the op that reads it, so
+// those, and facts about values inside the function, give no witness.
+bool keepsAssumptions(const std::vector<Assumption>& assumptions, const mlir_ir::Function& function,
+                      const std::vector<Tensor>& arguments) {
   for (const Assumption& assumption : assumptions) {
-    if (std::find(verdict.assumptions.begin(), verdict.assumptions.end(), assumption.text) ==
-        verdict.assumptions.end())
-      continue;
     auto at =
         std::find_if(function.arguments.begin(), function.arguments.end(),
                      [&](const auto& argument) { return argument.value.name == assumption.value; });
@@ -261,7 +261,7 @@ void replayWitnesses(const mlir_ir::Module& module, const std::vector<mlir_ir::O
     std::optional<std::vector<Tensor>> arguments;
     try {
       arguments = argumentsOf(*function, *witness);
-      if (arguments && keepsAssumptions(property->result, assumptions, *function, *arguments)) {
+      if (arguments && keepsAssumptions(assumptions, *function, *arguments)) {
         if (std::optional<IndexProperties> decided = decidedAt(module, *function, op, *arguments))
           there = pick(*decided);
       }

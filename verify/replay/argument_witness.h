@@ -19,9 +19,9 @@ namespace idxmap::argument_witness {
 // Replays the witnesses of `properties`, the properties of `op` (a stablehlo.gather, scatter or
 // dynamic_gather of `block`, proveOpIndexProperties's arguments) under `assumptions`; those of an
 // op outside a function's entry block (whose leaves are not that function's arguments) are
-// dropped. A witness of a verdict that relies on assumptions is kept only where every such
-// assumption is a range of an argument that the witness's values keep (what other facts ask of
-// values, a candidate does not know).
+// dropped. Under assumptions, a witness is kept only where every assumption is a range of an
+// argument that the witness's values keep (what other facts ask of values, a candidate does
+// not know).
 void replayWitnesses(const mlir_ir::Module& module, const std::vector<mlir_ir::Operation>& block,
                      const mlir_ir::Operation& op, const std::vector<Assumption>& assumptions,
                      OpIndexProperties& properties);
