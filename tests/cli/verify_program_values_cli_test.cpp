@@ -310,5 +310,34 @@ TEST(VerifyProgramValuesCli, InBoundsOnTwoArgumentsWithAWitness) {
   EXPECT_TRUE(outside) << witness;
 }
 
+// A witness of an argument past 16 elements names its elements rather than printing it whole:
+// a gather of 20 rows %idx of a 30-row table is in bounds iff every element is in [0, 29].
+TEST(VerifyProgramValuesCli, AWitnessOfALargeArgumentNamesItsElements) {
+  const std::string text = R"(func.func @main(%t: tensor<30x2xf32>, %idx: tensor<20x1xi32>)
+    -> tensor<20x2xf32> {
+  %g = "stablehlo.gather"(%t, %idx) {dimension_numbers = #stablehlo.gather<offset_dims = [1],
+      collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>,
+      slice_sizes = array<i64: 1, 2>} : (tensor<30x2xf32>, tensor<20x1xi32>) -> tensor<20x2xf32>
+  return %g : tensor<20x2xf32>
+}
+)";
+  CliResult result = runIdxmap({"verify", "--json"}, text);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  const nlohmann::json inBounds =
+      nlohmann::json::parse(result.out).at(0).at("properties").at("in_bounds");
+  EXPECT_EQ(inBounds.at("condition"), "every element of %idx is in [0, 29]") << result.out;
+  const nlohmann::json& witness = inBounds.at("witness");
+  ASSERT_EQ(witness.at("elements").size(), 1u) << result.out;
+  const nlohmann::json& element = witness.at("elements").at(0);
+  const int64_t value = element.at("value");
+  EXPECT_TRUE(value < 0 || value > 29) << witness;
+  EXPECT_EQ(witness.at("others"), 0) << witness;  // 0 keeps it: only the listed element breaks
+  ASSERT_EQ(element.at("index").size(), 2u) << witness;
+  const std::string named = "%idx[" + element.at("index").at(0).dump() +
+                            ", 0] = " + std::to_string(value) +
+                            " and every other element of %idx 0 (every other argument 0): ";
+  EXPECT_EQ(witness.at("explanation").get<std::string>().rfind(named, 0), 0u) << witness;
+}
+
 }  // namespace
 }  // namespace idxmap::cli_test

@@ -19,11 +19,11 @@ using gather_scatter::GatherOp;
 using gather_scatter::ScatterOp;
 using gather_scatter::Tensor;
 
-// Computes gather and scatter as the reference interpreter does, and keeps the index tensor
-// the op of interest reads (with its model, types from the values).
 // Arguments of at most this many elements are shown whole.
 constexpr int64_t kShownElements = 16;
 
+// Computes gather and scatter as the reference interpreter does, and keeps the index tensor
+// the op of interest reads (with its model, types from the values).
 class Capture : public mlir_interpreter::ExternalEngine {
  public:
   explicit Capture(const mlir_ir::Operation& target) : target_(target) {}
@@ -153,8 +153,9 @@ std::optional<IndexProperties> decidedAt(const mlir_ir::Module& module,
 }
 
 // The function's arguments as the witness sets them: its elements, every other element of
-// their tensor the tensor's first listed value, every other argument 0. nullopt when an
-// element names no argument, lies outside it, or an argument's shape is not static.
+// their tensor the witness's fill (else the tensor's first listed value), every other argument
+// 0. nullopt when an element names no argument, lies outside it, or an argument's shape is not
+// static.
 std::optional<std::vector<Tensor>> argumentsOf(const mlir_ir::Function& function,
                                                const ArgumentWitness& witness) {
   std::vector<Tensor> arguments;
@@ -217,17 +218,20 @@ std::string describe(const ArgumentWitness& witness, const mlir_ir::Function& fu
   for (size_t i = 0; i < function.arguments.size(); ++i) {
     const std::string name = "%" + function.arguments[i].value.name;
     std::string listed;
+    std::optional<int64_t> first;
     for (const ArgumentWitness::Element& element : witness.elements)
-      if (element.tensor == name)
+      if (element.tensor == name) {
         listed += (listed.empty() ? "" : ", ") + name + index_points::text(element.index) + " = " +
                   std::to_string(element.value);
-    if (listed.empty()) continue;
+        if (!first) first = element.value;
+      }
+    if (!first) continue;
     const Tensor& tensor = arguments[i];
     if (tensor.elementCount() <= kShownElements)
       parts.push_back(name + " = " + mlir_interpreter::formatElements(tensor));
     else
       parts.push_back(listed + " and every other element of " + name + " " +
-                      std::to_string(witness.fill.value_or(witness.elements.front().value)));
+                      std::to_string(witness.fill.value_or(*first)));
   }
   std::string out;
   for (const std::string& part : parts) out += (out.empty() ? "" : ", ") + part;
