@@ -188,12 +188,12 @@ TEST(ProgramProperties, VerdictsAgreeWithBruteForceOverEveryArgument) {
         module.function("main")->body.blocks.front().operations;
     const mlir_ir::Operation& scatter = block.at(block.size() - 2);
     ASSERT_EQ(scatter.name, "stablehlo.scatter");
+    const std::vector<Assumption> assumed = parseAssumptions({assumption});
     std::optional<OpIndexProperties> properties =
-        proveOpIndexProperties(scatter, block, parseAssumptions({assumption}), &module);
+        proveOpIndexProperties(scatter, block, assumed, &module);
 
     ASSERT_TRUE(properties && properties->unique);
-    argument_witness::replayWitnesses(module, block, scatter, parseAssumptions({assumption}),
-                                      *properties);
+    argument_witness::replayWitnesses(module, block, scatter, assumed, *properties);
 
     // Brute force: the indices for every allowed argument, from the program alone.
     mlir_ir::Module indicesOnly = mlir_ir::parseMlirModule(program.text, "random.mlir");
