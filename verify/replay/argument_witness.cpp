@@ -21,6 +21,21 @@ using gather_scatter::Tensor;
 
 // Arguments of at most this many elements are shown whole.
 constexpr int64_t kShownElements = 16;
+// A replay builds every argument and the op's operands: past this many elements in all
+// (32 MiB of 64-bit values), a witness is not worth its memory and time, and none is shown.
+constexpr int64_t kMaxReplayElements = int64_t{1} << 22;
+
+// The elements of `types` in all, or nullopt past kMaxReplayElements (or a `?` dim).
+std::optional<int64_t> replayElements(const std::vector<const mlir_ir::Type*>& types) {
+  int64_t total = 0;
+  for (const mlir_ir::Type* type : types) {
+    std::optional<int64_t> count =
+        type->hasStaticShape() ? type->elementCount() : std::optional<int64_t>();
+    if (!count || *count > kMaxReplayElements - total) return std::nullopt;
+    total += *count;
+  }
+  return total;
+}
 
 // Computes gather and scatter as the reference interpreter does, and keeps the index tensor
 // the op of interest reads (with its model, types from the values).
@@ -137,12 +152,18 @@ std::optional<IndexProperties> decidedAt(const mlir_ir::Module& module,
                                          const std::vector<Tensor>& arguments) {
   std::optional<size_t> which = indicesOperand(op);
   if (!which) return std::nullopt;
-  std::vector<Tensor> operands;
+  std::vector<mlir_ir::Type> types;
   for (const mlir_ir::Value& operand : op.operands) {
     std::optional<mlir_ir::Type> type = typeOf(function, operand);
-    if (!type || !type->hasStaticShape()) return std::nullopt;
-    operands.push_back(gather_scatter::zeros(type->elementType().toString(), type->shape));
+    if (!type) return std::nullopt;
+    types.push_back(*type);
   }
+  std::vector<const mlir_ir::Type*> sized;
+  for (const mlir_ir::Type& type : types) sized.push_back(&type);
+  if (!replayElements(sized)) return std::nullopt;
+  std::vector<Tensor> operands;
+  for (const mlir_ir::Type& type : types)
+    operands.push_back(gather_scatter::zeros(type.elementType().toString(), type.shape));
   const mlir_ir::Value& indices = op.operands[*which];
   const mlir_ir::Function sliced = sliceFor(function, op, indices, *typeOf(function, indices));
   Capture capture(op);
@@ -154,15 +175,15 @@ std::optional<IndexProperties> decidedAt(const mlir_ir::Module& module,
 
 // The function's arguments as the witness sets them: its elements, every other element of
 // their tensor the witness's fill (else the tensor's first listed value), every other argument
-// 0. nullopt when an element names no argument, lies outside it, or an argument's shape is not
-// static.
+// 0. nullopt when an element names no argument or lies outside it, or the arguments have `?`
+// dims or more than kMaxReplayElements elements in all.
 std::optional<std::vector<Tensor>> argumentsOf(const mlir_ir::Function& function,
                                                const ArgumentWitness& witness) {
+  std::vector<const mlir_ir::Type*> types;
+  for (const mlir_ir::BlockArgument& argument : function.arguments) types.push_back(&argument.type);
+  if (!replayElements(types)) return std::nullopt;
   std::vector<Tensor> arguments;
   for (const mlir_ir::BlockArgument& argument : function.arguments) {
-    const std::optional<int64_t> count =
-        argument.type.hasStaticShape() ? argument.type.elementCount() : std::nullopt;
-    if (!count || *count > mlir_interpreter::kMaxElements) return std::nullopt;
     Tensor tensor =
         gather_scatter::zeros(argument.type.elementType().toString(), argument.type.shape);
     auto first = std::find_if(witness.elements.begin(), witness.elements.end(),
