@@ -13,7 +13,8 @@
 //   - Unknown: `reason` says why (a budget or timeout, an unsupported construct, a
 //     counterexample that evaluation did not confirm). Unknown is never rounded to an answer.
 //     When the answer depends on values known only at run time, `condition` may state the
-//     exact condition on those values under which the claim holds.
+//     exact condition on those values under which the claim holds, and `witness` (a condition
+//     on a function's arguments) values of them that break it, shown once replayed.
 // A verdict that relies on facts the user asserted (`idxmap verify --assume`) lists them in
 // `assumptions`: such a proof holds for every input that satisfies them, and only for those.
 #pragma once
@@ -67,7 +68,7 @@ struct ArgumentWitness {
   std::vector<Element> elements;
   std::optional<int64_t> fill;
   bool replayed = false;
-  std::string explanation;  // replayed: "%idx[0] = 8 (...): result[0] reads start index [8]..."
+  std::string explanation;  // replayed: "%idx = [8, 0, 0, 0] (every other argument 0): ..."
 };
 
 struct ProofResult {
