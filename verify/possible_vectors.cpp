@@ -193,8 +193,17 @@ std::optional<PossibleVectors> possibleVectors(const index_provenance::IndexValu
       }
     return true;
   };
-  for (const Assumption& assumption : assumptions)
-    if (meet("%" + assumption.value, assumption.facts)) out.assumptions.push_back(assumption.text);
+  // A fact is relied on where it constrains the vectors, and where its range bounds a leaf (the
+  // tracer gives an assumed value's elements that range) even when the op reads no whole vector
+  // of the value: `x.at[f(a), a]` under `%a: in [-4, 4]` has the range in every condition.
+  for (const Assumption& assumption : assumptions) {
+    const bool bounds = std::any_of(
+        vectors->leaves.begin(), vectors->leaves.end(), [&](const index_provenance::Leaf& leaf) {
+          return leaf.why == "assumed" && leaf.tensor == "%" + assumption.value;
+        });
+    if (meet("%" + assumption.value, assumption.facts) || bounds)
+      out.assumptions.push_back(assumption.text);
+  }
   // What the analysis knows of a leaf's tensor by construction (an argsort's distinct
   // elements), proven rather than assumed.
   std::vector<std::string> distinct;

@@ -348,5 +348,39 @@ TEST(VerifyProgramValuesCli, AWitnessOfALargeArgumentNamesItsElements) {
   EXPECT_TRUE(bigInBounds.at("witness").is_null()) << big.out;
 }
 
+// `x.at[a + 2, a]` into an 8x8 table: in bounds iff a + 2 and a are in [0, 7], every element of
+// %a in [0, 5] (by hand); under `%a: in [-4, 4]`, in [0, 4], and the verdict lists the fact it
+// relied on, although the op reads no whole vector of %a (each vector pairs two of its reads).
+TEST(VerifyProgramValuesCli, AnAssumedRangeIsListedWhereItBoundsTheValues) {
+  const std::string text = R"(func.func @main(%a: tensor<3xi32>, %x: tensor<8x8xf32>,
+    %u: tensor<3xf32>) -> tensor<8x8xf32> {
+  %two = stablehlo.constant dense<2> : tensor<3xi32>
+  %b = stablehlo.add %a, %two : tensor<3xi32>
+  %col = stablehlo.broadcast_in_dim %b, dims = [0] : (tensor<3xi32>) -> tensor<3x1xi32>
+  %acol = stablehlo.broadcast_in_dim %a, dims = [0] : (tensor<3xi32>) -> tensor<3x1xi32>
+  %pairs = stablehlo.concatenate %col, %acol, dim = 1
+    : (tensor<3x1xi32>, tensor<3x1xi32>) -> tensor<3x2xi32>
+  %r = "stablehlo.scatter"(%x, %pairs, %u) ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    "stablehlo.return"(%q) : (tensor<f32>) -> ()
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [],
+      inserted_window_dims = [0, 1], scatter_dims_to_operand_dims = [0, 1], index_vector_dim = 1>}
+    : (tensor<8x8xf32>, tensor<3x2xi32>, tensor<3xf32>) -> tensor<8x8xf32>
+  return %r : tensor<8x8xf32>
+}
+)";
+  auto inBounds = [&](const std::vector<std::string>& arguments) {
+    CliResult result = runIdxmap(arguments, text);
+    EXPECT_EQ(result.exitCode, 0) << result.err;
+    return nlohmann::json::parse(result.out).at(0).at("properties").at("in_bounds");
+  };
+  const nlohmann::json free = inBounds({"verify", "--json"});
+  EXPECT_EQ(free.at("condition"), "every element of %a is in [0, 5]") << free;
+  EXPECT_EQ(free.at("assumptions"), nlohmann::json::array()) << free;
+  const nlohmann::json assumed = inBounds({"verify", "--json", "--assume", "%a: in [-4, 4]"});
+  EXPECT_EQ(assumed.at("condition"), "every element of %a is in [0, 4]") << assumed;
+  EXPECT_EQ(assumed.at("assumptions"), nlohmann::json::array({"%a: in [-4, 4]"})) << assumed;
+}
+
 }  // namespace
 }  // namespace idxmap::cli_test
