@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "ops/eval/reference_evaluator.h"
+#include "ops/gather_analysis/modeled_op.h"
 #include "ops/interp/interpreter.h"
 #include "ops/provenance/index_values.h"
 #include "verify/index_points.h"
@@ -15,80 +15,24 @@
 namespace idxmap::argument_witness {
 namespace {
 
-using gather_scatter::GatherOp;
-using gather_scatter::ScatterOp;
 using gather_scatter::Tensor;
 
 // Arguments of at most this many elements are shown whole.
 constexpr int64_t kShownElements = 16;
-// A replay builds every argument and the op's operands: past this many elements in all
-// (32 MiB of 64-bit values), a witness is not worth its memory and time, and none is shown.
+// A replay builds every argument: past this many elements in all (32 MiB of 64-bit values), a
+// witness is not worth its memory and time, and none is shown.
 constexpr int64_t kMaxReplayElements = int64_t{1} << 22;
 
-// The elements of `types` in all, or nullopt past kMaxReplayElements (or a `?` dim).
-std::optional<int64_t> replayElements(const std::vector<const mlir_ir::Type*>& types) {
+// Whether the function's arguments have static shapes and at most kMaxReplayElements elements.
+bool replayable(const mlir_ir::Function& function) {
   int64_t total = 0;
-  for (const mlir_ir::Type* type : types) {
+  for (const mlir_ir::BlockArgument& argument : function.arguments) {
     std::optional<int64_t> count =
-        type->hasStaticShape() ? type->elementCount() : std::optional<int64_t>();
-    if (!count || *count > kMaxReplayElements - total) return std::nullopt;
+        argument.type.hasStaticShape() ? argument.type.elementCount() : std::optional<int64_t>();
+    if (!count || *count > kMaxReplayElements - total) return false;
     total += *count;
   }
-  return total;
-}
-
-// Computes gather and scatter as the reference interpreter does, and keeps the index tensor
-// the op of interest reads (with its model, types from the values).
-class Capture : public mlir_interpreter::ExternalEngine {
- public:
-  explicit Capture(const mlir_ir::Operation& target) : target_(target) {}
-
-  Tensor gather(const mlir_ir::Operation& op, const GatherOp& model, const Tensor& operand,
-                const Tensor& indices) override {
-    if (&op == &target_ && !indices_) {
-      gather_ = model;
-      indices_ = indices;
-    }
-    return gather_scatter::referenceGather(model, operand, indices);
-  }
-
-  std::vector<Tensor> scatter(const mlir_ir::Operation& op, const ScatterOp& model,
-                              const std::vector<Tensor>& inputs, const Tensor& indices,
-                              const std::vector<Tensor>& updates) override {
-    if (&op == &target_ && !indices_) {
-      scatter_ = model;
-      indices_ = indices;
-    }
-    return gather_scatter::referenceScatter(model, inputs, indices, updates);
-  }
-
-  // The properties of the op at the captured index values (the static provers: exact on
-  // known values, each refutation replayed by evaluation); nullopt when the op did not run.
-  std::optional<IndexProperties> decided() const {
-    if (!indices_) return std::nullopt;
-    std::optional<mlir_ir::ElementType> type =
-        mlir_ir::ElementType::fromName(indices_->element_type);
-    if (!type) return std::nullopt;
-    const index_provenance::IndexValues values = index_provenance::tensorValues(
-        indices_->shape, indices_->ints, *type, "the interpreter's run");
-    if (!values.allKnown()) return std::nullopt;
-    return gather_ ? proveGatherIndexProperties(*gather_, values)
-                   : proveScatterIndexProperties(*scatter_, values);
-  }
-
- private:
-  const mlir_ir::Operation& target_;
-  std::optional<GatherOp> gather_;
-  std::optional<ScatterOp> scatter_;
-  std::optional<Tensor> indices_;
-};
-
-// Which operand of a gather or scatter form holds its indices; nullopt for other ops.
-std::optional<size_t> indicesOperand(const mlir_ir::Operation& op) {
-  if (op.name == "stablehlo.gather" || op.name == "stablehlo.dynamic_gather") return 1;
-  if (op.name == "stablehlo.scatter" && op.operands.size() % 2 == 1)
-    return op.operands.size() / 2;  // inputs..., indices, updates...
-  return std::nullopt;
+  return true;
 }
 
 // The type of `value` in `function`'s entry block (an argument's, or its defining op's).
@@ -144,33 +88,31 @@ mlir_ir::Function sliceFor(const mlir_ir::Function& function, const mlir_ir::Ope
 }
 
 // The op's properties at the witness's arguments: its index tensor computed by the interpreter
-// from them (the slice it depends on), then the op evaluated on it (its other operands zeros),
-// which gives its model. nullopt when the op cannot be run so.
+// from them (only the slice it depends on), decided by the static provers on the op's model
+// (exact on known values, each refutation replayed by evaluation). nullopt for an op that is
+// not StableHLO's (a form's properties are not its lowered op's) or whose indices are not
+// integers.
 std::optional<IndexProperties> decidedAt(const mlir_ir::Module& module,
                                          const mlir_ir::Function& function,
                                          const mlir_ir::Operation& op,
                                          const std::vector<Tensor>& arguments) {
-  std::optional<size_t> which = indicesOperand(op);
-  if (!which) return std::nullopt;
-  std::vector<mlir_ir::Type> types;
-  for (const mlir_ir::Value& operand : op.operands) {
-    std::optional<mlir_ir::Type> type = typeOf(function, operand);
-    if (!type) return std::nullopt;
-    types.push_back(*type);
-  }
-  std::vector<const mlir_ir::Type*> sized;
-  for (const mlir_ir::Type& type : types) sized.push_back(&type);
-  if (!replayElements(sized)) return std::nullopt;
-  std::vector<Tensor> operands;
-  for (const mlir_ir::Type& type : types)
-    operands.push_back(gather_scatter::zeros(type.elementType().toString(), type.shape));
-  const mlir_ir::Value& indices = op.operands[*which];
-  const mlir_ir::Function sliced = sliceFor(function, op, indices, *typeOf(function, indices));
-  Capture capture(op);
-  mlir_interpreter::Interpreter interpreter(module, gather_scatter::Engine::kReference, &capture);
-  operands[*which] = interpreter.call(sliced, arguments).at(0);
-  interpreter.evaluate(op, operands);
-  return capture.decided();
+  if (op.name.rfind("stablehlo.", 0) != 0) return std::nullopt;
+  std::optional<mlir_gather_analysis::ModeledOp> model =
+      mlir_gather_analysis::modelOp(op, function.body.blocks.front().operations);
+  if (!model) return std::nullopt;
+  const mlir_ir::Value& value = op.operands.at(model->indicesOperand);
+  std::optional<mlir_ir::Type> type = typeOf(function, value);
+  if (!type) return std::nullopt;
+  mlir_interpreter::Interpreter interpreter(module, gather_scatter::Engine::kReference);
+  const Tensor indices = interpreter.call(sliceFor(function, op, value, *type), arguments).at(0);
+  std::optional<mlir_ir::ElementType> element =
+      mlir_ir::ElementType::fromName(indices.element_type);
+  if (!element || !element->isInteger()) return std::nullopt;
+  const index_provenance::IndexValues values = index_provenance::tensorValues(
+      indices.shape, indices.ints, *element, "the interpreter's run");
+  if (!values.allKnown()) return std::nullopt;
+  return model->gather ? proveGatherIndexProperties(*model->gather, values)
+                       : proveScatterIndexProperties(*model->scatter, values);
 }
 
 // The function's arguments as the witness sets them: its elements, every other element of
@@ -179,9 +121,7 @@ std::optional<IndexProperties> decidedAt(const mlir_ir::Module& module,
 // dims or more than kMaxReplayElements elements in all.
 std::optional<std::vector<Tensor>> argumentsOf(const mlir_ir::Function& function,
                                                const ArgumentWitness& witness) {
-  std::vector<const mlir_ir::Type*> types;
-  for (const mlir_ir::BlockArgument& argument : function.arguments) types.push_back(&argument.type);
-  if (!replayElements(types)) return std::nullopt;
+  if (!replayable(function)) return std::nullopt;
   std::vector<Tensor> arguments;
   for (const mlir_ir::BlockArgument& argument : function.arguments) {
     Tensor tensor =
