@@ -60,7 +60,8 @@ CLI::App* addProveEqualCommand(CLI::App& app, ProveEqualOptions& options) {
       ->check(CLI::Range(1u, 3600000u));
   command->add_flag("--json", options.json,
                     "Print {verdict, method, reason, assumptions, real_arithmetic, "
-                    "counterexample: {arguments, result, element, first, second}}");
+                    "ieee_arithmetic, counterexample: {arguments, result, element, first, "
+                    "second}}");
   command->footer(
       R"(Each result element of the two functions is traced back through gather, scatter (every
 form: stablehlo, tensor, tcp), broadcast, reshape, expand_shape / collapse_shape, transpose,
@@ -71,14 +72,19 @@ index values (tcp.gather and tensor.gather out of range, tensor.scatter's repeat
 are compared where they are defined; the verdict lists each such assumption. Scatter
 updates apply in row-major order; integer add is exact, so an integer scatter-add equal up to
 the order of its updates is proven equal, and a replace scatter is compared as the sequence.
-Float add / multiply / min / max are compared as arithmetic on reals, which IEEE rounding is
-not: programs equal only so ((a + b) + c against a + (b + c), a float scatter-add in another
-order) get the verdict "equal-over-reals", never "proven". A refutation is
-replayed: both functions run in the interpreter with both engines on the printed values and
-give different elements.
+"proven" means bit-identical results for every argument value: float ops are decided in
+Z3's IEEE-754 theory in each element type's own format (f16, bf16, f32, f64; round to nearest
+even; -0, +0, infinities and NaN as IEEE says; any two NaNs count alike). First with every
+rounding op (add, multiply, divide, sqrt, converts) uninterpreted -- equal under any rounding,
+cheap to decide -- then exactly, so (a + b) + c against a + (b + c) is refuted with the values
+that tell them apart. Where the exact query times out, programs equal as arithmetic on reals
+get the verdict "equal-over-reals", never "proven". An integer converted to a float is
+exact for constants and otherwise the same unknown function in both programs. A refutation
+is replayed: both functions run in the interpreter with both engines on the printed values
+and give different bits.
 Exit status: 0 proven, 1 refuted, 2 invalid input (types differ, an op breaks its spec),
 3 unknown (an op without a term model, a solver timeout, a candidate that did not replay),
-4 equal over the reals only (float arithmetic compared without rounding: not proven).
+4 equal over the reals only (the IEEE query was out of reach: not proven).
 
 Examples:
   idxmap prove-equal examples/prove_equal/index_select.mlir examples/prove_equal/index_select_tcp.mlir
@@ -117,7 +123,8 @@ ExitCode runProveEqual(const ProveEqualOptions& options, std::ostream& out,
                                      {"method", proof.method},
                                      {"reason", proof.reason},
                                      {"assumptions", verdict.assumptions},
-                                     {"real_arithmetic", verdict.realArithmetic}};
+                                     {"real_arithmetic", verdict.realArithmetic},
+                                     {"ieee_arithmetic", verdict.ieeeArithmetic}};
     if (proof.isRefuted()) {
       nlohmann::ordered_json arguments = nlohmann::ordered_json::array();
       for (const auto& argument : verdict.arguments)
@@ -136,12 +143,13 @@ ExitCode runProveEqual(const ProveEqualOptions& options, std::ostream& out,
     }
     writeJson(out, record);
   } else if (proof.isProven()) {
-    out << "proven (z3): " << locationPhrase(sources, first, second)
+    out << "proven (" << proof.method << "): " << locationPhrase(sources, first, second)
         << " computes the same result for every value of " << argumentsPhrase(a) << '\n';
   } else if (proof.verdict == Verdict::EqualOverReals) {
     out << "equal over the reals, not proven: " << locationPhrase(sources, first, second)
         << " computes the same result for every value of " << argumentsPhrase(a)
-        << " when float arithmetic is exact; IEEE rounding may still tell them apart\n";
+        << " when float arithmetic is exact; IEEE rounding may still tell them apart\n"
+        << "  " << proof.reason << '\n';
   } else if (proof.isRefuted()) {
     std::string shown, arbitrary;
     for (const auto& argument : verdict.arguments) {
@@ -167,6 +175,12 @@ ExitCode runProveEqual(const ProveEqualOptions& options, std::ostream& out,
       std::string ops;
       for (const std::string& op : verdict.realArithmetic) ops += (ops.empty() ? "" : ", ") + op;
       out << "  float " << ops << " compared as arithmetic on reals (rounding not modeled)\n";
+    }
+    if (!verdict.ieeeArithmetic.empty()) {
+      std::string ops;
+      for (const std::string& op : verdict.ieeeArithmetic) ops += (ops.empty() ? "" : ", ") + op;
+      out << "  float " << ops
+          << " compared bit for bit in IEEE-754 formats (any two NaNs alike)\n";
     }
   }
   (void)diagnostics;

@@ -132,8 +132,10 @@ std::string emitKernels(const Program& program, KernelLanguage language = Kernel
 
 // `idxmap prove-equal`: whether function `function` of `first` and `other` of `second` (the
 // same name when empty) compute the same result for every argument. Refuted with the
-// arguments, replayed by the interpreter, in counterexample->explanation. Functions equal only
-// when their float ops are read as arithmetic on reals get Verdict::EqualOverReals: not proven.
+// arguments, replayed by the interpreter, in counterexample->explanation. Proven means
+// bit-identical results: float ops are decided as IEEE-754 arithmetic. Functions shown equal
+// only with their float ops read as arithmetic on reals (the IEEE query out of reach) get
+// Verdict::EqualOverReals: not proven.
 ProofResult proveProgramsEqual(const Program& first, const Program& second,
                                const std::string& function = "main", const std::string& other = "",
                                unsigned timeoutMs = 20000);

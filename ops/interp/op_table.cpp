@@ -198,8 +198,18 @@ std::string formatElement(const Tensor& tensor, int64_t position) {
     return std::to_string(value);
   }
   double value = tensor.floats.at(position);
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+  // NaN and the infinities as MLIR writes them, bits in hex, so that the text reads back.
+  if (std::isnan(value) || std::isinf(value)) {
+    const std::string& type = tensor.element_type;
+    const bool negative = std::signbit(value), nan = std::isnan(value);
+    const char* bits = type == "f16"    ? (nan ? "7E00" : "7C00")
+                       : type == "bf16" ? (nan ? "7FC0" : "7F80")
+                       : type == "f32"  ? (nan ? "7FC00000" : "7F800000")
+                                        : (nan ? "7FF8000000000000" : "7FF0000000000000");
+    std::string text = std::string("0x") + bits;
+    if (negative) text[2] = 'F';  // the sign bit: 7 becomes F
+    return text;
+  }
   char buffer[64];
   // Narrow float values are exact floats, whose shortest form is the readable one.
   std::to_chars_result written =

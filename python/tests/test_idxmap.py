@@ -119,14 +119,41 @@ def test_prove_programs_equal():
     assert wrong.counterexample.startswith("for %indices = [")
 
 
-def test_float_updates_summed_in_another_order_are_not_proven():
-    # The decomposition adds f32 updates in another order: equal as reals, which IEEE
-    # rounding is not, so neither proven nor true.
+def test_float_sums_are_compared_bit_for_bit():
+    # Reassociated f32 sums round otherwise: refuted with the values that show it. The same
+    # order with each add's operands swapped is bit-identical: proven.
+    left = read("prove_equal/sum_left.mlir")
+    reassociated = idxmap.prove_programs_equal(left, read("prove_equal/sum_right.mlir"))
+    assert reassociated.refuted and not reassociated
+    assert reassociated.counterexample.startswith("for %a = [")
+    commuted = idxmap.prove_programs_equal(left, read("prove_equal/sum_commuted.mlir"))
+    assert commuted.proven and commuted
+
+
+def test_float_updates_summed_in_the_same_order_are_proven():
     batched, decomposed = read("prove_equal/batched.mlir"), read("prove_equal/decomposed.mlir")
-    result = idxmap.prove_programs_equal(batched, decomposed, "scatter_fn")
+    assert idxmap.prove_programs_equal(batched, decomposed, "scatter_fn").proven
+    assert idxmap.prove_programs_equal(batched, decomposed, "gather_fn").proven
+
+
+def test_equal_over_the_reals_is_not_true(tmp_path):
+    # x * y + -0 is y * x bit for bit, but an f64 multiplier's bits are out of reach in half a
+    # second: equal over the reals only, false under bool().
+    (tmp_path / "a.mlir").write_text("""func.func @main(%x: tensor<f64>, %y: tensor<f64>) -> tensor<f64> {
+  %c = stablehlo.constant dense<-0.0> : tensor<f64>
+  %p = stablehlo.multiply %x, %y : tensor<f64>
+  %r = stablehlo.add %p, %c : tensor<f64>
+  func.return %r : tensor<f64>
+}""")
+    (tmp_path / "b.mlir").write_text("""func.func @main(%x: tensor<f64>, %y: tensor<f64>) -> tensor<f64> {
+  %r = stablehlo.multiply %y, %x : tensor<f64>
+  func.return %r : tensor<f64>
+}""")
+    first = idxmap.read_program(str(tmp_path / "a.mlir"))
+    second = idxmap.read_program(str(tmp_path / "b.mlir"))
+    result = idxmap.prove_programs_equal(first, second, timeout_ms=500)
     assert result.verdict == "equal-over-reals"
     assert not result and not result.proven and not result.refuted
-    assert idxmap.prove_programs_equal(batched, decomposed, "gather_fn").proven
 
 
 def test_proofs_on_two_threads_agree_with_one_thread():

@@ -35,35 +35,85 @@ TEST(ProveEqualCli, RefutedPrintsTheIndicesAndTheReplay) {
       << result.out;
 }
 
-// Reassociated f32 sums are equal as reals and differ in IEEE arithmetic ((1e30 + -1e30) + 1 is
-// 1, 1e30 + (-1e30 + 1) is 0): never "proven", a verdict of its own and exit status 4.
-TEST(ProveEqualCli, ReassociatedFloatSumsAreNotProven) {
-  auto sum = [](const char* body) {
-    return std::string("func.func @main(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>) ") +
-           "-> tensor<f32> {\n" + body + "  return %r : tensor<f32>\n}\n";
-  };
+// Reassociated f32 sums differ in IEEE arithmetic: refuted with the values that tell them
+// apart, which `idxmap run` on each file confirms bit for bit (issue 33).
+TEST(ProveEqualCli, ReassociatedFloatSumsAreRefutedWithTheirValues) {
+  const std::string left = example("sum_left.mlir"), right = example("sum_right.mlir");
+  CliResult result = runIdxmap({"prove-equal", left, right});
+  ASSERT_EQ(result.exitCode, 1) << result.out << result.err;
+  EXPECT_EQ(result.out.rfind("refuted: for %a = [", 0), 0u) << result.out;
+  EXPECT_NE(result.out.find("is (%a[0] + %b[0]) + %c[0] in the first and %a[0] + (%b[0] + "
+                            "%c[0]) in the second"),
+            std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("compared bit for bit in IEEE-754 formats"), std::string::npos)
+      << result.out;
+  CliResult json = runIdxmap({"prove-equal", left, right, "--json"});
+  nlohmann::json record = nlohmann::json::parse(json.out);
+  ASSERT_EQ(record["verdict"], "refuted") << json.out;
+  EXPECT_EQ(record["ieee_arithmetic"], nlohmann::json::parse(R"(["stablehlo.add"])"));
+  // The printed arguments, run by `idxmap run` on each function: results differ in bits.
+  std::string args = "[";
+  for (const auto& argument : record["counterexample"]["arguments"]) {
+    ASSERT_TRUE(argument["shown"].get<bool>()) << json.out;  // float values decide: shown
+    args += (args.size() > 1 ? ", " : "") + std::string("dense<") +
+            argument["value"].get<std::string>() + "> : " + argument["type"].get<std::string>();
+  }
+  args += "]";
+  // --json prints each value in the shortest text that reads back (every bit shows).
+  CliResult first = runIdxmap({"run", left, "--args", args, "--json"});
+  CliResult second = runIdxmap({"run", right, "--args", args, "--json"});
+  ASSERT_EQ(first.exitCode, 0) << first.err;
+  ASSERT_EQ(second.exitCode, 0) << second.err;
+  EXPECT_NE(nlohmann::json::parse(first.out)["results"][0]["value"],
+            nlohmann::json::parse(second.out)["results"][0]["value"])
+      << args;
+}
+
+TEST(ProveEqualCli, CommutedFloatSumsAreProvenBitForBit) {
+  CliResult result =
+      runIdxmap({"prove-equal", example("sum_left.mlir"), example("sum_commuted.mlir")});
+  ASSERT_EQ(result.exitCode, 0) << result.out << result.err;
+  EXPECT_EQ(result.out.rfind("proven (z3, IEEE-754 under any rounding): @main", 0), 0u)
+      << result.out;
+}
+
+// An IEEE identity whose bit-level proof is out of reach in the time given: equal over the
+// reals only, exit status 4, "equal-over-reals" in JSON, and why it is not proven.
+TEST(ProveEqualCli, OutOfReachIsEqualOverTheRealsWithExit4) {
   std::filesystem::path dir = makeScratchDir();
-  const std::string first = (dir / "left.mlir").string(), second = (dir / "right.mlir").string();
-  writeTextFile(first, sum("  %s = stablehlo.add %a, %b : tensor<f32>\n"
-                           "  %r = stablehlo.add %s, %c : tensor<f32>\n"));
-  writeTextFile(second, sum("  %s = stablehlo.add %b, %c : tensor<f32>\n"
-                            "  %r = stablehlo.add %a, %s : tensor<f32>\n"));
-  CliResult result = runIdxmap({"prove-equal", first, second});
+  const std::string first = (dir / "a.mlir").string(), second = (dir / "b.mlir").string();
+  writeTextFile(first, R"(func.func @main(%x: tensor<f64>, %y: tensor<f64>) -> tensor<f64> {
+  %c = stablehlo.constant dense<-0.0> : tensor<f64>
+  %p = stablehlo.multiply %x, %y : tensor<f64>
+  %r = stablehlo.add %p, %c : tensor<f64>
+  func.return %r : tensor<f64>
+}
+)");
+  writeTextFile(second, R"(func.func @main(%x: tensor<f64>, %y: tensor<f64>) -> tensor<f64> {
+  %r = stablehlo.multiply %y, %x : tensor<f64>
+  func.return %r : tensor<f64>
+}
+)");
+  CliResult result = runIdxmap({"prove-equal", first, second, "--timeout-ms", "500"});
   EXPECT_EQ(result.exitCode, 4) << result.out << result.err;
   EXPECT_EQ(result.out.rfind("equal over the reals, not proven: ", 0), 0u) << result.out;
-  CliResult json = runIdxmap({"prove-equal", first, second, "--json"});
+  EXPECT_NE(result.out.find("the IEEE-754 query ran out of time (500 ms"), std::string::npos)
+      << result.out;
+  CliResult json = runIdxmap({"prove-equal", first, second, "--timeout-ms", "500", "--json"});
   EXPECT_EQ(nlohmann::json::parse(json.out)["verdict"], "equal-over-reals") << json.out;
 }
 
 TEST(ProveEqualCli, FunctionsByNameAndJson) {
   CliResult result = runIdxmap({"prove-equal", example("batched.mlir"), example("decomposed.mlir"),
                                 "--function", "scatter_fn", "--json"});
-  // The scatter adds f32 updates: equal as arithmetic on reals only (exit 4, never "proven").
-  ASSERT_EQ(result.exitCode, 4) << result.out << result.err;
+  // The scatter adds f32 updates in the same order in both: bit-identical under any rounding.
+  ASSERT_EQ(result.exitCode, 0) << result.out << result.err;
   nlohmann::json record = nlohmann::json::parse(result.out);
-  EXPECT_EQ(record["verdict"], "equal-over-reals");
-  EXPECT_EQ(record["method"], "z3");
-  EXPECT_EQ(record["real_arithmetic"], nlohmann::json::parse(R"(["stablehlo.add"])"));
+  EXPECT_EQ(record["verdict"], "proven");
+  EXPECT_EQ(record["method"], "z3, IEEE-754 under any rounding");
+  EXPECT_EQ(record["real_arithmetic"], nlohmann::json::array());
+  EXPECT_EQ(record["ieee_arithmetic"], nlohmann::json::parse(R"(["stablehlo.add"])"));
 
   CliResult wrong =
       runIdxmap({"prove-equal", example("batched.mlir"), example("decomposed_wrong_iota.mlir"),

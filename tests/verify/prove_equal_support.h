@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <random>
 #include <set>
@@ -125,9 +126,12 @@ inline void expectCounterexampleReplays(const EqualityVerdict& verdict,
     std::vector<Tensor> b = runFunction(second, arguments, engine);
     const Tensor &x = a.at(verdict.result), &y = b.at(verdict.result);
     int64_t position = linearPosition(x.shape, verdict.element);
-    if (x.isFloat())
-      EXPECT_NE(x.floats.at(position), y.floats.at(position));
-    else
+    if (x.isFloat()) {  // bit for bit: -0 is not +0, and any two NaNs are alike
+      double u = x.floats.at(position), v = y.floats.at(position);
+      EXPECT_FALSE((u == v && std::signbit(u) == std::signbit(v)) ||
+                   (std::isnan(u) && std::isnan(v)))
+          << u << " and " << v;
+    } else
       EXPECT_NE(x.ints.at(position), y.ints.at(position));
   }
 }

@@ -1,9 +1,9 @@
 // Element-wise ops as terms. Integer arithmetic is exact and wraps to the result type, as
-// the interpreter computes it. Float add, subtract, multiply, negate, abs, min, max, compare
-// and integer-to-float converts are computed on reals (the verdict says so: rounding is not
-// modeled, so two programs summing the same elements in another order are equal here). Every
-// other element-wise op is an uninterpreted function of its operands' elements: equal only
-// as the same function of the same elements, which is what data movement needs.
+// the interpreter computes it. Float ops compute as the builder's float model says
+// (verify/programs/float_terms.h: on reals, or IEEE floats with rounding uninterpreted or
+// exact), each noted so the verdict can say what it rests on. Every other element-wise op is
+// an uninterpreted function of its operands' elements: equal only as the same function of the
+// same elements, which is what data movement needs.
 #include "verify/programs/term_builder_internal.h"
 
 namespace idxmap::program_terms {
@@ -50,72 +50,120 @@ void expectElementType(const TermContext& ctx, const mlir_ir::ElementType& eleme
                               " where the op computes " + element.toString());
 }
 
+// One float op's meaning: the operands' values and the element type, to the result.
+using FloatCombine =
+    std::function<z3::expr(FloatTerms&, const std::vector<z3::expr>&, const mlir_ir::ElementType&)>;
+
+// A float op computed as the float model says (noted for the verdict).
+TensorRef floatOp(const TermContext& ctx, const mlir_ir::ElementType& element,
+                  FloatCombine combine) {
+  TermBuilder* builder = &ctx.builder;
+  builder->noteFloatArithmetic(ctx.op.name);
+  return elementwise(ctx, element, [builder, element, combine](const std::vector<z3::expr>& v) {
+    return combine(builder->floats(), v, element);
+  });
+}
+
 // add, subtract, multiply, negate: on integers exact and left to wrap where the value is
-// observed (TermTensor::wraps); on floats computed on reals (noted).
-std::vector<TensorRef> ring(const TermContext& ctx, Combine exact) {
+// observed (TermTensor::wraps); on floats `real` as the float model computes it.
+std::vector<TensorRef> ring(const TermContext& ctx, Combine exact, FloatCombine real) {
   mlir_ir::ElementType element = declaredElement(ctx.op);
   expectElementType(ctx, element);
-  if (element.isFloat()) {
-    ctx.builder.noteRealArithmetic(ctx.op.name);
-    return {elementwise(ctx, element, exact)};
-  }
+  if (element.isFloat()) return {floatOp(ctx, element, real)};
   return {elementwise(ctx, element, exact, /*raw=*/true, /*wraps=*/true)};
 }
 
 // abs, min, max, clamp: on the values, an integer result wrapped to its type (abs of the
-// smallest value wraps); a float one computed on reals (noted).
-std::vector<TensorRef> arithmetic(const TermContext& ctx, Combine exact) {
+// smallest value wraps); a float one as the float model computes it.
+std::vector<TensorRef> arithmetic(const TermContext& ctx, Combine exact, FloatCombine real) {
   mlir_ir::ElementType element = declaredElement(ctx.op);
   expectElementType(ctx, element);
   TermBuilder* builder = &ctx.builder;
-  if (element.isFloat()) {
-    builder->noteRealArithmetic(ctx.op.name);
-    return {elementwise(ctx, element, exact)};
-  }
+  if (element.isFloat()) return {floatOp(ctx, element, real)};
   return {elementwise(ctx, element, [builder, element, exact](const std::vector<z3::expr>& v) {
     return builder->wrap(exact(v), element);
   })};
 }
 
+using Values = std::vector<z3::expr>;
+using Element = mlir_ir::ElementType;
+
 std::vector<TensorRef> add(const TermContext& ctx) {
   expectOperands(ctx, 2);
-  return ring(ctx, [](const std::vector<z3::expr>& v) { return v[0] + v[1]; });
+  return ring(
+      ctx, [](const Values& v) { return v[0] + v[1]; },
+      [](FloatTerms& f, const Values& v, const Element& e) { return f.add(v[0], v[1], e); });
 }
 std::vector<TensorRef> subtract(const TermContext& ctx) {
   expectOperands(ctx, 2);
-  return ring(ctx, [](const std::vector<z3::expr>& v) { return v[0] - v[1]; });
+  return ring(
+      ctx, [](const Values& v) { return v[0] - v[1]; },
+      [](FloatTerms& f, const Values& v, const Element& e) { return f.subtract(v[0], v[1], e); });
 }
 std::vector<TensorRef> multiply(const TermContext& ctx) {
   expectOperands(ctx, 2);
-  return ring(ctx, [](const std::vector<z3::expr>& v) { return v[0] * v[1]; });
+  return ring(
+      ctx, [](const Values& v) { return v[0] * v[1]; },
+      [](FloatTerms& f, const Values& v, const Element& e) { return f.multiply(v[0], v[1], e); });
 }
 std::vector<TensorRef> negate(const TermContext& ctx) {
   expectOperands(ctx, 1);
-  return ring(ctx, [](const std::vector<z3::expr>& v) { return -v[0]; });
+  return ring(
+      ctx, [](const Values& v) { return -v[0]; },
+      [](FloatTerms& f, const Values& v, const Element&) { return f.negate(v[0]); });
 }
 std::vector<TensorRef> abs(const TermContext& ctx) {
   expectOperands(ctx, 1);
-  return arithmetic(ctx,
-                    [](const std::vector<z3::expr>& v) { return z3::ite(v[0] < 0, -v[0], v[0]); });
+  return arithmetic(
+      ctx, [](const Values& v) { return z3::ite(v[0] < 0, -v[0], v[0]); },
+      [](FloatTerms& f, const Values& v, const Element&) { return f.abs(v[0]); });
 }
 std::vector<TensorRef> minimum(const TermContext& ctx) {
   expectOperands(ctx, 2);
   return arithmetic(
-      ctx, [](const std::vector<z3::expr>& v) { return z3::ite(v[1] < v[0], v[1], v[0]); });
+      ctx, [](const Values& v) { return z3::ite(v[1] < v[0], v[1], v[0]); },
+      [](FloatTerms& f, const Values& v, const Element&) { return f.minimum(v[0], v[1]); });
 }
 std::vector<TensorRef> maximum(const TermContext& ctx) {
   expectOperands(ctx, 2);
   return arithmetic(
-      ctx, [](const std::vector<z3::expr>& v) { return z3::ite(v[0] < v[1], v[1], v[0]); });
+      ctx, [](const Values& v) { return z3::ite(v[0] < v[1], v[1], v[0]); },
+      [](FloatTerms& f, const Values& v, const Element&) { return f.maximum(v[0], v[1]); });
 }
 
-// clamp(min, operand, max), min and max element-wise or scalars.
+// clamp(min, operand, max), min and max element-wise or scalars: min(max(operand, min), max).
 std::vector<TensorRef> clamp(const TermContext& ctx) {
   expectOperands(ctx, 3);
-  return arithmetic(ctx, [](const std::vector<z3::expr>& v) {
-    z3::expr low = z3::ite(v[1] < v[0], v[0], v[1]);
-    return z3::ite(v[2] < low, v[2], low);
-  });
+  return arithmetic(
+      ctx,
+      [](const Values& v) {
+        z3::expr low = z3::ite(v[1] < v[0], v[0], v[1]);
+        return z3::ite(v[2] < low, v[2], low);
+      },
+      [](FloatTerms& f, const Values& v, const Element&) {
+        return f.minimum(f.maximum(v[1], v[0]), v[2]);
+      });
+}
+
+// divide and sqrt of floats (integer divide stays uninterpreted): correctly rounded.
+std::vector<TensorRef> opaque(const TermContext& ctx);
+std::vector<TensorRef> divide(const TermContext& ctx) {
+  expectOperands(ctx, 2);
+  Element element = declaredElement(ctx.op);
+  if (!element.isFloat()) return opaque(ctx);
+  expectElementType(ctx, element);
+  return {floatOp(ctx, element, [](FloatTerms& f, const Values& v, const Element& e) {
+    return f.divide(v[0], v[1], e);
+  })};
+}
+std::vector<TensorRef> sqrt(const TermContext& ctx) {
+  expectOperands(ctx, 1);
+  Element element = declaredElement(ctx.op);
+  if (!element.isFloat()) return opaque(ctx);
+  expectElementType(ctx, element);
+  return {floatOp(ctx, element, [](FloatTerms& f, const Values& v, const Element& e) {
+    return f.sqrt(v[0], e);
+  })};
 }
 
 // The branches pass on as they are (and the result wraps when one does); the predicate is read
@@ -136,8 +184,6 @@ std::vector<TensorRef> select(const TermContext& ctx) {
       },
       /*raw=*/true, wraps)};
 }
-
-std::vector<TensorRef> opaque(const TermContext& ctx);
 
 // The direction keyword (`LT`, pretty) or `#stablehlo<comparison_direction LT>` (generic).
 std::string comparisonDirection(const mlir_ir::Operation& op) {
@@ -164,17 +210,16 @@ std::vector<TensorRef> compare(const TermContext& ctx) {
       return opaque(ctx);
   if (!(ctx.operands[0]->element == ctx.operands[1]->element))
     unsupported(ctx.op, "compares elements of two types");
-  if (floatOperands(ctx)) ctx.builder.noteRealArithmetic(ctx.op.name);
+  const bool isFloat = floatOperands(ctx);
+  if (isFloat) ctx.builder.noteFloatArithmetic(ctx.op.name);
   const std::string direction = comparisonDirection(ctx.op);
-  return {elementwise(ctx, declaredElement(ctx.op), [direction](const std::vector<z3::expr>& v) {
-    z3::expr holds = direction == "EQ"   ? v[0] == v[1]
-                     : direction == "NE" ? v[0] != v[1]
-                     : direction == "LT" ? v[0] < v[1]
-                     : direction == "LE" ? v[0] <= v[1]
-                     : direction == "GT" ? v[0] > v[1]
-                                         : v[0] >= v[1];
-    return z3::ite(holds, v[0].ctx().int_val(1), v[0].ctx().int_val(0));
-  })};
+  TermBuilder* builder = &ctx.builder;
+  return {elementwise(
+      ctx, declaredElement(ctx.op), [builder, direction, isFloat](const std::vector<z3::expr>& v) {
+        FloatTerms reals(builder->ctx(), FloatModel::kReals);  // integers compare as reals do
+        z3::expr holds = (isFloat ? builder->floats() : reals).compare(direction, v[0], v[1]);
+        return z3::ite(holds, v[0].ctx().int_val(1), v[0].ctx().int_val(0));
+      })};
 }
 
 // The same uninterpreted function for the same op and types in both programs.
@@ -183,14 +228,15 @@ std::vector<TensorRef> opaque(const TermContext& ctx) {
   z3::context& z = ctx.builder.ctx();
   z3::sort_vector domain(z);
   std::string name = ctx.op.name;
+  FloatTerms& floats = ctx.builder.floats();
   for (const TensorRef& operand : ctx.operands) {
-    domain.push_back(operand->element.isFloat() ? z.real_sort() : z.int_sort());
+    domain.push_back(operand->element.isFloat() ? floats.sort(operand->element) : z.int_sort());
     name += "_" + operand->element.toString();
   }
   name += "_" + element.toString();
   for (const std::string& keyword : ctx.op.keywords) name += "_" + keyword;
   z3::func_decl function =
-      z.function(name.c_str(), domain, element.isFloat() ? z.real_sort() : z.int_sort());
+      z.function(name.c_str(), domain, element.isFloat() ? floats.sort(element) : z.int_sort());
   return {elementwise(ctx, element, [function](const std::vector<z3::expr>& v) {
     z3::expr_vector args(function.ctx());
     for (const z3::expr& value : v) args.push_back(value);
@@ -207,18 +253,14 @@ std::vector<TensorRef> convert(const TermContext& ctx) {
     return {elementwise(ctx, to, [builder, to](const std::vector<z3::expr>& v) {
       return builder->wrap(v[0], to);
     })};
-  if (!from.isFloat()) {
-    builder->noteRealArithmetic(ctx.op.name);
-    return {elementwise(ctx, to, [](const std::vector<z3::expr>& v) { return z3::to_real(v[0]); })};
-  }
-  // A widening float convert is exact; anything else rounds, which only an opaque function
-  // of the value says without modeling it.
-  bool widening =
-      to.isFloat() && to.bitWidth() > from.bitWidth() &&
-      !(from.kind == mlir_ir::ElementKind::BF16 && to.kind == mlir_ir::ElementKind::F16);
-  if (widening || from == to)
-    return {elementwise(ctx, to, [](const std::vector<z3::expr>& v) { return v[0]; })};
-  return opaque(ctx);
+  // Float to integer: how out-of-range values saturate is the interpreter's choice, not a
+  // model's: the same function of the same value.
+  if (!to.isFloat()) return opaque(ctx);
+  if (!(from == to)) builder->noteFloatArithmetic(ctx.op.name);
+  return {elementwise(ctx, to, [builder, from, to](const std::vector<z3::expr>& v) {
+    return from.isFloat() ? builder->floats().convert(v[0], from, to)
+                          : builder->floats().fromInteger(v[0], from, to);
+  })};
 }
 
 }  // namespace
@@ -237,7 +279,8 @@ const std::vector<TermRules::Row>& elementTermRules() {
       {"stablehlo.compare", compare},
       {"stablehlo.convert", convert},
       // Computed without a model of their arithmetic: the same op of the same elements.
-      {"stablehlo.divide", opaque},
+      {"stablehlo.divide", divide},
+      {"stablehlo.sqrt", sqrt},
       {"stablehlo.remainder", opaque},
       {"stablehlo.power", opaque},
       {"stablehlo.and", opaque},
@@ -246,7 +289,6 @@ const std::vector<TermRules::Row>& elementTermRules() {
       {"stablehlo.not", opaque},
       {"stablehlo.exponential", opaque},
       {"stablehlo.log", opaque},
-      {"stablehlo.sqrt", opaque},
       {"stablehlo.rsqrt", opaque},
       {"stablehlo.tanh", opaque},
       {"stablehlo.logistic", opaque},

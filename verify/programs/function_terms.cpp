@@ -5,13 +5,10 @@
 
 #include "core/bridges/z3_bridge.h"
 #include "ops/validate/mlir.h"
-#include "verify/programs/term_builder_internal.h"
+#include "verify/programs/candidate_internal.h"
 
 namespace idxmap::program_terms {
 namespace {
-
-// Arguments written out in a candidate, at most this many elements each.
-constexpr int64_t kMaxWrittenElements = int64_t{1} << 16;
 
 std::string typeText(const mlir_ir::Type& type) { return type.toString(); }
 
@@ -24,7 +21,8 @@ void expectValid(const mlir_ir::Module& module) {
 }
 
 std::vector<ArgumentTerm> sharedArguments(z3::context& z, const ComparedFunction& first,
-                                          const ComparedFunction& second) {
+                                          const ComparedFunction& second, FloatModel floats) {
+  FloatTerms model(z, floats);
   const auto& a = first.function->arguments;
   const auto& b = second.function->arguments;
   if (a.size() != b.size())
@@ -49,7 +47,7 @@ std::vector<ArgumentTerm> sharedArguments(z3::context& z, const ComparedFunction
     for (size_t d = 0; d < a[i].type.shape.size(); ++d) domain.push_back(z.int_sort());
     std::string name = "%" + a[i].value.name;
     z3::func_decl function =
-        z.function(name.c_str(), domain, element.isFloat() ? z.real_sort() : z.int_sort());
+        z.function(name.c_str(), domain, element.isFloat() ? model.sort(element) : z.int_sort());
     arguments.push_back({name, a[i].type.shape, element, function});
   }
   const auto& ra = first.function->resultTypes;
@@ -68,166 +66,27 @@ std::vector<ArgumentTerm> sharedArguments(z3::context& z, const ComparedFunction
   return arguments;
 }
 
-int64_t cappedElementCount(const std::vector<int64_t>& shape) {
-  int64_t count = 1;
-  for (int64_t size : shape) {
-    if (size > kMaxWrittenElements) return kMaxWrittenElements + 1;
-    count *= size;
-    if (count > kMaxWrittenElements) return kMaxWrittenElements + 1;
+// `solver`'s assertions decided by bit-blasting after Ackermann's reduction of the argument
+// functions (Z3's qffpbv tactic): on IEEE terms this finds a difference in a fraction of a
+// second where the default solver takes many. Unknown with `gaveUp` empty when the tactic
+// does not apply (the caller asks the default solver), with the reason when time ran out.
+z3::check_result checkBitBlasted(z3::context& z, z3::solver& solver, unsigned timeoutMs,
+                                 std::optional<z3::model>& model, std::string& gaveUp) {
+  try {
+    z3::tactic tactic = z3::try_for(
+        z3::tactic(z, "simplify") & z3::tactic(z, "ackermannize_bv") & z3::tactic(z, "qffpbv"),
+        timeoutMs);
+    z3::solver blasted = tactic.mk_solver();
+    for (const z3::expr& assertion : solver.assertions()) blasted.add(assertion);
+    z3::check_result result = blasted.check();
+    if (result == z3::sat) model = blasted.get_model();
+    if (result == z3::unknown && isZ3Timeout(blasted.reason_unknown()))
+      gaveUp = blasted.reason_unknown();
+    return result;
+  } catch (const z3::exception& error) {
+    if (isZ3Timeout(error.msg())) gaveUp = error.msg();
+    return z3::unknown;
   }
-  return count;
-}
-
-// Calls visit(the argument's term at one element) for every element of `argument`, row-major.
-template <typename Visit>
-void forEachElement(z3::context& z, const ArgumentTerm& argument, Visit&& visit) {
-  if (cappedElementCount(argument.shape) == 0) return;
-  std::vector<int64_t> index(argument.shape.size(), 0);
-  do {
-    z3::expr_vector args(z);
-    for (int64_t entry : index) args.push_back(z.int_val(entry));
-    visit(argument.function(args));
-  } while (nextIndex(argument.shape, index));
-}
-
-double realValue(const z3::expr& value) {
-  if (value.is_numeral()) {
-    std::string text = value.get_decimal_string(17);
-    if (!text.empty() && text.back() == '?') text.pop_back();
-    return std::strtod(text.c_str(), nullptr);
-  }
-  return 0;
-}
-
-// The candidate's argument contents: every element of each argument as the model gives it.
-// Integer values outside their type (elements no term reads) become 0.
-void writeArguments(z3::model& model, const std::vector<ArgumentTerm>& arguments,
-                    TermBuilder& builder, TermComparison& out) {
-  z3::context& z = builder.ctx();
-  for (const ArgumentTerm& argument : arguments) {
-    std::vector<int64_t> ints;
-    std::vector<double> reals;
-    if (cappedElementCount(argument.shape) <= kMaxWrittenElements) {
-      forEachElement(z, argument, [&](const z3::expr& element) {
-        z3::expr value = model.eval(element, true);
-        if (argument.element.isFloat()) {
-          reals.push_back(realValue(value));
-          return;
-        }
-        int64_t number = 0;
-        bool fits =
-            value.is_numeral_i64(number) &&
-            model.eval(builder.inTypeRange(z.int_val(number), argument.element), true).is_true();
-        ints.push_back(fits ? number : 0);
-      });
-    }
-    out.integerArguments.push_back(std::move(ints));
-    out.floatArguments.push_back(std::move(reals));
-  }
-}
-
-// A term in words, on the model: argument reads as `%name[i, j]`, the branch the model takes
-// of each case, arithmetic as written, anything else as its value.
-std::string valueText(const z3::expr& value) {
-  if (!value.is_numeral() || value.is_int()) return value.to_string();
-  std::string text = value.get_decimal_string(6);
-  return text.back() == '?' ? text.substr(0, text.size() - 1) + "..." : text;
-}
-
-// `depth` counts nested arithmetic and functions (a case's branch is no deeper than the case).
-std::string describe(const z3::expr& term, z3::model& model,
-                     const std::map<unsigned, std::string>& argumentNames, int depth = 0) {
-  if (depth > 12) return valueText(model.eval(term, true));
-  if (term.is_numeral()) return valueText(term);
-  if (!term.is_app()) return valueText(model.eval(term, true));
-  z3::func_decl decl = term.decl();
-  auto named = argumentNames.find(decl.id());
-  if (named != argumentNames.end()) {
-    std::string text = named->second + "[";
-    for (unsigned i = 0; i < term.num_args(); ++i)
-      text += (i ? ", " : "") + model.eval(term.arg(i), true).to_string();
-    return text + "]";
-  }
-  switch (decl.decl_kind()) {
-    case Z3_OP_ITE:
-      return describe(model.eval(term.arg(0), true).is_true() ? term.arg(1) : term.arg(2), model,
-                      argumentNames, depth);
-    case Z3_OP_TO_REAL:
-      return describe(term.arg(0), model, argumentNames, depth);
-    case Z3_OP_ADD: {  // a sum of sums (a scatter-add's updates) as one flat sum
-      std::vector<z3::expr> pending{term}, summands;
-      while (!pending.empty()) {
-        z3::expr next = pending.back();
-        pending.pop_back();
-        while (next.is_app() && next.decl().decl_kind() == Z3_OP_ITE)
-          next = model.eval(next.arg(0), true).is_true() ? next.arg(1) : next.arg(2);
-        if (next.is_app() && next.decl().decl_kind() == Z3_OP_ADD) {
-          for (unsigned i = next.num_args(); i-- > 0;) pending.push_back(next.arg(i));
-        } else {
-          summands.push_back(next);
-        }
-      }
-      std::string text;
-      for (size_t i = 0; i < summands.size(); ++i)
-        text += (i ? " + " : "") + describe(summands[i], model, argumentNames, depth + 1);
-      return depth ? "(" + text + ")" : text;
-    }
-    case Z3_OP_MUL: {
-      std::string text;
-      for (unsigned i = 0; i < term.num_args(); ++i)
-        text += (i ? " * " : "") + describe(term.arg(i), model, argumentNames, depth + 1);
-      return depth ? "(" + text + ")" : text;
-    }
-    case Z3_OP_UNINTERPRETED: {
-      std::string text = decl.name().str() + "(";
-      for (unsigned i = 0; i < term.num_args(); ++i)
-        text += (i ? ", " : "") + describe(term.arg(i), model, argumentNames, depth + 1);
-      return text + ")";
-    }
-    default:
-      return valueText(model.eval(term, true));
-  }
-}
-
-// A model with many integer argument elements 0, so that the elements that matter stand out
-// in a counterexample: every element is assumed 0, and one assumption of each unsat core is
-// dropped until the rest is satisfiable (not the fewest non-zero elements, but few). Nullopt
-// when the arguments are too large, the solver gives up, or it takes more than kMaxRounds.
-std::optional<z3::model> preferZeros(z3::context& z, z3::solver& solver,
-                                     const std::vector<ArgumentTerm>& arguments) {
-  constexpr int64_t kMaxAssumed = 1024;
-  constexpr int kMaxRounds = 64;
-  int64_t total = 0;
-  for (const ArgumentTerm& argument : arguments)
-    if (!argument.element.isFloat()) total += cappedElementCount(argument.shape);
-  if (total == 0 || total > kMaxAssumed) return std::nullopt;
-  solver.push();
-  std::vector<z3::expr> assumed;
-  for (const ArgumentTerm& argument : arguments) {
-    if (argument.element.isFloat()) continue;
-    forEachElement(z, argument, [&](const z3::expr& element) {
-      z3::expr literal = z.bool_const(("zero_" + std::to_string(assumed.size())).c_str());
-      solver.add(z3::implies(literal, element == 0));
-      assumed.push_back(literal);
-    });
-  }
-  std::optional<z3::model> model;
-  for (int round = 0; round < kMaxRounds && !model; ++round) {
-    z3::expr_vector active(z);
-    for (const z3::expr& literal : assumed) active.push_back(literal);
-    z3::check_result result = solver.check(active);
-    if (result == z3::sat) model = solver.get_model();
-    if (result != z3::unsat) break;
-    z3::expr_vector core = solver.unsat_core();
-    if (core.empty()) break;
-    // One literal of the core at a time: a core is rarely minimal, and dropping all of it
-    // would give up zeros the difference does not need.
-    assumed.erase(std::remove_if(assumed.begin(), assumed.end(),
-                                 [&](const z3::expr& e) { return z3::eq(e, core[0]); }),
-                  assumed.end());
-  }
-  solver.pop();
-  return model;
 }
 
 }  // namespace
@@ -241,7 +100,8 @@ TermComparison compareTerms(z3::context& z, const ComparedFunction& first,
                             const std::vector<ArgumentTerm>& arguments,
                             const ComparisonOptions& options) {
   TermComparison out;
-  TermBuilder a(z, *first.module, arguments), b(z, *second.module, arguments);
+  TermBuilder a(z, *first.module, arguments, options.floats),
+      b(z, *second.module, arguments, options.floats);
   std::vector<TensorRef> resultsA = a.call(*first.function);
   std::vector<TensorRef> resultsB = b.call(*second.function);
   if (resultsA.size() != first.function->resultTypes.size() || resultsB.size() != resultsA.size()) {
@@ -254,9 +114,6 @@ TermComparison compareTerms(z3::context& z, const ComparedFunction& first,
       out.reason = "result " + std::to_string(r) + " has another shape than the signature says";
       return out;
     }
-  std::map<unsigned, std::string> argumentNames;
-  for (const ArgumentTerm& argument : arguments)
-    argumentNames[argument.function.id()] = argument.name;
   for (size_t r = 0; r < resultsA.size(); ++r) {
     const std::vector<int64_t>& shape = resultsA[r]->shape;
     if (std::find(shape.begin(), shape.end(), 0) != shape.end()) continue;  // no elements
@@ -291,22 +148,32 @@ TermComparison compareTerms(z3::context& z, const ComparedFunction& first,
       if (equalUnwrapped) continue;
     }
     solver.add(termA != termB);
-    z3::check_result differ = solver.check();
+    std::optional<z3::model> found;
+    std::string gaveUp;
+    z3::check_result differ = options.floats == FloatModel::kIeee
+                                  ? checkBitBlasted(z, solver, options.timeoutMs, found, gaveUp)
+                                  : z3::unknown;
+    if (differ == z3::unknown && gaveUp.empty()) {
+      differ = solver.check();
+      if (differ == z3::sat) found = solver.get_model();
+      if (differ == z3::unknown) gaveUp = solver.reason_unknown();
+    }
     if (differ == z3::unknown) {
-      out.reason =
-          "result " + std::to_string(r) + ": the solver gave up (" + solver.reason_unknown() + ")";
+      out.reason = "result " + std::to_string(r) + ": the solver gave up (" + gaveUp + ")";
       return out;
     }
     if (differ == z3::sat) {
-      z3::model model = solver.get_model();
-      if (std::optional<z3::model> tidy = preferZeros(z, solver, arguments)) model = *tidy;
+      z3::model model = *found;
+      // Zeros are preferred by rounds of incremental checks, each as costly as the first on
+      // IEEE terms: only where rounding is not modeled.
+      if (options.floats == FloatModel::kReals)
+        if (std::optional<z3::model> tidy = preferZeros(z, solver, arguments)) model = *tidy;
       out.outcome = TermComparison::Outcome::kDiffer;
       out.result = r;
       for (const z3::expr& entry : element)
         out.element.push_back(model.eval(entry, true).get_numeral_int64());
-      writeArguments(model, arguments, a, out);
-      out.first = describe(termA, model, argumentNames);
-      out.second = describe(termB, model, argumentNames);
+      writeCandidate(model, arguments, a, {termA, termB},
+                     /*onlyFloatsRead=*/options.floats != FloatModel::kReals, out);
       break;
     }
   }
@@ -317,10 +184,11 @@ TermComparison compareTerms(z3::context& z, const ComparedFunction& first,
       if (std::find(out.assumptions.begin(), out.assumptions.end(), assumption) ==
           out.assumptions.end())
         out.assumptions.push_back(assumption);
-    for (const std::string& op : builder->realArithmetic())
-      if (std::find(out.realArithmetic.begin(), out.realArithmetic.end(), op) ==
-          out.realArithmetic.end())
-        out.realArithmetic.push_back(op);
+    for (const std::string& op : builder->floatArithmetic())
+      if (std::find(out.floatArithmetic.begin(), out.floatArithmetic.end(), op) ==
+          out.floatArithmetic.end())
+        out.floatArithmetic.push_back(op);
+    out.floats = out.floats || builder->madeFloats();
   }
   return out;
 }
@@ -332,7 +200,7 @@ TermComparison compareFunctionTerms(const ComparedFunction& first, const Compare
   expectValid(*first.module);
   if (second.module != first.module) expectValid(*second.module);
   auto attempt = [&](z3::context& z) {
-    std::vector<ArgumentTerm> arguments = sharedArguments(z, first, second);
+    std::vector<ArgumentTerm> arguments = sharedArguments(z, first, second, options.floats);
     TermComparison unknown;
     try {
       return compareTerms(z, first, second, arguments, options);
@@ -345,19 +213,28 @@ TermComparison compareFunctionTerms(const ComparedFunction& first, const Compare
     }
     return unknown;
   };
-  // Only a proof, or a timeout, is taken from the reused context (z3_bridge.h).
-  return proveInReusedZ3Context(attempt, [](const TermComparison& answer) {
-    return answer.outcome == TermComparison::Outcome::kEqual ||
+  // Exact IEEE queries are the costly ones: asked once, in a fresh context.
+  if (options.floats == FloatModel::kIeee) {
+    z3::context fresh;
+    return attempt(fresh);
+  }
+  // Only a proof, or a timeout, is taken from the reused context (z3_bridge.h). With rounding
+  // uninterpreted, a difference is no candidate (any rounding function may show it) and goes
+  // unused: every answer is taken.
+  const bool onlyEqualityCounts = options.floats == FloatModel::kIeeeOpaqueRounding;
+  return proveInReusedZ3Context(attempt, [onlyEqualityCounts](const TermComparison& answer) {
+    return onlyEqualityCounts || answer.outcome == TermComparison::Outcome::kEqual ||
            (answer.outcome == TermComparison::Outcome::kUnknown && isZ3Timeout(answer.reason));
   });
 }
 
 std::optional<std::vector<std::vector<double>>> evaluateTerms(
-    const ComparedFunction& function, const std::vector<std::vector<double>>& arguments) {
+    const ComparedFunction& function, const std::vector<std::vector<double>>& arguments,
+    FloatModel floats) {
   BorrowedZ3Context borrowed;
   z3::context& z = borrowed.get();
-  std::vector<ArgumentTerm> shared = sharedArguments(z, function, function);
-  TermBuilder builder(z, *function.module, shared);
+  std::vector<ArgumentTerm> shared = sharedArguments(z, function, function, floats);
+  TermBuilder builder(z, *function.module, shared, floats);
   std::vector<TensorRef> results = builder.call(*function.function);
   std::vector<std::vector<z3::expr>> terms;
   for (const TensorRef& result : results) {
@@ -374,8 +251,9 @@ std::optional<std::vector<std::vector<double>>> evaluateTerms(
     size_t k = 0;
     forEachElement(z, argument, [&](const z3::expr& element) {
       double value = arguments.at(i).at(k++);
-      solver.add(element == (argument.element.isFloat() ? exactReal(z, value)
-                                                        : z.int_val(static_cast<int64_t>(value))));
+      solver.add(element == (argument.element.isFloat()
+                                 ? builder.floats().constant(value, argument.element)
+                                 : z.int_val(static_cast<int64_t>(value))));
     });
   }
   for (const z3::expr& precondition : builder.preconditions()) solver.add(precondition);
@@ -384,7 +262,8 @@ std::optional<std::vector<std::vector<double>>> evaluateTerms(
   std::vector<std::vector<double>> values;
   for (const std::vector<z3::expr>& result : terms) {
     values.emplace_back();
-    for (const z3::expr& term : result) values.back().push_back(realValue(model.eval(term, true)));
+    for (const z3::expr& term : result)
+      values.back().push_back(FloatTerms::valueOf(model.eval(term, true)));
   }
   return values;
 }

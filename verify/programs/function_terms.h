@@ -13,6 +13,7 @@
 
 #include "core/text.h"
 #include "ops/mlir/module.h"
+#include "verify/programs/float_terms.h"
 
 namespace idxmap::program_terms {
 
@@ -34,8 +35,9 @@ struct TermComparison {
   std::string reason;  // kUnknown: why
 
   // kDiffer: the candidate. Result `result` at `element` can differ when the arguments hold
-  // `arguments` (row-major, integers for integer arguments, reals rounded to double for float
-  // ones; empty for an argument too large to write out).
+  // `arguments` (row-major, integers for integer arguments, doubles for float ones: a real
+  // rounded to the nearest, an IEEE value exactly; empty for an argument too large to write
+  // out).
   size_t result = 0;
   std::vector<int64_t> element;
   std::vector<std::vector<int64_t>> integerArguments;
@@ -43,13 +45,17 @@ struct TermComparison {
   std::string first, second;  // the element in each function, described on the candidate
 
   // What the verdict relies on, in words: the preconditions of ops that define no result for
-  // some index values, and the float ops computed as arithmetic on reals.
+  // some index values, and the float ops that computed (as the float model says).
   std::vector<std::string> assumptions;
-  std::vector<std::string> realArithmetic;
+  std::vector<std::string> floatArithmetic;
+  // Whether either function holds a float value anywhere: then the float model matters (a
+  // real cannot tell -0 from +0, nor see rounding).
+  bool floats = false;
 };
 
 struct ComparisonOptions {
   unsigned timeoutMs = 20000;  // per result; past it the answer is unknown
+  FloatModel floats = FloatModel::kReals;
 };
 
 // Throws IncomparablePrograms (see above). Ops without a term model, and solver timeouts, give
@@ -58,12 +64,13 @@ TermComparison compareFunctionTerms(const ComparedFunction& first, const Compare
                                     const ComparisonOptions& options = {});
 
 // The results of `function` on concrete argument values (row-major, integers as exact
-// doubles), computed from its terms alone: every argument element fixed, each result element
-// evaluated by Z3. What the tests hold against the interpreter, so that a term rule that is
-// wrong the same way in both compared functions cannot pass for a proof. Nullopt when the
-// values break a precondition (an index out of range for tcp.gather, say). Throws
-// UnsupportedProgram (an op without a term model) like the comparison.
+// doubles), computed from its terms alone under the float model `floats`: every argument
+// element fixed, each result element evaluated by Z3. What the tests hold against the interpreter,
+// so that a term rule that is wrong the same way in both compared functions cannot pass for a
+// proof. Nullopt when the values break a precondition (an index out of range for tcp.gather, say).
+// Throws UnsupportedProgram (an op without a term model) like the comparison.
 std::optional<std::vector<std::vector<double>>> evaluateTerms(
-    const ComparedFunction& function, const std::vector<std::vector<double>>& arguments);
+    const ComparedFunction& function, const std::vector<std::vector<double>>& arguments,
+    FloatModel floats = FloatModel::kReals);
 
 }  // namespace idxmap::program_terms

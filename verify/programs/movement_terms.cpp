@@ -13,10 +13,11 @@ namespace {
 using Index = std::vector<z3::expr>;
 using Shape = std::vector<int64_t>;
 
-z3::expr denseElement(z3::context& ctx, const mlir_ir::DenseElements& dense, int64_t position,
-                      bool isFloat) {
-  if (isFloat) return exactReal(ctx, dense.floatAt(position));
-  return ctx.int_val(dense.intAt(position));
+// Float constants as the interpreter reads them: the written value rounded to the type.
+z3::expr denseElement(TermBuilder& builder, const mlir_ir::DenseElements& dense, int64_t position,
+                      const mlir_ir::ElementType& element) {
+  if (element.isFloat()) return builder.floats().constant(dense.floatAt(position), element);
+  return builder.ctx().int_val(dense.intAt(position));
 }
 
 std::vector<TensorRef> constant(const TermContext& ctx) {
@@ -28,15 +29,18 @@ std::vector<TensorRef> constant(const TermContext& ctx) {
   const mlir_ir::Attribute* value = ctx.op.attribute("value");
   if (!value) value = ctx.op.attribute("");
   if (value && value->kind != mlir_ir::Attribute::Kind::Dense) {  // `arith.constant 4 : index`
-    z3::expr scalar = isFloat ? exactReal(z, value->floatValue) : z.int_val(value->intValue);
-    if (isFloat && value->kind != mlir_ir::Attribute::Kind::Float)
-      scalar = z.real_val(value->intValue);
+    z3::expr scalar = z.int_val(value->intValue);
+    if (isFloat)
+      scalar = ctx.builder.floats().constant(value->kind == mlir_ir::Attribute::Kind::Float
+                                                 ? value->floatValue
+                                                 : static_cast<double>(value->intValue),
+                                             element);
     return {ctx.builder.make(shape, element, [scalar](const Index&) { return scalar; })};
   }
   if (!value || !value->dense) unsupported(ctx.op, "needs a `dense<...>` value");
   std::shared_ptr<const mlir_ir::DenseElements> dense = value->dense;
   if (dense->isSplat) {
-    z3::expr splat = denseElement(z, *dense, 0, isFloat);
+    z3::expr splat = denseElement(ctx.builder, *dense, 0, element);
     return {ctx.builder.make(shape, element, [splat](const Index&) { return splat; })};
   }
   std::optional<int64_t> count = dense->type.elementCount();
@@ -44,9 +48,9 @@ std::vector<TensorRef> constant(const TermContext& ctx) {
     unsupported(ctx.op, "a constant of more than " + std::to_string(TermBuilder::kMaxUnrolled) +
                             " distinct elements is not written out");
   // An array holding every element, read at the linear position.
-  z3::expr table = z3::const_array(z.int_sort(), denseElement(z, *dense, 0, isFloat));
+  z3::expr table = z3::const_array(z.int_sort(), denseElement(ctx.builder, *dense, 0, element));
   for (int64_t i = 1; i < *count; ++i)
-    table = z3::store(table, z.int_val(i), denseElement(z, *dense, i, isFloat));
+    table = z3::store(table, z.int_val(i), denseElement(ctx.builder, *dense, i, element));
   return {ctx.builder.make(shape, element, [&z, table, shape](const Index& index) {
     return z3::select(table, linearize(z, shape, index)).simplify();
   })};
@@ -59,9 +63,11 @@ std::vector<TensorRef> iota(const TermContext& ctx) {
   const int64_t axis = intOf(ctx.op, {"dim", "iota_dimension"});
   if (axis < 0 || axis >= static_cast<int64_t>(shape.size()))
     unsupported(ctx.op, "iota_dimension " + std::to_string(axis) + " is not an axis");
-  const bool isFloat = element.isFloat();
-  return {ctx.builder.make(shape, element, [axis, isFloat](const Index& index) {
-    return isFloat ? z3::to_real(index[axis]) : index[axis];
+  const mlir_ir::ElementType counter = mlir_ir::ElementType{mlir_ir::ElementKind::I64, ""};
+  TermBuilder* builder = &ctx.builder;
+  return {ctx.builder.make(shape, element, [axis, element, counter, builder](const Index& index) {
+    if (!element.isFloat()) return index[axis];
+    return builder->floats().fromInteger(index[axis], counter, element);
   })};
 }
 

@@ -79,18 +79,6 @@ void expectOperands(const TermContext& ctx, size_t count) {
                             std::to_string(ctx.operands.size()));
 }
 
-z3::expr exactReal(z3::context& ctx, double value) {
-  if (!std::isfinite(value)) return ctx.real_const(("nonfinite_" + std::to_string(value)).c_str());
-  int exponent = 0;
-  double mantissa = std::frexp(value, &exponent);  // value = mantissa * 2^exponent
-  auto digits = static_cast<int64_t>(std::ldexp(mantissa, 53));
-  exponent -= 53;
-  z3::expr numerator = ctx.real_val(digits);
-  z3::expr power = ctx.real_val(1);
-  for (int i = 0; i < std::abs(exponent); ++i) power = power * 2;
-  return (exponent >= 0 ? numerator * power : numerator / power).simplify();
-}
-
 std::vector<z3::expr> numerals(z3::context& ctx, const std::vector<int64_t>& index) {
   std::vector<z3::expr> out;
   for (int64_t value : index) out.push_back(ctx.int_val(value));
@@ -118,12 +106,13 @@ std::vector<z3::expr> delinearize(z3::context& ctx, const std::vector<int64_t>& 
 }
 
 TermBuilder::TermBuilder(z3::context& ctx, const mlir_ir::Module& module,
-                         const std::vector<ArgumentTerm>& arguments)
-    : ctx_(ctx), module_(module), arguments_(arguments) {}
+                         const std::vector<ArgumentTerm>& arguments, FloatModel floats)
+    : ctx_(ctx), module_(module), arguments_(arguments), floats_(ctx, floats) {}
 
 TensorRef TermBuilder::make(std::vector<int64_t> shape, mlir_ir::ElementType element,
                             std::function<z3::expr(const std::vector<z3::expr>&)> rule,
                             bool wraps) {
+  madeFloats_ = madeFloats_ || element.isFloat();
   made_.push_back(std::make_shared<const TermTensor>(
       TermTensor{std::move(shape), std::move(element), std::move(rule), wraps}));
   return made_.back();
@@ -141,7 +130,7 @@ z3::expr TermBuilder::at(const TensorRef& tensor, const std::vector<z3::expr>& i
   const bool isFloat = tensor->element.isFloat();
   // A tensor without elements is never read at a real position: any value serves.
   if (std::find(tensor->shape.begin(), tensor->shape.end(), 0) != tensor->shape.end())
-    return isFloat ? ctx_.real_val(0) : ctx_.int_val(0);
+    return isFloat ? floats_.constant(0, tensor->element) : ctx_.int_val(0);
   std::vector<unsigned> key;
   for (const z3::expr& entry : index) key.push_back(entry.id());
   auto found = memo_.find({tensor.get(), key});

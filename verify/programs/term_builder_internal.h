@@ -2,7 +2,8 @@
 // a rule from an index (Z3 integers) to the element there; arguments are uninterpreted
 // functions of their index, so a term says which argument elements a result element is made
 // of, for every content of the arguments at once. Integer elements are Z3 integers (wrapped
-// to their type's width by the arithmetic that could leave it), float elements Z3 reals.
+// to their type's width by the arithmetic that could leave it), float elements reals or IEEE
+// floats as the builder's FloatModel says (verify/programs/float_terms.h).
 //
 // Definedness: an op whose spec gives no result for some index values (tcp.gather and
 // tensor.gather out of range, tensor.scatter's repeated indices) adds a precondition. Each
@@ -24,6 +25,7 @@
 #include "core/name_table.h"
 #include "core/text.h"
 #include "ops/mlir/module.h"
+#include "verify/programs/float_terms.h"
 
 namespace idxmap::program_terms {
 
@@ -84,7 +86,7 @@ class TermBuilder {
   static constexpr int64_t kMaxUnrolled = 4096;
 
   TermBuilder(z3::context& ctx, const mlir_ir::Module& module,
-              const std::vector<ArgumentTerm>& arguments);
+              const std::vector<ArgumentTerm>& arguments, FloatModel floats = FloatModel::kReals);
 
   // The values `function` returns, its arguments bound to the shared argument terms.
   std::vector<TensorRef> call(const mlir_ir::Function& function);
@@ -113,13 +115,18 @@ class TermBuilder {
   z3::expr inTypeRange(const z3::expr& value, const mlir_ir::ElementType& element);
   // 0 <= index[d] < shape[d] for every d.
   z3::expr inShape(const std::vector<int64_t>& shape, const std::vector<z3::expr>& index);
-  // Float arithmetic the terms compute as arithmetic on reals (said in the verdict).
-  void noteRealArithmetic(const std::string& op) { realArithmetic_.insert(op); }
+  // What float elements and float ops are (the same model as the arguments').
+  FloatTerms& floats() { return floats_; }
+  // A float op that computes (rather than moves) elements: said in the verdict, since what it
+  // promises depends on the float model.
+  void noteFloatArithmetic(const std::string& op) { floatArithmetic_.insert(op); }
 
   const std::vector<z3::expr>& preconditions() const { return preconditions_; }
   // The preconditions in words, each once, in the order first met.
   const std::vector<std::string>& assumptions() const { return assumptions_; }
-  const std::set<std::string>& realArithmetic() const { return realArithmetic_; }
+  const std::set<std::string>& floatArithmetic() const { return floatArithmetic_; }
+  // Whether any value built holds floats (then reals and IEEE floats can tell programs apart).
+  bool madeFloats() const { return madeFloats_; }
 
  private:
   std::vector<TensorRef> runOps(const std::vector<mlir_ir::Operation>& ops);
@@ -135,12 +142,14 @@ class TermBuilder {
   std::vector<z3::expr> guards_;  // the position being computed, innermost last
   std::vector<z3::expr> preconditions_;
   std::vector<std::string> assumptions_;
-  std::set<std::string> realArithmetic_;
+  FloatTerms floats_;
+  std::set<std::string> floatArithmetic_;
+  bool madeFloats_ = false;
   int depth_ = 0;  // calls being built, against runaway recursion
 };
 
 // A double as the exact rational it is (doubles are dyadic), so that two programs writing the
-// same constant get the same real.
+// same constant get the same real (verify/programs/float_terms.cpp).
 z3::expr exactReal(z3::context& ctx, double value);
 // `index` as Z3 numerals.
 std::vector<z3::expr> numerals(z3::context& ctx, const std::vector<int64_t>& index);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 
+#include "core/bridges/z3_bridge.h"
 #include "ops/interp/op_table.h"
 
 namespace idxmap::program_equality {
@@ -49,10 +50,12 @@ std::vector<std::vector<Tensor>> argumentCandidates(const ComparedFunction& func
   return tries;
 }
 
+// Bit for bit: -0 and +0 differ; any two NaNs count as the same (their payload is not a value
+// StableHLO fixes, nor one Z3's IEEE theory has).
 bool sameElement(const Tensor& a, const Tensor& b, int64_t position) {
   if (a.isFloat()) {
     double x = a.floats.at(position), y = b.floats.at(position);
-    return x == y || (std::isnan(x) && std::isnan(y));
+    return (x == y && std::signbit(x) == std::signbit(y)) || (std::isnan(x) && std::isnan(y));
   }
   return a.ints.at(position) == b.ints.at(position);
 }
@@ -69,38 +72,28 @@ std::vector<Tensor> runFunction(const ComparedFunction& function,
   return interpreter.call(*function.function, arguments);
 }
 
-EqualityVerdict proveEqual(const ComparedFunction& first, const ComparedFunction& second,
-                           const ComparisonOptions& options) {
-  TermComparison terms = program_terms::compareFunctionTerms(first, second, options);
-  EqualityVerdict verdict;
-  verdict.assumptions = terms.assumptions;
-  verdict.realArithmetic = terms.realArithmetic;
-  if (terms.outcome == TermComparison::Outcome::kUnknown) {
-    verdict.proof = ProofResult::unknown(terms.reason);
-    return verdict;
-  }
-  if (terms.outcome == TermComparison::Outcome::kEqual) {
-    verdict.proof = ProofResult::proven("z3");
-    if (!verdict.realArithmetic.empty()) {  // equal on reals; IEEE rounding may tell them apart
-      std::string ops;
-      for (const std::string& op : verdict.realArithmetic) ops += (ops.empty() ? "" : ", ") + op;
-      verdict.proof.verdict = Verdict::EqualOverReals;
-      verdict.proof.reason = "float " + ops +
-                             " compared as arithmetic on reals: IEEE rounding is not modeled, "
-                             "so the results may still differ in their last bits";
-    }
-    return verdict;
-  }
-  // Replay: the candidate is a counterexample only when the interpreter, with each engine,
-  // computes different values at the element in the two functions.
-  std::string failure = "no argument values tried showed it";
+namespace {
+
+std::string joined(const std::vector<std::string>& ops) {
+  std::string text;
+  for (const std::string& op : ops) text += (text.empty() ? "" : ", ") + op;
+  return text;
+}
+
+// The candidate `terms` found, replayed: `verdict` refuted when the interpreter, with each
+// engine, computes different values at the element in the two functions on one of the argument
+// tries; otherwise false and `failure` says why. Float arguments are shown when their values
+// are what tells the functions apart (`floatsMatter`: IEEE rounding), else "arbitrary".
+bool replay(const ComparedFunction& first, const ComparedFunction& second,
+            const TermComparison& terms, bool floatsMatter, EqualityVerdict& verdict,
+            std::string& failure) {
+  failure = "no argument values tried showed it";
   std::vector<std::vector<Tensor>> tries;
   try {
     tries = argumentCandidates(first, terms);
   } catch (const Error& error) {
-    verdict.proof = ProofResult::unknown(
-        std::string("the solver's counterexample cannot be replayed: ") + error.what());
-    return verdict;
+    failure = std::string("the solver's counterexample cannot be replayed: ") + error.what();
+    return false;
   }
   const char* floatValues[] = {"the solver's values", "distinct values (element k holds k + 1)",
                                "random values"};
@@ -138,7 +131,7 @@ EqualityVerdict proveEqual(const ComparedFunction& first, const ComparedFunction
       verdict.arguments.push_back({"%" + first.function->arguments[i].value.name,
                                    mlir_interpreter::describeType(arguments[i]),
                                    mlir_interpreter::formatElements(arguments[i]),
-                                   !arguments[i].isFloat()});
+                                   !arguments[i].isFloat() || floatsMatter});
     Counterexample counterexample;
     std::string name = first.function->resultTypes.size() == 1
                            ? "result"
@@ -154,12 +147,78 @@ EqualityVerdict proveEqual(const ComparedFunction& first, const ComparedFunction
         (isRead(terms.first) && isRead(terms.second) ? " reads " : " is ") + terms.first +
         " in the first and " + terms.second + " in the second";
     verdict.proof = ProofResult::refuted("z3", counterexample);
+    return true;
+  }
+  failure = "the solver found result element " + mlir_interpreter::formatIndex(terms.element) +
+            " can differ, but the interpreter did not confirm it on " +
+            plural(tries.size(), "set") + " of argument values (" + failure + ")";
+  return false;
+}
+
+}  // namespace
+
+EqualityVerdict proveEqual(const ComparedFunction& first, const ComparedFunction& second,
+                           const ComparisonOptions& options) {
+  using Outcome = TermComparison::Outcome;
+  ComparisonOptions reals = options;
+  reals.floats = program_terms::FloatModel::kReals;
+  TermComparison terms = program_terms::compareFunctionTerms(first, second, reals);
+  EqualityVerdict verdict;
+  verdict.assumptions = terms.assumptions;
+  if (terms.outcome == Outcome::kUnknown) {
+    verdict.proof = ProofResult::unknown(terms.reason);
     return verdict;
   }
-  verdict.proof = ProofResult::unknown(
-      "the solver found result element " + mlir_interpreter::formatIndex(terms.element) +
-      " can differ, but the interpreter did not confirm it on " + plural(tries.size(), "set") +
-      " of argument values (" + failure + ")");
+  std::string failure;
+  if (terms.outcome == Outcome::kDiffer &&
+      replay(first, second, terms, /*floatsMatter=*/false, verdict, failure))
+    return verdict;
+  if (!terms.floats) {  // integers only: the terms are exact, and reals never entered
+    verdict.proof = terms.outcome == Outcome::kEqual ? ProofResult::proven("z3")
+                                                     : ProofResult::unknown(failure);
+    return verdict;
+  }
+  // Floats: bit-exact answers from IEEE floats, rounding uninterpreted first (equal there is
+  // equal under any rounding, and cheap), then every op exact (a difference, or equality that
+  // needs the arithmetic). A real that cannot tell -0 from +0 never decides.
+  std::string ieeeFailure;
+  for (program_terms::FloatModel model :
+       {program_terms::FloatModel::kIeeeOpaqueRounding, program_terms::FloatModel::kIeee}) {
+    ComparisonOptions ieee = options;
+    ieee.floats = model;
+    TermComparison exact = program_terms::compareFunctionTerms(first, second, ieee);
+    if (exact.outcome == Outcome::kEqual) {
+      verdict.assumptions = exact.assumptions;
+      verdict.ieeeArithmetic = exact.floatArithmetic;
+      // Floats that only move are compared as what they are, which needs no word on rounding.
+      verdict.proof = ProofResult::proven(exact.floatArithmetic.empty() ? "z3"
+                                          : model == program_terms::FloatModel::kIeee
+                                              ? "z3, IEEE-754"
+                                              : "z3, IEEE-754 under any rounding");
+      return verdict;
+    }
+    if (model != program_terms::FloatModel::kIeee) continue;
+    if (exact.outcome == Outcome::kDiffer) {
+      if (replay(first, second, exact, /*floatsMatter=*/true, verdict, ieeeFailure)) {
+        verdict.ieeeArithmetic = exact.floatArithmetic;
+        return verdict;
+      }
+    } else {
+      ieeeFailure = exact.reason;
+    }
+  }
+  if (terms.outcome == Outcome::kEqual) {  // equal on reals; IEEE rounding may tell them apart
+    verdict.realArithmetic = terms.floatArithmetic;
+    verdict.proof.verdict = Verdict::EqualOverReals;
+    verdict.proof.method = "z3";
+    verdict.proof.reason = "not decided bit for bit: " +
+                           (isZ3Timeout(ieeeFailure) ? "the IEEE-754 query ran out of time (" +
+                                                           std::to_string(options.timeoutMs) +
+                                                           " ms; --timeout-ms raises the limit)"
+                                                     : "the IEEE-754 query: " + ieeeFailure);
+    return verdict;
+  }
+  verdict.proof = ProofResult::unknown(failure + "; IEEE-754 arithmetic: " + ieeeFailure);
   return verdict;
 }
 

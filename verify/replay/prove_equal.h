@@ -27,7 +27,11 @@ struct ArgumentValue {
 struct EqualityVerdict {
   ProofResult proof;                     // proven (z3) / refuted (z3, replayed) / unknown (reason)
   std::vector<std::string> assumptions;  // preconditions relied on, in words
-  std::vector<std::string> realArithmetic;  // float ops compared as arithmetic on reals
+  // Equal over the reals: the float ops compared as arithmetic on reals (rounding not modeled).
+  std::vector<std::string> realArithmetic;
+  // Proven or refuted bit-exactly: the float ops that computed, as IEEE-754 arithmetic (round
+  // to nearest even) or as one uninterpreted rounding function each (equal under any).
+  std::vector<std::string> ieeeArithmetic;
   // Refuted: the arguments of the counterexample, the result element and what it is in each
   // function (described, and the values both runs computed there).
   std::vector<ArgumentValue> arguments;
