@@ -2,7 +2,9 @@
 // gathers and scatters against their decomposition (the tests' generator), each against the
 // anchor that testing without a proof would pay — one run of both functions in the
 // interpreter on one set of index values (BM_*Sampled). The ratio proof / sampled says how
-// many sampled checks one proof costs; the proof covers every index value.
+// many sampled checks one proof costs; the proof covers every index value. BM_*RealsOnly is the
+// comparison with floats read as reals alone (all prove-equal asked before floats were decided
+// bit for bit, issue 33): proof / reals-only is what the IEEE-754 tiers cost.
 // Run: build/bench/prove_equal_bench
 #include <benchmark/benchmark.h>
 
@@ -73,6 +75,20 @@ void prove(benchmark::State& state, const std::vector<Pair>& pairs) {
   }
 }
 
+void realsOnly(benchmark::State& state, const std::vector<Pair>& pairs) {
+  size_t i = 0;
+  program_terms::ComparisonOptions options;
+  options.floats = program_terms::FloatModel::kReals;
+  for (auto _ : state) {
+    const Pair& pair = pairs[i++ % pairs.size()];
+    program_terms::TermComparison terms =
+        program_terms::compareFunctionTerms(pair.a(), pair.b(), options);
+    if (terms.outcome != program_terms::TermComparison::Outcome::kEqual)
+      state.SkipWithError(terms.reason.c_str());
+    benchmark::DoNotOptimize(terms);
+  }
+}
+
 // One run of both functions on index values 0 (every op accepts them) and float zeros.
 void sampled(benchmark::State& state, const std::vector<Pair>& pairs) {
   std::vector<std::vector<mlir_interpreter::Tensor>> arguments;
@@ -121,14 +137,22 @@ void BM_ProveSpecExample(benchmark::State& state) {
 void BM_SpecExampleSampled(benchmark::State& state) {
   sampled(state, {specExamples()[static_cast<size_t>(state.range(0))]});
 }
+void BM_SpecExampleRealsOnly(benchmark::State& state) {
+  realsOnly(state, {specExamples()[static_cast<size_t>(state.range(0))]});
+}
 BENCHMARK(BM_ProveSpecExample)->DenseRange(0, 5)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SpecExampleRealsOnly)->DenseRange(0, 5)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SpecExampleSampled)->DenseRange(0, 5)->Unit(benchmark::kMillisecond);
 
 void BM_ProveRandomGather(benchmark::State& state) { prove(state, gathers()); }
 void BM_RandomGatherSampled(benchmark::State& state) { sampled(state, gathers()); }
 void BM_ProveRandomScatter(benchmark::State& state) { prove(state, scatters()); }
 void BM_RandomScatterSampled(benchmark::State& state) { sampled(state, scatters()); }
+void BM_RandomGatherRealsOnly(benchmark::State& state) { realsOnly(state, gathers()); }
+void BM_RandomScatterRealsOnly(benchmark::State& state) { realsOnly(state, scatters()); }
 BENCHMARK(BM_ProveRandomGather)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RandomGatherRealsOnly)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RandomScatterRealsOnly)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RandomGatherSampled)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ProveRandomScatter)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RandomScatterSampled)->Unit(benchmark::kMillisecond);

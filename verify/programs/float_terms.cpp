@@ -54,7 +54,10 @@ z3::sort FloatTerms::sort(const mlir_ir::ElementType& element) const {
 z3::expr FloatTerms::nearestEven() const { return wrapped(ctx_, Z3_mk_fpa_rne(ctx_)); }
 
 z3::expr FloatTerms::constant(double value, const mlir_ir::ElementType& element) const {
-  if (!ieee()) return exactReal(ctx_, value);
+  if (!ieee()) {
+    readNegativeZero_ = readNegativeZero_ || (value == 0 && std::signbit(value));
+    return exactReal(ctx_, value);
+  }
   z3::sort s = sort(element);
   if (std::isnan(value)) return wrapped(ctx_, Z3_mk_fpa_nan(ctx_, s));
   if (std::isinf(value)) return wrapped(ctx_, Z3_mk_fpa_inf(ctx_, s, value < 0));

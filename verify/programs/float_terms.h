@@ -62,6 +62,10 @@ class FloatTerms {
   z3::expr convert(const z3::expr& value, const mlir_ir::ElementType& from,
                    const mlir_ir::ElementType& to);
 
+  // Whether a constant -0 was read as a real (where it is +0): the one float value reals do
+  // not tell from another.
+  bool readNegativeZero() const { return readNegativeZero_; }
+
   // A float numeral of any model as the double it is (a real numeral rounded to the nearest
   // double; an IEEE one exactly, its NaN the quiet NaN).
   static double valueOf(const z3::expr& numeral);
@@ -74,6 +78,7 @@ class FloatTerms {
 
   z3::context& ctx_;
   FloatModel model_;
+  mutable bool readNegativeZero_ = false;
 };
 
 }  // namespace idxmap::program_terms

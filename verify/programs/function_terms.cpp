@@ -188,7 +188,7 @@ TermComparison compareTerms(z3::context& z, const ComparedFunction& first,
       if (std::find(out.floatArithmetic.begin(), out.floatArithmetic.end(), op) ==
           out.floatArithmetic.end())
         out.floatArithmetic.push_back(op);
-    out.floats = out.floats || builder->madeFloats();
+    out.floats = out.floats || builder->realsMayDiffer();
   }
   return out;
 }

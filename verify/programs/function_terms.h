@@ -48,8 +48,9 @@ struct TermComparison {
   // some index values, and the float ops that computed (as the float model says).
   std::vector<std::string> assumptions;
   std::vector<std::string> floatArithmetic;
-  // Whether either function holds a float value anywhere: then the float model matters (a
-  // real cannot tell -0 from +0, nor see rounding).
+  // Whether the float model may matter: either function computes on floats (rounding) or
+  // reads a constant -0 (a real cannot tell it from +0). Floats that only move compare alike
+  // as reals and as IEEE values.
   bool floats = false;
 };
 

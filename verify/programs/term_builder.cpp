@@ -112,7 +112,6 @@ TermBuilder::TermBuilder(z3::context& ctx, const mlir_ir::Module& module,
 TensorRef TermBuilder::make(std::vector<int64_t> shape, mlir_ir::ElementType element,
                             std::function<z3::expr(const std::vector<z3::expr>&)> rule,
                             bool wraps) {
-  madeFloats_ = madeFloats_ || element.isFloat();
   made_.push_back(std::make_shared<const TermTensor>(
       TermTensor{std::move(shape), std::move(element), std::move(rule), wraps}));
   return made_.back();

@@ -125,8 +125,10 @@ class TermBuilder {
   // The preconditions in words, each once, in the order first met.
   const std::vector<std::string>& assumptions() const { return assumptions_; }
   const std::set<std::string>& floatArithmetic() const { return floatArithmetic_; }
-  // Whether any value built holds floats (then reals and IEEE floats can tell programs apart).
-  bool madeFloats() const { return madeFloats_; }
+  // Whether reals may have told the float values apart otherwise than IEEE floats would: some
+  // float op computed, or a constant -0 was read (the real 0). Floats that only move are
+  // compared exactly as reals.
+  bool realsMayDiffer() const { return !floatArithmetic_.empty() || floats_.readNegativeZero(); }
 
  private:
   std::vector<TensorRef> runOps(const std::vector<mlir_ir::Operation>& ops);
@@ -144,7 +146,6 @@ class TermBuilder {
   std::vector<std::string> assumptions_;
   FloatTerms floats_;
   std::set<std::string> floatArithmetic_;
-  bool madeFloats_ = false;
   int depth_ = 0;  // calls being built, against runaway recursion
 };
 

@@ -173,7 +173,7 @@ EqualityVerdict proveEqual(const ComparedFunction& first, const ComparedFunction
   if (terms.outcome == Outcome::kDiffer &&
       replay(first, second, terms, /*floatsMatter=*/false, verdict, failure))
     return verdict;
-  if (!terms.floats) {  // integers only: the terms are exact, and reals never entered
+  if (!terms.floats) {  // no float computed: the terms are exact as they are
     verdict.proof = terms.outcome == Outcome::kEqual ? ProofResult::proven("z3")
                                                      : ProofResult::unknown(failure);
     return verdict;
