@@ -10,9 +10,19 @@
 //           b - 1 - D(-x - 1, a, b), and x floordiv a is -((-x - 1) floordiv a) - 1:
 //           the base with positive coefficients, where it meets the other digits of it.
 //
-// Both are identities over all integers (tests/simplifier/digit_proof_test.cpp proves them
-// with Z3 on a grid of a, b, b', as the rule tables are proven). The rewriter applies them to
-// each sum, keeping the result only where it is no costlier.
+// Digits are matched in the forms reshapes, bitcasts and strided slices write them:
+//
+//   folded:    D(y + L floordiv a, lo, b) = D(a * y + L, a * lo, b)   (a partial quotient)
+//   shifted:   D(x, lo, b) = D(x', lo, b) when lo * b divides every coefficient of x - x'
+//   destrided: D(g * y + r, g * lo, b) = D(y, lo, b) for 0 <= r < g
+//   sub-is-mod: c * D(x, a, ∞) - c * b * D(x, a * b, ∞) = c * D(x, a, b), and
+//              c * x - c * a * D(x, a, ∞) = c * D(x, 1, a) where the sum holds c * x term by
+//              term (a shifted sum: `d0 + 1 - ((s0 + 1) floordiv 3) * 3 + s0`)
+//
+// All are identities over all integers (tests/simplifier/digit_proof_test.cpp proves them with
+// Z3 on a grid of a, b, b' and on generated sums of every form, as the rule tables are proven).
+// The rewriter applies them to each sum, as written and after its atoms are rewritten (a
+// rewritten digit may no longer show its base), keeping whichever costs less.
 #pragma once
 
 #include "simplifier/linear_form.h"

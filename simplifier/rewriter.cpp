@@ -14,6 +14,32 @@ constexpr int kMaxDepth = 64;
 }  // namespace
 
 namespace {
+// Whether `e` is a sum of variables and constants (no floordiv, mod, ceildiv, min or max).
+bool isLinear(Expr e) {
+  switch (e.kind()) {
+    case ExprKind::Add:
+      return isLinear(e.lhs()) && isLinear(e.rhs());
+    case ExprKind::Mul:
+      return isLinear(e.lhs()) && isLinear(e.rhs());
+    case ExprKind::FloorDiv:
+    case ExprKind::CeilDiv:
+    case ExprKind::Mod:
+    case ExprKind::Min:
+    case ExprKind::Max:
+      return false;
+    default:
+      return true;
+  }
+}
+
+bool sameForm(const LinearForm& a, const LinearForm& b) {
+  if (a.constant != b.constant || a.terms.size() != b.terms.size()) return false;
+  for (size_t i = 0; i < a.terms.size(); ++i)
+    if (a.terms[i].atom != b.terms[i].atom || a.terms[i].coefficient != b.terms[i].coefficient)
+      return false;
+  return true;
+}
+
 int nodeCost(Expr e) {
   switch (e.kind()) {
     case ExprKind::Constant:
@@ -53,6 +79,16 @@ Expr Rewriter::simplify(Expr e) {
 Expr Rewriter::rebuildFromSimplifiedChildren(Expr e, int depth) {
   if (e.kind() == ExprKind::Add || e.kind() == ExprKind::Mul) {
     LinearForm form = LinearForm::of(e);
+    // Digits merged as written first: a rewritten digit may no longer show its base (a top
+    // digit `(d1 + d0 * 10) floordiv 30` is `d0 floordiv 3` once d1 < 10 is used), and then
+    // it cannot meet the digits below it. A merge leaves fewer digits (and the depth bounds
+    // the rest).
+    Expr premerged;
+    if (depth + 1 < kMaxDepth)
+      if (LinearForm merged = mergeDigits(form); !sameForm(merged, form)) {
+        premerged = rewrite(merged.build(), depth + 1);
+        if (isLinear(premerged)) return premerged;  // nothing left that rewriting atoms beats
+      }
     bool atomsKept = true;
     for (LinearTerm& t : form.terms) {
       Expr atom = rewrite(t.atom, depth + 1);
@@ -60,7 +96,10 @@ Expr Rewriter::rebuildFromSimplifiedChildren(Expr e, int depth) {
       t.atom = atom;
     }
     // Rewritten atoms may be sums or constants, or equal one another: linearize again.
-    return sumOfDigits(atomsKept ? form : LinearForm::of(form.build()), depth);
+    Expr rebuilt = sumOfDigits(atomsKept ? form : LinearForm::of(form.build()), depth);
+    return !premerged.isNull() && simplificationCost(premerged) < simplificationCost(rebuilt)
+               ? premerged
+               : rebuilt;
   }
   return Expr::binary(e.kind(), rewrite(e.lhs(), depth + 1), rewrite(e.rhs(), depth + 1));
 }
