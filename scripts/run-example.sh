@@ -47,3 +47,7 @@ echo
 # Exit 1: the second lowering broadcasts the indices along the wrong axis (on purpose).
 show prove-equal examples/prove_equal/tf_gather.mlir examples/prove_equal/tf_gather_wrong_axis.mlir \
   || echo "(exit status $?: the lowering is wrong, and the counterexample replays)"
+echo
+# Exit 1: (a + b) + c and a + (b + c) in f32 round otherwise; the printed values replay.
+show prove-equal examples/prove_equal/sum_left.mlir examples/prove_equal/sum_right.mlir \
+  || echo "(exit status $?: IEEE rounding tells them apart, bit for bit)"
