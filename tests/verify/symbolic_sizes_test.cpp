@@ -31,6 +31,7 @@ using namespace index_truth;
 using namespace sizes_testing;
 
 TEST(SymbolicSizes, GatherVerdictsHoldAtEverySize) {
+  OperationBoundIslBudget budget;
   sampling::Sample sample = sampling::sampleOf("SymbolicSizes gathers", 600, 150);
   std::mt19937 rng(sample.seed);
   SizeVerdicts tally;
@@ -61,6 +62,7 @@ TEST(SymbolicSizes, GatherVerdictsHoldAtEverySize) {
 }
 
 TEST(SymbolicSizes, ScatterVerdictsHoldAtEverySize) {
+  OperationBoundIslBudget budget;
   sampling::Sample sample = sampling::sampleOf("SymbolicSizes scatters", 600, 150);
   std::mt19937 rng(sample.seed);
   SizeVerdicts tally;
@@ -106,6 +108,7 @@ TEST(SymbolicSizes, ScatterVerdictsHoldAtEverySize) {
 // (symbolic_sizes_support.h).
 
 TEST(SymbolicSizes, GathersWithDynamicIndexDimsHoldAtEverySize) {
+  OperationBoundIslBudget budget;
   sampling::Sample sample = sampling::sampleOf("SymbolicSizes gathers, `?` indices", 300, 80);
   std::mt19937 rng(sample.seed);
   SizeVerdicts tally;
@@ -144,6 +147,7 @@ TEST(SymbolicSizes, GathersWithDynamicIndexDimsHoldAtEverySize) {
 }
 
 TEST(SymbolicSizes, ScattersWithDynamicIndexDimsHoldAtEverySize) {
+  OperationBoundIslBudget budget;
   sampling::Sample sample = sampling::sampleOf("SymbolicSizes scatters, `?` indices", 300, 80);
   std::mt19937 rng(sample.seed);
   SizeVerdicts tally;

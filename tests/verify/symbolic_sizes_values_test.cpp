@@ -312,6 +312,7 @@ MixedValues mixedValues(std::mt19937& rng, const TensorType& indices, int64_t ve
 }
 
 TEST(SymbolicSizesWithValues, GathersHoldAtEverySizeAndValue) {
+  OperationBoundIslBudget budget;
   sampling::Sample sample = sampling::sampleOf("SymbolicSizes gathers, `?` mixed indices", 200, 24);
   std::mt19937 rng(sample.seed);
   Checked tally;
@@ -351,6 +352,7 @@ TEST(SymbolicSizesWithValues, GathersHoldAtEverySizeAndValue) {
 }
 
 TEST(SymbolicSizesWithValues, ScattersHoldAtEverySizeAndValue) {
+  OperationBoundIslBudget budget;
   sampling::Sample sample =
       sampling::sampleOf("SymbolicSizes scatters, `?` mixed indices", 200, 24);
   std::mt19937 rng(sample.seed);
