@@ -193,10 +193,13 @@ double FloatTerms::valueOf(const z3::expr& numeral) {
   if (Z3_fpa_is_numeral_inf(ctx, numeral))
     return negative ? -std::numeric_limits<double>::infinity()
                     : std::numeric_limits<double>::infinity();
-  // Widened to a double exactly (every format here fits in one), then read bit for bit.
-  z3::expr wide =
-      wrapped(ctx, Z3_mk_fpa_to_fp_float(ctx, Z3_mk_fpa_rne(ctx), numeral, ctx.fpa_sort(11, 53)))
-          .simplify();
+  // Widened to a double exactly (every format here fits in one), then read bit for bit. Each
+  // operand is held by a z3::expr before the next call: an unreferenced result may be freed by
+  // the next API call, and the order a compiler evaluates arguments in is its own (clang's
+  // order freed the rounding mode and stopped Z3 with an assertion).
+  z3::expr nearest = wrapped(ctx, Z3_mk_fpa_rne(ctx));
+  z3::sort doubleSort = ctx.fpa_sort(11, 53);
+  z3::expr wide = wrapped(ctx, Z3_mk_fpa_to_fp_float(ctx, nearest, numeral, doubleSort)).simplify();
   z3::expr bits = wide.mk_to_ieee_bv().simplify();
   uint64_t pattern = 0;
   if (!bits.is_numeral_u64(pattern)) return 0;
