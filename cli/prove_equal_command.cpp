@@ -171,17 +171,14 @@ ExitCode runProveEqual(const ProveEqualOptions& options, std::ostream& out,
   if (!options.json) {
     for (const std::string& assumption : verdict.assumptions)
       out << "  assuming " << assumption << '\n';
-    if (!verdict.realArithmetic.empty()) {
-      std::string ops;
-      for (const std::string& op : verdict.realArithmetic) ops += (ops.empty() ? "" : ", ") + op;
-      out << "  float " << ops << " compared as arithmetic on reals (rounding not modeled)\n";
-    }
-    if (!verdict.ieeeArithmetic.empty()) {
-      std::string ops;
-      for (const std::string& op : verdict.ieeeArithmetic) ops += (ops.empty() ? "" : ", ") + op;
-      out << "  float " << ops
-          << " compared bit for bit in IEEE-754 formats (any two NaNs alike)\n";
-    }
+    auto floatLine = [&out](const std::vector<std::string>& ops, const char* how) {
+      if (ops.empty()) return;
+      out << "  float ";
+      for (size_t i = 0; i < ops.size(); ++i) out << (i ? ", " : "") << ops[i];
+      out << " compared " << how << '\n';
+    };
+    floatLine(verdict.realArithmetic, "as arithmetic on reals (rounding not modeled)");
+    floatLine(verdict.ieeeArithmetic, "bit for bit in IEEE-754 formats (any two NaNs alike)");
   }
   (void)diagnostics;
   if (proof.verdict == Verdict::EqualOverReals) return kEqualOverReals;

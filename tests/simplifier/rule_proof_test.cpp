@@ -17,6 +17,7 @@
 
 #include "core/bridges/z3_bridge.h"
 #include "simplifier/rule.h"
+#include "tests/simplifier/rule_proof_support.h"
 
 namespace idxmap {
 namespace {
@@ -231,22 +232,10 @@ class Translator {
 
   z3::expr condition(const Condition& c) {
     if (c.kind == Condition::Kind::NoDiv) return ctx_.bool_val(true);  // only narrows use
-    z3::expr a = translate(c.lhs), b = translate(c.rhs);
-    switch (c.comparison) {
-      case Comparison::Eq:
-        return a == b;
-      case Comparison::Ne:
-        return a != b;
-      case Comparison::Lt:
-        return lt(a, b);
-      case Comparison::Le:
-        return le(a, b);
-      case Comparison::Gt:
-        return lt(b, a);
-      case Comparison::Ge:
-        return le(b, a);
-    }
-    return ctx_.bool_val(false);
+    return rule_proofs::compared(
+        c.comparison, translate(c.lhs), translate(c.rhs),
+        [this](const z3::expr& a, const z3::expr& b) { return le(a, b); },
+        [this](const z3::expr& a, const z3::expr& b) { return lt(a, b); });
   }
 
  private:
@@ -359,17 +348,7 @@ std::string prove(const Rule& rule, const Instance& in, bool bitVector) {
   } catch (const std::exception& e) {
     return std::string("cannot translate: ") + e.what();
   }
-  switch (solver.check()) {
-    case z3::unsat:
-      return "";
-    case z3::sat: {
-      std::ostringstream model;
-      model << solver.get_model();
-      return "refuted: " + model.str();
-    }
-    default:
-      return "unknown: " + solver.reason_unknown();
-  }
+  return rule_proofs::proofVerdict(solver);
 }
 
 TEST(RuleProof, EveryRuleParses) {

@@ -10,10 +10,10 @@
 #include <z3++.h>
 
 #include <map>
-#include <sstream>
 
 #include "core/bridges/z3_bridge.h"
 #include "simplifier/rule.h"
+#include "tests/simplifier/rule_proof_support.h"
 
 namespace idxmap {
 namespace {
@@ -84,22 +84,10 @@ class SymbolicTranslator {
 
   z3::expr condition(const Condition& c) {
     if (c.kind == Condition::Kind::NoDiv) return ctx_.bool_val(true);  // only narrows use
-    z3::expr a = translate(c.lhs), b = translate(c.rhs);
-    switch (c.comparison) {
-      case Comparison::Eq:
-        return a == b;
-      case Comparison::Ne:
-        return a != b;
-      case Comparison::Lt:
-        return a < b;
-      case Comparison::Le:
-        return a <= b;
-      case Comparison::Gt:
-        return a > b;
-      case Comparison::Ge:
-        return a >= b;
-    }
-    return ctx_.bool_val(false);
+    return rule_proofs::compared(
+        c.comparison, translate(c.lhs), translate(c.rhs),
+        [](const z3::expr& a, const z3::expr& b) { return a <= b; },
+        [](const z3::expr& a, const z3::expr& b) { return a < b; });
   }
 
  private:
@@ -162,17 +150,7 @@ std::string proveForAllConstants(const Rule& rule, unsigned timeoutMs) {
   } catch (const std::exception& e) {
     return std::string("cannot translate: ") + e.what();
   }
-  switch (solver.check()) {
-    case z3::unsat:
-      return "";
-    case z3::sat: {
-      std::ostringstream model;
-      model << solver.get_model();
-      return "refuted: " + model.str();
-    }
-    default:
-      return "unknown: " + solver.reason_unknown();
-  }
+  return rule_proofs::proofVerdict(solver);
 }
 
 // The rules proven for all constants today. The others (floordiv and mod of sums by a symbolic

@@ -214,12 +214,13 @@ std::vector<TensorRef> compare(const TermContext& ctx) {
   if (isFloat) ctx.builder.noteFloatArithmetic(ctx.op.name);
   const std::string direction = comparisonDirection(ctx.op);
   TermBuilder* builder = &ctx.builder;
-  return {elementwise(
-      ctx, declaredElement(ctx.op), [builder, direction, isFloat](const std::vector<z3::expr>& v) {
-        FloatTerms reals(builder->ctx(), FloatModel::kReals);  // integers compare as reals do
-        z3::expr holds = (isFloat ? builder->floats() : reals).compare(direction, v[0], v[1]);
-        return z3::ite(holds, v[0].ctx().int_val(1), v[0].ctx().int_val(0));
-      })};
+  const FloatTerms integers(builder->ctx(), FloatModel::kReals);  // integers compare as reals do
+  return {elementwise(ctx, declaredElement(ctx.op),
+                      [builder, integers, direction, isFloat](const std::vector<z3::expr>& v) {
+                        z3::expr holds =
+                            (isFloat ? builder->floats() : integers).compare(direction, v[0], v[1]);
+                        return z3::ite(holds, v[0].ctx().int_val(1), v[0].ctx().int_val(0));
+                      })};
 }
 
 // The same uninterpreted function for the same op and types in both programs.

@@ -80,17 +80,15 @@ z3::expr FloatTerms::opaque(const std::string& name, const std::vector<z3::expr>
   return ctx_.function(full.c_str(), domain, sort(element))(args);
 }
 
+z3::expr FloatTerms::commuting(const char* name, RoundedOp exact, const z3::expr& a,
+                               const z3::expr& b, const mlir_ir::ElementType& element) const {
+  if (model_ == FloatModel::kIeee) return wrapped(ctx_, exact(ctx_, nearestEven(), a, b));
+  return a.id() <= b.id() ? opaque(name, {a, b}, element) : opaque(name, {b, a}, element);
+}
+
 z3::expr FloatTerms::add(const z3::expr& a, const z3::expr& b,
                          const mlir_ir::ElementType& element) {
-  switch (model_) {
-    case FloatModel::kReals:
-      return a + b;
-    case FloatModel::kIeeeOpaqueRounding:
-      return a.id() <= b.id() ? opaque("fadd", {a, b}, element) : opaque("fadd", {b, a}, element);
-    case FloatModel::kIeee:
-      return wrapped(ctx_, Z3_mk_fpa_add(ctx_, nearestEven(), a, b));
-  }
-  return a;
+  return ieee() ? commuting("fadd", Z3_mk_fpa_add, a, b, element) : a + b;
 }
 
 z3::expr FloatTerms::subtract(const z3::expr& a, const z3::expr& b,
@@ -101,15 +99,7 @@ z3::expr FloatTerms::subtract(const z3::expr& a, const z3::expr& b,
 
 z3::expr FloatTerms::multiply(const z3::expr& a, const z3::expr& b,
                               const mlir_ir::ElementType& element) {
-  switch (model_) {
-    case FloatModel::kReals:
-      return a * b;
-    case FloatModel::kIeeeOpaqueRounding:
-      return a.id() <= b.id() ? opaque("fmul", {a, b}, element) : opaque("fmul", {b, a}, element);
-    case FloatModel::kIeee:
-      return wrapped(ctx_, Z3_mk_fpa_mul(ctx_, nearestEven(), a, b));
-  }
-  return a;
+  return ieee() ? commuting("fmul", Z3_mk_fpa_mul, a, b, element) : a * b;
 }
 
 z3::expr FloatTerms::divide(const z3::expr& a, const z3::expr& b,

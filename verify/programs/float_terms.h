@@ -71,6 +71,12 @@ class FloatTerms {
   static double valueOf(const z3::expr& numeral);
 
  private:
+  using RoundedOp = Z3_ast (*)(Z3_context, Z3_ast, Z3_ast, Z3_ast);
+  // add and multiply in an IEEE model: `exact` rounding to nearest even (kIeee), else one
+  // uninterpreted function `name` of the operands in a canonical order (they commute in IEEE
+  // arithmetic, NaN and zeros included).
+  z3::expr commuting(const char* name, RoundedOp exact, const z3::expr& a, const z3::expr& b,
+                     const mlir_ir::ElementType& element) const;
   // The uninterpreted function `name` of `operands` (kIeeeOpaqueRounding's rounding ops).
   z3::expr opaque(const std::string& name, const std::vector<z3::expr>& operands,
                   const mlir_ir::ElementType& element) const;
