@@ -109,10 +109,35 @@ bool sameDigit(const Digit& d, Expr other) {
   }
 }
 
+// The high digit over the low one's base, when it is written over a coarser one: x = g * y + r
+// with 0 <= r < g gives D(y, a, b) = D(x, g * a, b) (destrided, read backwards), and the low
+// digit reads its base only modulo its span lo * b, so any x equal to it there serves. A
+// strided reshape's `(d0 * 10 + d1 + 1) floordiv 16` is the digit above `(d0 * 30 + d1 * 3 + 4)
+// mod 48`: x = 3 * y + 1. Nullopt when the spans do not line up or no such x exists.
+std::optional<Digit> restrided(const Digit& high, const Digit& low) {
+  int64_t span = 0;
+  if (low.modulus == kNoModulus || __builtin_mul_overflow(low.divisor, low.modulus, &span) ||
+      span <= high.divisor || span % high.divisor != 0)
+    return std::nullopt;
+  const int64_t g = span / high.divisor;
+  try {
+    LinearForm strided = LinearForm::of(high.base * g);
+    LinearForm difference = LinearForm::of(low.base - strided.build());
+    for (const LinearTerm& t : difference.terms)
+      if (t.coefficient % span != 0) return std::nullopt;
+    const int64_t r = ((difference.constant % span) + span) % span;
+    if (r >= g) return std::nullopt;
+    strided.constant = checkedAdd(strided.constant, r);
+    return Digit{strided.build(), span, high.modulus};
+  } catch (const OverflowError&) {
+    return std::nullopt;
+  }
+}
+
 // c * low + c * b * high = c * merged, when high is the digit right above low (b' may be ∞):
 // `merge` in digits.h. And c * D(x, a, ∞) - c * b * D(x, a * b, ∞) = c * D(x, a, b), the
 // floordiv's remainder written as a difference (`sub-is-mod`).
-std::optional<Digit> merged(const Digit& low, int64_t lowCoefficient, const Digit& high,
+std::optional<Digit> merged(const Digit& low, int64_t lowCoefficient, Digit high,
                             int64_t highCoefficient) {
   if (low.modulus == kNoModulus) {
     if (high.modulus != kNoModulus || low.base != high.base || high.divisor <= low.divisor ||
@@ -125,6 +150,7 @@ std::optional<Digit> merged(const Digit& low, int64_t lowCoefficient, const Digi
     return Digit{low.base, low.divisor, width};
   }
   int64_t next = 0, scaled = 0, width = 0;
+  if (std::optional<Digit> over = restrided(high, low)) high = *over;
   if (__builtin_mul_overflow(low.divisor, low.modulus, &next) || next != high.divisor ||
       __builtin_mul_overflow(lowCoefficient, low.modulus, &scaled) || scaled != highCoefficient)
     return std::nullopt;

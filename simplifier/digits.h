@@ -14,7 +14,8 @@
 //
 //   folded:    D(y + L floordiv a, lo, b) = D(a * y + L, a * lo, b)   (a partial quotient)
 //   shifted:   D(x, lo, b) = D(x', lo, b) when lo * b divides every coefficient of x - x'
-//   destrided: D(g * y + r, g * lo, b) = D(y, lo, b) for 0 <= r < g
+//   destrided: D(g * y + r, g * lo, b) = D(y, lo, b) for 0 <= r < g, and read backwards
+//              (restrided) where the digit below is over g * y + r (modulo its span)
 //   sub-is-mod: c * D(x, a, ∞) - c * b * D(x, a * b, ∞) = c * D(x, a, b), and
 //              c * x - c * a * D(x, a, ∞) = c * D(x, 1, a) where the sum holds c * x term by
 //              term (a shifted sum: `d0 + 1 - ((s0 + 1) floordiv 3) * 3 + s0`)

@@ -105,14 +105,21 @@ Expr Rewriter::rebuildFromSimplifiedChildren(Expr e, int depth) {
 }
 
 // The sum as mixed-radix digits (simplifier/digits.h): adjacent digits merged, and the same
-// with digits of negated bases flipped, whichever costs less.
+// with digits of negated bases flipped, whichever costs less. A merged digit is a new atom and
+// is rewritten in turn: `x mod 200` may be x on the domain, and `(x + 97 * d1) mod 96` reads
+// d1 once.
 Expr Rewriter::sumOfDigits(const LinearForm& form, int depth) {
-  Expr best = mergeDigits(form).build();
+  auto merged = [&](const LinearForm& sum) {
+    LinearForm out = mergeDigits(sum);
+    return sameForm(out, sum) || depth + 1 >= kMaxDepth ? out.build()
+                                                        : rewrite(out.build(), depth + 1);
+  };
+  Expr best = merged(form);
   LinearForm flipped = form;
   try {
     if (depth + 1 < kMaxDepth && flipNegatedDigits(flipped)) {
       for (LinearTerm& t : flipped.terms) t.atom = rewrite(t.atom, depth + 1);
-      Expr other = mergeDigits(LinearForm::of(flipped.build())).build();
+      Expr other = merged(LinearForm::of(flipped.build()));
       if (simplificationCost(other) < simplificationCost(best)) best = other;
     }
   } catch (const OverflowError&) {

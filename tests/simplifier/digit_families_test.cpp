@@ -55,8 +55,9 @@ TEST(DigitFamilies, SumsOfDigitsKeepTheirMeaningAndMergeToTheirBase) {
 
 // The forms by hand, each against brute force and its exact result: a strided reshape's round
 // trip, whose middle digit is written over a partial quotient (`d1 * 2 + d0 floordiv 64`) and
-// whose lowest digit over another base (d0 is d1 * 128 + d0 modulo 64); and x - 3 * (x floordiv
-// 3) for a shifted sum x = s0 + 1 spelled out term by term.
+// whose lowest digit over another base (d0 is d1 * 128 + d0 modulo 64); x - 3 * (x floordiv 3)
+// for a shifted sum x = s0 + 1 spelled out term by term; and the generator's cases that CI
+// seed 2979859400 drew unmerged (all merge now).
 TEST(DigitFamilies, FormsByHand) {
   const struct {
     const char* input;
@@ -69,6 +70,20 @@ TEST(DigitFamilies, FormsByHand) {
        "(d0)[s0] -> ((s0 + 1) mod 3 + d0), domain: d0 in [0, 9], s0 in [0, 3]"},
       {"(d0) -> (((d0 * 3 + 38) floordiv 60) * 20 + (d0 + 12) mod 20), domain: d0 in [0, 47]",
        "(d0) -> (d0 + 12), domain: d0 in [0, 47]"},
+      // The quotient over y = d0 * 10 + d1 + 1 is the digit above a remainder of x = 3 * y + 1.
+      {"(d0, d1) -> (((d0 * 10 + d1 + 1) floordiv 16) * 48 + (d0 * 30 + d1 * 3 + 4) mod 48), "
+       "domain: d0 in [0, 400], d1 in [0, 9]",
+       "(d0, d1) -> (d0 * 30 + d1 * 3 + 4), domain: d0 in [0, 400], d1 in [0, 9]"},
+      // Digits that merge only once rewritten merge to x mod 200, and x < 200 on the domain.
+      {"(d0, d1, d2) -> ((d2 + d1 * 4 + d0 * 28 - ((d2 + d1 * 4 + d0 * 28) floordiv 5) * 5) * 3 "
+       "+ (((d2 + d1 * 4 + d0 * 28 + d1 * 25) floordiv 5) mod 5) * 15 + (((d2 + d1 * 4 + d0 * 28 "
+       "+ d2 * 400) floordiv 25) mod 8) * 75 + ((d2 + d1 * 4 + d0 * 28) floordiv 200) * 600), "
+       "domain: d0 in [0, 4], d1 in [0, 6], d2 in [0, 3]",
+       "(d0, d1, d2) -> (d0 * 84 + d1 * 12 + d2 * 3), domain: d0 in [0, 4], d1 in [0, 6], d2 in "
+       "[0, 3]"},
+      // A coefficient beyond the modulus, reduced: then the modulus splits by 24.
+      {"(d0, d1) -> ((d0 * 24 + d1 * 97) mod 96), domain: d0 in [0, 700], d1 in [0, 5]",
+       "(d0, d1) -> ((d0 mod 4) * 24 + d1), domain: d0 in [0, 700], d1 in [0, 5]"},
   };
   for (const auto& c : cases) {
     IndexingMap input = parseIndexingMap(c.input);

@@ -154,7 +154,7 @@ std::string proveForAllConstants(const Rule& rule, unsigned timeoutMs) {
 }
 
 // The rules proven for all constants today. The others (floordiv and mod of sums by a symbolic
-// divisor: 17 of 25) time out in Z3's nonlinear arithmetic at 5 s each and stand on
+// divisor: 18 of 26) time out in Z3's nonlinear arithmetic at 5 s each and stand on
 // rule_proof_test's grid only (issue 33, item 2, open).
 const char* const kProvenForAllConstants[] = {
     "div-of-div",
