@@ -40,6 +40,15 @@ struct IndexOpForm {
   // Gather only: whether to decide unique (tensor.gather's `unique`): no two result points
   // read the same element.
   bool uniqueAsked = false;
+  // The op's tensors as its program names them (`%x`), where it comes from one: the provers
+  // with `?` dims then tie their sizes to the value analysis's sizes of the same dims
+  // (IndexValues::sizes), so a get_dimension_size or a reverse in the program is the op's own.
+  struct TensorNames {
+    std::vector<std::string> targets;  // gather: the operand; scatter: the inputs
+    std::string indices;
+    std::vector<std::string> updates;  // scatter only
+  };
+  std::optional<TensorNames> tensors;
 };
 
 // The violation set of one property. Points of `violations`, in order:

@@ -175,6 +175,7 @@ class Prover {
   }
 
   OpIndexProperties gather(const GatherOp& gather, size_t indicesOperand, Claims claims) {
+    claims.form.tensors = tensorNames(1, indicesOperand, 0);
     IndexValues values = valuesOf(indicesOperand);
     std::vector<Assumption> facts = factsFor(values, indicesOperand);
     return gatherProperties(
@@ -182,6 +183,7 @@ class Prover {
   }
 
   OpIndexProperties scatter(const ScatterOp& scatter, size_t indicesOperand, Claims claims) {
+    claims.form.tensors = tensorNames(indicesOperand, indicesOperand, indicesOperand);
     IndexValues values = valuesOf(indicesOperand);
     std::vector<Assumption> facts = factsFor(values, indicesOperand);
     return scatterProperties(
@@ -246,11 +248,27 @@ class Prover {
     return about(op_.operands.at(indicesOperand).toString().substr(1), assumptions_);
   }
 
-  // Index tensors with `?` dims are followed with their sizes as parameters: the provers decide
-  // for every size (verify/symbolic_sizes_internal.h).
+  // The op's operands: `targets` targets, the indices at `indicesOperand`, then `updates`
+  // updates (StableHLO's operand order).
+  IndexOpForm::TensorNames tensorNames(size_t targets, size_t indicesOperand,
+                                       size_t updates) const {
+    IndexOpForm::TensorNames names;
+    for (size_t i = 0; i < targets && i < op_.operands.size(); ++i)
+      names.targets.push_back(op_.operands[i].toString());
+    names.indices = op_.operands.at(indicesOperand).toString();
+    for (size_t i = indicesOperand + 1; i <= indicesOperand + updates && i < op_.operands.size();
+         ++i)
+      names.updates.push_back(op_.operands[i].toString());
+    return names;
+  }
+
+  // In an op with `?` dims, index tensors are followed with their sizes as parameters: the
+  // provers decide for every size (verify/symbolic_sizes_internal.h).
   IndexValues valuesOf(size_t operand) const {
     index_provenance::ValueContext context = context_;
-    context.followDynamicShapes = !op_.operandTypes.at(operand).isStatic();
+    context.followDynamicShapes =
+        std::any_of(op_.operandTypes.begin(), op_.operandTypes.end(),
+                    [](const mlir_ir::Type& type) { return !type.isStatic(); });
     return index_provenance::indexValues(block_, op_.operands.at(operand),
                                          op_.operandTypes.at(operand), context);
   }

@@ -44,6 +44,11 @@ std::string Sizes::shared(const std::vector<const TensorType*>& types, size_t di
   return name;
 }
 
+void Sizes::adopt(const std::string& name, const std::string& what) {
+  legend_.push_back({name, what});
+  constraints_.push_back(name + " >= 0");
+}
+
 void Sizes::requireAtMost(const std::string& small, const std::string& large) {
   if (isParameter(small) || isParameter(large)) constraints_.push_back(small + " <= " + large);
 }
@@ -169,6 +174,11 @@ std::vector<std::pair<int64_t, std::string>> batchingAxes(SizedOp& p,
   return batching;
 }
 
+// Dim d of the tensor `name` has size sizes[d].
+void recordDims(SizedOp& p, const std::string& name, const std::vector<std::string>& sizes) {
+  for (size_t d = 0; d < sizes.size(); ++d) p.dimSizes.emplace(std::pair(name, d), sizes[d]);
+}
+
 // The index tensor's sizes, numbers or parameters; and its axes but the vector dim, in order.
 void addIndexSizes(SizedOp& p, const TensorType& indices, int64_t indexVectorDim) {
   for (size_t d = 0; d < indices.shape.size(); ++d) {
@@ -188,6 +198,10 @@ SizedOp sizedOp(const GatherOp& op, const IndexOpForm& form) {
     p.sizes.requireAtMost(std::to_string(op.slice_sizes[d]), p.targetSizes.back());  // C21
   }
   addIndexSizes(p, op.start_indices, dn.index_vector_dim);
+  if (form.tensors) {
+    for (const std::string& target : form.tensors->targets) recordDims(p, target, p.targetSizes);
+    recordDims(p, form.tensors->indices, p.indexSizes);
+  }
   std::vector<int64_t> result =
       gather_scatter::inferGatherResultShape(dn, op.start_indices.shape, op.slice_sizes);
   p.pointAxes = gather_scatter::gatherBatchDims(dn, static_cast<int64_t>(result.size()));
@@ -252,6 +266,11 @@ SizedOp sizedOp(const ScatterOp& op, const IndexOpForm& form) {
   auto batching = batchingAxes(p, dn.input_batching_dims, dn.scatter_indices_batching_dims,
                                dn.index_vector_dim);
   addTargets(p, dn.scatter_dims_to_operand_dims, batching, windowInputAxes, dn.update_window_dims);
+  if (form.tensors) {
+    for (const std::string& target : form.tensors->targets) recordDims(p, target, p.targetSizes);
+    recordDims(p, form.tensors->indices, p.indexSizes);
+    for (const std::string& update : form.tensors->updates) recordDims(p, update, p.spaceSizes);
+  }
   p.keptInTarget = true;
   p.uniqueAsked = true;
   return p;

@@ -39,7 +39,12 @@ class Sizes {
   // `small` <= `large` / `size` = `other`, where either is a parameter.
   void requireAtMost(const std::string& small, const std::string& large);
   void requireEqual(const std::string& size, const std::string& other);
-  static bool isParameter(const std::string& size) { return size.front() == 'n'; }
+  // A size of the program's that the op's dims do not name (the value analysis's z<i>): a
+  // parameter of its own, described as `what` ("dim 0 of %x").
+  void adopt(const std::string& name, const std::string& what);
+  static bool isParameter(const std::string& size) {
+    return size.front() == 'n' || size.front() == 'z';
+  }
 
   // The parameters' ranges and the op's constraints on them.
   isl::set context() const { return read<isl::set>("{ : " + joined(constraints_) + " }"); }
@@ -79,6 +84,8 @@ struct SizedOp {
   bool keptInTarget = false;             // scatter: the writes inside the target
   std::vector<std::string> fullStart;    // f<d> in x (clamped as the op clamps)
   bool uniqueAsked = false;
+  // Each dim of the op's tensors named in IndexOpForm::tensors, as (value, dim): its size.
+  std::map<std::pair<std::string, size_t>, std::string> dimSizes;
   // The static provers at the given sizes (set by the caller); `fixLeaves`: with every run-time
   // value (leaf) fixed to one value of its range, for sizes where every value breaks it.
   std::function<IndexProperties(const std::map<std::string, int64_t>&, bool fixLeaves)> atSizes;

@@ -287,8 +287,49 @@ class Decider {
   mutable std::optional<VectorView> vectorView_;  // the leaves projected out (onVectors)
 };
 
+// The size each of the value analysis's sizes z<i> is in the op's terms: the op's own size of a
+// dim of its class (a number, or a parameter n<j>), else a parameter of its own, z<i> (adopted
+// with what it is).
+std::vector<std::string> tiedSizes(SizedOp& problem, const IndexValues& values) {
+  std::vector<std::string> tied;
+  for (size_t i = 0; i < values.sizes.size(); ++i) {
+    std::string size;
+    for (const std::pair<std::string, size_t>& dim : values.sizes[i])
+      if (auto it = problem.dimSizes.find(dim); it != problem.dimSizes.end() && size.empty())
+        size = it->second;
+    if (size.empty()) {
+      size = index_provenance::sizeParameter(i);
+      const auto& [tensor, dim] = values.sizes[i].front();
+      problem.sizes.adopt(size, "dim " + std::to_string(dim) + " of " + tensor);
+    }
+    tied.push_back(size);
+  }
+
+  return tied;
+}
+
+// The relation with each z<i> it reads replaced by its tied size.
+isl::map withTiedSizes(isl::map map, const std::vector<std::string>& tied) {
+  std::vector<std::string> names;
+  for (int k = 0; k < checked(isl_map_dim(map.get(), isl_dim_param)); ++k)
+    names.emplace_back(isl_map_get_dim_name(map.get(), isl_dim_param, k));
+  for (const std::string& name : names) {
+    if (!index_provenance::isSizeParameter(name)) continue;
+    const std::string& size = tied.at(std::stoul(name.substr(1)));
+    if (size == name) continue;
+    const std::string params = Sizes::isParameter(size) ? name + ", " + size : name;
+    map = map.intersect_params(
+        isl::set(islContext(), "[" + params + "] -> { : " + name + " = " + size + " }"));
+    const int position = isl_map_find_dim_by_name(map.get(), isl_dim_param, name.c_str());
+    map =
+        own(isl_map_project_out(map.release(), isl_dim_param, static_cast<unsigned>(position), 1));
+  }
+  return map;
+}
+
 IndexProperties proveAll(const IndexValues& values, int64_t indexVectorDim, const SizedOp& problem,
-                         const std::vector<Assumption>& assumptions) {
+                         const std::vector<Assumption>& assumptions,
+                         const std::vector<std::string>& tied) {
   auto allUnknown = [&](const std::string& reason) {
     ProofResult unknown = ProofResult::unknown(reason);
     return IndexProperties{problem.uniqueAsked ? std::optional(unknown) : std::nullopt, unknown,
@@ -302,6 +343,7 @@ IndexProperties proveAll(const IndexValues& values, int64_t indexVectorDim, cons
       std::optional<VectorValues> vectors =
           index_provenance::indexVectors(relation, indexVectorDim);
       if (!vectors) return allUnknown(values.provenance);
+      vectors->relation = withTiedSizes(vectors->relation, tied);
       return Decider(problem, *vectors, assumptions).decide();
     });
   } catch (const Error& error) {
@@ -309,14 +351,19 @@ IndexProperties proveAll(const IndexValues& values, int64_t indexVectorDim, cons
   }
 }
 
-// The index tensor at the sizes `at` (its type made static there), and its values there.
+// The index tensor at the sizes `at` (its type made static there), and its values there (the
+// value analysis's sizes too).
 IndexValues atIndexSizes(const SizedOp& problem, const std::map<std::string, int64_t>& at,
-                         TensorType& indices, const IndexValues& values, bool fixLeaves) {
+                         TensorType& indices, const IndexValues& values, bool fixLeaves,
+                         const std::vector<std::string>& tied) {
   for (size_t d = 0; d < indices.shape.size(); ++d)
     indices.shape[d] = problem.sizes.valueOf(problem.indexSizes[d], at);
   indices.bounds.clear();
   IndexValues there =
       values.shape == indices.shape ? values : index_provenance::atShape(values, indices.shape);
+  std::map<size_t, int64_t> sizes;
+  for (size_t i = 0; i < tied.size(); ++i) sizes[i] = problem.sizes.valueOf(tied[i], at);
+  there = index_provenance::withSizesAt(std::move(there), sizes);
   return fixLeaves ? index_provenance::withLeavesFixed(std::move(there)) : there;
 }
 
@@ -337,17 +384,18 @@ IndexProperties proveForAllSizes(const GatherOp& op, const IndexValues& startInd
                                  const std::vector<Assumption>& assumptions,
                                  const std::vector<VectorBlock>& blocks) {
   SizedOp problem = sizedOp(op, form);
+  const std::vector<std::string> tied = tiedSizes(problem, startIndices);
   problem.atSizes = [&](const std::map<std::string, int64_t>& at, bool fixLeaves) {
     GatherOp fixed = op;
     for (size_t d = 0; d < fixed.operand.shape.size(); ++d)
       fixed.operand.shape[d] = problem.sizes.valueOf(problem.targetSizes[d], at);
     fixed.operand.bounds.clear();
     const IndexValues values =
-        atIndexSizes(problem, at, fixed.start_indices, startIndices, fixLeaves);
+        atIndexSizes(problem, at, fixed.start_indices, startIndices, fixLeaves, tied);
     fixed.result.reset();
     return proveGatherIndexProperties(fixed, values, form, assumptions, blocks);
   };
-  return proveAll(startIndices, op.dimension_numbers.index_vector_dim, problem, assumptions);
+  return proveAll(startIndices, op.dimension_numbers.index_vector_dim, problem, assumptions, tied);
 }
 
 IndexProperties proveForAllSizes(const ScatterOp& op, const IndexValues& scatterIndices,
@@ -355,6 +403,7 @@ IndexProperties proveForAllSizes(const ScatterOp& op, const IndexValues& scatter
                                  const std::vector<Assumption>& assumptions,
                                  const std::vector<VectorBlock>& blocks) {
   SizedOp problem = sizedOp(op, form);
+  const std::vector<std::string> tied = tiedSizes(problem, scatterIndices);
   problem.atSizes = [&](const std::map<std::string, int64_t>& at, bool fixLeaves) {
     ScatterOp fixed = op;
     for (TensorType& input : fixed.inputs) {
@@ -368,11 +417,12 @@ IndexProperties proveForAllSizes(const ScatterOp& op, const IndexValues& scatter
       update.bounds.clear();
     }
     const IndexValues values =
-        atIndexSizes(problem, at, fixed.scatter_indices, scatterIndices, fixLeaves);
+        atIndexSizes(problem, at, fixed.scatter_indices, scatterIndices, fixLeaves, tied);
     fixed.results.clear();
     return proveScatterIndexProperties(fixed, values, form, assumptions, blocks);
   };
-  return proveAll(scatterIndices, op.dimension_numbers.index_vector_dim, problem, assumptions);
+  return proveAll(scatterIndices, op.dimension_numbers.index_vector_dim, problem, assumptions,
+                  tied);
 }
 
 }  // namespace idxmap::symbolic_sizes

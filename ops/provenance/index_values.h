@@ -22,6 +22,7 @@
 #include <isl/cpp.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -54,10 +55,11 @@ struct ValueContext {
   const mlir_ir::Operation* user = nullptr;
   // Tensors with `?` dims are followed too (for a caller that decides for every size,
   // verify/symbolic_sizes): a point's coordinate along a `?` dim is bounded by the largest size
-  // only, INT64_MAX (the caller bounds it by its sizes), and an op whose values or reads depend
-  // on a `?` size
-  // (reshape, reverse, slice, pad, a concatenation along it, a broadcast that may or may not
-  // stretch it, sort) is a leaf with the reason. Off: such values are not represented.
+  // only, INT64_MAX (the caller bounds it by its sizes). A `?` size that values depend on
+  // (get_dimension_size, a reverse or pad along the dim) is a size leaf (Leaf::sizeOf); ops
+  // whose values would need sizes in other ways (a reshape that moves `?` dims other than as
+  // a whole or the first, a concatenation along one, a broadcast that may or may not stretch
+  // it, sort) are leaves with the reason. Off: such values are not represented.
   bool followDynamicShapes = false;
 };
 
@@ -85,6 +87,11 @@ struct IndexValues {
   // represented (provenance says why).
   std::optional<isl::map> symbolic;
   std::vector<Leaf> leaves;
+  // Parameter "z<i>" is the size of the `?` dims sizes[i] lists (value name as the text writes
+  // it, dim), which the program's shape rules make one number: get_dimension_size reads it,
+  // and a reverse or pad along a `?` dim reads through it (a leaf's access may name it too).
+  // verify/symbolic_sizes ties each to its own size of the same dims.
+  std::vector<std::vector<std::pair<std::string, size_t>>> sizes;
   bool anyKnown() const;
   bool allKnown() const;  // every point of the shape has its value
   bool represented() const { return symbolic.has_value(); }
@@ -119,6 +126,14 @@ IndexValues atShape(const IndexValues& values, const std::vector<int64_t>& shape
 // The values with every leaf fixed to one value of its range (0, or the range's end nearest to
 // it): known at every point, no leaves left.
 IndexValues withLeavesFixed(IndexValues values);
+
+// The values with each size z<i> (IndexValues::sizes) fixed to at[i]: verify's replay at
+// given sizes. Sizes `at` does not name stay parameters.
+IndexValues withSizesAt(IndexValues values, const std::map<size_t, int64_t>& at);
+
+// "z3": the parameter that stands for IndexValues::sizes[3]; whether a parameter is one.
+std::string sizeParameter(size_t size);
+bool isSizeParameter(const std::string& name);
 
 // nullopt when the values are not represented. Throws Error when isl gives up, or when the
 // vector dim is `?`.

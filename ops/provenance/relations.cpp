@@ -115,6 +115,10 @@ IndexValues unknown(const std::vector<int64_t>& shape, std::string reason) {
 
 std::string leafParameter(size_t leaf) { return "l" + std::to_string(leaf); }
 
+std::string sizeParameter(size_t size) { return "z" + std::to_string(size); }
+
+bool isSizeParameter(const std::string& name) { return name.size() >= 2 && name[0] == 'z'; }
+
 size_t leafOfParameter(const std::string& name) {
   if (name.size() < 2 || name[0] != 'l') throw Error("not a leaf parameter: " + name);
   return static_cast<size_t>(std::stoull(name.substr(1)));
@@ -132,11 +136,15 @@ isl::map renamedLeaves(isl::map map, const std::vector<std::pair<size_t, size_t>
     isl_id_free(id);
     return name;
   };
-  // Parameters bound for one leaf read one element: equal, then one of them.
+  // Parameters bound for one leaf read one element: equal, then one of them. Sizes (z<i>)
+  // keep their names.
   for (int i = checked(isl_map_dim(map.get(), isl_dim_param)); i-- > 0;) {
+    if (isSizeParameter(parameterName(map, i))) continue;
     size_t to = target(leafOfParameter(parameterName(map, i)));
     for (int j = 0; j < i; ++j) {
-      if (target(leafOfParameter(parameterName(map, j))) != to) continue;
+      if (isSizeParameter(parameterName(map, j)) ||
+          target(leafOfParameter(parameterName(map, j))) != to)
+        continue;
       isl_constraint* same =
           isl_constraint_alloc_equality(isl_local_space_from_space(isl_map_get_space(map.get())));
       same = isl_constraint_set_coefficient_si(same, isl_dim_param, j, 1);
@@ -148,8 +156,11 @@ isl::map renamedLeaves(isl::map map, const std::vector<std::pair<size_t, size_t>
   }
   // Through names no leaf has, so that no two parameters share a name on the way.
   int count = checked(isl_map_dim(map.get(), isl_dim_param));
-  std::vector<size_t> targets;
-  for (int i = 0; i < count; ++i) targets.push_back(target(leafOfParameter(parameterName(map, i))));
+  std::vector<std::string> targets;
+  for (int i = 0; i < count; ++i) {
+    const std::string name = parameterName(map, i);
+    targets.push_back(isSizeParameter(name) ? name : leafParameter(target(leafOfParameter(name))));
+  }
   for (int i = 0; i < count; ++i)
     map = own(isl_map_set_dim_id(
         map.release(), isl_dim_param, static_cast<unsigned>(i),
@@ -157,8 +168,7 @@ isl::map renamedLeaves(isl::map map, const std::vector<std::pair<size_t, size_t>
   for (int i = 0; i < count; ++i)
     map = own(isl_map_set_dim_id(
         map.release(), isl_dim_param, static_cast<unsigned>(i),
-        isl_id_alloc(islContext().get(), leafParameter(targets[static_cast<size_t>(i)]).c_str(),
-                     nullptr)));
+        isl_id_alloc(islContext().get(), targets[static_cast<size_t>(i)].c_str(), nullptr)));
   return map;
 }
 
@@ -194,12 +204,16 @@ isl::map knownPart(const isl::map& symbolic, const std::vector<Leaf>& leaves) {
   isl::set ranges = own(isl_set_universe(isl_space_params(isl_map_get_space(symbolic.get()))));
   for (int i = 0; i < parameters; ++i) {
     isl_id* id = isl_map_get_dim_id(symbolic.get(), isl_dim_param, static_cast<unsigned>(i));
-    const Leaf& leaf = leaves.at(leafOfParameter(isl_id_get_name(id)));
+    const std::string name = isl_id_get_name(id);
     isl_id_free(id);
+    // A size is at least 0; a leaf lies in its range.
+    const std::pair<int64_t, int64_t> range = isSizeParameter(name)
+                                                  ? std::pair<int64_t, int64_t>(0, INT64_MAX)
+                                                  : leaves.at(leafOfParameter(name)).range;
     ranges = own(isl_set_lower_bound_val(ranges.release(), isl_dim_param, static_cast<unsigned>(i),
-                                         isl_bridge::toIslVal(leaf.range.first).release()));
+                                         isl_bridge::toIslVal(range.first).release()));
     ranges = own(isl_set_upper_bound_val(ranges.release(), isl_dim_param, static_cast<unsigned>(i),
-                                         isl_bridge::toIslVal(leaf.range.second).release()));
+                                         isl_bridge::toIslVal(range.second).release()));
   }
   isl::map gisted = own(isl_map_gist_params(symbolic.copy(), ranges.release()));
   isl::map known = own(isl_map_empty(isl_map_get_space(gisted.get())));

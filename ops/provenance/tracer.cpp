@@ -135,35 +135,18 @@ bool Tracer::followed(const mlir_ir::Type& type) const {
 
 std::string Tracer::sizesNeeded(const Operation& op, const mlir_ir::Type& type) {
   if (!context_.followDynamicShapes) return "";  // no `?` value is represented
-  static const std::set<std::string, std::less<>> kSizeFree = {"stablehlo.add",
-                                                               "stablehlo.subtract",
-                                                               "stablehlo.multiply",
-                                                               "stablehlo.negate",
-                                                               "stablehlo.abs",
-                                                               "stablehlo.minimum",
-                                                               "stablehlo.maximum",
-                                                               "stablehlo.clamp",
-                                                               "stablehlo.divide",
-                                                               "stablehlo.remainder",
-                                                               "stablehlo.convert",
-                                                               "stablehlo.shift_left",
-                                                               "stablehlo.compare",
-                                                               "stablehlo.shift_right_arithmetic",
-                                                               "stablehlo.select",
-                                                               "stablehlo.shift_right_logical",
-                                                               "stablehlo.and",
-                                                               "stablehlo.or",
-                                                               "stablehlo.not",
-                                                               "stablehlo.xor",
-                                                               "stablehlo.iota",
-                                                               "stablehlo.dynamic_iota",
-                                                               "stablehlo.constant",
-                                                               "stablehlo.transpose",
-                                                               "stablehlo.concatenate",
-                                                               "stablehlo.broadcast_in_dim",
-                                                               "stablehlo.dynamic_broadcast_in_dim",
-                                                               "func.call",
-                                                               "call"};
+  static const std::set<std::string, std::less<>> kSizeFree = {
+      "stablehlo.add", "stablehlo.subtract", "stablehlo.multiply", "stablehlo.negate",
+      "stablehlo.abs", "stablehlo.minimum", "stablehlo.maximum", "stablehlo.clamp",
+      "stablehlo.divide", "stablehlo.remainder", "stablehlo.convert", "stablehlo.shift_left",
+      "stablehlo.compare", "stablehlo.shift_right_arithmetic", "stablehlo.select",
+      "stablehlo.shift_right_logical", "stablehlo.and", "stablehlo.or", "stablehlo.not",
+      "stablehlo.xor", "stablehlo.iota", "stablehlo.dynamic_iota", "stablehlo.constant",
+      "stablehlo.transpose", "stablehlo.concatenate", "stablehlo.broadcast_in_dim",
+      "stablehlo.dynamic_broadcast_in_dim", "func.call", "call",
+      // their rules read the sizes
+      "stablehlo.slice", "stablehlo.reverse", "stablehlo.pad", "stablehlo.reshape",
+      "stablehlo.dynamic_reshape", "stablehlo.get_dimension_size"};
   if (kSizeFree.count(op.name)) return "";
   bool dynamic = !type.isStatic();
   for (size_t i = 0; i < op.operands.size() && !dynamic; ++i) {
@@ -208,6 +191,21 @@ size_t Tracer::leafIndex(const Leaf& leaf) {
   }
   leaves_.push_back(leaf);
   return leaves_.size() - 1;
+}
+
+std::string Tracer::size(const mlir_ir::Value& value, size_t dim) {
+  const std::vector<Operation>* ops = frame().ops;
+  auto classes = classes_.find(ops);
+  if (classes == classes_.end())
+    classes =
+        classes_.emplace(ops, SizeClasses(*ops, frames_.size() == 1 ? function_ : frame().callee))
+            .first;
+  std::vector<SizedDim> members = classes->second.members({value.toString(), dim});
+  for (SizedDim& member : members) member.first = scoped(member.first);
+  for (size_t i = 0; i < sizes_.size(); ++i)
+    if (sizes_[i] == members) return sizeParameter(i);
+  sizes_.push_back(std::move(members));
+  return sizeParameter(sizes_.size() - 1);
 }
 
 IndexValues Tracer::leaf(const std::string& tensor, const mlir_ir::Type& type,
@@ -258,6 +256,7 @@ IndexValues Tracer::pulled(const IndexValues& source, const std::vector<int64_t>
   isl::map values = applyRange(pull, *source.symbolic);
   std::vector<std::pair<size_t, size_t>> renames;
   for (int i = 0; i < checked(isl_map_dim(values.get(), isl_dim_param)); ++i) {
+    if (isSizeParameter(parameterName(values, i))) continue;  // one number everywhere
     size_t from = leafOfParameter(parameterName(values, i));
     Leaf moved = leaves_.at(from);
     moved.access = applyRange(pull, moved.access);
@@ -309,11 +308,13 @@ IndexValues Tracer::finished(IndexValues values) const {
   // Only the leaves the relation uses, numbered from 0.
   std::vector<std::pair<size_t, size_t>> renames;
   for (int i = 0; i < checked(isl_map_dim(values.symbolic->get(), isl_dim_param)); ++i) {
+    if (isSizeParameter(parameterName(*values.symbolic, i))) continue;
     size_t from = leafOfParameter(parameterName(*values.symbolic, i));
     renames.emplace_back(from, values.leaves.size());
     values.leaves.push_back(leaves_.at(from));
   }
   values.symbolic = renamedLeaves(*values.symbolic, renames);
+  values.sizes = sizes_;  // z<i> keep their numbers: a leaf's access may name them too
   if (!values.leaves.empty()) values.known = knownPart(*values.symbolic, values.leaves);
   return values;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -12,6 +13,7 @@
 #include "core/name_table.h"
 #include "ops/mlir/module.h"
 #include "ops/provenance/index_values.h"
+#include "ops/provenance/size_classes_internal.h"
 
 namespace idxmap::index_provenance {
 
@@ -79,6 +81,9 @@ class Tracer {
                      const std::string& why);
   // The index of the leaf `tensor` read through `access`, registered on first use.
   size_t leafIndex(const Leaf& leaf);
+  // The parameter ("z<i>") for the size of `?` dim `dim` of `value` (a name of the current
+  // frame), one for every dim of its size class (size_classes_internal.h).
+  std::string size(const mlir_ir::Value& value, size_t dim);
   // Values pulled back along `pull` ({ [p] -> [q] }, result point to operand point): the
   // leaves now read through pull, then their old access.
   IndexValues pulled(const IndexValues& source, const std::vector<int64_t>& shape,
@@ -133,6 +138,8 @@ class Tracer {
   const mlir_ir::Function* function_ = nullptr;  // the first frame's, when the module has it
   const ValueContext& context_;
   std::vector<Leaf> leaves_;                  // every leaf met, parameter "l<i>" is leaves_[i]
+  std::vector<std::vector<SizedDim>> sizes_;  // every size met, parameter "z<i>" is sizes_[i]
+  std::map<const std::vector<mlir_ir::Operation>*, SizeClasses> classes_;  // by frame
   size_t result_ = 0;                         // which result of its op the value being traced is
   const mlir_ir::Operation* user_ = nullptr;  // the op reading the value being traced
 };

@@ -40,8 +40,9 @@ IndexValues withLeavesFixed(IndexValues values) {
   if (!values.symbolic || values.leaves.empty()) return values;
   isl::map fixed = *values.symbolic;
   for (int i = checked(isl_map_dim(fixed.get(), isl_dim_param)); i-- > 0;) {
-    const Leaf& leaf =
-        values.leaves.at(leafOfParameter(isl_map_get_dim_name(fixed.get(), isl_dim_param, i)));
+    const std::string name = isl_map_get_dim_name(fixed.get(), isl_dim_param, i);
+    if (isSizeParameter(name)) continue;  // sizes are fixed by withSizesAt
+    const Leaf& leaf = values.leaves.at(leafOfParameter(name));
     const int64_t value = std::clamp<int64_t>(0, leaf.range.first, leaf.range.second);
     fixed = own(isl_map_fix_val(fixed.release(), isl_dim_param, static_cast<unsigned>(i),
                                 isl_bridge::toIslVal(value).release()));
@@ -49,9 +50,32 @@ IndexValues withLeavesFixed(IndexValues values) {
   }
   values.provenance += " (each run-time value fixed to 0 or its range's nearest end)";
   values.symbolic = fixed;
-  values.known = fixed;
   values.leaves.clear();
-  values.complete = true;
+  const bool sizesLeft = checked(isl_map_dim(fixed.get(), isl_dim_param)) > 0;
+  values.known = sizesLeft ? knownPart(fixed, {}) : fixed;
+  values.complete = !sizesLeft;
+  return values;
+}
+
+IndexValues withSizesAt(IndexValues values, const std::map<size_t, int64_t>& at) {
+  auto fix = [&](isl::map map) {
+    for (int i = checked(isl_map_dim(map.get(), isl_dim_param)); i-- > 0;) {
+      const std::string name = isl_map_get_dim_name(map.get(), isl_dim_param, i);
+      if (!isSizeParameter(name)) continue;
+      auto value = at.find(static_cast<size_t>(std::stoull(name.substr(1))));
+      if (value == at.end()) continue;
+      map = own(isl_map_fix_val(map.release(), isl_dim_param, static_cast<unsigned>(i),
+                                isl_bridge::toIslVal(value->second).release()));
+      map = own(isl_map_project_out(map.release(), isl_dim_param, static_cast<unsigned>(i), 1));
+    }
+    return map;
+  };
+  if (!values.symbolic) return values;
+  values.symbolic = fix(*values.symbolic);
+  for (Leaf& leaf : values.leaves) leaf.access = fix(leaf.access);
+  // Pieces that read a size only are known once it is fixed.
+  values.known =
+      values.leaves.empty() ? *values.symbolic : knownPart(*values.symbolic, values.leaves);
   return values;
 }
 
@@ -77,8 +101,10 @@ std::optional<VectorValues> indexVectors(const IndexValues& values, int64_t inde
     std::vector<std::pair<size_t, size_t>> renames;
     for (int i = 0; i < checked(isl_map_dim(entry.get(), isl_dim_param)); ++i) {
       isl_id* id = isl_map_get_dim_id(entry.get(), isl_dim_param, static_cast<unsigned>(i));
-      size_t from = leafOfParameter(isl_id_get_name(id));
+      const std::string name = isl_id_get_name(id);
       isl_id_free(id);
+      if (isSizeParameter(name)) continue;  // one number for every entry
+      size_t from = leafOfParameter(name);
       Leaf read = values.leaves.at(from);
       read.access = atEntry(read.access, dim, static_cast<int64_t>(k));
       size_t to = out.leaves.size();

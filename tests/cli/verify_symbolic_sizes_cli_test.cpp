@@ -160,14 +160,24 @@ TEST(VerifySymbolicSizesCli, IndicesWithSymbolicRowsFromDynamicIotas) {
             "(n0 >= 2147483648 and n1 <= 2147483648) or (n0 <= 2147483647 and n1 <= n0), where "
             "n0 is dim 0 of operand and n1 is dim 0 of start_indices")
       << wraps.out;
-  // Reversed rows (n - 1 - i) need the size itself: not followed, and said so.
+  // Reversed rows (n1 - 1 - i) read the size itself, which is the index tensor's own: in bounds
+  // iff n1 <= n0 still, sorted iff there is one row (row i comes before row i + 1, which is
+  // smaller).
   std::string reversed = text;
   reversed.replace(reversed.find("%idx = stablehlo.concatenate %rows"), 34,
                    "%back = stablehlo.reverse %rows, dims = [0] : tensor<?x2x1xi64>\n"
                    "  %idx = stablehlo.concatenate %back");
   CliResult back = runIdxmap({"verify", "--json"}, reversed);
   EXPECT_EQ(back.exitCode, 0) << back.err;
-  EXPECT_NE(back.out.find("stablehlo.reverse of `?` dims"), std::string::npos) << back.out;
+  const nlohmann::json backwards = nlohmann::json::parse(back.out).at(0).at("properties");
+  EXPECT_EQ(backwards.at("indices"), "concatenate(reverse(iota), iota)") << back.out;
+  EXPECT_EQ(backwards.at("in_bounds").at("condition"),
+            "n1 <= n0, where n0 is dim 0 of operand and n1 is dim 0 of start_indices")
+      << back.out;
+  EXPECT_EQ(backwards.at("sorted").at("condition"),
+            "n1 <= 1 and (n0 >= 2 or n0 = 1), where n0 is dim 0 of operand and n1 is dim 0 of "
+            "start_indices")
+      << back.out;
 }
 
 // Every other row of a `?` x 1 index tensor (2 * i), windows of 3 of a `?` operand: in bounds iff
@@ -246,6 +256,67 @@ TEST(VerifySymbolicSizesCli, SizesAndArgumentsDecideInBoundsApart) {
             "n1 <= n0, where n0 is dim 0 of operand and n1 is dim 0 of start_indices")
       << assumed.out;
   EXPECT_EQ(given.at("assumptions"), nlohmann::json::array({"%cols: in [0, 4]"})) << assumed.out;
+}
+
+// jnp.take on a shape-polymorphic table as JAX lowers it: the index's negative-value fix-up adds
+// the table's `?` row count (get_dimension_size of %x), which is the gather's own operand dim
+// n0; then the indices are reversed along their own `?` dim. In bounds iff every index is in
+// [-n0, n0 - 1] (where n0 fits an i32, as get_dimension_size gives it): at the smallest sizes,
+// stated on %idx. In clip mode (clamp to [0, n0 - 1]) in bounds holds at every size an i32 holds,
+// whatever the values, and fails past it (n0 - 1 wraps): a condition on the sizes alone.
+TEST(VerifySymbolicSizesCli, JaxTakeReadsTheOperandsOwnSymbolicSize) {
+  const std::string head =
+      R"(func.func @main(%x: tensor<?x4xf32>, %idx: tensor<?xi32>) -> tensor<?x4xf32> {
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+  %m = stablehlo.get_dimension_size %idx, dim = 0 : (tensor<?xi32>) -> tensor<i32>
+  %ms = stablehlo.reshape %m : (tensor<i32>) -> tensor<1xi32>
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+)";
+  const std::string gather = R"(
+  %col = stablehlo.reshape %f : (tensor<?xi32>) -> tensor<?x1xi32>
+  %g = "stablehlo.gather"(%x, %col) {dimension_numbers = #stablehlo.gather<offset_dims = [1],
+      collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>,
+      slice_sizes = array<i64: 1, 4>} : (tensor<?x4xf32>, tensor<?x1xi32>) -> tensor<?x4xf32>
+  return %g : tensor<?x4xf32>
+}
+)";
+  const std::string fixUp = head + R"(
+  %nb = stablehlo.dynamic_broadcast_in_dim %n, %ms, dims = [] : (tensor<i32>, tensor<1xi32>) -> tensor<?xi32>
+  %zb = stablehlo.dynamic_broadcast_in_dim %zero, %ms, dims = [] : (tensor<i32>, tensor<1xi32>) -> tensor<?xi32>
+  %neg = stablehlo.compare LT, %idx, %zb, SIGNED : (tensor<?xi32>, tensor<?xi32>) -> tensor<?xi1>
+  %w = stablehlo.add %idx, %nb : tensor<?xi32>
+  %s = stablehlo.select %neg, %w, %idx : tensor<?xi1>, tensor<?xi32>
+  %f = stablehlo.reverse %s, dims = [0] : tensor<?xi32>)" +
+                            gather;
+  CliResult taken = runIdxmap({"verify", "--json"}, fixUp);
+  EXPECT_EQ(taken.exitCode, 0) << taken.err;
+  const nlohmann::json fixed = nlohmann::json::parse(taken.out).at(0).at("properties");
+  EXPECT_NE(fixed.at("indices").get<std::string>().find("get_dimension_size(%x, 0)"),
+            std::string::npos)
+      << taken.out;
+  EXPECT_NE(fixed.at("in_bounds")
+                .at("reason")
+                .get<std::string>()
+                .find("at sizes n0 = 1 (dim 0 of operand), n1 = 1 (dim 0 of start_indices), it "
+                      "holds iff every element of %idx that the op reads is in [-1, 0]"),
+            std::string::npos)
+      << taken.out;
+
+  const std::string clip = head + R"(
+  %top = stablehlo.subtract %n, %one : tensor<i32>
+  %f = stablehlo.clamp %zero, %idx, %top : (tensor<i32>, tensor<?xi32>, tensor<i32>) -> tensor<?xi32>)" +
+                           gather;
+  CliResult clipped = runIdxmap({"verify", "--json"}, clip);
+  EXPECT_EQ(clipped.exitCode, 0) << clipped.err;
+  const nlohmann::json inBounds =
+      nlohmann::json::parse(clipped.out).at(0).at("properties").at("in_bounds");
+  EXPECT_EQ(inBounds.at("condition_on"), "sizes") << clipped.out;
+  EXPECT_NE(inBounds.at("reason").get<std::string>().find(
+                "it fails at sizes n0 = 2147483649 (dim 0 of operand), n1 = 1 (dim 0 of "
+                "start_indices), whatever the run-time values"),
+            std::string::npos)
+      << clipped.out;
 }
 
 }  // namespace

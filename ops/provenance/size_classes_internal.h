@@ -1,0 +1,42 @@
+// Inside the value analysis: which `?` dims of a scope's values have one size. An op whose
+// shape rules make two dims equal (an elementwise op's operands and result, a transpose's
+// permuted dims, a concatenation's other dims, a reshape that moves its one `?` as a whole)
+// joins them; one size is one parameter of the values (a size leaf), so a reverse along a dim
+// and the prover's size of the tensor it ends in are one number.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ops/mlir/module.h"
+
+namespace idxmap::index_provenance {
+
+// A `?` dim of a value: its name as the text writes it ("%arg0", "%2#1") and the dim.
+using SizedDim = std::pair<std::string, size_t>;
+
+class SizeClasses {
+ public:
+  // The classes of the `?` dims of `scope`'s values (`function` gives its arguments' types,
+  // and may be null).
+  SizeClasses(const std::vector<mlir_ir::Operation>& scope, const mlir_ir::Function* function);
+
+  // The dims with the same size as `dim` (itself included), in a fixed order: the first is
+  // the class's name.
+  std::vector<SizedDim> members(const SizedDim& dim) const;
+
+ private:
+  SizedDim find(const SizedDim& dim) const;
+  void join(const SizedDim& a, const SizedDim& b);
+  // Joins dim `a` of `first` and dim `b` of `second` where both are `?`.
+  void joinDims(const mlir_ir::Value& first, const mlir_ir::Type& firstType, size_t a,
+                const mlir_ir::Value& second, const mlir_ir::Type& secondType, size_t b);
+  void joinOp(const mlir_ir::Operation& op);
+
+  std::map<std::string, mlir_ir::Type> types_;  // by value name
+  mutable std::map<SizedDim, SizedDim> parent_;
+};
+
+}  // namespace idxmap::index_provenance
