@@ -2,9 +2,8 @@
 // reshape, transpose, slice, reverse and pad pull the operand's values back along the op's
 // index map (their dynamic_ forms too, where the result's type is static), dynamic_slice
 // along its clamped starts; func.call follows the callee; get_dimension_size is the dim's size.
-// Along a `?` dim a reverse, a pad and get_dimension_size read its size (a parameter z<i>,
-// IndexValues::sizes); a reshape follows one `?` on each side when it moves as a whole (unit
-// dims added or dropped) or is the first dim of both (its stride is static).
+// Reshape, reverse, pad and get_dimension_size, which may read `?` sizes, are in
+// sized_rules.cpp.
 #include <isl/map.h>
 #include <isl/set.h>
 
@@ -44,9 +43,6 @@ std::span<const Tracer::Rules::Row> Tracer::movementRules() {
   return rows;
 }
 
-namespace {
-
-// `{ [p] -> [v] : box(p) and conditions }` as values known at every point.
 IndexValues exactly(const std::vector<int64_t>& shape, const std::vector<std::string>& conditions,
                     const std::string& provenance) {
   IndexValues values = unknown(shape, provenance);
@@ -54,6 +50,8 @@ IndexValues exactly(const std::vector<int64_t>& shape, const std::vector<std::st
   values.complete = true;
   return values;
 }
+
+namespace {
 
 // A tensor's values element by element (at most kMaxConstantElements, checked by the caller).
 IndexValues table(const std::vector<int64_t>& shape, const std::vector<int64_t>& values,
@@ -86,7 +84,8 @@ std::optional<bool> stretches(const Operation& op, size_t k, int64_t from, int64
   return std::nullopt;
 }
 
-// The list attribute under either name, of `rank` entries; nullopt otherwise.
+}  // namespace
+
 std::optional<std::vector<int64_t>> ints(const Operation& op, const char* generic,
                                          const char* pretty, size_t rank) {
   const mlir_ir::Attribute* attribute = firstAttribute(op, generic, pretty);
@@ -94,8 +93,6 @@ std::optional<std::vector<int64_t>> ints(const Operation& op, const char* generi
   if (!values || values->size() != rank) return std::nullopt;
   return values;
 }
-
-}  // namespace
 
 IndexValues Tracer::constant(const Operation& op, const mlir_ir::Type& type, int) {
   const std::vector<int64_t>& shape = type.shape;
@@ -130,40 +127,6 @@ IndexValues Tracer::iota(const Operation& op, const mlir_ir::Type& type, int) {
   return shape[static_cast<size_t>(*axis)] == kDynamic ? wrapped(std::move(values), type) : values;
 }
 
-IndexValues Tracer::concatenate(const Operation& op, const mlir_ir::Type& type, int depth) {
-  const std::vector<int64_t>& shape = type.shape;
-  const mlir_ir::Attribute* dim = firstAttribute(op, "dimension", "dim");
-  std::optional<int64_t> axis = dim ? dim->asInt() : std::nullopt;
-  if (!axis || *axis < 0 || *axis >= static_cast<int64_t>(shape.size()))
-    return opaque(op, type, "a concatenate without a valid dimension");
-  IndexValues result = exactly(shape, {"1 = 0"}, "");
-  std::vector<std::string> parts;
-  int64_t offset = 0;
-  for (size_t i = 0; i < op.operands.size(); ++i) {
-    std::optional<IndexValues> part = operand(op, i, depth);
-    if (!part || part->shape.size() != shape.size() || !part->represented())
-      return opaque(op, type, "concatenate operand " + std::to_string(i) + " is not represented");
-    if (part->shape[*axis] == kDynamic)  // the next part's offset would be a size
-      return opaque(op, type, "concatenate along a `?` dim");
-    parts.push_back(part->provenance);
-    result.complete = result.complete && part->complete;
-    // Result point p reads operand point p - offset along the axis.
-    std::vector<std::string> shift = box('p', shape);
-    for (size_t a = 0; a < shape.size(); ++a)
-      shift.push_back(var('q', a) + " = " + var('p', a) +
-                      (static_cast<int64_t>(a) == *axis ? " - " + std::to_string(offset) : ""));
-    shift = concat(shift, box('q', part->shape));
-    IndexValues moved = pulled(
-        *part, shape, relation(tuple('p', shape.size()), tuple('q', shape.size()), shift), "part");
-    result.symbolic = own(isl_map_union(result.symbolic->release(), moved.symbolic->release()));
-    offset += part->shape[*axis];
-  }
-  if (shape[*axis] != kDynamic && offset != shape[*axis])
-    return opaque(op, type, "concatenate sizes do not add up");
-  result.provenance = "concatenate(" + join(parts, ", ") + ")";
-  return result;
-}
-
 IndexValues Tracer::broadcast(const Operation& op, const mlir_ir::Type& type, int depth) {
   const std::vector<int64_t>& shape = type.shape;
   const mlir_ir::Attribute* attribute = firstAttribute(op, "broadcast_dimensions", "dims");
@@ -187,80 +150,6 @@ IndexValues Tracer::broadcast(const Operation& op, const mlir_ir::Type& type, in
   return pulled(*source, shape,
                 relation(tuple('p', shape.size()), tuple('q', dims->size()), select),
                 "broadcast_in_dim");
-}
-
-namespace {
-
-// `[z0, z1] -> { in -> out : conditions }`: a relation that reads sizes.
-isl::map sized(const std::vector<std::string>& sizes, const std::string& in, const std::string& out,
-               const std::vector<std::string>& conditions) {
-  return readMap("[" + join(sizes, ", ") + "] -> { " + in + " -> " + out + " : " +
-                 (conditions.empty() ? "true" : join(conditions, " and ")) + " }");
-}
-
-std::vector<size_t> dynamicDims(const std::vector<int64_t>& shape) {
-  std::vector<size_t> dims;
-  for (size_t d = 0; d < shape.size(); ++d)
-    if (shape[d] == kDynamic) dims.push_back(d);
-  return dims;
-}
-
-// The dims of `shape` that are not a static 1, in order.
-std::vector<size_t> nonUnitDims(const std::vector<int64_t>& shape) {
-  std::vector<size_t> dims;
-  for (size_t d = 0; d < shape.size(); ++d)
-    if (shape[d] != 1) dims.push_back(d);
-  return dims;
-}
-
-}  // namespace
-
-// Row-major: the point of the result and the point of the operand with the same linear
-// position. With a `?` dim on each side (one only: two could trade sizes, 2x3 for 3x2), the
-// position needs no size when the `?` is the first dim of both (its stride is the static rest)
-// or when the reshape only adds or drops unit dims (each other dim is read as it is).
-IndexValues Tracer::reshape(const Operation& op, const mlir_ir::Type& type, int depth) {
-  const std::vector<int64_t>& shape = type.shape;
-  std::optional<IndexValues> source = operand(op, 0, depth);
-  if (!source) return opaque(op, type, "reshape without an operand type");
-  const std::vector<size_t> dynamic = dynamicDims(shape),
-                            sourceDynamic = dynamicDims(source->shape);
-  std::vector<std::string> conditions = concat(box('p', shape), box('q', source->shape));
-  if (!dynamic.empty() || !sourceDynamic.empty()) {
-    if (dynamic.size() != 1 || sourceDynamic.size() != 1)
-      return opaque(op, type, "reshape of `?` dims other than one on each side");
-    const std::vector<size_t> kept = nonUnitDims(shape), sourceKept = nonUnitDims(source->shape);
-    bool sameDims = kept.size() == sourceKept.size();
-    for (size_t k = 0; sameDims && k < kept.size(); ++k)
-      sameDims = shape[kept[k]] == source->shape[sourceKept[k]];
-    if (sameDims) {
-      for (size_t k = 0; k < kept.size(); ++k)
-        conditions.push_back(var('q', sourceKept[k]) + " = " + var('p', kept[k]));
-      return pulled(
-          *source, shape,
-          relation(tuple('p', shape.size()), tuple('q', source->shape.size()), conditions),
-          "reshape");
-    }
-    if (dynamic[0] != 0 || sourceDynamic[0] != 0)
-      return opaque(op, type, "reshape of a `?` dim that is not the first of both shapes");
-  }
-  auto linear = [](char prefix, const std::vector<int64_t>& sizes, int64_t& count) {
-    std::vector<std::string> terms;
-    count = 1;
-    for (size_t a = sizes.size(); a-- > 0;) {
-      terms.push_back(std::to_string(count) + " * " + var(prefix, a));
-      if (sizes[a] != kDynamic) count = checkedMul(count, sizes[a]);
-    }
-    return terms.empty() ? std::string("0") : join(terms, " + ");
-  };
-  int64_t resultCount = 0, sourceCount = 0;
-  std::string p = linear('p', shape, resultCount), q = linear('q', source->shape, sourceCount);
-  if (dynamic.empty() && resultCount != sourceCount)
-    return opaque(op, type, "reshape changes the element count");
-  conditions.push_back(p + " = " + q);
-  return pulled(*source, shape,
-                relation(tuple('p', shape.size()), tuple('q', source->shape.size()), conditions),
-                "reshape");
 }
 
 IndexValues Tracer::transpose(const Operation& op, const mlir_ir::Type& type, int depth) {
@@ -355,87 +244,6 @@ IndexValues Tracer::dynamicSlice(const Operation& op, const mlir_ir::Type& type,
   out.symbolic = applyRange(read, *source->symbolic);
   out.provenance = what + "(" + join(parts, ", ") + ")";
   return out;
-}
-
-// Along a `?` dim of size z: point p reads z - 1 - p, for p < z.
-IndexValues Tracer::reverse(const Operation& op, const mlir_ir::Type& type, int depth) {
-  const std::vector<int64_t>& shape = type.shape;
-  std::optional<IndexValues> source = operand(op, 0, depth);
-  const mlir_ir::Attribute* attribute = firstAttribute(op, "dimensions", "dims");
-  std::optional<std::vector<int64_t>> dims = attribute ? attribute->asInts() : std::nullopt;
-  if (!source || !dims || source->shape != shape)
-    return opaque(op, type, "reverse without usable dims or operand");
-  std::vector<std::string> select = box('p', shape), sizes;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    bool reversed = std::find(dims->begin(), dims->end(), static_cast<int64_t>(d)) != dims->end();
-    std::string last = std::to_string(shape[d] - 1);
-    if (reversed && shape[d] == kDynamic) {
-      sizes.push_back(size(op.operands[0], d));
-      last = sizes.back() + " - 1";
-      select.push_back(var('p', d) + " <= " + last);
-    }
-    select.push_back(var('q', d) + " = " + (reversed ? last + " - " + var('p', d) : var('p', d)));
-  }
-  return pulled(*source, shape,
-                sized(sizes, tuple('p', shape.size()), tuple('q', shape.size()), select),
-                "reverse");
-}
-
-// Result point p reads operand point q where p = low + q * (interior + 1) on every axis, and
-// the padding value elsewhere (negative low or high crop). Along a `?` dim of size z, q < z.
-IndexValues Tracer::pad(const Operation& op, const mlir_ir::Type& type, int depth) {
-  const std::vector<int64_t>& shape = type.shape;
-  std::optional<IndexValues> source = operand(op, 0, depth);
-  std::optional<IndexValues> padding = operand(op, 1, depth);
-  std::optional<std::vector<int64_t>> low = ints(op, "edge_padding_low", "low", shape.size());
-  std::optional<std::vector<int64_t>> interior =
-      ints(op, "interior_padding", "interior", shape.size());
-  if (!source || !padding || !low || !interior || source->shape.size() != shape.size() ||
-      !padding->shape.empty() || !source->represented() || !padding->represented())
-    return opaque(op, type, "pad without usable operands or padding");
-  std::vector<std::string> read = concat(box('p', shape), box('q', source->shape)), sizes;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    read.push_back(var('p', d) + " = " + std::to_string((*low)[d]) + " + " +
-                   std::to_string((*interior)[d] + 1) + " * " + var('q', d));
-    if (source->shape[d] == kDynamic) {
-      sizes.push_back(size(op.operands[0], d));
-      read.push_back(var('q', d) + " < " + sizes.back());
-    }
-  }
-  isl::map pull = sized(sizes, tuple('p', shape.size()), tuple('q', shape.size()), read);
-  isl::set padded = own(isl_set_subtract(
-      own(isl_map_domain(relation(tuple('p', shape.size()), "[]", box('p', shape)).release()))
-          .release(),
-      own(isl_map_domain(pull.copy())).release()));
-  IndexValues inner = pulled(*source, shape, pull, "operand");
-  IndexValues outer =
-      pulled(*padding, shape, own(isl_map_from_domain(padded.release())), "padding");
-  IndexValues result =
-      exactly(shape, {"1 = 0"}, "pad(" + source->provenance + ", " + padding->provenance + ")");
-  result.complete = source->complete && padding->complete && sizes.empty();
-  result.symbolic = own(isl_map_union(inner.symbolic->release(), outer.symbolic->release()));
-  return result;
-}
-
-// A static dim's size, or a `?` dim's (z<i>) where sizes are followed, as its type wraps it
-// (get_dimension_size gives an i32).
-IndexValues Tracer::dimensionSize(const Operation& op, const mlir_ir::Type& type, int) {
-  const mlir_ir::Attribute* dim = firstAttribute(op, "dimension", "dim");
-  std::optional<int64_t> axis = dim ? dim->asInt() : std::nullopt;
-  std::optional<mlir_ir::Type> of = op.operands.empty() ? std::nullopt : operandType(op, 0);
-  if (!axis || !of || *axis < 0 || *axis >= static_cast<int64_t>(of->shape.size()))
-    return opaque(op, type, "get_dimension_size of a dimension its operand does not have");
-  if (of->shape[*axis] != kDynamic)
-    return exactly(type.shape, {"v = " + std::to_string(of->shape[*axis])}, "get_dimension_size");
-  if (!context_.followDynamicShapes)
-    return opaque(op, type, "get_dimension_size of a dimension whose size is not static");
-  const std::string z = size(op.operands[0], static_cast<size_t>(*axis));
-  IndexValues values = unknown(type.shape, "");
-  values.symbolic =
-      sized({z}, tuple('p', type.shape.size()), "[v]", concat(box('p', type.shape), {"v = " + z}));
-  values.provenance =
-      "get_dimension_size(" + op.operands[0].toString() + ", " + std::to_string(*axis) + ")";
-  return wrapped(std::move(values), type);
 }
 
 IndexValues tensorValues(const std::vector<int64_t>& shape, const std::vector<int64_t>& values,

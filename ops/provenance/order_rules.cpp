@@ -102,20 +102,49 @@ IndexValues Tracer::sort(const Operation& op, const mlir_ir::Type& type, int dep
   const std::string along = var('p', static_cast<size_t>(*axis));
   isl::map iota =
       relation(tuple('p', shape.size()), "[v]", concat(box('p', shape), {"v = " + along}));
+  // Along a `?` dim an iota wraps past its element type (movement_rules.cpp): so does the one
+  // it is compared with.
+  const bool dynamic = shape[static_cast<size_t>(*axis)] == kDynamic;
+  if (dynamic) {
+    IndexValues reference = unknown(shape, "");
+    reference.symbolic = iota;
+    reference = wrapped(std::move(reference), type);
+    if (reference.symbolic) iota = *reference.symbolic;
+  }
   if (!sorted || sorted->shape != shape || !sorted->leaves.empty() || !sorted->represented() ||
       !checked(isl_map_is_equal(sorted->symbolic->get(), iota.get())))
     return opaque(op, type,
                   "stablehlo.sort of operand " + std::to_string(result) +
                       ", not an iota along the sorted dimension");
-  int64_t others = 1;
+  // Distinct when every other dim is a static 1 (one row to permute).
+  bool oneRow = true;
   for (size_t d = 0; d < shape.size(); ++d)
-    if (static_cast<int64_t>(d) != *axis) others *= shape[d];
+    if (static_cast<int64_t>(d) != *axis) oneRow = oneRow && shape[d] == 1;
   const int64_t n = shape[static_cast<size_t>(*axis)];
   const std::string tensor = resultName(op);
+  if (dynamic) {
+    // Along a `?` dim of size z: in [0, z - 1] (the leaf's range as a relation on z) where the
+    // element type holds z - 1; a longer iota wrapped, and its sort holds repeated values, so
+    // the elements are distinct only when every size fits (i64).
+    const std::string z = size(op.operands[result], static_cast<size_t>(*axis));
+    const std::optional<std::pair<int64_t, int64_t>> range = valueRange(type.elementType());
+    if (!range) return opaque(op, type, "a sort of elements of no integer type");
+    const bool fits = range->second == INT64_MAX;
+    std::string why = "a permutation of 0..(" + z + " - 1) along dimension " +
+                      std::to_string(*axis) + " (stablehlo.sort of an iota)";
+    IndexValues values = leaf(tensor, type, why, std::nullopt, oneRow && fits);
+    const std::string l = isl_map_get_dim_name(values.symbolic->get(), isl_dim_param, 0);
+    const std::string top = std::to_string(range->second);
+    values.symbolic = values.symbolic->intersect_params(
+        readSet("[" + l + ", " + z + "] -> { : (0 <= " + l + " < " + z + ") or " + z + " > " + top +
+                " + 1 }"));
+    values.provenance = tensor + " (" + why + ")";
+    return values;
+  }
   std::string why = "a permutation of 0.." + std::to_string(n - 1) + " along dimension " +
                     std::to_string(*axis) + " (stablehlo.sort of an iota)";
-  IndexValues values = leaf(tensor, type, why, std::pair<int64_t, int64_t>{0, n - 1},
-                            /*distinct=*/others == 1);
+  IndexValues values =
+      leaf(tensor, type, why, std::pair<int64_t, int64_t>{0, n - 1}, /*distinct=*/oneRow);
   values.provenance = tensor + " (" + why + ")";
   return values;
 }

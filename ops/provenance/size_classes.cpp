@@ -72,9 +72,40 @@ SizeClasses::SizeClasses(const std::vector<Operation>& scope, const mlir_ir::Fun
     for (const mlir_ir::BlockArgument& argument : function->arguments)
       types_[argument.value.toString()] = argument.type;
   for (const Operation& op : scope)
-    for (size_t r = 0; r < op.results.size() && r < op.resultTypes.size(); ++r)
+    for (size_t r = 0; r < op.results.size() && r < op.resultTypes.size(); ++r) {
       types_[op.results[r].toString()] = op.resultTypes[r];
+      definitions_[op.results[r].toString()] = &op;
+    }
   for (const Operation& op : scope) joinOp(op);
+}
+
+// Element `k` of a shape operand as shape-polymorphic exports build it: get_dimension_size
+// results (converted, reshaped to one element, concatenated with each other or with
+// constants). The dim whose size it is; nullopt for anything else.
+std::optional<SizedDim> SizeClasses::shapeElement(const mlir_ir::Value& shape, int64_t k,
+                                                  int depth) const {
+  auto it = definitions_.find(shape.toString());
+  if (it == definitions_.end() || depth > 8 || it->second->operands.empty()) return std::nullopt;
+  const Operation& op = *it->second;
+  if (op.name == "stablehlo.get_dimension_size" && k == 0) {
+    const mlir_ir::Attribute* dim = firstAttribute(op, "dimension", "dim");
+    std::optional<int64_t> axis = dim ? dim->asInt() : std::nullopt;
+    if (!axis || *axis < 0) return std::nullopt;
+    return SizedDim{op.operands[0].toString(), static_cast<size_t>(*axis)};
+  }
+  if (op.name == "stablehlo.convert" || op.name == "stablehlo.reshape")
+    return shapeElement(op.operands[0], k, depth + 1);  // a 1-element reshape keeps element 0
+  if (op.name == "stablehlo.concatenate") {
+    int64_t offset = 0;
+    for (const mlir_ir::Value& part : op.operands) {
+      auto type = types_.find(part.toString());
+      if (type == types_.end() || type->second.shape.size() != 1 || type->second.shape[0] < 0)
+        return std::nullopt;
+      if (k < offset + type->second.shape[0]) return shapeElement(part, k - offset, depth + 1);
+      offset += type->second.shape[0];
+    }
+  }
+  return std::nullopt;
 }
 
 SizedDim SizeClasses::find(const SizedDim& dim) const {
@@ -163,6 +194,17 @@ void SizeClasses::joinOp(const Operation& op) {
       for (size_t d : resultDims)
         if ((*l)[d] == 0 && (*h)[d] == 0 && (*in)[d] == 0)
           joinDims(op.operands[0], *source, d, op.results[0], result, d);
+  } else if (op.name == "stablehlo.dynamic_iota" || op.name == "stablehlo.dynamic_reshape") {
+    // The shape operand's element d is the result's dim d.
+    const size_t shapeOperand = op.name == "stablehlo.dynamic_iota" ? 0 : 1;
+    if (shapeOperand < op.operands.size())
+      for (size_t d : resultDims)
+        if (std::optional<SizedDim> from =
+                shapeElement(op.operands[shapeOperand], static_cast<int64_t>(d), 0))
+          if (auto type = types_.find(from->first); type != types_.end() &&
+                                                    from->second < type->second.shape.size() &&
+                                                    type->second.shape[from->second] == kDynamic)
+            join({op.results[0].toString(), d}, *from);
   } else if (op.name == "stablehlo.dynamic_broadcast_in_dim") {
     // known_nonexpanding_dimensions: the operand's dim is the result's.
     const mlir_ir::Attribute* dims = firstAttribute(op, "broadcast_dimensions", "dims");

@@ -1,11 +1,13 @@
 // Inside the value analysis: which `?` dims of a scope's values have one size. An op whose
 // shape rules make two dims equal (an elementwise op's operands and result, a transpose's
-// permuted dims, a concatenation's other dims, a reshape that moves its one `?` as a whole)
-// joins them; one size is one parameter of the values (a size leaf), so a reverse along a dim
+// permuted dims, a concatenation's other dims, a reshape that moves its one `?` as a whole, a
+// dynamic_iota or dynamic_reshape whose shape operand is built from get_dimension_size) joins
+// them; one size is one parameter of the values (a size leaf), so a reverse along a dim
 // and the prover's size of the tensor it ends in are one number.
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,8 +36,10 @@ class SizeClasses {
   void joinDims(const mlir_ir::Value& first, const mlir_ir::Type& firstType, size_t a,
                 const mlir_ir::Value& second, const mlir_ir::Type& secondType, size_t b);
   void joinOp(const mlir_ir::Operation& op);
+  std::optional<SizedDim> shapeElement(const mlir_ir::Value& shape, int64_t k, int depth) const;
 
   std::map<std::string, mlir_ir::Type> types_;  // by value name
+  std::map<std::string, const mlir_ir::Operation*> definitions_;
   mutable std::map<SizedDim, SizedDim> parent_;
 };
 

@@ -146,7 +146,7 @@ std::string Tracer::sizesNeeded(const Operation& op, const mlir_ir::Type& type) 
       "stablehlo.dynamic_broadcast_in_dim", "func.call", "call",
       // their rules read the sizes
       "stablehlo.slice", "stablehlo.reverse", "stablehlo.pad", "stablehlo.reshape",
-      "stablehlo.dynamic_reshape", "stablehlo.get_dimension_size"};
+      "stablehlo.dynamic_reshape", "stablehlo.get_dimension_size", "stablehlo.sort"};
   if (kSizeFree.count(op.name)) return "";
   bool dynamic = !type.isStatic();
   for (size_t i = 0; i < op.operands.size() && !dynamic; ++i) {

@@ -97,7 +97,8 @@ class Tracer {
   // where some may not fit; not represented where the type holds values past int64.
   static IndexValues wrapped(IndexValues values, const mlir_ir::Type& type);
 
-  // Data movement (movement_rules.cpp).
+  // Data movement (movement_rules.cpp; concatenate, reshape, reverse, pad and dimensionSize in
+  // sized_rules.cpp).
   IndexValues constant(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
   IndexValues iota(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
   IndexValues concatenate(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
@@ -143,6 +144,14 @@ class Tracer {
   size_t result_ = 0;                         // which result of its op the value being traced is
   const mlir_ir::Operation* user_ = nullptr;  // the op reading the value being traced
 };
+
+// `{ [p] -> [v] : box(p) and conditions }` as values known at every point.
+IndexValues exactly(const std::vector<int64_t>& shape, const std::vector<std::string>& conditions,
+                    const std::string& provenance);
+
+// The list attribute under either name, of `rank` entries; nullopt otherwise.
+std::optional<std::vector<int64_t>> ints(const mlir_ir::Operation& op, const char* generic,
+                                         const char* pretty, size_t rank);
 
 // The attribute under its generic name, else under its pretty one.
 const mlir_ir::Attribute* firstAttribute(const mlir_ir::Operation& op, const char* generic,

@@ -73,9 +73,8 @@ IndexValues withSizesAt(IndexValues values, const std::map<size_t, int64_t>& at)
   if (!values.symbolic) return values;
   values.symbolic = fix(*values.symbolic);
   for (Leaf& leaf : values.leaves) leaf.access = fix(leaf.access);
-  // Pieces that read a size only are known once it is fixed.
-  values.known =
-      values.leaves.empty() ? *values.symbolic : knownPart(*values.symbolic, values.leaves);
+  // Pieces that read a size only are known once it is fixed (sizes `at` leaves out are not).
+  values.known = knownPart(*values.symbolic, values.leaves);
   return values;
 }
 

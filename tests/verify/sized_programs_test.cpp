@@ -1,12 +1,13 @@
 // The index provers on programs with `?` dims between the indices and the op (issue 31, item 2):
-// a random chain of reverse, pad, reshape round trips, added and multiplied constants, JAX's
-// negative-index fix-up and clip-mode clamp with the operand's size from get_dimension_size,
-// over an argument %idx of `?` elements (or a dynamic_iota of its size), feeding a gather from
-// (or a scatter into) %x: tensor<?x2xf32>. Every verdict is checked by brute force at sizes
-// n = 1..3 of %x and m = 0..3 of %idx, for every value of %idx in [-2, 2]: the program made
-// static at those sizes, run by the interpreter, spec 000's formulas on its indices. Proven must
-// hold at every size and value; refuted must fail at one; a condition on the sizes alone must
-// hold exactly at the sizes where the property holds for every value.
+// a random chain of reverse, pad, concatenation (with itself, or with a constant after it),
+// argsort, reshape round trips, added and multiplied constants, JAX's negative-index fix-up and
+// clip-mode clamp with the operand's size from get_dimension_size, over an argument %idx of `?`
+// elements (or a dynamic_iota of its size), feeding a gather from (or a scatter into) %x:
+// tensor<?x2xf32>. Every verdict is checked by brute force at sizes n = 1..3 of %x and m = 0..3 of
+// %idx, for every value of %idx in [-2, 2]: the program made static at those sizes, run by the
+// interpreter, spec 000's formulas on its indices. Proven must hold at every size and value;
+// refuted must fail at one; a condition on the sizes alone must hold exactly at the sizes where the
+// property holds for every value.
 #include <gtest/gtest.h>
 #include <isl/set.h>
 
@@ -28,7 +29,7 @@ using gather_scatter::Tensor;
 
 constexpr int64_t kLo = -2, kHi = 2, kMaxRows = 3, kMaxIndices = 3;
 
-enum class Step { Reverse, Pad, Reshape, AddConstant, Double, FixUp, Clip };
+enum class Step { Reverse, Pad, Reshape, AddConstant, Double, FixUp, Clip, Concatenate, ArgSort };
 
 struct PadStep {
   int64_t low = 0, high = 0, interior = 0, value = 0;
@@ -41,14 +42,18 @@ struct Chain {
   std::vector<int64_t> constants;  // one per AddConstant step, in order
   bool scatter = false;
 
+  std::vector<bool> withItself;  // one per Concatenate step: the value twice, or [1, -1] after it
+
   // The index count after the steps, from %idx's m.
   int64_t indices(int64_t m) const {
-    size_t pad = 0;
-    for (Step step : steps)
+    size_t pad = 0, concatenation = 0;
+    for (Step step : steps) {
       if (step == Step::Pad) {
         const PadStep& p = pads[pad++];
         m = p.low + p.high + m + (m > 0 ? (m - 1) * p.interior : 0);
       }
+      if (step == Step::Concatenate) m = withItself[concatenation++] ? 2 * m : m + 2;
+    }
     return m;
   }
 };
@@ -62,10 +67,11 @@ Chain randomChain(std::mt19937& rng, size_t trial) {
   chain.scatter = trial % 2 == 1;
   const size_t length = 1 + trial % 4;
   for (size_t k = 0; k < length; ++k) {
-    Step step = static_cast<Step>(pick(0, 6));
+    Step step = static_cast<Step>(pick(0, 8));
     chain.steps.push_back(step);
     if (step == Step::Pad) chain.pads.push_back({pick(0, 1), pick(0, 1), pick(0, 1), pick(-1, 2)});
     if (step == Step::AddConstant) chain.constants.push_back(pick(-2, 2));
+    if (step == Step::Concatenate) chain.withItself.push_back(pick(0, 1) == 1);
   }
   return chain;
 }
@@ -112,7 +118,7 @@ std::string programText(const Chain& chain, std::optional<std::pair<int64_t, int
          vec() + "\n";
     v = iota;
   }
-  size_t pad = 0, constant = 0;
+  size_t pad = 0, constant = 0, concatenation = 0;
   for (Step step : chain.steps) {
     const std::string out = fresh();
     switch (step) {
@@ -159,6 +165,38 @@ std::string programText(const Chain& chain, std::optional<std::pair<int64_t, int
         t += "  " + wrapped + " = stablehlo.add " + v + ", " + sizesAll + " : " + vec() + "\n";
         t += "  " + out + " = stablehlo.select " + negative + ", " + wrapped + ", " + v +
              " : tensor<" + dim([&] { return count; }) + "xi1>, " + vec() + "\n";
+        break;
+      }
+      case Step::Concatenate: {
+        const std::string in = vec();
+        if (chain.withItself[concatenation++]) {
+          count *= 2;
+          t += "  " + out + " = stablehlo.concatenate " + v + ", " + v + ", dim = 0 : (" + in +
+               ", " + in + ") -> " + vec() + "\n";
+        } else {
+          const std::string tail = fresh();
+          t += "  " + tail + " = stablehlo.constant dense<[1, -1]> : tensor<2xi32>\n";
+          count += 2;
+          t += "  " + out + " = stablehlo.concatenate " + v + ", " + tail + ", dim = 0 : (" + in +
+               ", tensor<2xi32>) -> " + vec() + "\n";
+        }
+        break;
+      }
+      case Step::ArgSort: {  // JAX's argsort: sort (value, iota) by value, keep the iota
+        const std::string size = fresh(), shape = fresh(), iota = fresh(), both = fresh();
+        t += "  " + size + " = stablehlo.get_dimension_size " + v + ", dim = 0 : (" + vec() +
+             ") -> tensor<i32>\n";
+        t += "  " + shape + " = stablehlo.reshape " + size + " : (tensor<i32>) -> tensor<1xi32>\n";
+        t += "  " + iota + " = stablehlo.dynamic_iota " + shape +
+             ", dim = 0 : (tensor<1xi32>) -> " + vec() + "\n";
+        t += "  " + both + ":2 = \"stablehlo.sort\"(" + v + ", " + iota +
+             ") ({\n  ^bb0(%k0: tensor<i32>, %k1: tensor<i32>, %i0: tensor<i32>, %i1: "
+             "tensor<i32>):\n    %lt = stablehlo.compare LT, %k0, %k1, SIGNED : (tensor<i32>, "
+             "tensor<i32>) -> tensor<i1>\n    stablehlo.return %lt : tensor<i1>\n  }) {dimension = "
+             "0 : i64, is_stable = true} : (" +
+             vec() + ", " + vec() + ") -> (" + vec() + ", " + vec() + ")\n";
+        t +=
+            "  " + out + " = stablehlo.convert " + both + "#1 : (" + vec() + ") -> " + vec() + "\n";
         break;
       }
       case Step::Clip: {
