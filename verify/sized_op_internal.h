@@ -42,6 +42,8 @@ class Sizes {
   // A size of the program's that the op's dims do not name (the value analysis's z<i>): a
   // parameter of its own, described as `what` ("dim 0 of %x").
   void adopt(const std::string& name, const std::string& what);
+  // A constraint the program puts on the parameters ("n1 = 2 + z0").
+  void require(const std::string& constraint) { constraints_.push_back(constraint); }
   static bool isParameter(const std::string& size) {
     return size.front() == 'n' || size.front() == 'z';
   }

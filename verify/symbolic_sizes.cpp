@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <regex>
 
 #include "core/bridges/isl_bridge.h"
 #include "verify/index_points.h"
@@ -304,7 +305,19 @@ std::vector<std::string> tiedSizes(SizedOp& problem, const IndexValues& values) 
     }
     tied.push_back(size);
   }
-
+  // What the program's shapes say of the sizes, in the op's terms.
+  static const std::regex kSize("z([0-9]+)");
+  for (const std::string& fact : values.sizeFacts) {
+    std::string text;
+    auto last = fact.cbegin();
+    for (std::sregex_iterator it(fact.begin(), fact.end(), kSize), end; it != end; ++it) {
+      text.append(last, (*it)[0].first);
+      text += "(" + tied.at(std::stoul((*it)[1])) + ")";
+      last = (*it)[0].second;
+    }
+    text.append(last, fact.cend());
+    problem.sizes.require(text);
+  }
   return tied;
 }
 

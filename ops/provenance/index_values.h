@@ -92,6 +92,9 @@ struct IndexValues {
   // and a reverse or pad along a `?` dim reads through it (a leaf's access may name it too).
   // verify/symbolic_sizes ties each to its own size of the same dims.
   std::vector<std::vector<std::pair<std::string, size_t>>> sizes;
+  // What the program's shapes say of them, as isl constraints over z<i> ("z2 = 2 + z0": a
+  // concatenation's size is its parts'); the index tensor's own `?` dims are among the sizes.
+  std::vector<std::string> sizeFacts;
   bool anyKnown() const;
   bool allKnown() const;  // every point of the shape has its value
   bool represented() const { return symbolic.has_value(); }

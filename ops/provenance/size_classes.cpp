@@ -174,13 +174,25 @@ void SizeClasses::joinOp(const Operation& op) {
   } else if (op.name == "stablehlo.concatenate") {
     const mlir_ir::Attribute* dim = firstAttribute(op, "dimension", "dim");
     std::optional<int64_t> axis = dim ? dim->asInt() : std::nullopt;
-    if (!axis) return;
-    for (size_t i = 0; i < op.operands.size(); ++i)
-      if (std::optional<mlir_ir::Type> type = typeOf(i);
-          type && type->shape.size() == result.shape.size())
-        for (size_t d : resultDims)
-          if (static_cast<int64_t>(d) != *axis)
-            joinDims(op.operands[i], *type, d, op.results[0], result, d);
+    if (!axis || *axis < 0) return;
+    const size_t along = static_cast<size_t>(*axis);
+    Sum sum{{op.results[0].toString(), along}};
+    bool summed = along < result.shape.size() && result.shape[along] == kDynamic;
+    for (size_t i = 0; i < op.operands.size(); ++i) {
+      std::optional<mlir_ir::Type> type = typeOf(i);
+      if (!type || type->shape.size() != result.shape.size()) {
+        summed = false;
+        continue;
+      }
+      for (size_t d : resultDims)
+        if (d != along) joinDims(op.operands[i], *type, d, op.results[0], result, d);
+      if (!summed) continue;
+      if (type->shape[along] == kDynamic)
+        sum.parts.emplace_back(op.operands[i].toString(), along);
+      else
+        sum.constant += type->shape[along];
+    }
+    if (summed) sums_.push_back(std::move(sum));
   } else if (op.name == "stablehlo.pad") {
     // A dim without padding keeps its size.
     const mlir_ir::Attribute* low = firstAttribute(op, "edge_padding_low", "low");
@@ -190,10 +202,16 @@ void SizeClasses::joinOp(const Operation& op) {
     std::optional<std::vector<int64_t>> h = high ? high->asInts() : std::nullopt;
     std::optional<std::vector<int64_t>> in = interior ? interior->asInts() : std::nullopt;
     if (l && h && in && l->size() == result.shape.size() && h->size() == l->size() &&
-        in->size() == l->size())
-      for (size_t d : resultDims)
+        in->size() == l->size() && source->shape.size() == l->size())
+      for (size_t d : resultDims) {
         if ((*l)[d] == 0 && (*h)[d] == 0 && (*in)[d] == 0)
           joinDims(op.operands[0], *source, d, op.results[0], result, d);
+        else if (source->shape[d] == kDynamic && (*in)[d] >= 0)
+          sums_.push_back({{op.results[0].toString(), d},
+                           (*l)[d] + (*h)[d],
+                           {{op.operands[0].toString(), d}},
+                           (*in)[d]});
+      }
   } else if (op.name == "stablehlo.dynamic_iota" || op.name == "stablehlo.dynamic_reshape") {
     // The shape operand's element d is the result's dim d.
     const size_t shapeOperand = op.name == "stablehlo.dynamic_iota" ? 0 : 1;
@@ -217,6 +235,14 @@ void SizeClasses::joinOp(const Operation& op) {
           joinDims(op.operands[0], *source, static_cast<size_t>(k), op.results[0], result,
                    static_cast<size_t>((*map)[k]));
   }
+}
+
+std::vector<SizeClasses::Sum> SizeClasses::sumsOf(const SizedDim& dim) const {
+  std::vector<Sum> out;
+  const SizedDim root = find(dim);
+  for (const Sum& sum : sums_)
+    if (find(sum.result) == root) out.push_back(sum);
+  return out;
 }
 
 std::vector<SizedDim> SizeClasses::members(const SizedDim& dim) const {

@@ -6,6 +6,7 @@
 // and the prover's size of the tensor it ends in are one number.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -29,6 +30,18 @@ class SizeClasses {
   // the class's name.
   std::vector<SizedDim> members(const SizedDim& dim) const;
 
+  // A `?` dim whose size is a sum of others' (a concatenation along it, a pad of it):
+  // constant + (interior + 1) * (the parts' sizes) - interior, or `constant` when the one
+  // part of a pad with interior padding is empty.
+  struct Sum {
+    SizedDim result;
+    int64_t constant = 0;
+    std::vector<SizedDim> parts;  // `?` parts; static ones are in `constant`
+    int64_t interior = 0;         // a pad's; its one part
+  };
+  // The sums whose result has the size of `dim`.
+  std::vector<Sum> sumsOf(const SizedDim& dim) const;
+
  private:
   SizedDim find(const SizedDim& dim) const;
   void join(const SizedDim& a, const SizedDim& b);
@@ -40,6 +53,7 @@ class SizeClasses {
 
   std::map<std::string, mlir_ir::Type> types_;  // by value name
   std::map<std::string, const mlir_ir::Operation*> definitions_;
+  std::vector<Sum> sums_;
   mutable std::map<SizedDim, SizedDim> parent_;
 };
 

@@ -193,19 +193,52 @@ size_t Tracer::leafIndex(const Leaf& leaf) {
   return leaves_.size() - 1;
 }
 
-std::string Tracer::size(const mlir_ir::Value& value, size_t dim) {
+const SizeClasses& Tracer::sizeClasses() {
   const std::vector<Operation>* ops = frame().ops;
   auto classes = classes_.find(ops);
   if (classes == classes_.end())
     classes =
         classes_.emplace(ops, SizeClasses(*ops, frames_.size() == 1 ? function_ : frame().callee))
             .first;
-  std::vector<SizedDim> members = classes->second.members({value.toString(), dim});
+  return classes->second;
+}
+
+std::string Tracer::size(const mlir_ir::Value& value, size_t dim) {
+  return size(value.toString(), dim);
+}
+
+std::string Tracer::size(const std::string& value, size_t dim) {
+  std::vector<SizedDim> members = sizeClasses().members({value, dim});
   for (SizedDim& member : members) member.first = scoped(member.first);
   for (size_t i = 0; i < sizes_.size(); ++i)
     if (sizes_[i] == members) return sizeParameter(i);
   sizes_.push_back(std::move(members));
   return sizeParameter(sizes_.size() - 1);
+}
+
+std::vector<std::string> Tracer::sizeFacts(const mlir_ir::Value& root, const mlir_ir::Type& type) {
+  for (size_t d = 0; d < type.shape.size(); ++d)
+    if (type.shape[d] == kDynamic) size(root, d);
+  std::vector<std::string> facts;
+  // Sizes met so far, and the parts of their sums in turn (sizes_ grows as they are met).
+  for (size_t i = 0; i < sizes_.size() && i < kMaxSizes; ++i) {
+    const SizedDim named = sizes_[i].front();
+    if (named.first.front() == '@') continue;  // a callee's: its scope's classes are not these
+    for (const SizeClasses::Sum& sum : sizeClasses().sumsOf(named)) {
+      std::vector<std::string> parts;
+      for (const SizedDim& part : sum.parts) parts.push_back(size(part.first, part.second));
+      const std::string z = sizeParameter(i), constant = std::to_string(sum.constant);
+      if (sum.interior == 0) {
+        facts.push_back(z + " = " + constant + (parts.empty() ? "" : " + " + join(parts, " + ")));
+      } else if (parts.size() == 1) {
+        const std::string in = std::to_string(sum.interior);
+        facts.push_back("((" + parts[0] + " >= 1 and " + z + " = " + constant + " + " +
+                        std::to_string(sum.interior + 1) + " * " + parts[0] + " - " + in +
+                        ") or (" + parts[0] + " = 0 and " + z + " = " + constant + "))");
+      }
+    }
+  }
+  return facts;
 }
 
 IndexValues Tracer::leaf(const std::string& tensor, const mlir_ir::Type& type,
@@ -333,7 +366,13 @@ IndexValues indexValues(const std::vector<Operation>& scope, const mlir_ir::Valu
                         const mlir_ir::Type& type, const ValueContext& context) {
   try {
     Tracer tracer(scope, context);
-    return tracer.finished(tracer.trace(value, type, 0));
+    IndexValues values = tracer.trace(value, type, 0);
+    // The index tensor's own `?` sizes, and the sums they are (before finished() lists sizes).
+    std::vector<std::string> facts;
+    if (context.followDynamicShapes && values.represented()) facts = tracer.sizeFacts(value, type);
+    values = tracer.finished(std::move(values));
+    values.sizeFacts = std::move(facts);
+    return values;
   } catch (const Error& error) {  // isl gave up, or an int64 overflow in a stride
     return unknown(
         type.hasStaticShape() || context.followDynamicShapes ? type.shape : std::vector<int64_t>{},

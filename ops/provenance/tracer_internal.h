@@ -30,6 +30,9 @@ class Tracer {
   IndexValues trace(const mlir_ir::Value& value, const mlir_ir::Type& type, int depth);
   // The traced values with the leaves they use, numbered from 0, and `known` derived.
   IndexValues finished(IndexValues values) const;
+  // What the program's shapes say of the sizes (IndexValues::sizeFacts), with `root`'s own `?`
+  // dims among the sizes; before finished(), which lists them.
+  std::vector<std::string> sizeFacts(const mlir_ir::Value& root, const mlir_ir::Type& type);
 
   // The rows of each family (movement_rules.cpp, arithmetic_rules.cpp, logic_rules.cpp,
   // order_rules.cpp).
@@ -84,6 +87,7 @@ class Tracer {
   // The parameter ("z<i>") for the size of `?` dim `dim` of `value` (a name of the current
   // frame), one for every dim of its size class (size_classes_internal.h).
   std::string size(const mlir_ir::Value& value, size_t dim);
+  std::string size(const std::string& value, size_t dim);
   // Values pulled back along `pull` ({ [p] -> [q] }, result point to operand point): the
   // leaves now read through pull, then their old access.
   IndexValues pulled(const IndexValues& source, const std::vector<int64_t>& shape,
@@ -130,6 +134,9 @@ class Tracer {
   IndexValues reduce(const mlir_ir::Operation& op, const mlir_ir::Type& type, int depth);
 
   const Frame& frame() const { return frames_.back(); }
+  // The current frame's size classes, built on first use.
+  const SizeClasses& sizeClasses();
+  static constexpr size_t kMaxSizes = 64;
   // A tensor's name as leaves record it: "@callee:%x" inside a called function.
   std::string scoped(const std::string& tensor) const;
   // The name of the result of `op` being traced (result_), scoped.

@@ -319,6 +319,42 @@ TEST(VerifySymbolicSizesCli, JaxTakeReadsTheOperandsOwnSymbolicSize) {
       << clipped.out;
 }
 
+// Indices reverse(iota(m)) ++ [7, 9], m the `?` length of %idx (a dynamic_iota of its
+// get_dimension_size), scattered into a `?` x 2 table: the index tensor's size is m + 2, which
+// the program's shapes say and the provers use. Sorted iff the reversed iota has at most one
+// element (n1 <= 3); in bounds iff 9 fits and the iota does (n0 >= 10 and n1 <= n0 + 2, where
+// sizes fit an i32).
+TEST(VerifySymbolicSizesCli, AConcatenationsSizeIsItsParts) {
+  const std::string text =
+      R"(func.func @main(%x: tensor<?x2xf32>, %idx: tensor<?xi32>, %u: tensor<?x2xf32>) -> tensor<?x2xf32> {
+  %m = stablehlo.get_dimension_size %idx, dim = 0 : (tensor<?xi32>) -> tensor<i32>
+  %shape = stablehlo.reshape %m : (tensor<i32>) -> tensor<1xi32>
+  %iota = stablehlo.dynamic_iota %shape, dim = 0 : (tensor<1xi32>) -> tensor<?xi32>
+  %back = stablehlo.reverse %iota, dims = [0] : tensor<?xi32>
+  %tail = stablehlo.constant dense<[7, 9]> : tensor<2xi32>
+  %all = stablehlo.concatenate %back, %tail, dim = 0 : (tensor<?xi32>, tensor<2xi32>) -> tensor<?xi32>
+  %col = stablehlo.reshape %all : (tensor<?xi32>) -> tensor<?x1xi32>
+  %r = "stablehlo.scatter"(%x, %col, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1],
+      inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}
+      : (tensor<?x2xf32>, tensor<?x1xi32>, tensor<?x2xf32>) -> tensor<?x2xf32>
+  return %r : tensor<?x2xf32>
+}
+)";
+  CliResult result = runIdxmap({"verify", "--json"}, text);
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  const nlohmann::json properties = nlohmann::json::parse(result.out).at(0).at("properties");
+  EXPECT_EQ(properties.at("sorted").at("condition"),
+            "n1 <= 3, where n1 is dim 0 of scatter_indices")
+      << result.out;
+  EXPECT_EQ(properties.at("in_bounds").at("condition"),
+            "n0 >= 10 and ((n0 >= 2147483648 and n1 <= 2147483650) or (n0 <= 2147483647 and n1 <= "
+            "2 + n0)), where n0 is dim 0 of result and n1 is dim 0 of scatter_indices")
+      << result.out;
+}
+
 }  // namespace
 }  // namespace symbolic_sizes_cli_test
 }  // namespace idxmap::cli_test
