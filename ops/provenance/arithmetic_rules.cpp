@@ -3,9 +3,12 @@
 // the op's two's complement (or unsigned) arithmetic wraps: add, subtract, multiply by a
 // constant, negate, abs, min, max, clamp, divide and remainder by a constant (C's truncation),
 // shifts by a constant, and integer converts.
+#include <isl/ilp.h>
 #include <isl/map.h>
 #include <isl/set.h>
 #include <isl/val.h>
+
+#include <cstdlib>
 
 #include "core/bridges/isl_bridge.h"
 #include "ops/provenance/relations_internal.h"
@@ -87,6 +90,45 @@ IndexValues Tracer::elementwise(const std::vector<IndexValues>& inputs, const ml
   return wrapped(std::move(out), type);
 }
 
+namespace {
+
+// { [r] -> [v] }: r wrapped into [lo, hi] modulo `modulus` (decimal texts). Where the values r
+// can be (`values`, with any parameters) span a few periods, a piece per period, v = r - k *
+// modulus: the same relation as with an existential k, which isl's emptiness tests pay for in
+// every later question (a sum of an index and an i32 argument spans two).
+isl::map wrapping(const isl::set& values, const std::string& modulus, const std::string& lo,
+                  const std::string& hi) {
+  const isl::map general = readMap("{ [r] -> [v] : exists (k : v = r - " + modulus + " * k and " +
+                                   lo + " <= v <= " + hi + ") }");
+  constexpr int kMaxPeriods = 3;
+  const isl_size parameters = isl_set_dim(values.get(), isl_dim_param);
+  if (parameters < 0) return general;
+  isl::set range =
+      own(isl_set_project_out(values.copy(), isl_dim_param, 0, static_cast<unsigned>(parameters)));
+  isl::val least = own(isl_set_dim_min_val(range.copy(), 0));
+  isl::val most = own(isl_set_dim_max_val(range.copy(), 0));
+  if (least.is_null() || most.is_null() || !isl_val_is_int(least.get()) ||
+      !isl_val_is_int(most.get()))
+    return general;
+  isl::ctx ctx = islContext();
+  const isl::val period(ctx, modulus), bottom(ctx, lo);
+  // The periods k of the values: floor((r - lo) / modulus).
+  auto periodOf = [&](const isl::val& r) { return r.sub(bottom).div(period).floor(); };
+  const isl::val first = periodOf(least), last = periodOf(most);
+  if (last.sub(first).gt(isl::val(ctx, kMaxPeriods - 1))) return general;
+  std::vector<std::string> pieces;
+  for (isl::val k = first; k.le(last); k = k.add(isl::val(ctx, 1))) {
+    char* text = isl_val_to_str(k.mul(period).get());
+    const std::string shift = text;
+    free(text);
+    pieces.push_back("(v = r - (" + shift + ") and " + lo + " + (" + shift + ") <= r <= " + hi +
+                     " + (" + shift + "))");
+  }
+  return readMap("{ [r] -> [v] : " + join(pieces, " or ") + " }");
+}
+
+}  // namespace
+
 IndexValues Tracer::wrapped(IndexValues values, const mlir_ir::Type& type) {
   if (!values.represented()) return values;
   const mlir_ir::ElementType element = type.elementType();
@@ -110,9 +152,7 @@ IndexValues Tracer::wrapped(IndexValues values, const mlir_ir::Type& type) {
     }
     if (carry) modulus.insert(modulus.begin(), static_cast<char>('0' + carry));
   }
-  values.symbolic =
-      applyRange(*values.symbolic, readMap("{ [r] -> [v] : exists (k : v = r - " + modulus +
-                                           " * k and " + lo + " <= v <= " + hi + ") }"));
+  values.symbolic = applyRange(*values.symbolic, wrapping(all, modulus, lo, hi));
   values.provenance += " (wrapped to " + element.toString() + ")";
   return values;
 }
