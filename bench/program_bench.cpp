@@ -6,7 +6,10 @@
 //   - parse/       reading the MLIR text (the anchor: what every user of the program pays);
 //   - values/      the value analysis of every scatter's indices (indexValues);
 //   - verify/      what `idxmap verify` does per scatter (import, values, the three proofs and
-//                  the int32 widths), with `--assume '%arg: in [0, 8]'`.
+//                  the int32 widths), with `--assume '%arg: in [0, 8]'`;
+//   - verify_unassumed/  the same without it: %arg any i32, the properties of the scatters it
+//                  indexes conditions on it (most of the time: the pair conditions of unique
+//                  and sorted restated on %arg).
 // Counters: ops in the program, and the time per scatter.
 #include <benchmark/benchmark.h>
 
@@ -109,13 +112,16 @@ void BM_Values(benchmark::State& state) {
   report(state, program, static_cast<int64_t>(scatters.size()));
 }
 
-void BM_Verify(benchmark::State& state) {
+// With `assumed`, `--assume '%arg: in [0, 8]'`; without, %arg is any i32 (its sums with the
+// offsets wrap), and the properties of the scatters it indexes are conditions on it.
+void verify(benchmark::State& state, bool assumed) {
   const Program& program = programOf(static_cast<int>(state.range(0)));
   const mlir_ir::Module module = mlir_ir::parseMlirModule(program.text, "program.mlir");
   const std::vector<mlir_ir::Operation>& block =
       module.function("main")->body.blocks.front().operations;
   const std::vector<const mlir_ir::Operation*> scatters = scattersOf(module);
-  const std::vector<Assumption> assumptions = parseAssumptions({"%arg: in [0, 8]"});
+  const std::vector<Assumption> assumptions =
+      assumed ? parseAssumptions({"%arg: in [0, 8]"}) : std::vector<Assumption>{};
   for (auto _ : state)
     for (const mlir_ir::Operation* scatter : scatters)
       benchmark::DoNotOptimize(proveOpIndexProperties(*scatter, block, assumptions, &module));
@@ -124,7 +130,16 @@ void BM_Verify(benchmark::State& state) {
 
 BENCHMARK(BM_Parse)->Name("parse")->Arg(91)->Arg(910)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Values)->Name("values")->Arg(91)->Arg(910)->Unit(benchmark::kMillisecond);
+void BM_Verify(benchmark::State& state) { verify(state, true); }
+void BM_VerifyUnassumed(benchmark::State& state) { verify(state, false); }
+
 BENCHMARK(BM_Verify)->Name("verify")->Arg(91)->Arg(910)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK(BM_VerifyUnassumed)
+    ->Name("verify_unassumed")
+    ->Arg(91)
+    ->Arg(910)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
 
 }  // namespace
 }  // namespace idxmap::bench
