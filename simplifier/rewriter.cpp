@@ -18,7 +18,6 @@ namespace {
 bool isLinear(Expr e) {
   switch (e.kind()) {
     case ExprKind::Add:
-      return isLinear(e.lhs()) && isLinear(e.rhs());
     case ExprKind::Mul:
       return isLinear(e.lhs()) && isLinear(e.rhs());
     case ExprKind::FloorDiv:

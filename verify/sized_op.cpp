@@ -1,6 +1,7 @@
 // The op in isl's terms, from its dimension numbers as spec 000 writes them: the target element
 // an index point reaches is full_start_index + full_batching_index + the window's (gather: the
 // offset's) coordinates; sizes are numbers or the parameters of `?` dims.
+#include <isl/map.h>
 #include <isl/set.h>
 
 #include <algorithm>
@@ -13,6 +14,8 @@ namespace idxmap::symbolic_sizes {
 
 using gather_scatter::GatherOp;
 using gather_scatter::ScatterOp;
+using isl_bridge::checked;
+using isl_bridge::own;
 
 std::string variable(const char* prefix, size_t k) { return prefix + std::to_string(k); }
 
@@ -274,6 +277,58 @@ SizedOp sizedOp(const ScatterOp& op, const IndexOpForm& form) {
   p.keptInTarget = true;
   p.uniqueAsked = true;
   return p;
+}
+
+// The size each of the value analysis's sizes z<i> is in the op's terms: the op's own size of a
+// dim of its class (a number, or a parameter n<j>), else a parameter of its own, z<i> (adopted
+// with what it is).
+std::vector<std::string> tiedSizes(SizedOp& problem, const index_provenance::IndexValues& values) {
+  std::vector<std::string> tied;
+  for (size_t i = 0; i < values.sizes.size(); ++i) {
+    std::string size;
+    for (const std::pair<std::string, size_t>& dim : values.sizes[i])
+      if (auto it = problem.dimSizes.find(dim); it != problem.dimSizes.end() && size.empty())
+        size = it->second;
+    if (size.empty()) {
+      size = index_provenance::sizeParameter(i);
+      const auto& [tensor, dim] = values.sizes[i].front();
+      problem.sizes.adopt(size, "dim " + std::to_string(dim) + " of " + tensor);
+    }
+    tied.push_back(size);
+  }
+  // What the program's shapes say of the sizes, in the op's terms.
+  static const std::regex kSize("z([0-9]+)");
+  for (const std::string& fact : values.sizeFacts) {
+    std::string text;
+    auto last = fact.cbegin();
+    for (std::sregex_iterator it(fact.begin(), fact.end(), kSize), end; it != end; ++it) {
+      text.append(last, (*it)[0].first);
+      text += "(" + tied.at(std::stoul((*it)[1])) + ")";
+      last = (*it)[0].second;
+    }
+    text.append(last, fact.cend());
+    problem.sizes.require(text);
+  }
+  return tied;
+}
+
+// The relation with each z<i> it reads replaced by its tied size.
+isl::map withTiedSizes(isl::map map, const std::vector<std::string>& tied) {
+  std::vector<std::string> names;
+  for (int k = 0; k < checked(isl_map_dim(map.get(), isl_dim_param)); ++k)
+    names.emplace_back(isl_map_get_dim_name(map.get(), isl_dim_param, k));
+  for (const std::string& name : names) {
+    if (!index_provenance::isSizeParameter(name)) continue;
+    const std::string& size = tied.at(std::stoul(name.substr(1)));
+    if (size == name) continue;
+    const std::string params = Sizes::isParameter(size) ? name + ", " + size : name;
+    map = map.intersect_params(
+        isl::set(islContext(), "[" + params + "] -> { : " + name + " = " + size + " }"));
+    const int position = isl_map_find_dim_by_name(map.get(), isl_dim_param, name.c_str());
+    map =
+        own(isl_map_project_out(map.release(), isl_dim_param, static_cast<unsigned>(position), 1));
+  }
+  return map;
 }
 
 }  // namespace idxmap::symbolic_sizes

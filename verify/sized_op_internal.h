@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/bridges/isl_bridge.h"
+#include "ops/provenance/index_values.h"
 #include "ops/stablehlo/gather_scatter.h"
 #include "verify/index_properties.h"
 
@@ -104,5 +105,13 @@ SizedRelations sizedRelations(const SizedOp& p, const isl::set& withVectors);
 
 SizedOp sizedOp(const gather_scatter::GatherOp& op, const IndexOpForm& form);
 SizedOp sizedOp(const gather_scatter::ScatterOp& op, const IndexOpForm& form);
+
+// The size each of the value analysis's sizes z<i> (IndexValues::sizes) is in the op's terms:
+// the op's own size of a dim of its class (IndexOpForm::tensors), else a parameter of its own,
+// z<i>, adopted with what it is; what the program's shapes say of them (sizeFacts) becomes the
+// op's constraints.
+std::vector<std::string> tiedSizes(SizedOp& problem, const index_provenance::IndexValues& values);
+// The relation with each z<i> it reads replaced by its tied size.
+isl::map withTiedSizes(isl::map map, const std::vector<std::string>& tied);
 
 }  // namespace idxmap::symbolic_sizes

@@ -9,7 +9,6 @@
 #include <functional>
 #include <map>
 #include <optional>
-#include <regex>
 
 #include "core/bridges/isl_bridge.h"
 #include "verify/index_points.h"
@@ -287,58 +286,6 @@ class Decider {
   isl::set withVectors_;
   mutable std::optional<VectorView> vectorView_;  // the leaves projected out (onVectors)
 };
-
-// The size each of the value analysis's sizes z<i> is in the op's terms: the op's own size of a
-// dim of its class (a number, or a parameter n<j>), else a parameter of its own, z<i> (adopted
-// with what it is).
-std::vector<std::string> tiedSizes(SizedOp& problem, const IndexValues& values) {
-  std::vector<std::string> tied;
-  for (size_t i = 0; i < values.sizes.size(); ++i) {
-    std::string size;
-    for (const std::pair<std::string, size_t>& dim : values.sizes[i])
-      if (auto it = problem.dimSizes.find(dim); it != problem.dimSizes.end() && size.empty())
-        size = it->second;
-    if (size.empty()) {
-      size = index_provenance::sizeParameter(i);
-      const auto& [tensor, dim] = values.sizes[i].front();
-      problem.sizes.adopt(size, "dim " + std::to_string(dim) + " of " + tensor);
-    }
-    tied.push_back(size);
-  }
-  // What the program's shapes say of the sizes, in the op's terms.
-  static const std::regex kSize("z([0-9]+)");
-  for (const std::string& fact : values.sizeFacts) {
-    std::string text;
-    auto last = fact.cbegin();
-    for (std::sregex_iterator it(fact.begin(), fact.end(), kSize), end; it != end; ++it) {
-      text.append(last, (*it)[0].first);
-      text += "(" + tied.at(std::stoul((*it)[1])) + ")";
-      last = (*it)[0].second;
-    }
-    text.append(last, fact.cend());
-    problem.sizes.require(text);
-  }
-  return tied;
-}
-
-// The relation with each z<i> it reads replaced by its tied size.
-isl::map withTiedSizes(isl::map map, const std::vector<std::string>& tied) {
-  std::vector<std::string> names;
-  for (int k = 0; k < checked(isl_map_dim(map.get(), isl_dim_param)); ++k)
-    names.emplace_back(isl_map_get_dim_name(map.get(), isl_dim_param, k));
-  for (const std::string& name : names) {
-    if (!index_provenance::isSizeParameter(name)) continue;
-    const std::string& size = tied.at(std::stoul(name.substr(1)));
-    if (size == name) continue;
-    const std::string params = Sizes::isParameter(size) ? name + ", " + size : name;
-    map = map.intersect_params(
-        isl::set(islContext(), "[" + params + "] -> { : " + name + " = " + size + " }"));
-    const int position = isl_map_find_dim_by_name(map.get(), isl_dim_param, name.c_str());
-    map =
-        own(isl_map_project_out(map.release(), isl_dim_param, static_cast<unsigned>(position), 1));
-  }
-  return map;
-}
 
 IndexProperties proveAll(const IndexValues& values, int64_t indexVectorDim, const SizedOp& problem,
                          const std::vector<Assumption>& assumptions,

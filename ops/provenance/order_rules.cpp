@@ -120,31 +120,26 @@ IndexValues Tracer::sort(const Operation& op, const mlir_ir::Type& type, int dep
   bool oneRow = true;
   for (size_t d = 0; d < shape.size(); ++d)
     if (static_cast<int64_t>(d) != *axis) oneRow = oneRow && shape[d] == 1;
-  const int64_t n = shape[static_cast<size_t>(*axis)];
   const std::string tensor = resultName(op);
-  if (dynamic) {
-    // Along a `?` dim of size z: in [0, z - 1] (the leaf's range as a relation on z) where the
-    // element type holds z - 1; a longer iota wrapped, and its sort holds repeated values, so
-    // the elements are distinct only when every size fits (i64).
-    const std::string z = size(op.operands[result], static_cast<size_t>(*axis));
-    const std::optional<std::pair<int64_t, int64_t>> range = valueRange(type.elementType());
-    if (!range) return opaque(op, type, "a sort of elements of no integer type");
-    const bool fits = range->second == INT64_MAX;
-    std::string why = "a permutation of 0..(" + z + " - 1) along dimension " +
-                      std::to_string(*axis) + " (stablehlo.sort of an iota)";
-    IndexValues values = leaf(tensor, type, why, std::nullopt, oneRow && fits);
-    const std::string l = isl_map_get_dim_name(values.symbolic->get(), isl_dim_param, 0);
-    const std::string top = std::to_string(range->second);
-    values.symbolic = values.symbolic->intersect_params(
-        readSet("[" + l + ", " + z + "] -> { : (0 <= " + l + " < " + z + ") or " + z + " > " + top +
-                " + 1 }"));
-    values.provenance = tensor + " (" + why + ")";
-    return values;
-  }
-  std::string why = "a permutation of 0.." + std::to_string(n - 1) + " along dimension " +
-                    std::to_string(*axis) + " (stablehlo.sort of an iota)";
+  // Along a `?` dim of size z: in [0, z - 1] (the leaf's range as a relation on z) where the
+  // element type holds z - 1; a longer iota wrapped, and its sort holds repeated values, so
+  // the elements are distinct only when every size fits (i64).
+  const std::optional<std::pair<int64_t, int64_t>> range = valueRange(type.elementType());
+  if (!range) return opaque(op, type, "a sort of elements of no integer type");
+  const int64_t n = shape[static_cast<size_t>(*axis)];
+  const std::string z = dynamic ? size(op.operands[result], static_cast<size_t>(*axis)) : "";
+  std::string why = "a permutation of 0.." + (dynamic ? "(" + z + " - 1)" : std::to_string(n - 1)) +
+                    " along dimension " + std::to_string(*axis) + " (stablehlo.sort of an iota)";
   IndexValues values =
-      leaf(tensor, type, why, std::pair<int64_t, int64_t>{0, n - 1}, /*distinct=*/oneRow);
+      leaf(tensor, type, why,
+           dynamic ? std::nullopt : std::optional(std::pair<int64_t, int64_t>{0, n - 1}),
+           /*distinct=*/oneRow && (!dynamic || range->second == INT64_MAX));
+  if (dynamic) {
+    const std::string l = isl_map_get_dim_name(values.symbolic->get(), isl_dim_param, 0);
+    values.symbolic = values.symbolic->intersect_params(
+        readSet("[" + l + ", " + z + "] -> { : (0 <= " + l + " < " + z + ") or " + z + " > " +
+                std::to_string(range->second) + " + 1 }"));
+  }
   values.provenance = tensor + " (" + why + ")";
   return values;
 }

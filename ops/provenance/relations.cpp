@@ -105,6 +105,13 @@ std::vector<std::string> concat(std::vector<std::string> a, const std::vector<st
   return a;
 }
 
+std::vector<size_t> dynamicDims(const std::vector<int64_t>& shape) {
+  std::vector<size_t> dims;
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] == kDynamic) dims.push_back(d);
+  return dims;
+}
+
 IndexValues unknown(const std::vector<int64_t>& shape, std::string reason) {
   IndexValues values;
   values.shape = shape;

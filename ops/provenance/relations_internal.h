@@ -24,6 +24,8 @@ std::string tuple(char prefix, size_t rank);
 // size, INT64_MAX (whoever knows its size bounds it further).
 std::vector<std::string> box(char prefix, const std::vector<int64_t>& shape);
 std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b);
+// The `?` (kDynamic) dims of `shape`, in order.
+std::vector<size_t> dynamicDims(const std::vector<int64_t>& shape);
 
 // Parsed once per thread (the texts repeat); throws Error for a text isl does not read.
 isl::map readMap(const std::string& text);

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "core/tensor_type.h"
+#include "ops/provenance/relations_internal.h"
 #include "ops/provenance/size_classes_internal.h"
 #include "ops/provenance/tracer_internal.h"
 
@@ -48,13 +49,6 @@ const std::set<std::string, std::less<>>& sameShapeOps() {
                                                           "stablehlo.xor",
                                                           "stablehlo.bitcast_convert"};
   return kOps;
-}
-
-std::vector<size_t> dynamicDims(const mlir_ir::Type& type) {
-  std::vector<size_t> dims;
-  for (size_t d = 0; d < type.shape.size(); ++d)
-    if (type.shape[d] == kDynamic) dims.push_back(d);
-  return dims;
 }
 
 // The product of the static dims.
@@ -142,7 +136,7 @@ void SizeClasses::joinOp(const Operation& op) {
     if (i < op.operandTypes.size()) return op.operandTypes[i];
     return std::nullopt;
   };
-  const std::vector<size_t> resultDims = dynamicDims(result);
+  const std::vector<size_t> resultDims = dynamicDims(result.shape);
   if (resultDims.empty() && op.name != "stablehlo.concatenate") return;
   if (sameShapeOps().count(op.name)) {
     for (size_t r = 0; r < op.results.size() && r < op.resultTypes.size(); ++r)
@@ -167,7 +161,7 @@ void SizeClasses::joinOp(const Operation& op) {
                    static_cast<size_t>((*perm)[k]));
   } else if (op.name == "stablehlo.reshape" || op.name == "stablehlo.dynamic_reshape") {
     // One `?` on each side and the same static product: the `?` moves as a whole.
-    const std::vector<size_t> sourceDims = dynamicDims(*source);
+    const std::vector<size_t> sourceDims = dynamicDims(source->shape);
     if (resultDims.size() == 1 && sourceDims.size() == 1 &&
         staticProduct(result) == staticProduct(*source) && staticProduct(result) > 0)
       joinDims(op.results[0], result, resultDims[0], op.operands[0], *source, sourceDims[0]);
@@ -176,7 +170,8 @@ void SizeClasses::joinOp(const Operation& op) {
     std::optional<int64_t> axis = dim ? dim->asInt() : std::nullopt;
     if (!axis || *axis < 0) return;
     const size_t along = static_cast<size_t>(*axis);
-    Sum sum{{op.results[0].toString(), along}};
+    Sum sum;
+    sum.result = {op.results[0].toString(), along};
     bool summed = along < result.shape.size() && result.shape[along] == kDynamic;
     for (size_t i = 0; i < op.operands.size(); ++i) {
       std::optional<mlir_ir::Type> type = typeOf(i);

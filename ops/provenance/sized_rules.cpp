@@ -21,18 +21,14 @@ using mlir_ir::Operation;
 
 namespace {
 
-// `[z0, z1] -> { in -> out : conditions }`: a relation that reads sizes.
-isl::map sized(const std::vector<std::string>& sizes, const std::string& in, const std::string& out,
+// `[z0, z1] -> { in -> out : conditions }`: a relation that reads sizes (a size named twice,
+// a concatenation of a value with itself, declared once).
+isl::map sized(std::vector<std::string> sizes, const std::string& in, const std::string& out,
                const std::vector<std::string>& conditions) {
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   return readMap("[" + join(sizes, ", ") + "] -> { " + in + " -> " + out + " : " +
                  (conditions.empty() ? "true" : join(conditions, " and ")) + " }");
-}
-
-std::vector<size_t> dynamicDims(const std::vector<int64_t>& shape) {
-  std::vector<size_t> dims;
-  for (size_t d = 0; d < shape.size(); ++d)
-    if (shape[d] == kDynamic) dims.push_back(d);
-  return dims;
 }
 
 // The dims of `shape` that are not a static 1, in order.
@@ -55,9 +51,9 @@ IndexValues Tracer::concatenate(const Operation& op, const mlir_ir::Type& type, 
     return opaque(op, type, "a concatenate without a valid dimension");
   const size_t along = static_cast<size_t>(*axis);
   IndexValues result = exactly(shape, {"1 = 0"}, "");
-  std::vector<std::string> parts, sizes;
-  int64_t offset = 0;               // the static sizes before the part
-  std::vector<std::string> before;  // and the `?` ones
+  std::vector<std::string> parts;
+  int64_t offset = 0;              // the static sizes before the part
+  std::vector<std::string> sizes;  // and the `?` ones (then the part's own, if `?`)
   for (size_t i = 0; i < op.operands.size(); ++i) {
     std::optional<IndexValues> part = operand(op, i, depth);
     if (!part || part->shape.size() != shape.size() || !part->represented())
@@ -68,14 +64,13 @@ IndexValues Tracer::concatenate(const Operation& op, const mlir_ir::Type& type, 
       std::string q = var('p', a);
       if (a == along) {
         q += " - " + std::to_string(offset);
-        for (const std::string& z : before) q += " - " + z;
+        for (const std::string& z : sizes) q += " - " + z;
       }
       shift.push_back(var('q', a) + " = " + q);
     }
     if (part->shape[along] == kDynamic) {
       sizes.push_back(size(op.operands[i], along));
       shift.push_back(var('q', along) + " < " + sizes.back());
-      before.push_back(sizes.back());
     } else {
       offset = checkedAdd(offset, part->shape[along]);
     }
@@ -85,7 +80,7 @@ IndexValues Tracer::concatenate(const Operation& op, const mlir_ir::Type& type, 
                sized(sizes, tuple('p', shape.size()), tuple('q', shape.size()), shift), "part");
     result.symbolic = own(isl_map_union(result.symbolic->release(), moved.symbolic->release()));
   }
-  if (shape[along] != kDynamic && before.empty() && offset != shape[along])
+  if (shape[along] != kDynamic && sizes.empty() && offset != shape[along])
     return opaque(op, type, "concatenate sizes do not add up");
   result.provenance = "concatenate(" + join(parts, ", ") + ")";
   return result;

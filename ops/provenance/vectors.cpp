@@ -17,6 +17,14 @@ using isl_bridge::own;
 
 namespace {
 
+// `map` with parameter `position` fixed to `value`, and gone.
+isl::map withParameterAt(const isl::map& map, int position, int64_t value) {
+  isl::map fixed = own(isl_map_fix_val(map.copy(), isl_dim_param, static_cast<unsigned>(position),
+                                       isl_bridge::toIslVal(value).release()));
+  return own(
+      isl_map_project_out(fixed.release(), isl_dim_param, static_cast<unsigned>(position), 1));
+}
+
 // `map` read at entry k of input dim `dim`, that dim gone.
 isl::map atEntry(const isl::map& map, unsigned dim, int64_t k) {
   isl::map fixed = own(isl_map_fix_si(map.copy(), isl_dim_in, dim, static_cast<int>(k)));
@@ -43,10 +51,7 @@ IndexValues withLeavesFixed(IndexValues values) {
     const std::string name = isl_map_get_dim_name(fixed.get(), isl_dim_param, i);
     if (isSizeParameter(name)) continue;  // sizes are fixed by withSizesAt
     const Leaf& leaf = values.leaves.at(leafOfParameter(name));
-    const int64_t value = std::clamp<int64_t>(0, leaf.range.first, leaf.range.second);
-    fixed = own(isl_map_fix_val(fixed.release(), isl_dim_param, static_cast<unsigned>(i),
-                                isl_bridge::toIslVal(value).release()));
-    fixed = own(isl_map_project_out(fixed.release(), isl_dim_param, static_cast<unsigned>(i), 1));
+    fixed = withParameterAt(fixed, i, std::clamp<int64_t>(0, leaf.range.first, leaf.range.second));
   }
   values.provenance += " (each run-time value fixed to 0 or its range's nearest end)";
   values.symbolic = fixed;
@@ -63,10 +68,7 @@ IndexValues withSizesAt(IndexValues values, const std::map<size_t, int64_t>& at)
       const std::string name = isl_map_get_dim_name(map.get(), isl_dim_param, i);
       if (!isSizeParameter(name)) continue;
       auto value = at.find(static_cast<size_t>(std::stoull(name.substr(1))));
-      if (value == at.end()) continue;
-      map = own(isl_map_fix_val(map.release(), isl_dim_param, static_cast<unsigned>(i),
-                                isl_bridge::toIslVal(value->second).release()));
-      map = own(isl_map_project_out(map.release(), isl_dim_param, static_cast<unsigned>(i), 1));
+      if (value != at.end()) map = withParameterAt(map, i, value->second);
     }
     return map;
   };
