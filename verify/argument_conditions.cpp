@@ -344,8 +344,13 @@ std::optional<ArgumentCondition> pairCondition(const PossibleVectors& possible,
       projectedOut(projectedOut(readable, m, 1), 2 * m, 1).release(), asked.release()));
   isl::set badValues = projectedOut(projectedOut(bad, 0, m), 1, m);  // [l, m']
   isl::set values = projectedOut(projectedOut(readable, 0, m), 1, m);
-  isl::set everywhere =
-      own(isl_set_intersect(interleaved(points, badValues, m).release(), readable.copy()));
+  // bad holds only pairs of points asked: readable's other pairs (q before p) would only
+  // multiply the pieces the exactness test intersects.
+  isl::set anyValues = own(isl_set_universe(isl_set_get_space(badValues.get())));
+  isl::set readableAsked = isl_bridge::coalesce(
+      own(isl_set_intersect(readable.copy(), interleaved(points, anyValues, m).release())));
+  isl::set everywhere = own(isl_set_intersect(
+      interleaved(isl_bridge::coalesce(points), badValues, m).release(), readableAsked.release()));
   if (!checked(isl_set_is_subset(everywhere.get(), bad.get())) ||
       checked(isl_set_is_empty(points.get())) ||
       checked(isl_set_is_subset(values.get(), badValues.get())))
