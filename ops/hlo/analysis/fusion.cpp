@@ -121,9 +121,16 @@ InstructionIndexing fusionOutputToInput(const Instruction& fusion, int outputId)
   const Computation& body = fusedComputation(fusion);
   if (outputId < 0 || outputId >= ops::resultCount(*body.root))
     failAtFusion(fusion, "has no result " + std::to_string(outputId));
+  // A root tuple's elements are the fusion's roots (XLA flattens them): result k starts at
+  // element k, and a parameter only the other roots read gets no map at all.
   Node start{body.root, body.root->shape.isTuple ? outputId : 0};
+  while (start.instruction->opcode == "tuple" &&
+         start.output < static_cast<int>(start.instruction->operands.size())) {
+    const Instruction& element = *start.instruction->operands[start.output];
+    start = {&element, 0};
+  }
   Reached reached;  // node -> maps from the fusion's result to that node
-  reached[start] = identityAt(*body.root, start.output);
+  reached[start] = identityAt(*start.instruction, start.output);
   for (const Node& node : consumersFirst(start)) {
     OperandIndexing& here = reached[node];  // references survive rehashing
     dropEmptyPieces(here.maps);

@@ -3,6 +3,8 @@
 // stops the analysis of the rest of a module.
 #include "ops/hlo/analysis/indexing.h"
 
+#include <algorithm>
+
 #include "ops/hlo/analysis/fusion.h"
 #include "ops/hlo/analysis/known_offsets.h"
 #include "ops/hlo/analysis/runtime_sources.h"
@@ -23,6 +25,32 @@ PointDims asXlaPrints(const hlo::Instruction& instruction, PointDims requested) 
   return opcode == "reduce-window" || opcode == "convolution" ? PointDims::kReplace : requested;
 }
 
+// A gather's runtime variables in the order of the operand dims they offset, as XLA numbers
+// them (the op model numbers them by index vector entry, which is what a kernel binds).
+InstructionIndexing inOperandDimOrder(InstructionIndexing indexing) {
+  if (indexing.entries.empty()) return indexing;
+  for (IndexingMap& map : indexing.entries[0].maps) {
+    std::vector<unsigned> order;  // old runtime variable numbers, in their new order
+    for (const Expr& result : map.results)
+      for (unsigned k = 0; k < map.runtimeVars.size(); ++k)
+        if (result.uses(ExprKind::RuntimeVar, k) &&
+            std::find(order.begin(), order.end(), k) == order.end())
+          order.push_back(k);
+    if (order.size() != map.runtimeVars.size()) continue;
+    std::vector<Expr> renamed(order.size());
+    std::vector<Variable> variables;
+    for (unsigned position = 0; position < order.size(); ++position) {
+      renamed[order[position]] = Expr::runtimeVar(position);
+      variables.push_back(map.runtimeVars[order[position]]);
+    }
+    for (Expr& result : map.results) result = result.replaceVariables({}, {}, renamed);
+    for (Constraint& constraint : map.constraints)
+      constraint.expr = constraint.expr.replaceVariables({}, {}, renamed);
+    map.runtimeVars = std::move(variables);
+  }
+  return indexing;
+}
+
 }  // namespace
 
 InstructionIndexing computeOutputToInputIndexing(const hlo::Instruction& instruction, int outputId,
@@ -35,7 +63,8 @@ InstructionIndexing computeOutputToInputIndexing(const hlo::Instruction& instruc
       instruction, model->outputToInput(instruction, outputId, asXlaPrints(instruction, pointDims)),
       true);
   if (runtimeVariables == RuntimeVariables::kPositional) return indexing;
-  return foldKnownStarts(instruction, std::move(indexing));
+  indexing = foldKnownStarts(instruction, std::move(indexing));
+  return instruction.opcode == "gather" ? inOperandDimOrder(std::move(indexing)) : indexing;
 }
 
 InstructionIndexing computeInputToOutputIndexing(const hlo::Instruction& instruction, int inputId,

@@ -99,6 +99,7 @@ const OpModel& constantModel();  // constant, iota, parameter: no operands
 const OpModel& transposeModel();
 const OpModel& reverseModel();
 const OpModel& reduceModel();
+const OpModel& scanModel();  // XLA's maps: element i from element i of each input
 const OpModel& sliceModel();
 const OpModel& reshapeModel();
 const OpModel& bitcastModel();

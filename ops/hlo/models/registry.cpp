@@ -23,6 +23,7 @@ const ModelRules& registry() {
         {"transpose", &ops::transposeModel()},
         {"reverse", &ops::reverseModel()},
         {"reduce", &ops::reduceModel()},
+        {"scan", &ops::scanModel()},
         {"slice", &ops::sliceModel()},
         {"concatenate", &ops::concatenateModel()},
         {"gather", &ops::gatherModel()},
