@@ -157,7 +157,7 @@ Program readProgram(std::string_view text, std::string_view file) {
     parsed->file = file;
     parsed->text = text;
     if (!mlir_ir::looksLikeMlir(file, text))
-      parsed->hlo = hlo::parseHloModule(parsed->text, parsed->file);
+      parsed->hlo = readHloModule(parsed->text, parsed->file);
     else
       parsed->mlir = mlir_ir::parseMlirModule(parsed->text, parsed->file);
     return Program(std::move(parsed));

@@ -11,6 +11,7 @@
 #include "cli/units.h"
 #include "ops/hlo/analysis/indexing.h"
 #include "ops/hlo/models/common.h"
+#include "ops/hlo/models/model.h"
 #include "ops/hlo/module.h"
 
 namespace idxmap::cli {
@@ -188,7 +189,7 @@ bool unread(const OperandIndexing& entry) {
 
 ExitCode analyzeHlo(const AnalyzeOptions& options, const Source& source, std::ostream& out,
                     std::ostream& diagnostics) {
-  hlo::Module module = hlo::parseHloModule(source.text, source.name);
+  hlo::Module module = readHloModule(source.text, source.name);
   const hlo::Instruction& instruction = findInstruction(module, options.instruction, source.name);
   bool inToOut = options.direction == "in-to-out";
   int results = ops::resultCount(instruction);

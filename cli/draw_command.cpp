@@ -6,6 +6,7 @@
 #include "cli/output.h"
 #include "draw/op_picture.h"
 #include "draw/svg.h"
+#include "ops/hlo/models/model.h"
 
 namespace idxmap::cli {
 namespace {
@@ -153,7 +154,7 @@ ExitCode runDraw(const DrawOptions& options, std::ostream& out, std::ostream& di
       picture = draw::drawMlirOp(module, options.op.value_or(1), points, options.pointCount);
     } else if (isHlo(source)) {
       rejectOptionsOf(options, "HLO");
-      hlo::Module module = hlo::parseHloModule(source.text, source.name);
+      hlo::Module module = readHloModule(source.text, source.name);
       picture = draw::drawHloInstruction(
           findInstruction(module, options.instruction.value_or(""), source.name),
           options.operand.value_or(0), points, options.pointCount);

@@ -4,6 +4,7 @@
 #include "cli/output.h"
 #include "codegen/emit.h"
 #include "core/bridges/isl_bridge.h"
+#include "ops/hlo/models/model.h"
 #include "verify/assumptions.h"
 
 namespace idxmap::cli {
@@ -90,7 +91,7 @@ ExitCode runEmitHlo(const EmitOptions& options, const Source& source,
                    "about\n";
     return kInvalidInput;
   }
-  hlo::Module module = hlo::parseHloModule(source.text, source.name);
+  hlo::Module module = readHloModule(source.text, source.name);
   return report(options, codegen::emitHloModule(module, target), source.name,
                 "the entry computation computes nothing to emit", hloKernelJson, out, diagnostics);
 }

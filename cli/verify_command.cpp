@@ -251,7 +251,7 @@ ValidatedSource::ValidatedSource(const Source& source) {
     mlir = mlir_ir::parseMlirModule(source.text, source.name);
     report = validation::validateMlirModule(*mlir);
   } else {
-    hlo = hlo::parseHloModule(source.text, source.name);
+    hlo = readHloModule(source.text, source.name);
     report = validation::validateHloModule(*hlo);
   }
 }

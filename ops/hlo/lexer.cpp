@@ -94,7 +94,19 @@ std::string_view HloCursor::attributeValue(std::string_view attributeName) {
   size_t i = begin;
   while (i < text_.size()) {
     char c = text_[i];
-    if (open.empty() && (c == ',' || isSpace(c))) break;
+    if (open.empty() && c == ',') break;
+    if (open.empty() && isSpace(c)) {
+      // A value of several words on one line goes on: `replica_groups=mesh['x'=2] {'x'}`,
+      // `literal=s32[] 1`. A comma, a closer, a comment or the line's end ends it.
+      size_t next = i;
+      while (next < text_.size() && (text_[next] == ' ' || text_[next] == '\t')) ++next;
+      const bool goesOn = next < text_.size() &&
+                          std::string_view(",)}\r\n").find(text_[next]) == std::string_view::npos &&
+                          text_.substr(next, 2) != "/*" && text_.substr(next, 2) != "//";
+      if (!goesOn) break;
+      i = next;
+      continue;
+    }
     if (c == '"') {
       i = source_.endOfString(i);
       continue;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -76,6 +77,11 @@ struct Module {
 // Reads an HLO module as XLA prints it. Throws ParseError (file:line:col, caret) on
 // malformed text, unknown operands or computations, and inconsistent shapes in the syntax
 // itself; it does not check op semantics (that is the op models' job).
-Module parseHloModule(std::string_view text, std::string_view fileName = "<stdin>");
+// With `infer`, an instruction may leave its result shape out where XLA infers it
+// (`ROOT t = tuple(a, b)`): `infer` gives it from the operands and attributes (it throws a
+// located ParseError when it cannot), before any later instruction reads it.
+using ShapeInference = std::function<Shape(const Instruction&)>;
+Module parseHloModule(std::string_view text, std::string_view fileName = "<stdin>",
+                      const ShapeInference& infer = {});
 
 }  // namespace idxmap::hlo

@@ -40,8 +40,8 @@ struct PendingCall {
 
 class HloParser {
  public:
-  HloParser(std::string_view text, std::string_view fileName)
-      : source_(text, fileName), cursor_(source_) {
+  HloParser(std::string_view text, std::string_view fileName, const ShapeInference& infer)
+      : source_(text, fileName), cursor_(source_), infer_(infer) {
     module_.fileName = std::string(fileName);
   }
 
@@ -146,10 +146,15 @@ class HloParser {
       throw cursor_.error(nameAt, "instruction '" + instruction->name + "' is defined twice in '" +
                                       computation.name + "'");
     cursor_.expect('=', "after instruction name '" + instruction->name + "'");
-    instruction->shape = parseShape(cursor_);
+    cursor_.skipSpace();
+    // `t = tuple(a, b)`: an opcode where the shape goes (a shape's element type is followed
+    // by `[`, a tuple shape starts with `(`).
+    const bool shapeLeftOut = infer_ && !atShape(cursor_) && !cursor_.peekName().empty();
+    if (!shapeLeftOut) instruction->shape = parseShape(cursor_);
     parseOpcodeAndOperands(*instruction, computation);
     parseAttributes(*instruction);
     defaultScalarBroadcastDimensions(*instruction);
+    if (shapeLeftOut) inferShape(*instruction);
 
     if (isRoot) {
       if (computation.root)
@@ -315,6 +320,32 @@ class HloParser {
     }
   }
 
+  // The shape XLA would infer, from computations read so far (a callee written after its
+  // caller cannot be read for it).
+  void inferShape(Instruction& instruction) {
+    std::vector<PendingCall> later;
+    for (const PendingCall& call : pending_) {
+      if (call.instruction != &instruction) {
+        later.push_back(call);
+        continue;
+      }
+      Computation* callee = module_.find(call.computationName);
+      if (!callee)
+        throw cursor_.error(call.offset, "computation '" + call.computationName +
+                                             "' must come before '" + instruction.name +
+                                             "', whose result shape is left out");
+      instruction.calledComputations.push_back(callee);
+    }
+    pending_ = std::move(later);
+    try {
+      instruction.shape = infer_(instruction);
+    } catch (const ParseError& error) {  // located by the models, without the text
+      throw ParseError(error.location(), error.message(),
+                       std::string(source_.line(error.location().line)));
+    }
+    instruction.shape.layout.reset();
+  }
+
   void resolveCalls() {
     for (const PendingCall& call : pending_) {
       Computation* callee = module_.find(call.computationName);
@@ -360,12 +391,14 @@ class HloParser {
   static constexpr int kMaxInlineDepth = 256;
   int inlineDepth_ = 0;  // inline instructions being read, one inside the other
   std::vector<PendingCall> pending_;
+  const ShapeInference& infer_;
 };
 
 }  // namespace
 
-Module parseHloModule(std::string_view text, std::string_view fileName) {
-  return HloParser(text, fileName).parse();
+Module parseHloModule(std::string_view text, std::string_view fileName,
+                      const ShapeInference& infer) {
+  return HloParser(text, fileName, infer).parse();
 }
 
 }  // namespace idxmap::hlo

@@ -1,11 +1,13 @@
-// all-gather(x), dimensions={g}, replica_groups=...: the replicas of a group concatenate their
-// shards along g. Result index i of dimension g reads the shard's element i mod n (n the
-// operand's extent of g) on replica i floordiv n, as XLA's indexing analysis models it: the
-// operand map (.., d_g mod n, ..) and a replica id map (..) -> (d_g floordiv n).
-// Input to output is unknown (as in XLA): the result position of an element depends on
-// which replica holds it, which the operand index alone does not say.
+// all-gather(x...), dimensions={g}, replica_groups=...: the replicas of a group concatenate their
+// shards along g (each operand its own; several operands give a tuple of results). Result index i
+// of dimension g reads the shard's element i mod n (n the operand's extent of g) on replica i
+// floordiv n, as XLA's indexing analysis models it: the operand map (.., d_g mod n, ..) and a
+// replica id map (..) -> (d_g floordiv n). Input to output is unknown (as in XLA): the result
+// position of an element depends on which replica holds it, which the operand index alone does not
+// say.
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <optional>
 
 #include "ops/hlo/models/common.h"
@@ -13,6 +15,40 @@
 
 namespace idxmap::ops {
 namespace {
+
+// XLA's mesh form `mesh['x'=2,'y'=4] {'y'}`: a group spans the named axes, the product of
+// their sizes.
+template <typename Fail>
+int64_t meshGroupSize(const std::string& text, const Fail& unreadable) {
+  const size_t close = text.find(']');
+  const size_t open = text.find('{', close == std::string::npos ? 0 : close);
+  if (close == std::string::npos || open == std::string::npos || text.back() != '}') unreadable();
+  auto quoted = [](const std::string& part, size_t from, size_t& end) {
+    const size_t first = part.find('\'', from);
+    end = first == std::string::npos ? std::string::npos : part.find('\'', first + 1);
+    return end == std::string::npos ? std::string() : part.substr(first + 1, end - first - 1);
+  };
+  std::map<std::string, int64_t> sizes;  // axis -> size
+  const std::string axes = text.substr(5, close - 5);
+  for (size_t at = 0, end = 0; (at = axes.find('\'', at)) != std::string::npos; at = end + 1) {
+    std::string name = quoted(axes, at, end);
+    int64_t size = 0;
+    const char* first = axes.data() + std::min(end + 2, axes.size());
+    auto [last, error] = std::from_chars(first, axes.data() + axes.size(), size);
+    if (end == std::string::npos || axes[end + 1] != '=' || error != std::errc() || size <= 0)
+      unreadable();
+    sizes[name] = size;
+    end = static_cast<size_t>(last - axes.data()) - 1;
+  }
+  const std::string named = text.substr(open + 1, text.size() - open - 2);
+  int64_t product = 1;
+  for (size_t at = 0, end = 0; (at = named.find('\'', at)) != std::string::npos; at = end + 1) {
+    auto found = sizes.find(quoted(named, at, end));
+    if (end == std::string::npos || found == sizes.end()) unreadable();
+    product *= found->second;
+  }
+  return product;
+}
 
 // The size of every group, when replica_groups says it: `{{0,1},{2,3}}` (the first group's
 // length) or XLA's iota form `[2,4]<=[8]` (the second size). Absent or `{}`: every replica,
@@ -26,6 +62,7 @@ std::optional<int64_t> groupSize(const Instruction& instruction) {
     hlo::failInAttribute(attribute, "replica_groups", 0,
                          "expected {{0,1},...} or [groups,size]<=[n]");
   };
+  if (text.rfind("mesh[", 0) == 0) return meshGroupSize(text, unreadable);
   if (text.rfind('[', 0) == 0) {  // [groups,size]<=[n]...
     size_t comma = text.find(',');
     size_t close = text.find(']');
@@ -50,44 +87,46 @@ std::optional<int64_t> groupSize(const Instruction& instruction) {
 class AllGatherModel : public OpModelBase {
  public:
   Shape inferShape(const Instruction& instruction) const override {
-    expectOperandCount(instruction, 1);
-    const Shape& operand = arrayOperand(instruction, 0);
-    int64_t dim = gatherDim(instruction);
-    const Shape& declared = instruction.shape;
-    if (declared.isTuple || declared.rank() != operand.rank())
-      failAtInstruction(instruction, "result " + declared.toString() +
-                                         " must be an array of the operand's rank " +
-                                         std::to_string(operand.rank()));
-    int64_t shard = operand.extent(dim), whole = declared.extent(dim);
-    if (shard <= 0 || whole % shard != 0)
-      failAtInstruction(instruction, "dimension " + std::to_string(dim) + " of the result (" +
-                                         std::to_string(whole) +
-                                         ") must be a multiple of the operand's (" +
-                                         std::to_string(shard) + ")");
-    if (std::optional<int64_t> size = groupSize(instruction); size && whole != shard * *size)
-      failAtInstruction(instruction, "replica_groups of " + std::to_string(*size) +
-                                         " replicas gather " + std::to_string(shard * *size) +
-                                         " elements along dimension " + std::to_string(dim) +
-                                         ", the result has " + std::to_string(whole));
-    Shape shape = operand;
-    shape.layout.reset();
-    shape.setDim(static_cast<size_t>(dim), whole, hlo::isDynamicDim(declared, dim));
-    return shape;
+    expectOperandCountAtLeast(instruction, 1);
+    const size_t n = instruction.operands.size();
+    if (n > 1 && (!instruction.shape.isTuple || instruction.shape.tupleElements.size() != n))
+      failAtInstruction(instruction, "result " + instruction.shape.toString() +
+                                         " must be a tuple of " + std::to_string(n) +
+                                         " arrays, one per operand");
+    Shape tuple;
+    tuple.isTuple = true;
+    for (size_t k = 0; k < n; ++k)
+      tuple.tupleElements.push_back(
+          gathered(instruction, k, n > 1 ? instruction.shape.tupleElements[k] : instruction.shape));
+    return n == 1 ? tuple.tupleElements[0] : tuple;
   }
 
  protected:
-  MapSets mapsToOperands(const Instruction& instruction, int) const override {
-    IndexingMap map = domainOf(instruction.shape);
-    map.results = dimExprs(map);
-    int64_t dim = gatherDim(instruction);
-    map.results[dim] = map.results[dim].mod(shardSize(instruction, dim));
-    return {{map}};
+  // Result k gathers operand k alone; the other operands it does not read.
+  MapSets mapsToOperands(const Instruction& instruction, int outputId) const override {
+    const Shape& result = resultShape(instruction, outputId);
+    MapSets sets;
+    for (size_t k = 0; k < instruction.operands.size(); ++k) {
+      if (static_cast<int>(k) != outputId) {
+        sets.push_back({readsNothing(result, instruction.operands[k]->shape.shape.size())});
+        continue;
+      }
+      IndexingMap map = domainOf(result);
+      map.results = dimExprs(map);
+      int64_t dim = gatherDim(instruction);
+      map.results[dim] = map.results[dim].mod(shardSize(instruction, k, dim));
+      sets.push_back({map});
+    }
+    return sets;
   }
-  MapSets replicaIdMaps(const Instruction& instruction, int) const override {
-    IndexingMap map = domainOf(instruction.shape);
+  MapSets replicaIdMaps(const Instruction& instruction, int outputId) const override {
+    const Shape& result = resultShape(instruction, outputId);
+    MapSets sets(instruction.operands.size());
+    IndexingMap map = domainOf(result);
     int64_t dim = gatherDim(instruction);
-    map.results = {dimExprs(map)[dim].floorDiv(shardSize(instruction, dim))};
-    return {{map}};
+    map.results = {dimExprs(map)[dim].floorDiv(shardSize(instruction, outputId, dim))};
+    sets[outputId] = {map};
+    return sets;
   }
   MapSets mapsToResults(const Instruction&, int) const override {
     throw Inexpressible("all-gather: a result position depends on the replica");
@@ -104,10 +143,35 @@ class AllGatherModel : public OpModelBase {
           "must name one dimension of the rank-" + std::to_string(rank) + " operand");
     return dims[0];
   }
-  static int64_t shardSize(const Instruction& instruction, int64_t dim) {
-    const Shape& operand = instruction.operands[0]->shape;
-    if (hlo::isDynamicDim(operand, dim)) throw Inexpressible("all-gather of a dynamic dimension");
-    return operand.extent(dim);
+  static int64_t shardSize(const Instruction& instruction, size_t operand, int64_t dim) {
+    const Shape& shape = instruction.operands[operand]->shape;
+    if (hlo::isDynamicDim(shape, dim)) throw Inexpressible("all-gather of a dynamic dimension");
+    return shape.extent(dim);
+  }
+  // Operand k gathered into `declared` (its element of the result).
+  static Shape gathered(const Instruction& instruction, size_t k, const Shape& declared) {
+    const Shape& operand = arrayOperand(instruction, k);
+    int64_t dim = gatherDim(instruction);
+    const std::string which = instruction.operands.size() > 1 ? " " + std::to_string(k) : "";
+    if (declared.isTuple || declared.rank() != operand.rank())
+      failAtInstruction(instruction, "result" + which + " " + declared.toString() +
+                                         " must be an array of the operand's rank " +
+                                         std::to_string(operand.rank()));
+    int64_t shard = operand.extent(dim), whole = declared.extent(dim);
+    if (shard <= 0 || whole % shard != 0)
+      failAtInstruction(instruction, "dimension " + std::to_string(dim) + " of the result" + which +
+                                         " (" + std::to_string(whole) +
+                                         ") must be a multiple of the operand's (" +
+                                         std::to_string(shard) + ")");
+    if (std::optional<int64_t> size = groupSize(instruction); size && whole != shard * *size)
+      failAtInstruction(instruction, "replica_groups of " + std::to_string(*size) +
+                                         " replicas gather " + std::to_string(shard * *size) +
+                                         " elements along dimension " + std::to_string(dim) +
+                                         ", the result" + which + " has " + std::to_string(whole));
+    Shape shape = operand;
+    shape.layout.reset();
+    shape.setDim(static_cast<size_t>(dim), whole, hlo::isDynamicDim(declared, dim));
+    return shape;
   }
 };
 

@@ -53,4 +53,8 @@ const OpModel* findOpModel(std::string_view opcode);
 // Every opcode with a model (for --help and tests).
 std::vector<std::string_view> modeledOpcodes();
 
+// An HLO module as XLA reads it: an instruction may leave out a result shape that its op
+// model infers (`t = tuple(a, b)`, `s = add(x, y)`).
+hlo::Module readHloModule(std::string_view text, std::string_view fileName = "<stdin>");
+
 }  // namespace idxmap

@@ -62,4 +62,16 @@ const OpModel* findOpModel(std::string_view opcode) {
 
 std::vector<std::string_view> modeledOpcodes() { return registry().names(); }
 
+hlo::Module readHloModule(std::string_view text, std::string_view fileName) {
+  return hlo::parseHloModule(text, fileName, [](const hlo::Instruction& instruction) {
+    const OpModel* model = findOpModel(instruction.opcode);
+    if (!model)
+      throw ParseError(instruction.opcodeLocation,
+                       "the result shape of '" + instruction.name + "' is left out, and idxmap " +
+                           "has no model of '" + instruction.opcode + "' to infer it: write it",
+                       "");
+    return model->inferShape(instruction);
+  });
+}
+
 }  // namespace idxmap

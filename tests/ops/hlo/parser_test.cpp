@@ -349,6 +349,61 @@ TEST(HloParserRobustness, MutatedConformanceModulesReadOrDiagnose) {
   EXPECT_GT(read, 0);
 }
 
+// A value of several words on one line (mesh replica groups, a literal) is one value; the
+// line's end, a comma or a comment ends it.
+TEST(HloParser, AttributeValuesOfSeveralWords) {
+  Module module = parseHloModule(R"(ENTRY e {
+  p = f32[2] parameter(0)
+  c = f32[2] custom-call(p), literal=f32[2] {1, 2}, custom_call_target="x"
+  ROOT r = f32[2] custom-call(c), replica_groups=mesh['x'=2] {'x'} /*note*/, literal=s32[] 1
+})");
+  const Instruction& c = *module.entry->find("c");
+  EXPECT_EQ(c.attribute("literal")->value, "f32[2] {1, 2}");
+  EXPECT_EQ(c.attribute("custom_call_target")->value, "\"x\"");
+  const Instruction& r = *module.entry->root;
+  EXPECT_EQ(r.attribute("replica_groups")->value, "mesh['x'=2] {'x'}");
+  EXPECT_EQ(r.attribute("literal")->value, "s32[] 1");
+}
+
+// Without shape inference a result shape must be written; with it, the shape is inferred in
+// text order (a later instruction's written operand shape is checked against it).
+TEST(HloParser, LeftOutShapesNeedInference) {
+  const std::string text = R"(sum {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = add(a, b)
+}
+ENTRY e {
+  p = f32[3] parameter(0)
+  q = negate(p)
+  ROOT r = f32[3] abs(f32[3] q), to_apply=sum
+})";
+  try {
+    parseHloModule(text, "left_out.hlo");
+    ADD_FAILURE() << "a left-out shape read without inference";
+  } catch (const ParseError& error) {
+    EXPECT_EQ(error.location().line, 4);
+  }
+  std::vector<std::string> inferred;
+  Module module = parseHloModule(text, "left_out.hlo", [&](const Instruction& instruction) {
+    inferred.push_back(instruction.name);
+    return instruction.operands.at(0)->shape;
+  });
+  EXPECT_EQ(inferred, (std::vector<std::string>{"s", "q"}));
+  EXPECT_EQ(module.entry->find("q")->shape.toString(), "f32[3]");
+  // A callee must be read before a caller whose shape it decides.
+  try {
+    parseHloModule(
+        "ENTRY e {\n  p = f32[] parameter(0)\n  ROOT r = call(p), to_apply=g\n}\n"
+        "g {\n  ROOT x = f32[] parameter(0)\n}\n",
+        "order.hlo", [](const Instruction& i) { return i.operands.at(0)->shape; });
+    ADD_FAILURE() << "a callee after its caller was read";
+  } catch (const ParseError& error) {
+    EXPECT_NE(std::string(error.what()).find("'g' must come before 'r'"), std::string::npos)
+        << error.what();
+  }
+}
+
 TEST(HloShape, ElementCountOverflowThrows) {
   Shape shape;
   shape.element_type = "f32";

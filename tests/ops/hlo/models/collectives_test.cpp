@@ -79,6 +79,47 @@ ENTRY e {
   EXPECT_TRUE(computeOutputToInputIndexing(*m.entry->find("z"), 0).entries.at(0).unknown);
 }
 
+// Several operands: result k gathers operand k, and reads none of the others.
+TEST(AllGatherOp, SeveralOperandsGatherEachItsOwn) {
+  Hlo hlo(module(
+      "a = f32[2,2] parameter(0)\nb = f32[2,3] parameter(1)\n"
+      "ROOT ag = (f32[2,4], f32[2,6]) all-gather(a, b), replica_groups={{0,1}}, dimensions={1}"));
+  for (int k : {0, 1}) {
+    const int64_t shard = k == 0 ? 2 : 3;
+    InstructionIndexing indexing = outToIn(hlo.root(), k);
+    ASSERT_EQ(indexing.entries.size(), 2u);
+    EXPECT_EQ(relationOf(indexing.entries[k]), readsRelation({2, 2 * shard}, [&](const Index& o) {
+                return std::vector<Index>{{o[0], o[1] % shard}};
+              }));
+    const OperandIndexing& other = indexing.entries[1 - k];
+    ASSERT_EQ(other.maps.size(), 1u);
+    EXPECT_TRUE(other.maps[0].knownEmpty);
+  }
+  auto error = validationError(module(
+      "a = f32[2,2] parameter(0)\nb = f32[2,3] parameter(1)\n"
+      "ROOT ag = (f32[2,4], f32[2,4]) all-gather(a, b), replica_groups={{0,1}}, dimensions={1}"));
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->message(),
+            "all-gather: dimension 1 of the result 1 (4) must be a multiple of the operand's (3)");
+}
+
+// XLA's mesh form: a group spans the named axes, the product of their sizes.
+TEST(AllGatherOp, MeshGroupsSpanTheirAxes) {
+  auto gather = [](const std::string& axes, int64_t size) {
+    return module("p0 = f32[2] parameter(0)\nROOT ag = f32[" + std::to_string(size) +
+                  "] all-gather(p0), replica_groups=mesh['x'=2,'y'=3] {" + axes +
+                  "}, dimensions={0}");
+  };
+  EXPECT_FALSE(validationError(gather("'x','y'", 12)));
+  EXPECT_FALSE(validationError(gather("'y'", 6)));
+  auto error = validationError(gather("'x'", 6));
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->message().find("replica_groups of 2 replicas gather 4"), std::string::npos);
+  error = validationError(gather("'z'", 6));
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->message().find("expected {{0,1},...}"), std::string::npos);
+}
+
 TEST(AllGatherOp, Validation) {
   auto error = validationError(
       module("p0 = f32[8] parameter(0)\n"

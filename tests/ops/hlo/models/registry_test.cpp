@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "ops/hlo/models/model.h"
+#include "ops/hlo/module.h"
 
 namespace idxmap {
 namespace {
@@ -47,13 +48,52 @@ TEST(OpRegistry, ModelsEveryOpOfXlasIndexingAnalysis) {
                              "get-dimension-size",
                              "set-dimension-size",
                              "all-gather",
-                             "all-reduce"})
+                             "all-reduce",
+                             "scan"})
     EXPECT_NE(findOpModel(opcode), nullptr) << opcode;
   EXPECT_EQ(findOpModel("triangular-solve"), nullptr);
   EXPECT_EQ(findOpModel("collective-permute"), nullptr);
   std::vector<std::string_view> opcodes = modeledOpcodes();
   EXPECT_TRUE(std::is_sorted(opcodes.begin(), opcodes.end()));
   for (std::string_view opcode : opcodes) EXPECT_NE(findOpModel(opcode), nullptr) << opcode;
+}
+
+// readHloModule: a shape left out is the one the op's model infers (checked against an
+// independent reading: the same module with every shape written); an op without a model
+// must write its shape.
+TEST(OpRegistry, ReadsShapesLeftOutAsTheModelsInferThem) {
+  const char* body = R"(sum {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = %s add(a, b)
+}
+ENTRY e {
+  x = f32[4,6] parameter(0)
+  t = %s transpose(x), dimensions={1,0}
+  z = f32[] constant(0)
+  r = %s reduce(t, z), dimensions={0}, to_apply=sum
+  c = %s concatenate(r, r), dimensions={0}
+  ROOT p = %s tuple(c, t)
+})";
+  auto with = [&](const std::vector<std::string>& shapes) {
+    std::string text = body;
+    for (const std::string& shape : shapes) text.replace(text.find("%s"), 2, shape);
+    return text;
+  };
+  hlo::Module left = readHloModule(with({"", "", "", "", ""}), "left.hlo");
+  hlo::Module written = hlo::parseHloModule(
+      with({"f32[]", "f32[6,4]", "f32[4]", "f32[8]", "(f32[8], f32[6,4])"}), "written.hlo");
+  for (const char* name : {"t", "r", "c", "p"})
+    EXPECT_EQ(left.entry->find(name)->shape.toString(), written.entry->find(name)->shape.toString())
+        << name;
+  try {
+    readHloModule("ENTRY e {\n  p = f32[2] parameter(0)\n  ROOT c = custom-call(p)\n}\n");
+    ADD_FAILURE() << "custom-call's shape inferred";
+  } catch (const ParseError& error) {
+    EXPECT_EQ(error.location().line, 3);
+    EXPECT_EQ(error.location().column, 12);
+    EXPECT_NE(std::string(error.what()).find("no model of 'custom-call'"), std::string::npos);
+  }
 }
 
 hlo::Shape array(std::vector<int64_t> dims, std::string type = "f32") {
