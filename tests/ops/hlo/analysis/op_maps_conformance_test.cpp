@@ -158,8 +158,9 @@ isl::map readRelation(const std::vector<IndexingMap>& maps) {
   isl::map all;
   for (const IndexingMap& map : maps) {
     isl::map relation = toIslMap(map);
+    const isl_size parameters = isl_map_dim(relation.get(), isl_dim_param);  // before release
     relation = isl::manage(isl_map_project_out(relation.release(), isl_dim_param, 0,
-                                               isl_map_dim(relation.get(), isl_dim_param)));
+                                               static_cast<unsigned>(parameters)));
     all = all.is_null() ? relation : all.unite(relation);
   }
   return all;
