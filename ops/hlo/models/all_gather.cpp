@@ -93,12 +93,11 @@ class AllGatherModel : public OpModelBase {
       failAtInstruction(instruction, "result " + instruction.shape.toString() +
                                          " must be a tuple of " + std::to_string(n) +
                                          " arrays, one per operand");
-    Shape tuple;
-    tuple.isTuple = true;
+    std::vector<Shape> results;
     for (size_t k = 0; k < n; ++k)
-      tuple.tupleElements.push_back(
+      results.push_back(
           gathered(instruction, k, n > 1 ? instruction.shape.tupleElements[k] : instruction.shape));
-    return n == 1 ? tuple.tupleElements[0] : tuple;
+    return variadicResult(std::move(results));
   }
 
  protected:

@@ -26,11 +26,7 @@ class AllReduceModel : public OpModelBase {
       operand.layout.reset();
       results.push_back(std::move(operand));
     }
-    if (results.size() == 1) return results[0];
-    Shape tuple;
-    tuple.isTuple = true;
-    tuple.tupleElements = std::move(results);
-    return tuple;
+    return variadicResult(std::move(results));
   }
 
  protected:

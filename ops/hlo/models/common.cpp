@@ -229,6 +229,14 @@ std::string dimsText(const std::vector<int64_t>& values) {
   return text + "}";
 }
 
+Shape variadicResult(std::vector<Shape> results) {
+  if (results.size() == 1) return std::move(results[0]);
+  Shape tuple;
+  tuple.isTuple = true;
+  tuple.tupleElements = std::move(results);
+  return tuple;
+}
+
 Shape arrayShape(const std::string& elementType, std::vector<int64_t> dims) {
   Shape shape;
   shape.element_type = elementType;

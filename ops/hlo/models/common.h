@@ -88,6 +88,8 @@ void expectDistinctDims(const hlo::Attribute& attribute, std::string_view name,
                         const std::vector<int64_t>& dims, int64_t rank);
 std::string dimsText(const std::vector<int64_t>& values);  // "{1,0}"
 
+// A variadic op's result: the one array, or the tuple of several.
+Shape variadicResult(std::vector<Shape> results);
 // An array shape of this element type and these static dims.
 Shape arrayShape(const std::string& elementType, std::vector<int64_t> dims);
 

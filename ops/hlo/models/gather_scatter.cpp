@@ -75,12 +75,9 @@ class ScatterModel : public OpModelBase {
 
   Shape inferShape(const Instruction& instruction) const override {
     gather_scatter::ScatterOp op = hloScatterOp(instruction);
-    if (op.inputs.size() == 1) return arrayOperand(instruction, 0);
-    Shape tuple;
-    tuple.isTuple = true;
-    for (size_t i = 0; i < op.inputs.size(); ++i)
-      tuple.tupleElements.push_back(arrayOperand(instruction, i));
-    return tuple;
+    std::vector<Shape> results;
+    for (size_t i = 0; i < op.inputs.size(); ++i) results.push_back(arrayOperand(instruction, i));
+    return variadicResult(std::move(results));
   }
 
  protected:

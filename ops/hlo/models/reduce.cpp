@@ -28,11 +28,7 @@ class ReduceModel : public OpModelBase {
       }
       results.push_back(result);
     }
-    if (n == 1) return results[0];
-    Shape tuple;
-    tuple.isTuple = true;
-    tuple.tupleElements = results;
-    return tuple;
+    return variadicResult(std::move(results));
   }
 
  protected:

@@ -32,11 +32,7 @@ class ReduceWindowModel : public OpModelBase {
         result.shape.push_back(windowOutputSize(first.extent(d), window[d]));
       results.push_back(result);
     }
-    if (n == 1) return results[0];
-    Shape tuple;
-    tuple.isTuple = true;
-    tuple.tupleElements = results;
-    return tuple;
+    return variadicResult(std::move(results));
   }
 
  protected:

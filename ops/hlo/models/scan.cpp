@@ -69,11 +69,7 @@ class ScanModel : public OpModelBase {
                                            " is not its init's " + init.toString());
       results.push_back(init);
     }
-    if (results.size() == 1) return results[0];
-    Shape tuple;
-    tuple.isTuple = true;
-    tuple.tupleElements = results;
-    return tuple;
+    return variadicResult(std::move(results));
   }
 
  protected:
