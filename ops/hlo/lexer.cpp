@@ -100,7 +100,7 @@ std::string_view HloCursor::attributeValue(std::string_view attributeName) {
       // `literal=s32[] 1`. A comma, a closer, a comment or the line's end ends it.
       size_t next = i;
       while (next < text_.size() && (text_[next] == ' ' || text_[next] == '\t')) ++next;
-      const bool goesOn = next < text_.size() &&
+      const bool goesOn = next > i && next < text_.size() &&
                           std::string_view(",)}\r\n").find(text_[next]) == std::string_view::npos &&
                           text_.substr(next, 2) != "/*" && text_.substr(next, 2) != "//";
       if (!goesOn) break;

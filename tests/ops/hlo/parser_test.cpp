@@ -363,6 +363,13 @@ TEST(HloParser, AttributeValuesOfSeveralWords) {
   const Instruction& r = *module.entry->root;
   EXPECT_EQ(r.attribute("replica_groups")->value, "mesh['x'=2] {'x'}");
   EXPECT_EQ(r.attribute("literal")->value, "s32[] 1");
+  // Other white space (a vertical tab, a form feed) ends a value too: a diagnostic, not a loop.
+  for (const char* space : {"\v", "\f"})
+    EXPECT_THROW(parseHloModule(std::string("ENTRY e {\n  p = f32[2] parameter(0)\n  ROOT r = "
+                                            "f32[2] negate(p), metadata=x") +
+                                space + " y\n}\n"),
+                 ParseError)
+        << int(space[0]);
 }
 
 // Without shape inference a result shape must be written; with it, the shape is inferred in
