@@ -19,7 +19,8 @@ namespace {
 // XLA's mesh form `mesh['x'=2,'y'=4] {'y'}`: a group spans the named axes, the product of
 // their sizes.
 template <typename Fail>
-int64_t meshGroupSize(const std::string& text, const Fail& unreadable) {
+int64_t meshGroupSize(const hlo::Attribute& attribute, const Fail& unreadable) {
+  const std::string& text = attribute.value;
   const size_t close = text.find(']');
   const size_t open = text.find('{', close == std::string::npos ? 0 : close);
   if (close == std::string::npos || open == std::string::npos || text.back() != '}') unreadable();
@@ -45,7 +46,8 @@ int64_t meshGroupSize(const std::string& text, const Fail& unreadable) {
   for (size_t at = 0, end = 0; (at = named.find('\'', at)) != std::string::npos; at = end + 1) {
     auto found = sizes.find(quoted(named, at, end));
     if (end == std::string::npos || found == sizes.end()) unreadable();
-    product *= found->second;
+    if (__builtin_mul_overflow(product, found->second, &product))
+      hlo::failInAttribute(attribute, "replica_groups", 0, "a group of more than 2^63 replicas");
   }
   return product;
 }
@@ -62,7 +64,7 @@ std::optional<int64_t> groupSize(const Instruction& instruction) {
     hlo::failInAttribute(attribute, "replica_groups", 0,
                          "expected {{0,1},...} or [groups,size]<=[n]");
   };
-  if (text.rfind("mesh[", 0) == 0) return meshGroupSize(text, unreadable);
+  if (text.rfind("mesh[", 0) == 0) return meshGroupSize(attribute, unreadable);
   if (text.rfind('[', 0) == 0) {  // [groups,size]<=[n]...
     size_t comma = text.find(',');
     size_t close = text.find(']');
@@ -162,9 +164,14 @@ class AllGatherModel : public OpModelBase {
                                          " (" + std::to_string(whole) +
                                          ") must be a multiple of the operand's (" +
                                          std::to_string(shard) + ")");
-    if (std::optional<int64_t> size = groupSize(instruction); size && whole != shard * *size)
+    std::optional<int64_t> size = groupSize(instruction);
+    int64_t all = 0;  // the elements the group gathers along dim
+    if (size && __builtin_mul_overflow(shard, *size, &all))
       failAtInstruction(instruction, "replica_groups of " + std::to_string(*size) +
-                                         " replicas gather " + std::to_string(shard * *size) +
+                                         " replicas gather more than 2^63 elements");
+    if (size && whole != all)
+      failAtInstruction(instruction, "replica_groups of " + std::to_string(*size) +
+                                         " replicas gather " + std::to_string(all) +
                                          " elements along dimension " + std::to_string(dim) +
                                          ", the result" + which + " has " + std::to_string(whole));
     Shape shape = operand;

@@ -118,6 +118,18 @@ TEST(AllGatherOp, MeshGroupsSpanTheirAxes) {
   error = validationError(gather("'z'", 6));
   ASSERT_TRUE(error);
   EXPECT_NE(error->message().find("expected {{0,1},...}"), std::string::npos);
+  // Sizes whose product, or the elements gathered, do not fit in int64: diagnostics.
+  error = validationError(
+      module("p0 = f32[2] parameter(0)\nROOT ag = f32[4] all-gather(p0), "
+             "replica_groups=mesh['x'=4294967296,'y'=4294967296] {'x','y'}, dimensions={0}"));
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->message().find("a group of more than 2^63 replicas"), std::string::npos);
+  error =
+      validationError(module("p0 = f32[2] parameter(0)\nROOT ag = f32[4] all-gather(p0), "
+                             "replica_groups=mesh['x'=4611686018427387904] {'x'}, "
+                             "dimensions={0}"));
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->message().find("gather more than 2^63 elements"), std::string::npos);
 }
 
 TEST(AllGatherOp, Validation) {
