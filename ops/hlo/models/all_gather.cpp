@@ -5,6 +5,12 @@
 // replica id map (..) -> (d_g floordiv n). Input to output is unknown (as in XLA): the result
 // position of an element depends on which replica holds it, which the operand index alone does not
 // say.
+//
+// all-gather-start(x) is the asynchronous form: its result is the pair (x, gathered), and the
+// all-gather-done that takes it gives back the gathered element (not modeled: XLA's analysis
+// has no map for it either). Result 0 of the start is its operand, result 1 the gathered value
+// (XLA indexes the start from element 1 whatever the output asked). Several operands make each
+// side a tuple, which has no index space here: their shapes are checked, their maps unknown.
 #include <algorithm>
 #include <charconv>
 #include <map>
@@ -86,26 +92,37 @@ std::optional<int64_t> groupSize(const Instruction& instruction) {
   return static_cast<int64_t>(std::count(group.begin(), group.end(), ',')) + 1;
 }
 
+bool isStart(const Instruction& instruction) { return instruction.opcode == "all-gather-start"; }
+
 class AllGatherModel : public OpModelBase {
  public:
   Shape inferShape(const Instruction& instruction) const override {
     expectOperandCountAtLeast(instruction, 1);
-    const size_t n = instruction.operands.size();
-    if (n > 1 && (!instruction.shape.isTuple || instruction.shape.tupleElements.size() != n))
-      failAtInstruction(instruction, "result " + instruction.shape.toString() +
-                                         " must be a tuple of " + std::to_string(n) +
-                                         " arrays, one per operand");
-    std::vector<Shape> results;
-    for (size_t k = 0; k < n; ++k)
-      results.push_back(
-          gathered(instruction, k, n > 1 ? instruction.shape.tupleElements[k] : instruction.shape));
-    return variadicResult(std::move(results));
+    if (!isStart(instruction)) return gatheredResults(instruction, instruction.shape);
+    const Shape& declared = instruction.shape;
+    if (!declared.isTuple || declared.tupleElements.size() != 2)
+      failAtInstruction(instruction, "result " + declared.toString() +
+                                         " must be the pair (operands, gathered results)");
+    std::vector<Shape> operands;
+    for (size_t k = 0; k < instruction.operands.size(); ++k) {
+      operands.push_back(arrayOperand(instruction, k));
+      operands.back().layout.reset();
+    }
+    return variadicResult({variadicResult(std::move(operands)),
+                           gatheredResults(instruction, declared.tupleElements[1])});
   }
 
  protected:
-  // Result k gathers operand k alone; the other operands it does not read.
+  // Result k gathers operand k alone; the other operands it does not read. all-gather-start's
+  // result 0 is its operand, result 1 gathers it.
   MapSets mapsToOperands(const Instruction& instruction, int outputId) const override {
-    const Shape& result = resultShape(instruction, outputId);
+    if (isStart(instruction)) {
+      if (instruction.operands.size() > 1)
+        throw Inexpressible("all-gather-start of several operands: each side is a tuple");
+      if (outputId == 0) return {{identityOver(resultShape(instruction, 0))}};
+      outputId = 0;  // the gathered result of the one operand
+    }
+    const Shape& result = gatheredShape(instruction, outputId);
     MapSets sets;
     for (size_t k = 0; k < instruction.operands.size(); ++k) {
       if (static_cast<int>(k) != outputId) {
@@ -121,7 +138,11 @@ class AllGatherModel : public OpModelBase {
     return sets;
   }
   MapSets replicaIdMaps(const Instruction& instruction, int outputId) const override {
-    const Shape& result = resultShape(instruction, outputId);
+    if (isStart(instruction)) {
+      if (outputId == 0 || instruction.operands.size() > 1) return MapSets(1);
+      outputId = 0;
+    }
+    const Shape& result = gatheredShape(instruction, outputId);
     MapSets sets(instruction.operands.size());
     IndexingMap map = domainOf(result);
     int64_t dim = gatherDim(instruction);
@@ -134,6 +155,23 @@ class AllGatherModel : public OpModelBase {
   }
 
  private:
+  // The results of an all-gather, or the gathered side of an all-gather-start, against the
+  // `declared` shape: operand k's result is element k of a tuple when there are several.
+  static Shape gatheredResults(const Instruction& instruction, const Shape& declared) {
+    const size_t n = instruction.operands.size();
+    if (n > 1 && (!declared.isTuple || declared.tupleElements.size() != n))
+      failAtInstruction(instruction, "result " + declared.toString() + " must be a tuple of " +
+                                         std::to_string(n) + " arrays, one per operand");
+    std::vector<Shape> results;
+    for (size_t k = 0; k < n; ++k)
+      results.push_back(gathered(instruction, k, n > 1 ? declared.tupleElements[k] : declared));
+    return variadicResult(std::move(results));
+  }
+  // The shape result `outputId` gathers into (for all-gather-start, its element 1).
+  static const Shape& gatheredShape(const Instruction& instruction, int outputId) {
+    return isStart(instruction) ? instruction.shape.tupleElements[1]
+                                : resultShape(instruction, outputId);
+  }
   static int64_t gatherDim(const Instruction& instruction) {
     const hlo::Attribute& attribute = hlo::requireAttribute(instruction, "dimensions");
     std::vector<int64_t> dims = hlo::readIntList(attribute, "dimensions");

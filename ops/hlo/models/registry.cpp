@@ -44,6 +44,7 @@ const ModelRules& registry() {
         {"tuple", &ops::tupleModel()},
         {"get-tuple-element", &ops::getTupleElementModel()},
         {"all-gather", &ops::allGatherModel()},
+        {"all-gather-start", &ops::allGatherModel()},
         {"all-reduce", &ops::allReduceModel()},
         {"all-reduce-start", &ops::allReduceModel()},
         {"all-reduce-done", &ops::allReduceModel()},

@@ -103,6 +103,53 @@ TEST(AllGatherOp, SeveralOperandsGatherEachItsOwn) {
             "all-gather: dimension 1 of the result 1 (4) must be a multiple of the operand's (3)");
 }
 
+// all-gather-start: result 0 is its operand, result 1 the gathered value (with the replica id
+// map); through a fusion's get-tuple-element of element 1 it reads as all-gather does. Several
+// operands make each side a tuple: shapes checked, maps unknown.
+TEST(AllGatherOp, StartPairsTheOperandWithTheGatheredValue) {
+  hlo::Module m = hlo::parseHloModule(R"(HloModule m
+f {
+  p = f32[3] parameter(0)
+  s = (f32[3], f32[6]) all-gather-start(p), replica_groups={{0,1}}, dimensions={0}
+  ROOT g = f32[6] get-tuple-element(s), index=1
+}
+ENTRY e {
+  x = f32[3] parameter(0)
+  y = f32[2] parameter(1)
+  s = (f32[3], f32[6]) all-gather-start(x), replica_groups={{0,1}}, dimensions={0}
+  v = ((f32[3], f32[2]), (f32[6], f32[4])) all-gather-start(x, y), replica_groups={{0,1}}, dimensions={0}
+  ROOT z = f32[6] fusion(x), kind=kLoop, calls=f
+})",
+                                      "test.hlo");
+  const hlo::Instruction& start = *m.entry->find("s");
+  EXPECT_EQ(relationOf(computeOutputToInputIndexing(start, 0).entries.at(0)),
+            readsRelation({3}, [](const Index& o) { return std::vector<Index>{o}; }));
+  auto gathered = [](const Index& o) { return std::vector<Index>{{o[0] % 3}}; };
+  Relation replicas;
+  for (int64_t o = 0; o < 6; ++o) replicas.insert({o, o / 3});
+  for (const hlo::Instruction* from :
+       {&start, static_cast<const hlo::Instruction*>(m.entry->find("z"))}) {
+    OperandIndexing entry =
+        computeOutputToInputIndexing(*from, from == &start ? 1 : 0).entries.at(0);
+    EXPECT_EQ(relationOf(entry), readsRelation({6}, gathered)) << from->name;
+    EXPECT_EQ(replicaRelation(entry), replicas) << from->name;
+  }
+  EXPECT_TRUE(computeOutputToInputIndexing(*m.entry->find("v"), 1).entries.at(0).unknown);
+  auto error = validationError(
+      module("x = f32[3] parameter(0)\n"
+             "ROOT s = f32[6] all-gather-start(x), replica_groups={{0,1}}, dimensions={0}"));
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->message(),
+            "all-gather-start: result f32[6] must be the pair (operands, gathered results)");
+  error = validationError(module(
+      "x = f32[3] parameter(0)\n"
+      "ROOT s = (f32[3], f32[9]) all-gather-start(x), replica_groups={{0,1}}, dimensions={0}"));
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->message(),
+            "all-gather-start: replica_groups of 2 replicas gather 6 elements along dimension 0, "
+            "the result has 9");
+}
+
 // XLA's mesh form: a group spans the named axes, the product of their sizes.
 TEST(AllGatherOp, MeshGroupsSpanTheirAxes) {
   auto gather = [](const std::string& axes, int64_t size) {
