@@ -30,8 +30,12 @@ void collectUnmodeled(const hlo::Instruction& instruction, std::set<std::string>
 void noteUnknowns(const hlo::Instruction& instruction, const std::vector<InstructionIndexing>& all,
                   std::ostream& diagnostics) {
   bool anyUnknown = false;
+  std::string why;  // the first reason a model gave
   for (const InstructionIndexing& indexing : all)
-    for (const OperandIndexing& entry : indexing.entries) anyUnknown = anyUnknown || entry.unknown;
+    for (const OperandIndexing& entry : indexing.entries) {
+      anyUnknown = anyUnknown || entry.unknown;
+      if (why.empty() && entry.unknown) why = entry.why;
+    }
   if (!anyUnknown) return;
   std::set<std::string> opcodes;
   collectUnmodeled(instruction, opcodes);
@@ -44,7 +48,8 @@ void noteUnknowns(const hlo::Instruction& instruction, const std::vector<Instruc
   if (opcodes.empty())
     diagnostics << formatDiagnostic(instruction.opcodeLocation, "note",
                                     "the indexing of '" + instruction.name +
-                                        "' cannot be expressed exactly; it is unknown")
+                                        "' cannot be expressed exactly" +
+                                        (why.empty() ? "" : " (" + why + ")") + "; it is unknown")
                 << '\n';
 }
 

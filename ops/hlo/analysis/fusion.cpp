@@ -69,7 +69,8 @@ OperandIndexing identityAt(const Instruction& instruction, int output) {
     IndexingMap domain = ops::domainOf(ops::resultShape(instruction, output));
     return {.maps = {ops::withResults(domain, ops::dimExprs(domain))},
             .unknown = false,
-            .replicaIdMaps = {}};
+            .replicaIdMaps = {},
+            .why = {}};
   } catch (const ops::Inexpressible&) {
     return OperandIndexing::unknownIndexing();  // an unbounded `?` dimension has no index space to
                                                 // start from

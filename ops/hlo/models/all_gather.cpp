@@ -11,86 +11,14 @@
 // has no map for it either). Result 0 of the start is its operand, result 1 the gathered value
 // (XLA indexes the start from element 1 whatever the output asked). Several operands make each
 // side a tuple, which has no index space here: their shapes are checked, their maps unknown.
-#include <algorithm>
-#include <charconv>
-#include <map>
 #include <optional>
 
 #include "ops/hlo/models/common.h"
+#include "ops/hlo/models/replica_groups.h"
 #include "ops/hlo/shape_compat.h"
 
 namespace idxmap::ops {
 namespace {
-
-// XLA's mesh form `mesh['x'=2,'y'=4] {'y'}`: a group spans the named axes, the product of
-// their sizes.
-template <typename Fail>
-int64_t meshGroupSize(const hlo::Attribute& attribute, const Fail& unreadable) {
-  const std::string& text = attribute.value;
-  const size_t close = text.find(']');
-  const size_t open = text.find('{', close == std::string::npos ? 0 : close);
-  if (close == std::string::npos || open == std::string::npos || text.back() != '}') unreadable();
-  auto quoted = [](const std::string& part, size_t from, size_t& end) {
-    const size_t first = part.find('\'', from);
-    end = first == std::string::npos ? std::string::npos : part.find('\'', first + 1);
-    return end == std::string::npos ? std::string() : part.substr(first + 1, end - first - 1);
-  };
-  std::map<std::string, int64_t> sizes;  // axis -> size
-  const std::string axes = text.substr(5, close - 5);
-  for (size_t at = 0, end = 0; (at = axes.find('\'', at)) != std::string::npos; at = end + 1) {
-    std::string name = quoted(axes, at, end);
-    int64_t size = 0;
-    const char* first = axes.data() + std::min(end + 2, axes.size());
-    auto [last, error] = std::from_chars(first, axes.data() + axes.size(), size);
-    if (end == std::string::npos || axes[end + 1] != '=' || error != std::errc() || size <= 0)
-      unreadable();
-    sizes[name] = size;
-    end = static_cast<size_t>(last - axes.data()) - 1;
-  }
-  const std::string named = text.substr(open + 1, text.size() - open - 2);
-  int64_t product = 1;
-  for (size_t at = 0, end = 0; (at = named.find('\'', at)) != std::string::npos; at = end + 1) {
-    auto found = sizes.find(quoted(named, at, end));
-    if (end == std::string::npos || found == sizes.end()) unreadable();
-    if (__builtin_mul_overflow(product, found->second, &product))
-      hlo::failInAttribute(attribute, "replica_groups", 0, "a group of more than 2^63 replicas");
-  }
-  return product;
-}
-
-// The size of every group, when replica_groups says it: `{{0,1},{2,3}}` (the first group's
-// length) or XLA's iota form `[2,4]<=[8]` (the second size). Absent or `{}`: every replica,
-// a count the module does not give. A form it cannot read is a located error.
-std::optional<int64_t> groupSize(const Instruction& instruction) {
-  auto found = instruction.attributes.find("replica_groups");
-  if (found == instruction.attributes.end()) return std::nullopt;
-  const hlo::Attribute& attribute = found->second;
-  const std::string& text = attribute.value;
-  auto unreadable = [&]() {
-    hlo::failInAttribute(attribute, "replica_groups", 0,
-                         "expected {{0,1},...} or [groups,size]<=[n]");
-  };
-  if (text.rfind("mesh[", 0) == 0) return meshGroupSize(attribute, unreadable);
-  if (text.rfind('[', 0) == 0) {  // [groups,size]<=[n]...
-    size_t comma = text.find(',');
-    size_t close = text.find(']');
-    if (comma == std::string::npos || close == std::string::npos || comma > close) unreadable();
-    int64_t size = 0;
-    const char* first = text.data() + comma + 1;
-    const char* last = text.data() + close;
-    auto [end, error] = std::from_chars(first, last, size);
-    if (error != std::errc() || end != last || size <= 0) unreadable();
-    return size;
-  }
-  if (text.rfind('{', 0) != 0) unreadable();
-  size_t open = text.find('{', 1);
-  if (open == std::string::npos) return std::nullopt;  // `{}`
-  size_t close = text.find('}', open);
-  if (close == std::string::npos) unreadable();
-  if (close == open + 1) return std::nullopt;
-  std::string group = text.substr(open + 1, close - open - 1);
-  return static_cast<int64_t>(std::count(group.begin(), group.end(), ',')) + 1;
-}
 
 bool isStart(const Instruction& instruction) { return instruction.opcode == "all-gather-start"; }
 
@@ -202,7 +130,7 @@ class AllGatherModel : public OpModelBase {
                                          " (" + std::to_string(whole) +
                                          ") must be a multiple of the operand's (" +
                                          std::to_string(shard) + ")");
-    std::optional<int64_t> size = groupSize(instruction);
+    std::optional<int64_t> size = groupSize(instruction, /*uniform=*/true);
     int64_t all = 0;  // the elements the group gathers along dim
     if (size && __builtin_mul_overflow(shard, *size, &all))
       failAtInstruction(instruction, "replica_groups of " + std::to_string(*size) +

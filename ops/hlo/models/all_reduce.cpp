@@ -4,6 +4,7 @@
 // not read for it: KNOWN EMPTY maps, as for `tuple`); all-reduce-done gives back its
 // operand's shape, array or tuple, and result k reads element k of it.
 #include "ops/hlo/models/common.h"
+#include "ops/hlo/models/replica_groups.h"
 
 namespace idxmap::ops {
 namespace {
@@ -20,6 +21,7 @@ class AllReduceModel : public OpModelBase {
       return shape;
     }
     expectOperandCountAtLeast(instruction, 1);
+    groupSize(instruction, /*uniform=*/false);  // a replica in two groups is an error
     std::vector<Shape> results;
     for (size_t k = 0; k < instruction.operands.size(); ++k) {
       Shape operand = arrayOperand(instruction, k);

@@ -2,45 +2,21 @@
 // elementwise. To a narrower type, each element becomes a new minor-most dimension of
 // width-ratio elements (f32[4] -> u8[4, 4]); to a wider type, the operand's minor-most
 // dimension (of that ratio) is folded into one element (u8[4, 4] -> f32[4]).
-#include <map>
+#include <algorithm>
+#include <optional>
 
+#include "ops/hlo/element_types.h"
 #include "ops/hlo/models/common.h"
 #include "ops/hlo/shape_compat.h"
 
 namespace idxmap::ops {
 namespace {
 
-// Bits per element, rules as data.
+// Bits per element, as XLA's BitWidth counts them (pred is 1 bit).
 int64_t bitWidth(const Instruction& instruction, const std::string& type) {
-  static const std::map<std::string, int64_t, std::less<>> widths = {{"pred", 8},
-                                                                     {"s2", 2},
-                                                                     {"u2", 2},
-                                                                     {"s4", 4},
-                                                                     {"u4", 4},
-                                                                     {"s8", 8},
-                                                                     {"u8", 8},
-                                                                     {"f8e5m2", 8},
-                                                                     {"f8e4m3fn", 8},
-                                                                     {"f8e4m3", 8},
-                                                                     {"f8e4m3b11fnuz", 8},
-                                                                     {"f8e5m2fnuz", 8},
-                                                                     {"f8e4m3fnuz", 8},
-                                                                     {"f8e3m4", 8},
-                                                                     {"s16", 16},
-                                                                     {"u16", 16},
-                                                                     {"f16", 16},
-                                                                     {"bf16", 16},
-                                                                     {"s32", 32},
-                                                                     {"u32", 32},
-                                                                     {"f32", 32},
-                                                                     {"s64", 64},
-                                                                     {"u64", 64},
-                                                                     {"f64", 64},
-                                                                     {"c64", 64},
-                                                                     {"c128", 128}};
-  auto it = widths.find(type);
-  if (it == widths.end()) hlo::failAtOpcode(instruction, "unknown element type " + type);
-  return it->second;
+  std::optional<hlo::ElementType> known = hlo::elementType(type);
+  if (!known) hlo::failAtOpcode(instruction, "unknown element type " + type);
+  return known->bits;
 }
 
 class BitcastConvertModel : public OpModelBase {
@@ -50,8 +26,16 @@ class BitcastConvertModel : public OpModelBase {
     const Shape& operand = arrayOperand(instruction, 0);
     const Shape& declared = instruction.shape;
     if (declared.isTuple) failAtInstruction(instruction, "result must be an array");
+    if (hlo::isComplex(operand.element_type) != hlo::isComplex(declared.element_type))
+      hlo::failAtOpcode(instruction, "cannot convert between complex and real types: " +
+                                         operand.element_type + " to " + declared.element_type);
     int64_t from = bitWidth(instruction, operand.element_type);
     int64_t to = bitWidth(instruction, declared.element_type);
+    if (std::max(from, to) % std::min(from, to) != 0)
+      hlo::failAtOpcode(instruction, "the widths of " + operand.element_type + " (" +
+                                         std::to_string(from) + " bits) and " +
+                                         declared.element_type + " (" + std::to_string(to) +
+                                         " bits) do not divide one another");
     Shape shape = operand;
     shape.layout.reset();
     shape.element_type = declared.element_type;

@@ -19,10 +19,9 @@ class BroadcastModel : public OpModelBase {
       hlo::failInAttribute(attribute, "dimensions", 0,
                            "has " + std::to_string(dims.size()) + " entries, expected one per " +
                                "operand dimension (" + std::to_string(operand.rank()) + ")");
+    // Distinct, in any order: XLA checks the order only where asked to
+    // (verify_broadcast_dimensions_order), and an unordered list still names one map.
     expectDistinctDims(attribute, "dimensions", dims, declared.rank());
-    for (size_t i = 1; i < dims.size(); ++i)
-      if (dims[i] <= dims[i - 1])
-        hlo::failInAttribute(attribute, "dimensions", 0, "must be strictly increasing");
     // New dimensions take their sizes from the declared shape; mapped ones from the operand.
     Shape shape = arrayShape(operand.element_type, {});
     for (size_t d = 0; d < declared.shape.size(); ++d)

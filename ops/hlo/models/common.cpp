@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "core/bridges/isl_bridge.h"
+#include "ops/hlo/element_types.h"
 #include "ops/hlo/shape_compat.h"
 #include "simplifier/simplify.h"
 
@@ -17,8 +18,8 @@ InstructionIndexing finish(size_t entryCount, PointDims pointDims,
   MapSets sets;
   try {
     sets = build();
-  } catch (const Inexpressible&) {
-    indexing.entries.assign(entryCount, OperandIndexing::unknownIndexing());
+  } catch (const Inexpressible& e) {
+    indexing.entries.assign(entryCount, OperandIndexing::unknownIndexing(e.what()));
     return indexing;
   }
   for (const std::vector<IndexingMap>& maps : sets) {
@@ -207,6 +208,77 @@ void expectScalarOperand(const Instruction& instruction, size_t index) {
   if (shape.rank() != 0)
     hlo::failAtOpcode(instruction, "operand " + std::to_string(index) + " has shape " +
                                        shape.toString() + ", expected a scalar");
+}
+
+std::vector<std::string> elementTypes(const Instruction& instruction, size_t first, size_t last) {
+  std::vector<std::string> types;
+  for (size_t i = first; i < last; ++i)
+    types.push_back(instruction.operands[i]->shape.element_type);
+  return types;
+}
+
+void expectReducer(const Instruction& instruction, const std::vector<std::string>& accumulators,
+                   const std::vector<std::string>& inputs) {
+  if (instruction.calledComputations.size() != 1)
+    failAtInstruction(instruction, instruction.opcode + " calls one computation (to_apply=)");
+  const hlo::Computation& reducer = *instruction.calledComputations[0];
+  const size_t n = accumulators.size();
+  auto scalar = [](const Shape& shape, const std::string& type) {
+    return !shape.isTuple && shape.rank() == 0 && shape.element_type == type;
+  };
+  for (size_t k = 0; k < 2 * n; ++k) {
+    const std::string& type = k < n ? accumulators[k] : inputs[k - n];
+    const hlo::Instruction* parameter = reducer.parameter(static_cast<int64_t>(k));
+    if (!parameter || !scalar(parameter->shape, type))
+      failAtInstruction(instruction, "to_apply's parameter " + std::to_string(k) + " must be " +
+                                         type + "[] (" + (k < n ? "accumulator " : "element ") +
+                                         std::to_string(k < n ? k : k - n) + ")");
+  }
+  if (reducer.parameter(static_cast<int64_t>(2 * n)))
+    failAtInstruction(instruction, "to_apply takes more than " + std::to_string(2 * n) +
+                                       " parameters (an accumulator and an element each of " +
+                                       std::to_string(n) + ")");
+  const Shape& returned = reducer.root->shape;
+  const bool one = n == 1 && !returned.isTuple;
+  bool matches = one ? scalar(returned, accumulators[0])
+                     : returned.isTuple && returned.tupleElements.size() == n;
+  for (size_t k = 0; matches && !one && k < n; ++k)
+    matches = scalar(returned.tupleElements[k], accumulators[k]);
+  if (!matches) {
+    std::string expected;
+    for (const std::string& type : accumulators)
+      expected += (expected.empty() ? "" : ", ") + type + "[]";
+    failAtInstruction(instruction, "to_apply returns " + returned.toString() +
+                                       ", expected its accumulators (" + expected + ")");
+  }
+}
+
+void expectStartIndices(const Instruction& instruction, size_t first) {
+  for (size_t i = first; i < instruction.operands.size(); ++i) {
+    expectScalarOperand(instruction, i);
+    const std::string& type = instruction.operands[i]->shape.element_type;
+    if (!hlo::isIntegral(type))
+      hlo::failAtOpcode(instruction, "start index operand " + std::to_string(i) +
+                                         " has element type " + type + ", expected an integer");
+    const std::string& firstType = instruction.operands[first]->shape.element_type;
+    if (type != firstType)
+      hlo::failAtOpcode(instruction, "start index operand " + std::to_string(i) + " is " + type +
+                                         ", operand " + std::to_string(first) + " " + firstType +
+                                         ": the start indices have one element type");
+  }
+}
+
+void expectBoundedOperands(const Instruction& instruction, const std::string& what) {
+  for (const Instruction* operand : instruction.operands)
+    for (size_t d = 0; d < operand->shape.shape.size(); ++d)
+      if (hlo::isUnboundedDim(operand->shape, d))
+        hlo::failAtOpcode(instruction, what + " of unbounded dynamic shapes is not modeled");
+}
+
+void expectStaticOperands(const Instruction& instruction, const std::string& what) {
+  for (const Instruction* operand : instruction.operands)
+    if (hlo::hasDynamicDims(operand->shape))
+      throw Inexpressible(what + " of a bounded dynamic shape is not modeled");
 }
 
 void expectDistinctDims(const hlo::Attribute& attribute, std::string_view name,

@@ -82,12 +82,28 @@ void expectOperandCount(const Instruction& instruction, size_t count);
 void expectOperandCountAtLeast(const Instruction& instruction, size_t count);
 const Shape& arrayOperand(const Instruction& instruction, size_t index);
 void expectScalarOperand(const Instruction& instruction, size_t index);
+// The reducer a reduce, reduce-window or scatter calls (to_apply=), as XLA's VerifyReducerShape
+// checks it: 2N scalar parameters, N accumulators of `accumulators`' element types then N
+// elements of `inputs`' types, returning the N accumulators (a scalar, or a tuple of N).
+void expectReducer(const Instruction& instruction, const std::vector<std::string>& accumulators,
+                   const std::vector<std::string>& inputs);
+// Operands `first`.. are start indices: integral scalars, all of one element type (XLA's
+// dynamic-slice and dynamic-update-slice).
+void expectStartIndices(const Instruction& instruction, size_t first);
+// Ops whose shapes XLA infers for bounded dynamic operands (spec 002) from their bounds, but
+// whose maps idxmap does not build: shape inference rejects an unbounded `?` operand ("`what`
+// of unbounded dynamic shapes is not modeled"), the map builders throw Inexpressible (unknown
+// indexing) for any dynamic operand.
+void expectBoundedOperands(const Instruction& instruction, const std::string& what);
+void expectStaticOperands(const Instruction& instruction, const std::string& what);
 // `dims` must be distinct dimensions of a rank-`rank` array ("dimensions={0,0}: dimension 0
 // repeated").
 void expectDistinctDims(const hlo::Attribute& attribute, std::string_view name,
                         const std::vector<int64_t>& dims, int64_t rank);
 std::string dimsText(const std::vector<int64_t>& values);  // "{1,0}"
 
+// The element types of operands [first, last).
+std::vector<std::string> elementTypes(const Instruction& instruction, size_t first, size_t last);
 // A variadic op's result: the one array, or the tuple of several.
 Shape variadicResult(std::vector<Shape> results);
 // An array shape of this element type and these static dims.

@@ -11,31 +11,38 @@ class ConcatenateModel : public OpModelBase {
  public:
   Shape inferShape(const Instruction& instruction) const override {
     expectOperandCountAtLeast(instruction, 1);
+    expectBoundedOperands(instruction, "concatenation");
     int64_t dim = concatDim(instruction);
     const Shape& first = arrayOperand(instruction, 0);
     Shape shape = arrayShape(first.element_type, first.extents());
     shape.shape[dim] = 0;
     for (size_t i = 0; i < instruction.operands.size(); ++i) {
       const Shape& operand = arrayOperand(instruction, i);
-      if (operand.rank() != first.rank() || operand.element_type != first.element_type)
+      if (operand.rank() != first.rank())
         hlo::failAtOpcode(instruction, "operand " + std::to_string(i) + " " + operand.toString() +
-                                           " does not match operand 0 " + first.toString());
+                                           " does not have operand 0's rank " +
+                                           std::to_string(first.rank()));
+      if (operand.element_type != first.element_type)
+        hlo::failAtOpcode(instruction, "operand " + std::to_string(i) + " has element type " +
+                                           operand.element_type + ", operand 0 " +
+                                           first.element_type);
       for (int64_t d = 0; d < operand.rank(); ++d) {
-        if (hlo::isDynamicDim(operand, d))
-          hlo::failAtOpcode(instruction, "operand " + std::to_string(i) + " " + operand.toString() +
-                                             " has a dynamic dimension; not modeled");
+        // A dim is dynamic where any operand's is (XLA); its extent is the bound.
+        if (hlo::isDynamicDim(operand, d)) shape.setDim(d, shape.extent(d), true);
         if (d != dim && operand.extent(d) != first.extent(d))
           hlo::failAtOpcode(instruction, "operand " + std::to_string(i) + " " + operand.toString() +
                                              " differs from operand 0 " + first.toString() +
                                              " in dimension " + std::to_string(d));
       }
-      shape.shape[dim] = checkedAdd(shape.shape[dim], operand.extent(dim));
+      shape.setDim(dim, checkedAdd(shape.extent(dim), operand.extent(dim)),
+                   hlo::isDynamicDim(shape, dim));
     }
     return shape;
   }
 
  protected:
   MapSets mapsToOperands(const Instruction& instruction, int) const override {
+    expectStaticOperands(instruction, "concatenation");
     int64_t dim = concatDim(instruction);
     MapSets sets;
     int64_t offset = 0;

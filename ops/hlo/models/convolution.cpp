@@ -24,8 +24,7 @@ class ConvolutionModel : public OpModelBase {
     expectOperandCount(instruction, 2);
     const Shape& input = arrayOperand(instruction, 0);
     const Shape& kernel = arrayOperand(instruction, 1);
-    if (hlo::hasDynamicDims(input) || hlo::hasDynamicDims(kernel))
-      hlo::failAtOpcode(instruction, "convolution of dynamic shapes is not modeled");
+    expectBoundedOperands(instruction, "convolution");
     Convolution conv = read(instruction);
     const hlo::ConvolutionDimensions& l = conv.labels;
     int64_t inputFeatures = input.extent(l.inputFeature);
@@ -37,6 +36,11 @@ class ConvolutionModel : public OpModelBase {
                                          std::to_string(kernelInputFeatures) +
                                          ") times feature_group_count (" +
                                          std::to_string(conv.featureGroups) + ")");
+    if (conv.featureGroups > 1 && conv.batchGroups > 1)
+      hlo::failAtOpcode(instruction, "feature_group_count (" + std::to_string(conv.featureGroups) +
+                                         ") and batch_group_count (" +
+                                         std::to_string(conv.batchGroups) +
+                                         ") cannot both be greater than 1");
     if (kernelOutputFeatures % conv.featureGroups != 0 ||
         kernelOutputFeatures % conv.batchGroups != 0)
       hlo::failAtOpcode(instruction, "kernel output features (" +
@@ -64,6 +68,7 @@ class ConvolutionModel : public OpModelBase {
 
  protected:
   MapSets mapsToOperands(const Instruction& instruction, int) const override {
+    expectStaticOperands(instruction, "convolution");
     const Shape& input = instruction.operands[0]->shape;
     const Shape& kernel = instruction.operands[1]->shape;
     const Shape& output = instruction.shape;

@@ -3,6 +3,8 @@
 // scaled-dot(lhs, rhs, lhs_scale, rhs_scale) adds block scales: a scale of the operand's
 // rank whose dim i covers operand.dim_i / scale.dim_i elements, so it is read at the
 // operand's index divided by the block size.
+#include <algorithm>
+
 #include "ops/hlo/models/common.h"
 #include "ops/hlo/shape_compat.h"
 
@@ -29,23 +31,27 @@ class DotModel : public OpModelBase {
     if (scaled_) {
       checkScale(instruction, 0);
       checkScale(instruction, 1);
+      if (arrayOperand(instruction, 2).rank() == 0 && arrayOperand(instruction, 3).rank() == 0)
+        hlo::failAtOpcode(instruction, "at least one of the scales must not be a scalar");
     }
     const Shape& lhs = arrayOperand(instruction, 0);
     const Shape& rhs = arrayOperand(instruction, 1);
-    if (hlo::hasDynamicDims(lhs) || hlo::hasDynamicDims(rhs))
-      hlo::failAtOpcode(instruction, "dot of dynamic shapes is not modeled");
+    expectBoundedOperands(instruction, "dot");
     hlo::DotDimensions dims = dimensions(instruction);
     Shape shape = arrayShape(instruction.shape.element_type, {});  // dot may widen the type
-    for (int64_t d : dims.lhsBatch) shape.shape.push_back(lhs.extent(d));
-    for (int64_t d : freeDims(lhs.rank(), dims.lhsBatch, dims.lhsContracting))
-      shape.shape.push_back(lhs.extent(d));
-    for (int64_t d : freeDims(rhs.rank(), dims.rhsBatch, dims.rhsContracting))
-      shape.shape.push_back(rhs.extent(d));
+    // A bounded dim of either operand stays dynamic in the result (XLA).
+    auto append = [&](const Shape& from, int64_t d) {
+      shape.appendDim(from.extent(d), hlo::isDynamicDim(from, d));
+    };
+    for (int64_t d : dims.lhsBatch) append(lhs, d);
+    for (int64_t d : freeDims(lhs.rank(), dims.lhsBatch, dims.lhsContracting)) append(lhs, d);
+    for (int64_t d : freeDims(rhs.rank(), dims.rhsBatch, dims.rhsContracting)) append(rhs, d);
     return shape;
   }
 
  protected:
   MapSets mapsToOperands(const Instruction& instruction, int) const override {
+    expectStaticOperands(instruction, "dot");
     const Shape& lhs = instruction.operands[0]->shape;
     const Shape& rhs = instruction.operands[1]->shape;
     hlo::DotDimensions dims = dimensions(instruction);
@@ -76,9 +82,20 @@ class DotModel : public OpModelBase {
   bool scaled_;
 
   // Operand `index`'s scale (operand index + 2): same rank, each dim dividing the operand's.
+  // XLA skips a scale that cannot change anything: a bf16 scale of one element (of any rank) for
+  // a bf16 operand.
+  static bool isNoOpScale(const Instruction& instruction, size_t index) {
+    const Shape& operand = instruction.operands[index]->shape;
+    const Shape& scale = instruction.operands[index + 2]->shape;
+    const std::vector<int64_t> extents = scale.extents();
+    return operand.element_type == "bf16" && scale.element_type == "bf16" &&
+           std::all_of(extents.begin(), extents.end(), [](int64_t e) { return e == 1; });
+  }
+
   static void checkScale(const Instruction& instruction, size_t index) {
     const Shape& operand = arrayOperand(instruction, index);
     const Shape& scale = arrayOperand(instruction, index + 2);
+    if (isNoOpScale(instruction, index)) return;
     bool ok = scale.rank() == operand.rank();
     for (size_t i = 0; ok && i < scale.shape.size(); ++i)
       ok = scale.extent(i) > 0 && operand.extent(i) % scale.extent(i) == 0;
@@ -90,6 +107,10 @@ class DotModel : public OpModelBase {
   static IndexingMap scaleMap(const Instruction& instruction, size_t index, IndexingMap map) {
     const Shape& operand = instruction.operands[index]->shape;
     const Shape& scale = instruction.operands[index + 2]->shape;
+    if (isNoOpScale(instruction, index)) {  // its one element, at every index
+      map.results.assign(scale.shape.size(), Expr::constant(0));
+      return map;
+    }
     for (size_t i = 0; i < map.results.size(); ++i)
       map.results[i] = map.results[i].floorDiv(operand.extent(i) / scale.extent(i));
     return map;
@@ -126,6 +147,9 @@ class DotModel : public OpModelBase {
     };
     pairUp("batch dims", dims.lhsBatch, dims.rhsBatch);
     pairUp("contracting dims", dims.lhsContracting, dims.rhsContracting);
+    if (instruction.opcode == "scaled-dot" && dims.lhsContracting.size() != 1)
+      hlo::failAtOpcode(instruction, "a scaled dot contracts exactly one dimension pair, not " +
+                                         std::to_string(dims.lhsContracting.size()));
     return dims;
   }
 };

@@ -39,6 +39,10 @@ class SetDimensionSizeModel : public OpModelBase {
     expectOperandCount(instruction, 2);
     const Shape& operand = arrayOperand(instruction, 0);
     expectScalarOperand(instruction, 1);
+    if (instruction.operands[1]->shape.element_type != "s32")
+      hlo::failAtOpcode(instruction, "the size operand is " +
+                                         instruction.operands[1]->shape.element_type +
+                                         "[], expected s32[] (XLA's sizes are s32)");
     int64_t dim = sizedDim(instruction);
     if (hlo::isUnboundedDim(operand, dim))
       hlo::failAtOpcode(instruction, "dimension " + std::to_string(dim) + " of " +

@@ -14,16 +14,15 @@ class DynamicSliceModel : public OpModelBase {
     expectOperandCountAtLeast(instruction, 1);
     const Shape& operand = arrayOperand(instruction, 0);
     expectOperandCount(instruction, 1 + operand.shape.size());
-    for (size_t i = 1; i < instruction.operands.size(); ++i) expectScalarOperand(instruction, i);
-    if (hlo::hasDynamicDims(operand))
-      hlo::failAtOpcode(instruction,
-                        "slicing a dynamic shape " + operand.toString() + " is not modeled");
+    expectStartIndices(instruction, 1);
+    expectBoundedOperands(instruction, "slicing");
     std::vector<int64_t> sizes = sliceSizes(instruction);
     return arrayShape(operand.element_type, sizes);
   }
 
  protected:
   MapSets mapsToOperands(const Instruction& instruction, int) const override {
+    expectStaticOperands(instruction, "slicing");
     const Shape& operand = instruction.operands[0]->shape;
     std::vector<int64_t> sizes = sliceSizes(instruction);
     IndexingMap map = domainOf(instruction.shape);

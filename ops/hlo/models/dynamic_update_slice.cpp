@@ -22,9 +22,8 @@ class DynamicUpdateSliceModel : public OpModelBase {
     const Shape& operand = arrayOperand(instruction, 0);
     const Shape& update = arrayOperand(instruction, 1);
     expectOperandCount(instruction, 2 + operand.shape.size());
-    for (size_t i = 2; i < instruction.operands.size(); ++i) expectScalarOperand(instruction, i);
-    if (hlo::hasDynamicDims(operand) || hlo::hasDynamicDims(update))
-      hlo::failAtOpcode(instruction, "updating a dynamic shape is not modeled");
+    expectStartIndices(instruction, 2);
+    expectBoundedOperands(instruction, "updating");
     if (update.rank() != operand.rank() || update.element_type != operand.element_type)
       hlo::failAtOpcode(instruction, "update " + update.toString() + " does not match operand " +
                                          operand.toString() + " in rank or element type");
@@ -40,6 +39,7 @@ class DynamicUpdateSliceModel : public OpModelBase {
 
  protected:
   MapSets mapsToOperands(const Instruction& instruction, int) const override {
+    expectStaticOperands(instruction, "updating");
     const Shape& operand = instruction.operands[0]->shape;
     const Shape& update = instruction.operands[1]->shape;
     size_t rank = operand.shape.size();

@@ -75,8 +75,11 @@ class ScatterModel : public OpModelBase {
 
   Shape inferShape(const Instruction& instruction) const override {
     gather_scatter::ScatterOp op = hloScatterOp(instruction);
+    const size_t n = op.inputs.size();
+    expectReducer(instruction, elementTypes(instruction, 0, n),
+                  elementTypes(instruction, n + 1, 2 * n + 1));
     std::vector<Shape> results;
-    for (size_t i = 0; i < op.inputs.size(); ++i) results.push_back(arrayOperand(instruction, i));
+    for (size_t i = 0; i < n; ++i) results.push_back(arrayOperand(instruction, i));
     return variadicResult(std::move(results));
   }
 

@@ -19,9 +19,10 @@ struct OperandIndexing {
   // Collectives (all-gather): from the same index, the replica whose copy of the operand is
   // read (XLA's "replica id" map). Empty for every local read.
   std::vector<IndexingMap> replicaIdMaps;
+  std::string why;  // for unknown indexing a model gave: what it cannot express
 
-  static OperandIndexing unknownIndexing() {
-    return {.maps = {}, .unknown = true, .replicaIdMaps = {}};
+  static OperandIndexing unknownIndexing(std::string why = "") {
+    return {.maps = {}, .unknown = true, .replicaIdMaps = {}, .why = std::move(why)};
   }
 };
 

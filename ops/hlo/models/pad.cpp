@@ -18,9 +18,7 @@ class PadModel : public OpModelBase {
       hlo::failAtOpcode(instruction, "padding value has element type " +
                                          instruction.operands[1]->shape.element_type +
                                          ", expected " + operand.element_type);
-    if (hlo::hasDynamicDims(operand))
-      hlo::failAtOpcode(instruction,
-                        "padding a dynamic shape " + operand.toString() + " is not modeled");
+    expectBoundedOperands(instruction, "padding");
     std::vector<hlo::PadDim> pads = padding(instruction);
     const hlo::Attribute& attribute = *instruction.attribute("padding");
     Shape shape = arrayShape(operand.element_type, {});
@@ -30,13 +28,14 @@ class PadModel : public OpModelBase {
         hlo::failInAttribute(
             attribute, "padding", 0,
             "dimension " + std::to_string(i) + " would have negative size " + std::to_string(size));
-      shape.appendDim(size, false);
+      shape.appendDim(size, hlo::isDynamicDim(operand, i));  // a bounded dim stays dynamic (XLA)
     }
     return shape;
   }
 
  protected:
   MapSets mapsToOperands(const Instruction& instruction, int) const override {
+    expectStaticOperands(instruction, "padding");
     IndexingMap toOperand =
         paddedToOperand(instruction.operands[0]->shape.extents(), padding(instruction));
     return {{toOperand}, {toScalar(instruction.shape)}};

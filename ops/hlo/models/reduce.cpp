@@ -18,6 +18,8 @@ class ReduceModel : public OpModelBase {
                                            instruction.operands[i]->shape.toString() +
                                            " does not match input 0 " + first.toString());
     for (size_t i = n; i < 2 * n; ++i) expectScalarOperand(instruction, i);
+    expectReducer(instruction, elementTypes(instruction, n, 2 * n),
+                  elementTypes(instruction, 0, n));
     std::vector<bool> reduced = reducedDims(instruction);
     std::vector<Shape> results;
     for (size_t i = 0; i < n; ++i) {

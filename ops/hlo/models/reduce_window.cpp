@@ -19,17 +19,20 @@ class ReduceWindowModel : public OpModelBase {
     const Shape& first = arrayOperand(instruction, 0);
     for (size_t i = 0; i < n; ++i) {
       const Shape& input = arrayOperand(instruction, i);
-      if (input.extents() != first.extents() || hlo::hasDynamicDims(input))
+      if (input.extents() != first.extents())
         hlo::failAtOpcode(instruction, "input " + std::to_string(i) + " " + input.toString() +
-                                           " must be static and match input 0 " + first.toString());
+                                           " does not match input 0 " + first.toString());
       expectScalarOperand(instruction, n + i);
     }
+    expectBoundedOperands(instruction, "reduce-window");
+    expectReducer(instruction, elementTypes(instruction, n, 2 * n),
+                  elementTypes(instruction, 0, n));
     std::vector<hlo::WindowDim> window = windowOf(instruction);
     std::vector<Shape> results;
     for (size_t i = 0; i < n; ++i) {
       Shape result = arrayShape(instruction.operands[n + i]->shape.element_type, {});
       for (size_t d = 0; d < window.size(); ++d)
-        result.shape.push_back(windowOutputSize(first.extent(d), window[d]));
+        result.appendDim(windowOutputSize(first.extent(d), window[d]), hlo::isDynamicDim(first, d));
       results.push_back(result);
     }
     return variadicResult(std::move(results));
@@ -37,6 +40,7 @@ class ReduceWindowModel : public OpModelBase {
 
  protected:
   MapSets mapsToOperands(const Instruction& instruction, int outputId) const override {
+    expectStaticOperands(instruction, "reduce-window");
     size_t n = instruction.operands.size() / 2;
     IndexingMap toInput =
         windowToOperand(instruction.operands[0]->shape.extents(), windowOf(instruction));

@@ -10,16 +10,21 @@ class SliceModel : public OpModelBase {
  public:
   Shape inferShape(const Instruction& instruction) const override {
     expectOperandCount(instruction, 1);
+    expectBoundedOperands(instruction, "slicing");
     const Shape& operand = arrayOperand(instruction, 0);
     std::vector<hlo::SliceDim> dims = sliceDims(instruction);
     Shape shape = arrayShape(operand.element_type, {});
-    for (const hlo::SliceDim& dim : dims)
-      shape.shape.push_back(ceilDiv(dim.limit - dim.start, dim.stride));
+    for (size_t i = 0; i < dims.size(); ++i) {
+      const int64_t size = ceilDiv(dims[i].limit - dims[i].start, dims[i].stride);
+      // XLA: a bounded dim stays dynamic unless one element is taken.
+      shape.appendDim(size, hlo::isDynamicDim(operand, i) && size != 1);
+    }
     return shape;
   }
 
  protected:
   MapSets mapsToOperands(const Instruction& instruction, int) const override {
+    expectStaticOperands(instruction, "slicing");
     IndexingMap map = domainOf(instruction.shape);
     std::vector<hlo::SliceDim> dims = sliceDims(instruction);
     for (unsigned i = 0; i < dims.size(); ++i)
@@ -28,6 +33,7 @@ class SliceModel : public OpModelBase {
   }
 
   MapSets mapsToResults(const Instruction& instruction, int) const override {
+    expectStaticOperands(instruction, "slicing");
     std::vector<hlo::SliceDim> dims = sliceDims(instruction);
     const Shape& result = instruction.shape;
     IndexingMap map = domainOf(instruction.operands[0]->shape);
@@ -52,10 +58,6 @@ class SliceModel : public OpModelBase {
                            "has " + std::to_string(dims.size()) + " dimensions, operand " +
                                operand.toString() + " has " + std::to_string(operand.rank()));
     for (size_t i = 0; i < dims.size(); ++i) {
-      if (hlo::isDynamicDim(operand, i))
-        hlo::failInAttribute(attribute, "slice", 0,
-                             "slices dynamic dimension " + std::to_string(i) +
-                                 "; slicing a bounded dimension is not modeled");
       if (dims[i].start < 0 || dims[i].start > dims[i].limit || dims[i].limit > operand.extent(i))
         hlo::failInAttribute(attribute, "slice", 0,
                              "[" + std::to_string(dims[i].start) + ":" +

@@ -39,9 +39,21 @@ TEST(BroadcastOp, Validation) {
       << error->message();
   error =
       validationError(module("p0 = f32[2, 3] parameter(0)\n"
-                             "ROOT b = f32[3, 2] broadcast(p0), dimensions={1, 0}"));
+                             "ROOT b = f32[3, 2, 4] broadcast(p0), dimensions={1, 1}"));
   ASSERT_TRUE(error);
-  EXPECT_EQ(error->message(), "dimensions={1, 0}: must be strictly increasing");
+  EXPECT_NE(error->message().find("dimension 1 repeated"), std::string::npos) << error->message();
+}
+
+// XLA checks a broadcast's dimensions for order only where asked; out of order they still
+// transpose: result (i, j, k) reads operand (j, i).
+TEST(BroadcastOp, DimensionsInAnyOrderTranspose) {
+  Hlo hlo(module("p0 = f32[2, 3] parameter(0)\n"
+                 "ROOT b = f32[3, 2, 4] broadcast(p0), dimensions={1, 0}"));
+  EXPECT_EQ(relationOf(outToIn(hlo.root()).entries[0]),
+            readsRelation({3, 2, 4}, [](const Index& o) {
+              return std::vector<Index>{{o[1], o[0]}};
+            }));
+  expectInputToOutputInvertsOutputToInput(hlo.root());
 }
 
 TEST(TransposeOp, Spec004Maps) {
