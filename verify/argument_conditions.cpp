@@ -316,14 +316,21 @@ isl::set laterPairs(size_t m) {
                                "] : " + (before.empty() ? "1 = 0" : before) + " }");
 }
 
-// The value pairs [l, m'] of `set` ([p, l, q, m']) at the pair of points `pair` ([p, q]).
-isl::set valuesAt(const isl::set& set, const std::vector<int64_t>& pair, size_t m) {
+// `set` ([p, l, x, q, m', y], `e` entries in x and y) at the pair of points `pair` ([p, q]).
+isl::set atPair(const isl::set& set, const std::vector<int64_t>& pair, size_t m, size_t e) {
   isl_set* fixed = set.copy();
   for (size_t d = 0; d < m; ++d) {
     fixed = isl_set_fix_si(fixed, isl_dim_set, static_cast<unsigned>(d), pair[d]);
-    fixed = isl_set_fix_si(fixed, isl_dim_set, static_cast<unsigned>(m + 1 + d), pair[m + d]);
+    fixed = isl_set_fix_si(fixed, isl_dim_set, static_cast<unsigned>(m + 1 + e + d), pair[m + d]);
   }
-  return projectedOut(projectedOut(own(fixed), m + 1, m), 0, m);
+  return own(fixed);
+}
+
+// The value pairs [l, m'] of `set` ([p, l, x, q, m', y]).
+isl::set valuePairs(const isl::set& set, size_t m, size_t e) {
+  isl::set values = projectedOut(set, 2 * m + 2 + e, e);
+  values = projectedOut(values, m + 1 + e, m);
+  return projectedOut(projectedOut(values, m + 1, e), 0, m);
 }
 
 // Pairs: [p, l, q, m] for the values l read at p and m at a later point q.
@@ -343,6 +350,27 @@ std::optional<ArgumentCondition> pairCondition(const PossibleVectors& possible,
       isl_set_insert_dims(condition.violations.copy(), isl_dim_set, static_cast<unsigned>(m), 1));
   violations = own(isl_set_insert_dims(violations.release(), isl_dim_set,
                                        static_cast<unsigned>(2 * m + 1 + e), 1));
+  // The exactness test below fails where the bad value pairs differ from one pair of points to
+  // another, as they do where an index depends on its position (x[p] = %a[p] + p). Two pairs
+  // asked, the first and the last, refute that cheaply, on sets of two dimensions: a value pair
+  // bad at one that the other reads must be bad there too.
+  {
+    std::vector<std::pair<isl::set, isl::set>> sampledPairs;  // (bad, readable) at each
+    for (isl_set* (*end)(isl_set*) : {&isl_set_lexmin, &isl_set_lexmax}) {
+      const std::vector<int64_t> pair = sampled(own(end(asked.copy())));
+      if (pair.empty()) return std::nullopt;  // no pair of points asked
+      const isl::set readableHere = atPair(possible.pairwiseWithLeaves, pair, m, e);
+      const isl::set badHere =
+          own(isl_set_intersect(readableHere.copy(), atPair(violations, pair, m, e).release()));
+      sampledPairs.emplace_back(valuePairs(badHere, m, e), valuePairs(readableHere, m, e));
+    }
+    for (size_t i = 0; i < 2; ++i) {
+      const auto& [badHere, readableHere] = sampledPairs[i];
+      isl::set badThere =
+          own(isl_set_intersect(sampledPairs[1 - i].first.copy(), readableHere.copy()));
+      if (!checked(isl_set_is_subset(badThere.get(), badHere.get()))) return std::nullopt;
+    }
+  }
   // [p, l, x, q, m', y] without x and y.
   auto withoutVectors = [&](const isl::set& set) {
     return projectedOut(projectedOut(set, m + 1, e), 2 * m + 2, e);
@@ -354,15 +382,6 @@ std::optional<ArgumentCondition> pairCondition(const PossibleVectors& possible,
       projectedOut(projectedOut(readable, m, 1), 2 * m, 1).release(), asked.release()));
   isl::set badValues = projectedOut(projectedOut(bad, 0, m), 1, m);  // [l, m']
   isl::set values = projectedOut(projectedOut(readable, 0, m), 1, m);
-  // The exactness test below fails where the bad value pairs differ from one pair of points to
-  // another, as they do where an index depends on its position (x[p] = %a[p] + p). Two pairs of
-  // points tried first, each a set of two dimensions, refute that cheaply.
-  for (isl_set* (*end)(isl_set*) : {&isl_set_lexmin, &isl_set_lexmax}) {
-    const std::vector<int64_t> pair = sampled(own(end(points.copy())));
-    if (pair.empty()) return std::nullopt;  // no pair of points asked
-    isl::set here = own(isl_set_intersect(badValues.copy(), valuesAt(readable, pair, m).release()));
-    if (!checked(isl_set_is_subset(here.get(), valuesAt(bad, pair, m).get()))) return std::nullopt;
-  }
   // bad holds only pairs of points asked: readable's other pairs (q before p) would only
   // multiply the pieces the exactness test intersects.
   isl::set anyValues = own(isl_set_universe(isl_set_get_space(badValues.get())));

@@ -21,8 +21,11 @@
 namespace idxmap::index_points {
 
 struct PossibleVectors {
-  isl::set single;                       // [p, x]: the vector x can be read at point p
-  isl::set pairwise;                     // [p, x, q, y]: x at p and y at q can be read together
+  isl::set single;  // [p, x]: the vector x can be read at point p
+  // [p, x, q, y]: x at p and y at q can be read together. At p = q (one point, so one vector)
+  // it may hold pairs x != y: every pairwise condition asks a point with itself only with x = y
+  // (IndexCondition), so it need not be exact there.
+  isl::set pairwise;
   std::vector<std::string> assumptions;  // the facts used, as the user wrote them
   // [p, L, x]: `single` before the leaves were projected out, L[i] the value of leaves[i] read
   // at p: what a condition on the function's arguments is computed from.
