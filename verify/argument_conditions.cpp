@@ -2,8 +2,7 @@
 // ([p, l, x]) and the violation set ([p, x]): bad = { [p, l] : some x read at p with leaf value
 // l breaks the property }. The condition "every element read is outside bad's values" is the
 // property exactly when bad is a product (points read) x (values): then the position of the
-// element does not matter, only its value. Pairs likewise: bad = { [p, l, q, m] }, a product of
-// the pairs of points asked (q later than p) and of value pairs.
+// element does not matter, only its value. Pairs (unique, sorted): argument_pairs.cpp.
 #include "verify/argument_conditions_internal.h"
 
 #include <isl/map.h>
@@ -20,7 +19,6 @@
 #include "verify/index_points.h"
 
 namespace idxmap::index_points {
-namespace {
 
 using isl_bridge::checked;
 using isl_bridge::own;
@@ -37,6 +35,8 @@ std::string setText(const isl::set& set) {
   free(raw);
   return out;
 }
+
+namespace {
 
 // The one coordinate of a point of a 1-d set.
 int64_t onlyCoordinate(isl::set point) {
@@ -59,6 +59,8 @@ std::optional<std::vector<int64_t>> elementAt(const index_provenance::Leaf& leaf
   return coordinates(own(isl_set_sample_point(read.release())));
 }
 
+}  // namespace
+
 // A point of `bad` ([p, v0, v1, ...], `m` dims of p, a value per leaf read there) as the
 // elements it reads and their values.
 std::vector<ArgumentWitness::Element> breakingAt(
@@ -79,6 +81,8 @@ std::vector<int64_t> sampled(const isl::set& set) {
   return coordinates(own(isl_set_sample_point(set.copy())));
 }
 
+namespace {
+
 // A value of a 1-d set, preferring 0 (none when it is empty).
 std::optional<int64_t> onlyValue(const isl::set& values) {
   if (checked(isl_set_is_empty(values.get()))) return std::nullopt;
@@ -86,6 +90,8 @@ std::optional<int64_t> onlyValue(const isl::set& values) {
   if (checked(isl_set_is_subset(zero.get(), values.get()))) return 0;
   return sampled(values).at(0);
 }
+
+}  // namespace
 
 // The condition with the candidate witness `pick` adds to it. The candidate is extra: where isl
 // cannot give one (its budget, a point it cannot sample), the condition stands without it.
@@ -100,6 +106,8 @@ ArgumentCondition withCandidate(ArgumentCondition stated,
   }
   return stated;
 }
+
+namespace {
 
 // "[-10, 9]" for an interval, isl's text of the set otherwise ("{ [v] : ... }").
 std::string describedValues(const isl::set& values) {
@@ -116,6 +124,8 @@ std::string describedValues(const isl::set& values) {
   }
   return setText(named);
 }
+
+}  // namespace
 
 // Whether the points, through the leaf's access, read every element of its tensor (of a tensor
 // with `?` dims, not known: its size is not the op's).
@@ -145,6 +155,8 @@ isl::set interleaved(const isl::set& points, const isl::set& values, size_t m) {
                                            "a, " + q + sep + "b] }");
   return own(isl_set_apply(isl_set_flat_product(points.copy(), values.copy()), reorder.copy()));
 }
+
+namespace {
 
 std::optional<ArgumentCondition> singleCondition(const PossibleVectors& possible,
                                                  const IndexCondition& condition) {
@@ -288,135 +300,6 @@ std::optional<ArgumentCondition> leavesCondition(const PossibleVectors& possible
   });
 }
 
-// Whether the index points read the leaf's elements in their own order, one element each (a
-// point p before q reads an element before q's): then "read at an earlier point" is "an earlier
-// element", which a person can check on the argument.
-bool readsInOrder(const isl::set& points, const index_provenance::Leaf& leaf) {
-  isl::map access = own(isl_map_intersect_domain(leaf.access.copy(), points.copy()));
-  if (!checked(isl_map_is_injective(access.get()))) return false;
-  isl::map earlier = own(isl_map_lex_lt(isl_set_get_space(points.get())));
-  isl::map elementsInOrder = own(isl_map_apply_range(
-      isl_map_apply_range(isl_map_reverse(access.copy()), earlier.release()), access.copy()));
-  isl::set elements = own(isl_map_range(access.copy()));
-  isl::map before = own(isl_map_lex_lt(isl_set_get_space(elements.get())));
-  return checked(isl_map_is_subset(elementsInOrder.get(), before.get()));
-}
-
-// { [p, q] : p before q in lexicographic order } over points of `m` dims.
-isl::set laterPairs(size_t m) {
-  std::string p, q, before, equal;
-  for (size_t d = 0; d < m; ++d) {
-    const std::string pd = "p" + std::to_string(d), qd = "q" + std::to_string(d);
-    p += (d ? ", " : "") + pd;
-    q += (d ? ", " : "") + qd;
-    before += std::string(d ? " or (" : "(") + equal + pd + " < " + qd + ")";
-    equal += pd + " = " + qd + " and ";
-  }
-  return isl_bridge::parsedSet("{ [" + p + (m ? ", " : "") + q +
-                               "] : " + (before.empty() ? "1 = 0" : before) + " }");
-}
-
-// `set` ([p, l, x, q, m', y], `e` entries in x and y) at the pair of points `pair` ([p, q]).
-isl::set atPair(const isl::set& set, const std::vector<int64_t>& pair, size_t m, size_t e) {
-  isl_set* fixed = set.copy();
-  for (size_t d = 0; d < m; ++d) {
-    fixed = isl_set_fix_si(fixed, isl_dim_set, static_cast<unsigned>(d), pair[d]);
-    fixed = isl_set_fix_si(fixed, isl_dim_set, static_cast<unsigned>(m + 1 + e + d), pair[m + d]);
-  }
-  return own(fixed);
-}
-
-// The value pairs [l, m'] of `set` ([p, l, x, q, m', y]).
-isl::set valuePairs(const isl::set& set, size_t m, size_t e) {
-  isl::set values = projectedOut(set, 2 * m + 2 + e, e);
-  values = projectedOut(values, m + 1 + e, m);
-  return projectedOut(projectedOut(values, m + 1, e), 0, m);
-}
-
-// Pairs: [p, l, q, m] for the values l read at p and m at a later point q.
-std::optional<ArgumentCondition> pairCondition(const PossibleVectors& possible,
-                                               const IndexCondition& condition) {
-  const index_provenance::Leaf& leaf = possible.leaves[0];
-  const size_t m = condition.pointShape.size(), e = condition.entries;
-  // What rules a condition on the argument out is asked first, on the small sets: the pairs of
-  // points the property is about must each be a later point q after p, or "u before w" would
-  // leave out the pairs asked the other way round; and the points must read the elements in
-  // their own order.
-  isl::set asked = projectedOut(projectedOut(condition.violations, m, e), 2 * m, e);  // [p, q]
-  if (!checked(isl_set_is_subset(asked.get(), laterPairs(m).get()))) return std::nullopt;
-  isl::set read = projectedOut(possible.singleWithLeaves, m, 1 + e);  // [p]
-  if (!readsInOrder(read, leaf)) return std::nullopt;
-  isl::set violations = own(
-      isl_set_insert_dims(condition.violations.copy(), isl_dim_set, static_cast<unsigned>(m), 1));
-  violations = own(isl_set_insert_dims(violations.release(), isl_dim_set,
-                                       static_cast<unsigned>(2 * m + 1 + e), 1));
-  // The exactness test below fails where the bad value pairs differ from one pair of points to
-  // another, as they do where an index depends on its position (x[p] = %a[p] + p). Two pairs
-  // asked, the first and the last, refute that cheaply, on sets of two dimensions: a value pair
-  // bad at one that the other reads must be bad there too.
-  {
-    std::vector<std::pair<isl::set, isl::set>> sampledPairs;  // (bad, readable) at each
-    for (isl_set* (*end)(isl_set*) : {&isl_set_lexmin, &isl_set_lexmax}) {
-      const std::vector<int64_t> pair = sampled(own(end(asked.copy())));
-      if (pair.empty()) return std::nullopt;  // no pair of points asked
-      const isl::set readableHere = atPair(possible.pairwiseWithLeaves, pair, m, e);
-      const isl::set badHere =
-          own(isl_set_intersect(readableHere.copy(), atPair(violations, pair, m, e).release()));
-      sampledPairs.emplace_back(valuePairs(badHere, m, e), valuePairs(readableHere, m, e));
-    }
-    for (size_t i = 0; i < 2; ++i) {
-      const auto& [badHere, readableHere] = sampledPairs[i];
-      isl::set badThere =
-          own(isl_set_intersect(sampledPairs[1 - i].first.copy(), readableHere.copy()));
-      if (!checked(isl_set_is_subset(badThere.get(), badHere.get()))) return std::nullopt;
-    }
-  }
-  // [p, l, x, q, m', y] without x and y.
-  auto withoutVectors = [&](const isl::set& set) {
-    return projectedOut(projectedOut(set, m + 1, e), 2 * m + 2, e);
-  };
-  isl::set readable = withoutVectors(possible.pairwiseWithLeaves);
-  isl::set bad = withoutVectors(
-      own(isl_set_intersect(possible.pairwiseWithLeaves.copy(), violations.release())));
-  isl::set points = own(isl_set_intersect(
-      projectedOut(projectedOut(readable, m, 1), 2 * m, 1).release(), asked.release()));
-  isl::set badValues = projectedOut(projectedOut(bad, 0, m), 1, m);  // [l, m']
-  isl::set values = projectedOut(projectedOut(readable, 0, m), 1, m);
-  // bad holds only pairs of points asked: readable's other pairs (q before p) would only
-  // multiply the pieces the exactness test intersects.
-  isl::set anyValues = own(isl_set_universe(isl_set_get_space(badValues.get())));
-  isl::set readableAsked = isl_bridge::coalesce(
-      own(isl_set_intersect(readable.copy(), interleaved(points, anyValues, m).release())));
-  isl::set everywhere = own(isl_set_intersect(
-      interleaved(isl_bridge::coalesce(points), badValues, m).release(), readableAsked.release()));
-  if (!checked(isl_set_is_subset(everywhere.get(), bad.get())) ||
-      checked(isl_set_is_empty(points.get())) ||
-      checked(isl_set_is_subset(values.get(), badValues.get())))
-    return std::nullopt;
-  isl::set named = own(isl_set_gist(badValues.release(), values.release()));
-  named = own(isl_set_set_dim_name(named.release(), isl_dim_set, 0, "u"));
-  named = own(isl_set_set_dim_name(named.release(), isl_dim_set, 1, "w"));
-  named = own(isl_set_coalesce(named.release()));
-  std::string which = leaf.tensor;
-  if (!readsEveryElement(read, leaf)) which += " that the op reads";
-  return withCandidate(
-      {"no two elements u and w of " + which + ", u before w in row-major order, satisfy " +
-           setText(named),
-       {},
-       std::nullopt},
-      [&](ArgumentCondition& stated) {
-        // [p, l, q, m']: the element read at p, then the one read at q.
-        const std::vector<int64_t> pair = sampled(bad);
-        if (pair.size() != 2 * m + 2) return;
-        for (size_t half : {size_t{0}, m + 1}) {
-          std::vector<ArgumentWitness::Element> read =
-              breakingAt(std::vector<int64_t>(pair.begin() + half, pair.begin() + half + m + 1), m,
-                         possible.leaves);
-          stated.breaking.insert(stated.breaking.end(), read.begin(), read.end());
-        }
-      });
-}
-
 }  // namespace
 
 std::optional<ArgumentCondition> argumentCondition(const PossibleVectors& possible,
@@ -429,7 +312,7 @@ std::optional<ArgumentCondition> argumentCondition(const PossibleVectors& possib
   }
   if (possible.leaves.size() != 1) return std::nullopt;
   if (possible.pairwiseWithLeaves.is_null()) return std::nullopt;
-  return pairCondition(possible, condition);
+  return pairArgumentCondition(possible, condition);
 }
 
 }  // namespace idxmap::index_points

@@ -3,6 +3,7 @@
 // verify/.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,5 +39,27 @@ struct ArgumentCondition {
 };
 std::optional<ArgumentCondition> argumentCondition(const PossibleVectors& possible,
                                                    const IndexCondition& condition);
+
+// The pairs' case (unique, sorted), in argument_pairs.cpp.
+std::optional<ArgumentCondition> pairArgumentCondition(const PossibleVectors& possible,
+                                                       const IndexCondition& condition);
+
+// Pieces both cases use (argument_conditions.cpp).
+isl::set projectedOut(const isl::set& set, size_t first, size_t count);  // dims [first, +count)
+std::string setText(const isl::set& set);                                // isl's text
+// A point of `set` (none when it is empty).
+std::vector<int64_t> sampled(const isl::set& set);
+// A point of `bad` ([p, v0, v1, ...], `m` dims of p, a value per leaf read there) as the
+// elements it reads and their values.
+std::vector<ArgumentWitness::Element> breakingAt(const std::vector<int64_t>& point, size_t m,
+                                                 const std::vector<index_provenance::Leaf>& leaves);
+// The condition with the candidate witness `pick` adds to it; without it where isl cannot give
+// one.
+ArgumentCondition withCandidate(ArgumentCondition stated,
+                                const std::function<void(ArgumentCondition&)>& pick);
+// Whether the points, through the leaf's access, read every element of its tensor.
+bool readsEveryElement(const isl::set& points, const index_provenance::Leaf& leaf);
+// [p, q] x [a, b] as [p, a, q, b] (p and q of `m` dims each): the layout of the pair sets.
+isl::set interleaved(const isl::set& points, const isl::set& values, size_t m);
 
 }  // namespace idxmap::index_points

@@ -8,6 +8,7 @@
 #include "ops/forms/tcp_gather.h"
 #include "ops/forms/tensor_gather.h"
 #include "ops/gather_analysis/gather_maps.h"
+#include "ops/hlo/analysis/known_offsets.h"
 #include "ops/hlo/models/gather_scatter.h"
 #include "ops/import/forms.h"
 #include "ops/import/stablehlo.h"
@@ -159,19 +160,29 @@ OpIndexProperties scatterProperties(const ScatterOp& scatter, const ValuesOf& va
   }
 }
 
+std::string withoutPercent(const std::string& name) {
+  return !name.empty() && name.front() == '%' ? name.substr(1) : name;
+}
+
+// The user's assumed values as leaves of the value analysis, in the range assumed (the whole
+// of int64 when none is).
+index_provenance::ValueContext assumedContext(const std::vector<Assumption>& assumptions) {
+  index_provenance::ValueContext context;
+  for (const Assumption& assumption : assumptions)
+    context.assumed.emplace_back(
+        assumption.value,
+        entryRange(assumption.facts, std::nullopt).value_or(std::pair(INT64_MIN, INT64_MAX)));
+  return context;
+}
+
 class Prover {
  public:
   Prover(const Operation& op, const std::vector<Operation>& block,
          const std::vector<Assumption>& assumptions, const mlir_ir::Module* module)
       : op_(op), block_(block), assumptions_(assumptions) {
+    context_ = assumedContext(assumptions);
     context_.module = module;
     context_.user = &op;
-    // A value the user makes assumptions about is a leaf of the value analysis, in the range
-    // assumed (the whole of int64 when none is).
-    for (const Assumption& assumption : assumptions)
-      context_.assumed.emplace_back(
-          assumption.value,
-          entryRange(assumption.facts, std::nullopt).value_or(std::pair(INT64_MIN, INT64_MAX)));
   }
 
   OpIndexProperties gather(const GatherOp& gather, size_t indicesOperand, Claims claims) {
@@ -291,15 +302,15 @@ IndexValues runtimeValues(const std::vector<int64_t>& shape, std::string provena
   return values;
 }
 
-// HLO's index values are not followed (index provenance reads MLIR).
-IndexValues runtimeValues(const hlo::Instruction& indices) {
-  return runtimeValues(
-      indices.shape.shape,
-      "%" + indices.name + " (HLO index values are taken as known at run time only)");
-}
-
-std::string withoutPercent(const std::string& name) {
-  return !name.empty() && name.front() == '%' ? name.substr(1) : name;
+// An HLO op's index values, read through the instructions that compute them (as StableHLO
+// ops: ops/hlo/analysis/known_offsets), with the facts that apply: every assumption about a
+// leaf where the values are represented, else those about the indices themselves.
+std::pair<IndexValues, std::vector<Assumption>> hloValues(
+    const hlo::Instruction& indices, const std::vector<Assumption>& assumptions) {
+  IndexValues values = hloProgramValues(indices, assumedContext(assumptions));
+  std::vector<Assumption> facts =
+      values.represented() ? assumptions : about(withoutPercent(indices.name), assumptions);
+  return {std::move(values), std::move(facts)};
 }
 
 }  // namespace
@@ -308,18 +319,16 @@ std::optional<OpIndexProperties> proveHloOpIndexProperties(
     const hlo::Instruction& instruction, const std::vector<Assumption>& assumptions) {
   if (instruction.opcode == "gather") {
     GatherOp gather = ops::hloGatherOp(instruction);
-    const hlo::Instruction& indices = *instruction.operands.at(1);
+    const auto read = hloValues(*instruction.operands.at(1), assumptions);
     return gatherProperties(
-        gather, [&] { return runtimeValues(indices); },
-        about(withoutPercent(indices.name), assumptions),
+        gather, [&] { return read.first; }, read.second,
         stablehloClaims(std::nullopt, gather.indices_are_sorted));
   }
   if (instruction.opcode == "scatter") {
     ScatterOp scatter = ops::hloScatterOp(instruction);
-    const hlo::Instruction& indices = *instruction.operands.at(scatter.inputs.size());
+    const auto read = hloValues(*instruction.operands.at(scatter.inputs.size()), assumptions);
     return scatterProperties(
-        scatter, [&] { return runtimeValues(indices); },
-        about(withoutPercent(indices.name), assumptions),
+        scatter, [&] { return read.first; }, read.second,
         stablehloClaims(scatter.unique_indices, scatter.indices_are_sorted));
   }
   return std::nullopt;

@@ -54,10 +54,10 @@ TEST(VerifyPropertiesCli, BundledExampleRefutesOneClaimAndLeavesOneOpen) {
   EXPECT_EQ(lines[2], path +
                           ":16:8: remark: stablehlo.scatter: unique holds if and only if "
                           "no two elements u and w of %rows, u before w in row-major order, "
-                          "satisfy { [u, w = u] : 0 <= u <= 7 }; it fails at %rows = [[7], [7], "
-                          "[7], [7]] (every other argument 0): updates[2, 1] and updates[3, 1] "
-                          "both write result[7, 1] (scatter_indices[2] = [7], "
-                          "scatter_indices[3] = [7])");
+                          "satisfy { [u, w = u] : 0 <= u <= 7 }; it fails at %rows = [[0], [0], "
+                          "[0], [0]] (every other argument 0): updates[2, 1] and updates[3, 1] "
+                          "both write result[0, 1] (scatter_indices[2] = [0], "
+                          "scatter_indices[3] = [0])");
   EXPECT_EQ(lines[3], path +
                           ":16:8: remark: stablehlo.scatter: in bounds holds if and only if "
                           "every element of %rows is in [0, 7]; it fails at %rows = [[8], [0], "

@@ -74,12 +74,6 @@ std::vector<Tensor> runFunction(const ComparedFunction& function,
 
 namespace {
 
-std::string joined(const std::vector<std::string>& ops) {
-  std::string text;
-  for (const std::string& op : ops) text += (text.empty() ? "" : ", ") + op;
-  return text;
-}
-
 // The candidate `terms` found, replayed: `verdict` refuted when the interpreter, with each
 // engine, computes different values at the element in the two functions on one of the argument
 // tries; otherwise false and `failure` says why. Float arguments are shown when their values

@@ -19,6 +19,12 @@ namespace idxmap {
 // reason) where a value depends on a parameter or on an op the tracer does not follow.
 index_provenance::IndexValues hloIndexValues(const hlo::Instruction& instruction);
 
+// The values as verify reads them: through every op the value analysis follows (also select,
+// compare, min / max, logic, slice, reverse, pad, dynamic-slice, get-dimension-size), the
+// computation's parameters as arguments, with `context`'s assumed values as leaves.
+index_provenance::IndexValues hloProgramValues(const hlo::Instruction& instruction,
+                                               const index_provenance::ValueContext& context);
+
 // `indexing` (the op model's output-to-input maps of `instruction`) with the runtime
 // variables of known start indices folded. Other instructions come back unchanged; so does a
 // map whose folded form is not one convex piece.
