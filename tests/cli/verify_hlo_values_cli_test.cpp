@@ -203,8 +203,7 @@ TEST(VerifyHloValuesCli, HloAndStablehloAgreeOnRandomChains) {
     ASSERT_EQ(expected.size(), 3u) << p.mlir;
     const std::vector<std::string> got = verdictsOf(hlo);
     EXPECT_EQ(got, expected) << p.mlir << p.hlo;
-    for (const std::string& verdict : got)
-      decided += verdict.find("unknown") == std::string::npos;
+    for (const std::string& verdict : got) decided += verdict.find("unknown") == std::string::npos;
   }
   EXPECT_GT(decided, sample.count);  // most programs start from an iota or constants
 }
@@ -256,6 +255,19 @@ TEST(VerifyHloValuesCli, TheFixUpIsFollowedToTheArgument) {
   ASSERT_EQ(verdicts.size(), 3u);
   EXPECT_EQ(verdicts[0], "unique: proven");
   EXPECT_EQ(verdicts[2], "in_bounds: proven");
+}
+
+// What verify proves of HLO, annotate writes: XLA then takes its unique, sorted scatter path.
+TEST(VerifyHloValuesCli, AnnotateWritesTheProvenClaims) {
+  CliResult annotated = runIdxmap({"annotate", "-"}, kFixUp);
+  EXPECT_EQ(annotated.exitCode, 0) << annotated.err;
+  std::string expected = kFixUp;
+  const std::string scatter = "scatter(x, col, v), ";
+  expected.insert(expected.find(scatter) + scatter.size(),
+                  "unique_indices=true, indices_are_sorted=true, ");
+  EXPECT_EQ(annotated.out, expected);
+  CliResult again = runIdxmap({"annotate", "-"}, annotated.out);
+  EXPECT_EQ(again.out, annotated.out);  // idempotent
 }
 
 }  // namespace
