@@ -2,9 +2,11 @@
 
 #include <algorithm>
 
+#include "codegen/cpp_kernel.h"
 #include "codegen/index_code.h"
 #include "codegen/prelude.h"
 #include "simplifier/simplify.h"
+#include "verify/equivalence.h"
 
 namespace idxmap::codegen {
 namespace {
@@ -134,6 +136,21 @@ std::string chooseSplit(Kernel& kernel) {
   return "threads split the target's elements";
 }
 
+}  // namespace
+
+ReliedFact simplificationFact(const IndexingMap& own, const IndexingMap& simplified,
+                              const std::string& name) {
+  ProofResult proof = proveEquivalent(own, simplified);
+  if (!proof.isProven())
+    throw Error("the simplified map " + name + " " + oneLine(simplified) +
+                " is not proven equal to the op's own " + oneLine(own) + " (" +
+                (proof.isRefuted() ? "refuted by " + proof.method : proof.reason) +
+                "): no kernel is written");
+  return {"the kernel's map " + name + " is the op's own (simplified)", std::move(proof)};
+}
+
+namespace {
+
 void requireStatic(const std::vector<const TensorType*>& types, const std::string& op) {
   for (const TensorType* type : types)
     if (!type->isStatic()) throw Error(op + ": kernels need static shapes");
@@ -144,7 +161,8 @@ void requireStatic(const std::vector<const TensorType*>& types, const std::strin
 Kernel gatherKernel(const GatherOp& op, const OpIndexProperties& properties,
                     const TensorNames& names, const std::vector<int64_t>& operandShape) {
   requireStatic({&op.operand, &op.start_indices}, "gather");
-  IndexingMap map = simplify(gather_scatter::gatherOutputToOperandMap(op));
+  const IndexingMap own = gather_scatter::gatherOutputToOperandMap(op);
+  IndexingMap map = simplify(own);
   IndexingMap indicesMap = gather_scatter::gatherOutputToStartIndicesMap(op);
   std::vector<int64_t> resultShape = gather_scatter::inferGatherResultShape(
       op.dimension_numbers, op.start_indices.shape, op.slice_sizes);
@@ -152,6 +170,7 @@ Kernel gatherKernel(const GatherOp& op, const OpIndexProperties& properties,
   kernel.maps = {{names.indexSpace + " -> " + names.target, map},
                  {names.indexSpace + " -> " + names.indices, indicesMap}};
   kernel.map = map;
+  kernel.facts.push_back(simplificationFact(own, map, names.indexSpace + " -> " + names.target));
   const std::vector<int64_t>& operand = operandShape.empty() ? op.operand.shape : operandShape;
   kernel.buffers = {{names.target, op.operand.element_type, operand, false},
                     {names.indices, op.start_indices.element_type, op.start_indices.shape, false},
@@ -202,12 +221,14 @@ Kernel scatterKernel(const ScatterOp& op, const OpIndexProperties& properties,
   for (const TensorType& t : op.inputs) types.push_back(&t);
   for (const TensorType& t : op.updates) types.push_back(&t);
   requireStatic(types, "scatter");
-  IndexingMap map = simplify(gather_scatter::scatterUpdateToResultMap(op));
+  const IndexingMap own = gather_scatter::scatterUpdateToResultMap(op);
+  IndexingMap map = simplify(own);
   IndexingMap indicesMap = gather_scatter::scatterUpdateToIndicesMap(op);
   Kernel kernel;
   kernel.maps = {{names.indexSpace + " -> " + names.target, map},
                  {names.indexSpace + " -> " + names.indices, indicesMap}};
   kernel.map = map;
+  kernel.facts.push_back(simplificationFact(own, map, names.indexSpace + " -> " + names.target));
   const size_t n = op.inputs.size();
   auto suffix = [&](size_t i) { return n == 1 ? std::string() : std::to_string(i); };
   // Parameters: inputs, indices, updates, results (the op's operand order, then results).

@@ -39,6 +39,12 @@ Kernel gatherKernel(const gather_scatter::GatherOp& op, const OpIndexProperties&
 Kernel loweredGatherKernel(const gather_scatter::LoweredGather& lowered,
                            const std::vector<int64_t>& inputShape,
                            const OpIndexProperties& properties, const TensorNames& names);
+// `simplified`, the map a kernel is built and validated on, with the proof (verify/equivalence:
+// isl, else Z3) that it is the op's `own` map, which the kernel then relies on: validated
+// against `simplified`, its code computes the op's own map, and a simplifier fault cannot reach
+// a kernel. Throws Error, naming both maps, where the two are not proven equal: no kernel.
+ReliedFact simplificationFact(const IndexingMap& own, const IndexingMap& simplified,
+                              const std::string& name);
 // Throws Error for an update computation that is not add, mul, min, max or replace.
 Kernel scatterKernel(const gather_scatter::ScatterOp& op, const OpIndexProperties& properties,
                      const TensorNames& names);

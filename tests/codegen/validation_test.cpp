@@ -9,6 +9,7 @@
 #include <set>
 
 #include "codegen/cpp_kernel.h"
+#include "codegen/gather_scatter_kernels.h"
 #include "codegen/loop_nest.h"
 #include "codegen/validation.h"
 #include "core/text.h"
@@ -167,6 +168,35 @@ void enumerate(const LoopNode& node, std::vector<int64_t>& values,
         point.push_back(evaluate(coordinate, values, names));
       points.push_back(point);
       return;
+    }
+  }
+}
+
+// A kernel is built on the simplified map only where that is proven to be the op's own: a
+// simplifier fault (here a digit merged wrongly, an off-by-one in a constant) is caught there,
+// with both maps named, and no kernel is written.
+TEST(Validation, ASimplifierFaultCannotReachAKernel) {
+  const IndexingMap own =
+      map("(d0, d1) -> ((d0 * 4 + d1) floordiv 4, (d0 * 4 + d1) mod 4), domain: d0 in [0, 5], "
+          "d1 in [0, 3]");
+  ReliedFact fact = simplificationFact(own,
+                                       map("(d0, d1) -> (d0, d1), domain: d0 in [0, 5], "
+                                           "d1 in [0, 3]"),
+                                       "result -> operand");
+  EXPECT_TRUE(fact.proof.isProven());
+  EXPECT_EQ(fact.statement, "the kernel's map result -> operand is the op's own (simplified)");
+  for (const char* wrong : {"(d0, d1) -> (d0, d1 + 1), domain: d0 in [0, 5], d1 in [0, 3]",
+                            "(d0, d1) -> (d1, d0), domain: d0 in [0, 5], d1 in [0, 3]"}) {
+    try {
+      simplificationFact(own, map(wrong), "result -> operand");
+      ADD_FAILURE() << wrong << " was taken for the op's own map";
+    } catch (const Error& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find("the simplified map result -> operand (d0, d1) -> "),
+                std::string::npos)
+          << message;
+      EXPECT_NE(message.find("is not proven equal to the op's own"), std::string::npos) << message;
+      EXPECT_NE(message.find("no kernel is written"), std::string::npos) << message;
     }
   }
 }
