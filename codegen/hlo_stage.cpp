@@ -1,6 +1,7 @@
 #include "codegen/hlo_stage_internal.h"
 
 #include "codegen/hlo_kernel.h"
+#include "codegen/index_code.h"
 #include "ops/hlo/analysis/indexing.h"
 #include "simplifier/simplify.h"
 
@@ -142,7 +143,7 @@ std::vector<Expr> StageEmitter::through(const IndexingMap& map, const std::vecto
   IndexingMap context = contextMap();
   std::vector<Expr> out;
   for (Expr result : map.results)
-    out.push_back(simplifyExpr(result.replaceVariables(index, {}, runtime), context));
+    out.push_back(provenSimplified(result.replaceVariables(index, {}, runtime), context));
   return out;
 }
 
@@ -152,7 +153,7 @@ std::vector<Constraint> StageEmitter::conditionOf(const IndexingMap& map,
   IndexingMap context = contextMap();
   std::vector<Constraint> out;
   for (size_t i = 0; i < map.dims.size(); ++i) {
-    Expr at = simplifyExpr(index.at(i), context);
+    Expr at = provenSimplified(index.at(i), context);
     // A loop iterator already inside the range needs no test.
     if (at.kind() == ExprKind::Dim &&
         map_.dims[at.variableIndex()].range.lo >= map.dims[i].range.lo &&
@@ -161,7 +162,8 @@ std::vector<Constraint> StageEmitter::conditionOf(const IndexingMap& map,
     out.push_back({at, map.dims[i].range});
   }
   for (const Constraint& c : map.constraints)
-    out.push_back({simplifyExpr(c.expr.replaceVariables(index, {}, runtime), context), c.range});
+    out.push_back(
+        {provenSimplified(c.expr.replaceVariables(index, {}, runtime), context), c.range});
   return out;
 }
 

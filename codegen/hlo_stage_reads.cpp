@@ -3,6 +3,7 @@
 // (reduce, reduce-window) as loops over their range variables.
 #include "codegen/hlo_kernel.h"
 #include "codegen/hlo_stage_internal.h"
+#include "codegen/index_code.h"
 #include "simplifier/simplify.h"
 
 namespace idxmap::codegen::hlo_stage {
@@ -134,7 +135,7 @@ std::string StageEmitter::reduction(const Frame& frame, const Instruction& reduc
   IndexingMap context = contextMap();
   std::vector<Expr> at;
   for (Expr result : reads.results)
-    at.push_back(simplifyExpr(result.replaceVariables(index, reduced, {}), context));
+    at.push_back(provenSimplified(result.replaceVariables(index, reduced, {}), context));
   std::string x = value(frame, *reduce.operands[0], at);
   Frame inner{reducer, {accumulator, x}, next_++};
   memo_.emplace_back();

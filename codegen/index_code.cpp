@@ -6,6 +6,7 @@
 #include "core/text.h"
 #include "simplifier/range_evaluator.h"
 #include "simplifier/simplify.h"
+#include "verify/equivalence.h"
 
 namespace idxmap::codegen {
 
@@ -118,7 +119,31 @@ Expr rowMajorOffset(const IndexingMap& map, const std::vector<int64_t>& shape) {
     offset = map.results.at(k) * stride + offset;
     stride = checkedMul(stride, std::max<int64_t>(shape[k], 1));
   }
-  return simplifyExpr(offset, map);
+  return provenSimplified(offset, map);
+}
+
+Expr provenSimplified(const Expr& raw, const IndexingMap& context) {
+  return requireSameValue(raw, simplifyExpr(raw, context), context);
+}
+
+Expr requireSameValue(const Expr& raw, const Expr& simplified, const IndexingMap& context) {
+  if (simplified == raw) return simplified;  // nothing rewritten
+  // Both as maps whose results also carry the range variables, so that equal relations mean
+  // equal values at every point, not only the same set of values.
+  auto withResult = [&](const Expr& result) {
+    IndexingMap map = context;
+    map.results = {result};
+    for (size_t s = 0; s < context.rangeVars.size(); ++s)
+      map.results.push_back(Expr::rangeVar(static_cast<unsigned>(s)));
+    return map;
+  };
+  ProofResult proof = proveEquivalent(withResult(raw), withResult(simplified));
+  if (!proof.isProven())
+    throw Error("the simplifier rewrote " + printExpr(raw, &context) + " to " +
+                printExpr(simplified, &context) + ", not proven the same value (" +
+                (proof.isRefuted() ? "refuted by " + proof.method : proof.reason) +
+                "): no kernel is written");
+  return simplified;
 }
 
 }  // namespace idxmap::codegen

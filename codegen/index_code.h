@@ -54,4 +54,13 @@ class IndexLowering {
 // of `shape`, simplified over the map's domain.
 Expr rowMajorOffset(const IndexingMap& map, const std::vector<int64_t>& shape);
 
+// `raw` simplified within `context` (its dims, runtime and range variables, constraints), once
+// proven to take raw's value at every point of the context (requireSameValue): what a kernel
+// prints and validation compares against is then the op's own expression.
+Expr provenSimplified(const Expr& raw, const IndexingMap& context);
+// `simplified` where it takes `raw`'s value at every point of `context` (verify/equivalence,
+// each point's range variables kept apart, so the same set of values is not enough). Throws
+// Error, naming both, where that is not proven: no kernel is written.
+Expr requireSameValue(const Expr& raw, const Expr& simplified, const IndexingMap& context);
+
 }  // namespace idxmap::codegen

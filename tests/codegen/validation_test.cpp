@@ -10,6 +10,7 @@
 
 #include "codegen/cpp_kernel.h"
 #include "codegen/gather_scatter_kernels.h"
+#include "codegen/index_code.h"
 #include "codegen/loop_nest.h"
 #include "codegen/validation.h"
 #include "core/text.h"
@@ -197,6 +198,24 @@ TEST(Validation, ASimplifierFaultCannotReachAKernel) {
           << message;
       EXPECT_NE(message.find("is not proven equal to the op's own"), std::string::npos) << message;
       EXPECT_NE(message.find("no kernel is written"), std::string::npos) << message;
+    }
+  }
+}
+
+// The same for an HLO stage's expressions, point by point: s0 and 2 - s0 take the same values
+// over s0 in [0, 2], but not at the same point.
+TEST(Validation, ASimplifiedExpressionMustTakeTheSameValueAtEveryPoint) {
+  const IndexingMap context = map("(d0)[s0] -> (), domain: d0 in [0, 7], s0 in [0, 2]");
+  const Expr raw = parseExpr("(d0 * 3 + s0) mod 3 + (d0 * 3 + s0) floordiv 3 * 3", &context);
+  EXPECT_EQ(requireSameValue(raw, parseExpr("d0 * 3 + s0", &context), context),
+            parseExpr("d0 * 3 + s0", &context));
+  for (const char* wrong : {"d0 * 3 + 2 - s0", "d0 * 3 + s0 + 1"}) {
+    try {
+      requireSameValue(raw, parseExpr(wrong, &context), context);
+      ADD_FAILURE() << wrong << " was taken for " << printExpr(raw, &context);
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("not proven the same value"), std::string::npos)
+          << e.what();
     }
   }
 }
