@@ -223,8 +223,12 @@ void expectReducer(const Instruction& instruction, const std::vector<std::string
     failAtInstruction(instruction, instruction.opcode + " calls one computation (to_apply=)");
   const hlo::Computation& reducer = *instruction.calledComputations[0];
   const size_t n = accumulators.size();
+  // XLA compares the types ignoring floating-point precision (a bf16 input may be reduced by
+  // an f32 computation).
   auto scalar = [](const Shape& shape, const std::string& type) {
-    return !shape.isTuple && shape.rank() == 0 && shape.element_type == type;
+    const std::string& own = shape.element_type;
+    return !shape.isTuple && shape.rank() == 0 &&
+           (own == type || (hlo::isFloating(own) && hlo::isFloating(type)));
   };
   for (size_t k = 0; k < 2 * n; ++k) {
     const std::string& type = k < n ? accumulators[k] : inputs[k - n];

@@ -309,8 +309,10 @@ class ElementwiseModel : public OpModelBase {
     for (size_t k = 0; k < instruction.operands.size(); ++k) {
       const hlo::Instruction* parameter = computation.parameter(static_cast<int64_t>(k));
       const std::string& type = instruction.operands[k]->shape.element_type;
+      // Floating types of another precision pass, as XLA's reducers do (where in doubt, accept).
+      const std::string& own = parameter ? parameter->shape.element_type : type;
       if (!parameter || parameter->shape.isTuple || parameter->shape.rank() != 0 ||
-          parameter->shape.element_type != type)
+          (own != type && !(hlo::isFloating(own) && hlo::isFloating(type))))
         failAtInstruction(instruction, "to_apply's parameter " + std::to_string(k) + " must be " +
                                            type + "[] (operand " + std::to_string(k) +
                                            "'s element)");
