@@ -94,7 +94,8 @@ Picture drawHloInstruction(const hlo::Instruction& instruction, size_t operand,
   const OperandIndexing& entry = indexing.entries.at(operand);
   if (entry.unknown || entry.maps.empty())
     throw Error("'" + instruction.name + "' -> operand " + std::to_string(operand) +
-                ": unknown indexing (an op without a model), nothing to draw");
+                ": unknown indexing (" + (entry.why.empty() ? "an op without a model" : entry.why) +
+                "), nothing to draw");
   const TensorGrid source{instruction.name, instruction.shape.shape},
       target{input.name, input.shape.shape};
   // Points over the whole result: some may read another operand (the legend says so).

@@ -28,7 +28,8 @@ Picture drawMlirOp(const mlir_ir::Module& module, size_t ordinal, std::vector<In
 // point reaches what every map of the operand reaches (an operand read twice, as a
 // concatenate of it with itself, has two). HLO index values are not followed: runtime
 // variables are drawn as the region they could reach. Throws Error for an operand out of
-// range, unknown indexing (an op without a model) or a tuple-shaped result.
+// range, unknown indexing (an op without a model, or maps it cannot express) or a tuple-shaped
+// result.
 Picture drawHloInstruction(const hlo::Instruction& instruction, size_t operand,
                            std::vector<Index> points, size_t pointCount = 6);
 
