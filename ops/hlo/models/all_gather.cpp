@@ -87,6 +87,11 @@ class AllGatherModel : public OpModelBase {
   // `declared` shape: operand k's result is element k of a tuple when there are several.
   static Shape gatheredResults(const Instruction& instruction, const Shape& declared) {
     const size_t n = instruction.operands.size();
+    if (leftOut(declared)) {  // as XLA infers it: each operand times the group size
+      std::vector<Shape> results;
+      for (size_t k = 0; k < n; ++k) results.push_back(gathered(instruction, k, declared));
+      return variadicResult(std::move(results));
+    }
     if (n > 1 && (!declared.isTuple || declared.tupleElements.size() != n))
       failAtInstruction(instruction, "result " + declared.toString() + " must be a tuple of " +
                                          std::to_string(n) + " arrays, one per operand");
@@ -94,6 +99,10 @@ class AllGatherModel : public OpModelBase {
     for (size_t k = 0; k < n; ++k)
       results.push_back(gathered(instruction, k, n > 1 ? declared.tupleElements[k] : declared));
     return variadicResult(std::move(results));
+  }
+  // A result shape the text leaves out (readHloModule infers it).
+  static bool leftOut(const Shape& declared) {
+    return !declared.isTuple && declared.element_type.empty();
   }
   // The shape result `outputId` gathers into (for all-gather-start, its element 1).
   static const Shape& gatheredShape(const Instruction& instruction, int outputId) {
@@ -120,6 +129,21 @@ class AllGatherModel : public OpModelBase {
     const Shape& operand = arrayOperand(instruction, k);
     int64_t dim = gatherDim(instruction);
     const std::string which = instruction.operands.size() > 1 ? " " + std::to_string(k) : "";
+    if (leftOut(declared)) {
+      std::optional<int64_t> size = groupSize(instruction, /*uniform=*/true);
+      int64_t all = 0;
+      if (!size)
+        failAtInstruction(instruction,
+                          "the result shape is left out, and replica_groups does "
+                          "not say how many replicas gather: write it");
+      if (__builtin_mul_overflow(operand.extent(dim), *size, &all))
+        failAtInstruction(instruction, "replica_groups of " + std::to_string(*size) +
+                                           " replicas gather more than 2^63 elements");
+      Shape shape = operand;
+      shape.layout.reset();
+      shape.setDim(static_cast<size_t>(dim), all, hlo::isDynamicDim(operand, dim));
+      return shape;
+    }
     if (declared.isTuple || declared.rank() != operand.rank())
       failAtInstruction(instruction, "result" + which + " " + declared.toString() +
                                          " must be an array of the operand's rank " +

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "ops/hlo/analysis/indexing.h"
+#include "ops/hlo/models/model.h"
 #include "tests/ops/hlo/models/op_test_util.h"
 
 namespace idxmap::optest {
@@ -148,6 +149,27 @@ ENTRY e {
   EXPECT_EQ(error->message(),
             "all-gather-start: replica_groups of 2 replicas gather 6 elements along dimension 0, "
             "the result has 9");
+}
+
+// A result shape left out is inferred as XLA infers it: the operand times the group size; a
+// group size the module does not give is a diagnostic.
+TEST(AllGatherOp, ALeftOutShapeIsTheOperandTimesTheGroup) {
+  hlo::Module m = readHloModule(
+      "HloModule m\nENTRY e {\n  p = f32[2,3] parameter(0)\n"
+      "  ROOT ag = all-gather(p), replica_groups={{0,1,2}}, dimensions={1}\n}\n",
+      "test.hlo");
+  EXPECT_EQ(m.entry->root->shape.toString(), "f32[2,9]");
+  try {
+    readHloModule(
+        "HloModule m\nENTRY e {\n  p = f32[2,3] parameter(0)\n"
+        "  ROOT ag = all-gather(p), replica_groups={}, dimensions={1}\n}\n",
+        "test.hlo");
+    ADD_FAILURE() << "an all-gather of every replica got a shape";
+  } catch (const ParseError& e) {
+    EXPECT_NE(e.message().find("replica_groups does not say how many replicas gather"),
+              std::string::npos)
+        << e.message();
+  }
 }
 
 // XLA's mesh form: a group spans the named axes, the product of their sizes.
