@@ -57,16 +57,24 @@ isl::set atPair(const isl::set& set, const std::vector<int64_t>& pair, size_t m,
   return own(fixed);
 }
 
-// The value pairs [l, m'] of `set` ([p, l, x, q, m', y]).
-isl::set valuePairs(const isl::set& set, size_t m, size_t e) {
-  isl::set values = projectedOut(set, 2 * m + 2 + e, e);
-  values = projectedOut(values, m + 1 + e, m);
-  return projectedOut(projectedOut(values, m + 1, e), 0, m);
+// [p, l, x, q, m', y] without the vectors x and y: [p, l, q, m'].
+isl::set withoutVectors(const isl::set& set, size_t m, size_t e) {
+  return projectedOut(projectedOut(set, m + 1, e), 2 * m + 2, e);
 }
 
-// Pairs: [p, l, q, m] for the values l read at p and m at a later point q.
+// [p, l, q, m'] without the points: the value pairs [l, m'].
+isl::set valuesOnly(const isl::set& set, size_t m) {
+  return projectedOut(projectedOut(set, 0, m), 1, m);
+}
+
+// The value pairs [l, m'] of `set` ([p, l, x, q, m', y]).
+isl::set valuePairs(const isl::set& set, size_t m, size_t e) {
+  return valuesOnly(withoutVectors(set, m, e), m);
+}
+
 }  // namespace
 
+// Pairs: [p, l, q, m] for the values l read at p and m at a later point q.
 std::optional<ArgumentCondition> pairArgumentCondition(const PossibleVectors& possible,
                                                        const IndexCondition& condition) {
   const index_provenance::Leaf& leaf = possible.leaves[0];
@@ -104,17 +112,13 @@ std::optional<ArgumentCondition> pairArgumentCondition(const PossibleVectors& po
       if (!checked(isl_set_is_subset(badThere.get(), badHere.get()))) return std::nullopt;
     }
   }
-  // [p, l, x, q, m', y] without x and y.
-  auto withoutVectors = [&](const isl::set& set) {
-    return projectedOut(projectedOut(set, m + 1, e), 2 * m + 2, e);
-  };
-  isl::set readable = withoutVectors(possible.pairwiseWithLeaves);
+  isl::set readable = withoutVectors(possible.pairwiseWithLeaves, m, e);
   isl::set bad = withoutVectors(
-      own(isl_set_intersect(possible.pairwiseWithLeaves.copy(), violations.release())));
+      own(isl_set_intersect(possible.pairwiseWithLeaves.copy(), violations.release())), m, e);
   isl::set points = own(isl_set_intersect(
       projectedOut(projectedOut(readable, m, 1), 2 * m, 1).release(), asked.release()));
-  isl::set badValues = projectedOut(projectedOut(bad, 0, m), 1, m);  // [l, m']
-  isl::set values = projectedOut(projectedOut(readable, 0, m), 1, m);
+  isl::set badValues = valuesOnly(bad, m);  // [l, m']
+  isl::set values = valuesOnly(readable, m);
   // bad holds only pairs of points asked: readable's other pairs (q before p) would only
   // multiply the pieces the exactness test intersects.
   isl::set anyValues = own(isl_set_universe(isl_set_get_space(badValues.get())));

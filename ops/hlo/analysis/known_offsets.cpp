@@ -79,8 +79,6 @@ bool hasDefaultLayout(const hlo::Shape& shape) {
   return true;
 }
 
-void followedBeyondFolding(const Instruction& instruction, Operation& op);
-
 // Elementwise opcodes the value analysis follows beyond XLA's folding, as StableHLO names them.
 std::optional<std::string> elementwiseName(const std::string& opcode) {
   static const std::set<std::string, std::less<>> names = {"abs",
@@ -102,6 +100,59 @@ std::optional<std::string> elementwiseName(const std::string& opcode) {
   std::string name = "stablehlo." + opcode;
   std::replace(name.begin(), name.end(), '-', '_');
   return name;
+}
+
+// `op` as the StableHLO op `instruction` is, for the ops only verify follows.
+void followedBeyondFolding(const Instruction& instruction, Operation& op) {
+  const std::string& opcode = instruction.opcode;
+  auto named = [&](const char* name, Attribute value) {
+    op.attributes.push_back({name, std::move(value), instruction.opcodeLocation});
+  };
+  auto attribute = [&](const char* name) -> const hlo::Attribute& {
+    return hlo::requireAttribute(instruction, name);
+  };
+  if (std::optional<std::string> name = elementwiseName(opcode)) {
+    op.name = *name;
+  } else if (opcode == "compare") {  // the direction and type as StableHLO's pretty keywords
+    op.name = "stablehlo.compare";
+    op.keywords.push_back(hlo::readComparisonDirection(attribute("direction"), "direction"));
+    if (const hlo::Attribute* type = instruction.attribute("type"))
+      op.keywords.push_back(type->value);
+  } else if (opcode == "slice") {
+    std::vector<int64_t> start, limit, strides;
+    for (const hlo::SliceDim& dim : hlo::readSlice(attribute("slice"), "slice")) {
+      start.push_back(dim.start);
+      limit.push_back(dim.limit);
+      strides.push_back(dim.stride);
+    }
+    op.name = "stablehlo.slice";
+    named("start_indices", intArray(start));
+    named("limit_indices", intArray(limit));
+    named("strides", intArray(strides));
+  } else if (opcode == "reverse") {
+    op.name = "stablehlo.reverse";
+    named("dimensions", intArray(hlo::readIntList(attribute("dimensions"), "dimensions")));
+  } else if (opcode == "pad") {
+    std::vector<int64_t> low, high, interior;
+    for (const hlo::PadDim& dim : hlo::readPadding(attribute("padding"), "padding")) {
+      low.push_back(dim.low);
+      high.push_back(dim.high);
+      interior.push_back(dim.interior);
+    }
+    op.name = "stablehlo.pad";
+    named("edge_padding_low", intArray(low));
+    named("edge_padding_high", intArray(high));
+    named("interior_padding", intArray(interior));
+  } else if (opcode == "dynamic-slice") {
+    op.name = "stablehlo.dynamic_slice";
+    named("slice_sizes",
+          intArray(hlo::readIntList(attribute("dynamic_slice_sizes"), "dynamic_slice_sizes")));
+  } else if (opcode == "get-dimension-size") {
+    std::vector<int64_t> dims = hlo::readIntList(attribute("dimensions"), "dimensions");
+    if (dims.size() != 1) return;
+    op.name = "stablehlo.get_dimension_size";
+    named("dimension", integer(dims[0]));
+  }
 }
 
 // The StableHLO op an instruction is, with the attributes index provenance reads; an op it
@@ -170,59 +221,6 @@ Operation asStablehlo(const Instruction& instruction, bool everyOp) {
   return op;
 }
 
-// `op` as the StableHLO op `instruction` is, for the ops only verify follows.
-void followedBeyondFolding(const Instruction& instruction, Operation& op) {
-  const std::string& opcode = instruction.opcode;
-  auto named = [&](const char* name, Attribute value) {
-    op.attributes.push_back({name, std::move(value), instruction.opcodeLocation});
-  };
-  auto attribute = [&](const char* name) -> const hlo::Attribute& {
-    return hlo::requireAttribute(instruction, name);
-  };
-  if (std::optional<std::string> name = elementwiseName(opcode)) {
-    op.name = *name;
-  } else if (opcode == "compare") {  // the direction and type as StableHLO's pretty keywords
-    op.name = "stablehlo.compare";
-    op.keywords.push_back(hlo::readComparisonDirection(attribute("direction"), "direction"));
-    if (const hlo::Attribute* type = instruction.attribute("type"))
-      op.keywords.push_back(type->value);
-  } else if (opcode == "slice") {
-    std::vector<int64_t> start, limit, strides;
-    for (const hlo::SliceDim& dim : hlo::readSlice(attribute("slice"), "slice")) {
-      start.push_back(dim.start);
-      limit.push_back(dim.limit);
-      strides.push_back(dim.stride);
-    }
-    op.name = "stablehlo.slice";
-    named("start_indices", intArray(start));
-    named("limit_indices", intArray(limit));
-    named("strides", intArray(strides));
-  } else if (opcode == "reverse") {
-    op.name = "stablehlo.reverse";
-    named("dimensions", intArray(hlo::readIntList(attribute("dimensions"), "dimensions")));
-  } else if (opcode == "pad") {
-    std::vector<int64_t> low, high, interior;
-    for (const hlo::PadDim& dim : hlo::readPadding(attribute("padding"), "padding")) {
-      low.push_back(dim.low);
-      high.push_back(dim.high);
-      interior.push_back(dim.interior);
-    }
-    op.name = "stablehlo.pad";
-    named("edge_padding_low", intArray(low));
-    named("edge_padding_high", intArray(high));
-    named("interior_padding", intArray(interior));
-  } else if (opcode == "dynamic-slice") {
-    op.name = "stablehlo.dynamic_slice";
-    named("slice_sizes",
-          intArray(hlo::readIntList(attribute("dynamic_slice_sizes"), "dynamic_slice_sizes")));
-  } else if (opcode == "get-dimension-size") {
-    std::vector<int64_t> dims = hlo::readIntList(attribute("dimensions"), "dimensions");
-    if (dims.size() != 1) return;
-    op.name = "stablehlo.get_dimension_size";
-    named("dimension", integer(dims[0]));
-  }
-}
-
 // `value` and the instructions it is computed from, producers first; parameters are left
 // out (undefined values are known at run time only).
 std::vector<Operation> producers(const Instruction& value, bool everyOp) {
@@ -243,6 +241,14 @@ std::vector<Operation> producers(const Instruction& value, bool everyOp) {
   std::vector<Operation> scope;
   for (const Instruction* instruction : order) scope.push_back(asStablehlo(*instruction, everyOp));
   return scope;
+}
+
+// `instruction`'s values, traced through its producers read as StableHLO ops.
+index_provenance::IndexValues valuesThrough(const Instruction& instruction, bool everyOp,
+                                            const index_provenance::ValueContext& context) {
+  std::vector<Operation> scope = producers(instruction, everyOp);
+  return index_provenance::indexValues(scope, {instruction.name, 0, instruction.location},
+                                       typeOf(instruction.shape), context);
 }
 
 // The value of a scalar whose computation fixes it; nullopt when it is known at run time only.
@@ -288,16 +294,12 @@ IndexingMap substituteStarts(const IndexingMap& map,
 }  // namespace
 
 index_provenance::IndexValues hloIndexValues(const Instruction& instruction) {
-  std::vector<Operation> scope = producers(instruction, false);
-  return index_provenance::indexValues(scope, {instruction.name, 0, instruction.location},
-                                       typeOf(instruction.shape));
+  return valuesThrough(instruction, false, {});
 }
 
 index_provenance::IndexValues hloProgramValues(const Instruction& instruction,
                                                const index_provenance::ValueContext& context) {
-  std::vector<Operation> scope = producers(instruction, true);
-  return index_provenance::indexValues(scope, {instruction.name, 0, instruction.location},
-                                       typeOf(instruction.shape), context);
+  return valuesThrough(instruction, true, context);
 }
 
 InstructionIndexing foldKnownStarts(const Instruction& instruction, InstructionIndexing indexing) {

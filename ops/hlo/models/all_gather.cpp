@@ -129,36 +129,30 @@ class AllGatherModel : public OpModelBase {
     const Shape& operand = arrayOperand(instruction, k);
     int64_t dim = gatherDim(instruction);
     const std::string which = instruction.operands.size() > 1 ? " " + std::to_string(k) : "";
-    if (leftOut(declared)) {
-      std::optional<int64_t> size = groupSize(instruction, /*uniform=*/true);
-      int64_t all = 0;
-      if (!size)
-        failAtInstruction(instruction,
-                          "the result shape is left out, and replica_groups does "
-                          "not say how many replicas gather: write it");
-      if (__builtin_mul_overflow(operand.extent(dim), *size, &all))
-        failAtInstruction(instruction, "replica_groups of " + std::to_string(*size) +
-                                           " replicas gather more than 2^63 elements");
-      Shape shape = operand;
-      shape.layout.reset();
-      shape.setDim(static_cast<size_t>(dim), all, hlo::isDynamicDim(operand, dim));
-      return shape;
+    const bool inferred = leftOut(declared);  // as XLA infers it: the shard times the group
+    const int64_t shard = operand.extent(dim);
+    if (!inferred) {
+      if (declared.isTuple || declared.rank() != operand.rank())
+        failAtInstruction(instruction, "result" + which + " " + declared.toString() +
+                                           " must be an array of the operand's rank " +
+                                           std::to_string(operand.rank()));
+      const int64_t whole = declared.extent(dim);
+      if (shard <= 0 || whole % shard != 0)
+        failAtInstruction(instruction, "dimension " + std::to_string(dim) + " of the result" +
+                                           which + " (" + std::to_string(whole) +
+                                           ") must be a multiple of the operand's (" +
+                                           std::to_string(shard) + ")");
     }
-    if (declared.isTuple || declared.rank() != operand.rank())
-      failAtInstruction(instruction, "result" + which + " " + declared.toString() +
-                                         " must be an array of the operand's rank " +
-                                         std::to_string(operand.rank()));
-    int64_t shard = operand.extent(dim), whole = declared.extent(dim);
-    if (shard <= 0 || whole % shard != 0)
-      failAtInstruction(instruction, "dimension " + std::to_string(dim) + " of the result" + which +
-                                         " (" + std::to_string(whole) +
-                                         ") must be a multiple of the operand's (" +
-                                         std::to_string(shard) + ")");
     std::optional<int64_t> size = groupSize(instruction, /*uniform=*/true);
     int64_t all = 0;  // the elements the group gathers along dim
     if (size && __builtin_mul_overflow(shard, *size, &all))
       failAtInstruction(instruction, "replica_groups of " + std::to_string(*size) +
                                          " replicas gather more than 2^63 elements");
+    if (inferred && !size)
+      failAtInstruction(instruction,
+                        "the result shape is left out, and replica_groups does not say how many "
+                        "replicas gather: write it");
+    const int64_t whole = inferred ? all : declared.extent(dim);
     if (size && whole != all)
       failAtInstruction(instruction, "replica_groups of " + std::to_string(*size) +
                                          " replicas gather " + std::to_string(all) +
@@ -166,7 +160,8 @@ class AllGatherModel : public OpModelBase {
                                          ", the result" + which + " has " + std::to_string(whole));
     Shape shape = operand;
     shape.layout.reset();
-    shape.setDim(static_cast<size_t>(dim), whole, hlo::isDynamicDim(declared, dim));
+    shape.setDim(static_cast<size_t>(dim), whole,
+                 hlo::isDynamicDim(inferred ? operand : declared, dim));
     return shape;
   }
 };
