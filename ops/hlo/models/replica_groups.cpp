@@ -1,5 +1,6 @@
 #include "ops/hlo/models/replica_groups.h"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <set>
