@@ -9,8 +9,9 @@ packages=(
   cmake ninja-build g++ pkg-config ccache
   # Libraries the library and the CLI link against.
   libisl-dev libz3-dev libboost-dev libcli11-dev nlohmann-json3-dev
-  # Tests and benchmarks; cvc5 proves rewrite rules Z3 does not (rule_universal_proof_test).
-  libgtest-dev libbenchmark-dev cvc5
+  # Tests and benchmarks; cvc5 and Coq prove rewrite rules Z3 does not
+  # (rule_universal_proof_test, simplifier/proofs/).
+  libgtest-dev libbenchmark-dev cvc5 coq
   # The Python bindings (python/) and their tests (NumPy: Program.run, idxmap.testing).
   python3-dev pybind11-dev python3-pytest python3-numpy
   # `pip install .` into a virtual environment (pyproject.toml, scripts/pip-install.sh).

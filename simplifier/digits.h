@@ -20,8 +20,9 @@
 //              c * x - c * a * D(x, a, ∞) = c * D(x, 1, a) where the sum holds c * x term by
 //              term (a shifted sum: `d0 + 1 - ((s0 + 1) floordiv 3) * 3 + s0`)
 //
-// All are identities over all integers (tests/simplifier/digit_proof_test.cpp proves them with
-// Z3 on a grid of a, b, b' and on generated sums of every form, as the rule tables are proven).
+// All are identities over all integers: simplifier/proofs/digits.v proves each for every value
+// (Coq); tests/simplifier/digit_proof_test.cpp proves with Z3 that the sums this code returns
+// equal the sums it was given, on a grid of a, b, b' and on generated sums of every form.
 // The rewriter applies them to each sum, as written and after its atoms are rewritten (a
 // rewritten digit may no longer show its base), keeping whichever costs less.
 #pragma once

@@ -12,7 +12,9 @@
 // arithmetic, which folds when the rule fires. Conditions are comparisons joined by &&;
 // nodiv(x) requires that x contain no floordiv or ceildiv.
 //
-// Every rule is proven with Z3 by tests/simplifier/rule_proof_test.cpp.
+// Every rule is proven for all values of its constants (Z3, cvc5, or Coq with the proof in
+// simplifier/proofs/) by tests/simplifier/rule_universal_proof_test.cpp, and with Z3 on a grid
+// of constants by rule_proof_test.cpp.
 #pragma once
 
 #include <cstdint>
