@@ -61,17 +61,21 @@ nlohmann::ordered_json hloKernelJson(const codegen::HloKernel& kernel) {
           {"validated", kernel.printed.certificates}};
 }
 
-// What both inputs share once their kernels are emitted: the problems as diagnostics, a note
-// when there is nothing to emit, the file when every kernel was emitted, the JSON records.
+// What both inputs share once their kernels are emitted: the problems as diagnostics (with
+// their source line and a caret), a note when there is nothing to emit, the file when every
+// kernel was emitted, the JSON records.
 template <class Emitted, class ToJson>
-ExitCode report(const EmitOptions& options, const Emitted& emitted, const std::string& name,
+ExitCode report(const EmitOptions& options, const Emitted& emitted, const Source& source,
                 const std::string& nothing, ToJson toJson, std::ostream& out,
                 std::ostream& diagnostics) {
   for (const EmitProblem& problem : emitted.problems)
-    diagnostics << formatDiagnostic(problem.location, "error", problem.message) << '\n';
+    diagnostics << LocatedError(problem.location, problem.message,
+                                sourceLine(source, problem.location.line))
+                       .what()
+                << '\n';
   ExitCode code = exitFor(emitted.problems);
   if (emitted.kernels.empty() && emitted.problems.empty())
-    diagnostics << name << ": note: " << nothing << "\n";
+    diagnostics << source.name << ": note: " << nothing << "\n";
   if (code == kSuccess &&
       !writeOutput(options.output, options.json, emitted.source(), out, diagnostics))
     code = kInvalidInput;
@@ -92,7 +96,7 @@ ExitCode runEmitHlo(const EmitOptions& options, const Source& source,
     return kInvalidInput;
   }
   hlo::Module module = readHloModule(source.text, source.name);
-  return report(options, codegen::emitHloModule(module, target), source.name,
+  return report(options, codegen::emitHloModule(module, target), source,
                 "the entry computation computes nothing to emit", hloKernelJson, out, diagnostics);
 }
 
@@ -197,7 +201,7 @@ ExitCode runEmit(const EmitOptions& options, std::ostream& out, std::ostream& di
   Source source = readSource(options.input);
   if (!isMlir(source)) return runEmitHlo(options, source, target, out, diagnostics);
   mlir_ir::Module module = mlir_ir::parseMlirModule(source.text, source.name);
-  return report(options, codegen::emitMlirModule(module, assumptions, target), source.name,
+  return report(options, codegen::emitMlirModule(module, assumptions, target), source,
                 "no gather or scatter to emit", kernelJson, out, diagnostics);
 }
 

@@ -23,6 +23,15 @@ using hlo_stage::unsupported;
 using hlo_stage::ValueBuffer;
 using namespace hlo_kernel_parts;
 
+// Whether an instruction of `computation` other than its tuple root reads `value`.
+bool readInside(const hlo::Computation& computation, const Instruction& value) {
+  for (const auto& instruction : computation.instructions) {
+    if (instruction.get() == computation.root && instruction->opcode == "tuple") continue;
+    if (std::count(instruction->operands.begin(), instruction->operands.end(), &value)) return true;
+  }
+  return false;
+}
+
 class HloKernelPrinter {
  public:
   // `widthNote`: why index arithmetic is in `width`, for the header.
@@ -53,7 +62,7 @@ class HloKernelPrinter {
       header_ += "// " + identifier(i, "in") + " = " + instruction_.operands[i]->name + ": " +
                  shape.toString() + "\n";
     }
-    // The stages: every reduce the roots reach, in text order, then the roots.
+    // The stages: every reduce and dot the roots reach, in text order, then the roots.
     const Instruction* root = kernel.computation->root;
     std::vector<const Instruction*> roots{root};
     if (root->opcode == "tuple") roots.assign(root->operands.begin(), root->operands.end());
@@ -64,7 +73,11 @@ class HloKernelPrinter {
       if (instruction->opcode == "constant" && instruction->shape.rank() > 0)
         scope_.constants[instruction.get()] =
             constantArray(*instruction, constants++, scope_.constantArrays);
-      if (instruction->opcode != "reduce" && instruction->opcode != "reduce-window") continue;
+      if (!hlo_stage::reducesInStage(instruction->opcode)) continue;
+      // A root that nothing else reads is computed straight into its output.
+      if (std::count(roots.begin(), roots.end(), instruction.get()) == 1 &&
+          !readInside(*kernel.computation, *instruction))
+        continue;
       ValueBuffer buffer{identifier(temporaries++, "t"),
                          *elementCode(instruction->shape.element_type), instruction->shape.shape,
                          true};

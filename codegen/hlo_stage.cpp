@@ -52,6 +52,10 @@ IndexingMap fallbackMap(const Instruction& instruction, size_t operand) {
   return entry.maps[0];
 }
 
+bool reducesInStage(const std::string& opcode) {
+  return opcode == "reduce" || opcode == "reduce-window" || opcode == "dot";
+}
+
 bool coversShape(const IndexingMap& map, const hlo::Shape& shape) {
   if (!map.constraints.empty() || map.knownEmpty) return false;
   for (size_t i = 0; i < map.dims.size(); ++i)
@@ -99,7 +103,7 @@ StageEmitter::StageEmitter(KernelScope& scope, const Instruction& stage, const V
       width_(width),
       lowering_(map_, width) {
   map_.results.clear();
-  if (stage.opcode == "reduce" || stage.opcode == "reduce-window") {
+  if (reducesInStage(stage.opcode)) {
     IndexingMap reads = operandMap(stage, 0);
     // A window or reduced dim with no position (a zero-size dim, or only padding and dilation
     // holes) leaves the init value: no loops, so that no check ranges over an empty set.
@@ -210,9 +214,9 @@ std::string StageEmitter::statement(const std::vector<std::string>& pointDeclara
   std::vector<Expr> index;
   for (size_t i = 0; i < outputDims_; ++i) index.push_back(Expr::dim(static_cast<unsigned>(i)));
   Frame frame{scope_.computation, {}, 0};
-  std::string v = stage_.opcode == "reduce" || stage_.opcode == "reduce-window"
-                      ? reduction(frame, stage_, index)
-                      : compute(frame, stage_, index);
+  std::string v = stage_.opcode == "dot"          ? dotProduct(frame, stage_, index)
+                  : reducesInStage(stage_.opcode) ? reduction(frame, stage_, index)
+                                                  : compute(frame, stage_, index);
   IndexingMap at = contextMap();
   at.results = index;
   std::string offset = printIndex("store to " + output_.name, bufferOffset(at, output_), [&] {
@@ -300,7 +304,7 @@ std::string StageEmitter::compute(const Frame& frame, const Instruction& instruc
   }
   if (op == "pad" || op == "concatenate" || op == "dynamic-update-slice")
     return branch(frame, instruction, index);
-  if (op == "reduce" || op == "reduce-window")
+  if (reducesInStage(op))
     throw unsupported(instruction, "a reduction is computed in a stage of its own");
   if (op == "gather") return gather(frame, instruction, index);
   if (movesData(op)) {
@@ -318,7 +322,7 @@ std::string StageEmitter::compute(const Frame& frame, const Instruction& instruc
     if (!map.rangeVars.empty())
       throw unsupported(instruction,
                         "kernels do not compute it (its map reads a range of operand " +
-                            std::to_string(i) + "; only reduce's ranges become loops)");
+                            std::to_string(i) + "; only the ranges of reduce, reduce-window and dot become loops)");
     if (!coversShape(map, instruction.shape) || !map.runtimeVars.empty())
       throw unsupported(instruction, "kernels do not compute it (its map reads operand " +
                                          std::to_string(i) + " conditionally)");

@@ -67,6 +67,9 @@ const ElementCode& codeOf(const hlo::Instruction& instruction);
 IndexingMap operandMap(const hlo::Instruction& instruction, size_t operand);
 IndexingMap fallbackMap(const hlo::Instruction& instruction, size_t operand);
 bool coversShape(const IndexingMap& map, const hlo::Shape& shape);
+// The opcodes computed in a stage of their own, with loops over the positions they reduce:
+// reduce, reduce-window, dot.
+bool reducesInStage(const std::string& opcode);
 
 class StageEmitter {
  public:
@@ -76,8 +79,8 @@ class StageEmitter {
   StageEmitter(KernelScope& scope, const hlo::Instruction& stage, const ValueBuffer& output,
                CWidth width);
 
-  // The stage's variables: its output dims, a reduce's reduced dims after them, and the
-  // runtime variables the statement declares.
+  // The stage's variables: its output dims, a reduce's reduced dims (a dot's contracting dims)
+  // after them, and the runtime variables the statement declares.
   const IndexingMap& map() const { return map_; }
   // The statement at one point of the loop nest (`point` gives d0.. when isl fixed some).
   std::string statement(const std::vector<std::string>& pointDeclarations, int indent);
@@ -94,6 +97,12 @@ class StageEmitter {
                       const std::vector<Expr>& index);
   std::string reduction(const Frame& frame, const hlo::Instruction& reduce,
                         const std::vector<Expr>& index);
+  std::string dotProduct(const Frame& frame, const hlo::Instruction& dot,
+                         const std::vector<Expr>& index);
+  // The loops over a reduction's dims (d<outputDims>.., in row-major order), and their ends;
+  // openReducedLoops returns the iterators.
+  std::vector<Expr> openReducedLoops(size_t count);
+  void closeReducedLoops(size_t count);
   std::string branch(const Frame& frame, const hlo::Instruction& instruction,
                      const std::vector<Expr>& index);
   std::string load(const ValueBuffer& buffer, const std::vector<Expr>& index);

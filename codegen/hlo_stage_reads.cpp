@@ -1,6 +1,6 @@
 // The reads of an HLO stage that are not one map (codegen/hlo_stage_internal.h): gather's
 // start indices, the branches of pad, concatenate and dynamic-update-slice, and reductions
-// (reduce, reduce-window) as loops over their range variables.
+// (reduce, reduce-window, dot) as loops over their range variables.
 #include "codegen/hlo_kernel.h"
 #include "codegen/hlo_stage_internal.h"
 #include "codegen/index_code.h"
@@ -110,16 +110,7 @@ std::string StageEmitter::reduction(const Frame& frame, const Instruction& reduc
   std::string accumulator = fresh("a");
   line(type.compute + " " + accumulator + " = " + value(frame, *reduce.operands[1], {}) + ";");
   if (emptyReduction_) return accumulator;
-  std::vector<Expr> reduced;
-  for (size_t j = 0; j < reads.rangeVars.size(); ++j) {
-    std::string d = "d" + std::to_string(outputDims_ + j);
-    const Interval& range = map_.dims[outputDims_ + j].range;
-    line("for (" + std::string(typeName(width_)) + " " + d + " = " + printCExpr(literal(range.lo)) +
-         "; " + d + " <= " + printCExpr(literal(range.hi)) + "; ++" + d + ") {");
-    indent_ += 2;
-    reduced.push_back(Expr::dim(static_cast<unsigned>(outputDims_ + j)));
-  }
-  memo_.emplace_back();
+  std::vector<Expr> reduced = openReducedLoops(reads.rangeVars.size());
   // A window position outside the operand (padding, a base dilation hole) is skipped, as XLA
   // skips it: the map's constraints, with its range variables as the loops' iterators, guard
   // the accumulation.
@@ -141,17 +132,80 @@ std::string StageEmitter::reduction(const Frame& frame, const Instruction& reduc
   memo_.emplace_back();
   line(accumulator + " = " + value(inner, *reducer->root, {}) + ";");
   memo_.pop_back();
-  memo_.pop_back();
   if (!condition.empty()) {
     indent_ -= 2;
     line("}");
     context_ = outer;
   }
-  for (size_t j = 0; j < reads.rangeVars.size(); ++j) {
+  closeReducedLoops(reads.rangeVars.size());
+  return accumulator;
+}
+
+std::vector<Expr> StageEmitter::openReducedLoops(size_t count) {
+  std::vector<Expr> reduced;
+  for (size_t j = 0; j < count; ++j) {
+    std::string d = "d" + std::to_string(outputDims_ + j);
+    const Interval& range = map_.dims[outputDims_ + j].range;
+    line("for (" + std::string(typeName(width_)) + " " + d + " = " + printCExpr(literal(range.lo)) +
+         "; " + d + " <= " + printCExpr(literal(range.hi)) + "; ++" + d + ") {");
+    indent_ += 2;
+    reduced.push_back(Expr::dim(static_cast<unsigned>(outputDims_ + j)));
+  }
+  memo_.emplace_back();  // values computed inside the loops stay there
+  return reduced;
+}
+
+void StageEmitter::closeReducedLoops(size_t count) {
+  memo_.pop_back();
+  for (size_t j = 0; j < count; ++j) {
     indent_ -= 2;
     line("}");
   }
-  return accumulator;
+}
+
+// XLA's dot (its evaluator's HandleDot): each operand converted to the result type first, the
+// products summed over the contracting dims in row-major order as lhs_contracting_dims lists
+// them (the op model's range variables, both operand maps sharing them), starting from 0.
+// Integers wrap (elementwise multiply and add); floats accumulate unrounded in float (f16 and
+// bf16 too, rounded once at the end) or double; a product of two converted halves or floats is
+// exact in the accumulator, so only the additions round, as the evaluator's do.
+std::string StageEmitter::dotProduct(const Frame& frame, const Instruction& dot,
+                                     const std::vector<Expr>& index) {
+  const ElementCode& type = codeOf(dot);
+  if (type.kind == ElementCode::Kind::kPred)
+    throw unsupported(dot, "a dot of pred values is not computed");
+  const ElementCode sum = type.kind == ElementCode::Kind::kHalf ? *elementCode("f32") : type;
+  IndexingMap lhs = operandMap(dot, 0), rhs = operandMap(dot, 1);
+  if (lhs.rangeVars.size() != rhs.rangeVars.size())
+    throw unsupported(dot, "its operands do not share their contracting dims");
+  std::string accumulator = fresh("a");
+  line(sum.compute + " " + accumulator + " = " + *literalElement(sum, "0") + ";");
+  if (emptyReduction_) return accumulator;
+  std::vector<Expr> reduced = openReducedLoops(lhs.rangeVars.size());
+  IndexingMap context = contextMap();
+  auto operand = [&](size_t k, const IndexingMap& map) {
+    std::vector<Expr> at;
+    for (Expr result : map.results)
+      at.push_back(provenSimplified(result.replaceVariables(index, reduced, {}), context));
+    const ElementCode& from = codeOf(*dot.operands[k]);
+    std::string v = value(frame, *dot.operands[k], at);
+    return from.hloType == type.hloType ? v : local(type.compute, convertElement(from, type, v));
+  };
+  std::string l = operand(0, lhs), r = operand(1, rhs);
+  if (type.kind == ElementCode::Kind::kInt) {
+    std::string product = *elementwiseValue("multiply", "", {type, type}, type, {l, r});
+    line(accumulator + " = " +
+         *elementwiseValue("add", "", {type, type}, type,
+                           {accumulator, local(type.compute, product)}) +
+         ";");
+  } else {
+    line(accumulator + " = " + accumulator + " + static_cast<" + sum.compute + ">(" + l +
+         ") * static_cast<" + sum.compute + ">(" + r + ");");
+  }
+  closeReducedLoops(lhs.rangeVars.size());
+  return type.kind == ElementCode::Kind::kHalf
+             ? local(type.compute, convertElement(sum, type, accumulator))
+             : accumulator;
 }
 
 }  // namespace idxmap::codegen::hlo_stage

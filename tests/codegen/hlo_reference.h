@@ -20,6 +20,7 @@
 #include "ops/hlo/attributes.h"
 #include "ops/hlo/models/gather_scatter.h"
 #include "ops/hlo/module.h"
+#include "tests/codegen/hlo_reference_dot.h"
 #include "tests/codegen/hlo_reference_elements.h"
 
 namespace idxmap::codegen::testing {
@@ -236,6 +237,7 @@ class HloReference {
       });
       return out;
     }
+    if (op == "dot") return referenceDot(ins, in[0], in[1]);
     if (op == "gather")  // the spec's formulas on XLA's attributes read into StableHLO's op
       return gather_scatter::referenceGather(ops::hloGatherOp(ins), in[0], in[1]);
     if (op == "bitcast") {  // the same bytes: equal positions in memory order
