@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <deque>
 #include <numeric>
 #include <optional>
 #include <vector>
@@ -150,9 +151,11 @@ std::optional<Digit> merged(const Digit& low, int64_t lowCoefficient, Digit high
     return Digit{low.base, low.divisor, width};
   }
   int64_t next = 0, scaled = 0, width = 0;
+  // The coefficients first: they rule out most pairs before any base is built.
+  if (__builtin_mul_overflow(lowCoefficient, low.modulus, &scaled) || scaled != highCoefficient)
+    return std::nullopt;
   if (std::optional<Digit> over = restrided(high, low)) high = *over;
-  if (__builtin_mul_overflow(low.divisor, low.modulus, &next) || next != high.divisor ||
-      __builtin_mul_overflow(lowCoefficient, low.modulus, &scaled) || scaled != highCoefficient)
+  if (__builtin_mul_overflow(low.divisor, low.modulus, &next) || next != high.divisor)
     return std::nullopt;
   // One base for both: the high digit's when the low digit is also a digit of it, or the low
   // one's when the high digit is finite and a digit of it; the simpler where both are.
@@ -239,20 +242,28 @@ LinearForm mergeDigits(const LinearForm& sum) {
   if (digitAtoms < 2 && (quotients == 0 || sum.terms.size() < 2)) return sum;
   LinearForm out = sum;
   bool any = false;
+  // Each atom's digits, computed once per call: a round after a merge meets the same atoms but
+  // one.
+  std::deque<std::pair<Expr, std::vector<Digit>>> known;  // a deque: references stay valid
+  auto digitsOfAtom = [&](Expr atom) -> const std::vector<Digit>& {
+    for (const auto& [seen, digits] : known)
+      if (seen == atom) return digits;
+    return known.emplace_back(atom, digitsOf(atom)).second;
+  };
   for (bool changed = true; changed;) {
     changed = false;
-    std::vector<std::vector<Digit>> digits;  // each term's, computed once a round
+    std::vector<const std::vector<Digit>*> digits;  // each term's
     size_t atoms = 0;
     for (const LinearTerm& t : out.terms) {
-      digits.push_back(digitsOf(t.atom));
-      atoms += !digits.back().empty();
+      digits.push_back(&digitsOfAtom(t.atom));
+      atoms += !digits.back()->empty();
     }
     if (atoms == 0) break;
     for (size_t i = 0; i < out.terms.size() && !changed && atoms > 1; ++i) {
-      for (const Digit& low : digits[i]) {
+      for (const Digit& low : *digits[i]) {
         for (size_t j = 0; j < out.terms.size() && !changed; ++j) {
           if (i == j) continue;
-          for (const Digit& high : digits[j]) {
+          for (const Digit& high : *digits[j]) {
             std::optional<Digit> wide =
                 merged(low, out.terms[i].coefficient, high, out.terms[j].coefficient);
             if (!wide) continue;
