@@ -284,6 +284,7 @@ class HloKernelPrinter {
 }  // namespace
 
 HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symbol, bool cuda) {
+  if (instruction.opcode == "scatter") return hloScatterKernel(instruction, symbol, cuda);
   // int32_t index arithmetic when every buffer has fewer than 2^31 elements and validation
   // proves no index expression, as printed in int32_t, leaves it; else int64_t.
   bool small = true;

@@ -52,7 +52,16 @@ struct HloKernel {
 // the instruction (e.g. "transpose: dimensions={1,1} is not a permutation").
 // `cuda`: printed as CUDA (each stage a __global__ function launched in order; entries as
 // codegen/cuda_kernel.h describes) instead of C++.
+// A scatter is the gather/scatter emitter's kernel (hloScatterKernel).
 HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symbol,
                     bool cuda = false);
+
+// An entry computation's scatter (one input): its index properties proved on the HLO values
+// feeding its indices, then codegen/gather_scatter_kernels.h's kernel, its stores decided by
+// those proofs; buffers: operand, indices, updates, result (row-major; another layout is
+// UnsupportedHlo, as is a variadic scatter or an update computation other than replace, add,
+// multiply, minimum or maximum).
+HloKernel hloScatterKernel(const hlo::Instruction& instruction, const std::string& symbol,
+                           bool cuda = false);
 
 }  // namespace idxmap::codegen

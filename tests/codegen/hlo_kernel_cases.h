@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <random>
 #include <set>
@@ -115,16 +116,37 @@ inline void expectNvccClean(const std::vector<Case>& cases, const std::string& w
 // host's libm (and so the reference) may round otherwise; +, -, *, /, sqrt round alike (the
 // JIT compiles with --fmad=false).
 inline bool usesDeviceMath(const hlo::Instruction& instruction) {
-  static const std::set<std::string> math = {"cbrt", "exponential",  "exponential-minus-one",
-                                             "log",  "log-plus-one", "logistic",
-                                             "sine", "cosine",       "tan",
-                                             "tanh", "erf",          "power",
-                                             "atan2"};
+  static const std::set<std::string> math = {"cbrt",  "exponential",  "exponential-minus-one",
+                                             "log",   "log-plus-one", "logistic",
+                                             "sine",  "cosine",       "tan",
+                                             "tanh",  "erf",          "power",
+                                             "atan2", "sinh",         "cosh",
+                                             "asin",  "acos",         "asinh",
+                                             "acosh", "atanh"};
   if (math.count(instruction.opcode)) return true;
   for (const hlo::Computation* called : instruction.calledComputations)
     for (const auto& inner : called->instructions)
       if (usesDeviceMath(*inner)) return true;
   return false;
+}
+
+// An operand's value for one run: random for a parameter; the reference's value of any other
+// instruction (an iota, a constant, what is computed from them and from random parameters), as
+// the module computes it, since a kernel may rely on facts proven about it (a scatter's
+// indices from an iota are unique and in range).
+inline Tensor operandValue(const hlo::Instruction& operand, std::mt19937& rng, bool specials,
+                           std::map<const hlo::Instruction*, Tensor>& values) {
+  if (auto found = values.find(&operand); found != values.end()) return found->second;
+  Tensor value;
+  if (operand.opcode == "parameter") {
+    value = randomTensor(operand.shape, rng, specials);
+  } else {
+    std::vector<Tensor> inputs;
+    for (const hlo::Instruction* input : operand.operands)
+      inputs.push_back(operandValue(*input, rng, specials, values));
+    value = HloReference::run(operand, inputs).at(0);
+  }
+  return values[&operand] = value;
 }
 
 // `specials`: NaN, -0 and infinities among the inputs (a softmax row with one is NaN
@@ -136,8 +158,9 @@ inline void expectAgreement(const std::vector<Case>& cases, const LoadedLibrary&
   for (const Case& c : cases) {
     for (int round = 0; round < rounds; ++round) {
       std::vector<Tensor> operands;
+      std::map<const hlo::Instruction*, Tensor> values;
       for (const hlo::Instruction* operand : c.instruction->operands)
-        operands.push_back(randomTensor(operand->shape, rng, specials));
+        operands.push_back(operandValue(*operand, rng, specials, values));
       std::vector<Tensor> expected = HloReference::run(*c.instruction, operands);
       std::vector<Tensor> actual = runHloKernel(library, c.kernel, operands);
       ASSERT_EQ(actual.size(), expected.size()) << c.text;

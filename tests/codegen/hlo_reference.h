@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ops/eval/reference_evaluator.h"
+#include "ops/eval/scatter_with_region.h"
 #include "ops/eval/tensor.h"
 #include "ops/hlo/attributes.h"
 #include "ops/hlo/models/gather_scatter.h"
@@ -238,6 +239,15 @@ class HloReference {
       return out;
     }
     if (op == "dot") return referenceDot(ins, in[0], in[1]);
+    if (op == "scatter") {  // the spec's formulas, the update computation evaluated as written
+      const hlo::Computation& update = *ins.calledComputations.at(0);
+      return gather_scatter::referenceScatterWithRegion(
+                 ops::hloScatterOp(ins), {in[0]}, in[1], {in[2]},
+                 [&](const std::vector<Tensor>& current, const std::vector<Tensor>& value) {
+                   return computation(update, {current.at(0), value.at(0)});
+                 })
+          .at(0);
+    }
     if (op == "gather")  // the spec's formulas on XLA's attributes read into StableHLO's op
       return gather_scatter::referenceGather(ops::hloGatherOp(ins), in[0], in[1]);
     if (op == "bitcast") {  // the same bytes: equal positions in memory order

@@ -132,6 +132,20 @@ inline Scalar elementwise(const std::string& op, const std::string& direction,
       out.f = f1(std::log, std::log);
     else if (op == "tanh")
       out.f = f1(std::tanh, std::tanh);
+    else if (op == "sinh")
+      out.f = f1(std::sinh, std::sinh);
+    else if (op == "cosh")
+      out.f = f1(std::cosh, std::cosh);
+    else if (op == "asin")
+      out.f = f1(std::asin, std::asin);
+    else if (op == "acos")
+      out.f = f1(std::acos, std::acos);
+    else if (op == "asinh")
+      out.f = f1(std::asinh, std::asinh);
+    else if (op == "acosh")
+      out.f = f1(std::acosh, std::acosh);
+    else if (op == "atanh")
+      out.f = f1(std::atanh, std::atanh);
     else if (op == "sqrt")
       out.f = f1(std::sqrt, std::sqrt);
     else if (op == "floor")

@@ -7,6 +7,7 @@
 #include "ops/hlo/models/gather_scatter.h"
 
 #include <cctype>
+#include <map>
 
 #include "ops/hlo/models/common.h"
 
@@ -26,6 +27,33 @@ TensorType typeOf(const Instruction& instruction, size_t operand) {
   TensorType type = arrayOperand(instruction, operand);
   type.element_type = stablehloElementType(type.element_type);
   return type;
+}
+
+// Which update computation `to_apply` is, for one input: its root the update (parameter 1) is
+// replace; add, multiply, minimum or maximum of the current value and the update (either
+// order) is that; anything else (more instructions, several inputs) is kOther.
+gather_scatter::UpdateComputation updateComputationOf(const Instruction& scatter, size_t inputs) {
+  using gather_scatter::UpdateComputation;
+  if (inputs != 1 || scatter.calledComputations.size() != 1) return UpdateComputation::kOther;
+  const hlo::Computation& computation = *scatter.calledComputations[0];
+  const Instruction* root = computation.root;
+  auto parameter = [](const Instruction* i, int64_t number) {
+    return i->opcode == "parameter" && i->parameterNumber == number;
+  };
+  if (parameter(root, 1)) return UpdateComputation::kReplace;
+  static const std::map<std::string, UpdateComputation, std::less<>> binary = {
+      {"add", UpdateComputation::kAdd},
+      {"multiply", UpdateComputation::kMul},
+      {"minimum", UpdateComputation::kMin},
+      {"maximum", UpdateComputation::kMax},
+  };
+  auto found = binary.find(root->opcode);
+  if (found == binary.end() || root->operands.size() != 2 || computation.instructions.size() != 3)
+    return UpdateComputation::kOther;
+  const Instruction *a = root->operands[0], *b = root->operands[1];
+  if ((parameter(a, 0) && parameter(b, 1)) || (parameter(a, 1) && parameter(b, 0)))
+    return found->second;
+  return UpdateComputation::kOther;
 }
 
 // The first violation, at the attribute it concerns (the opcode for an operand), in HLO's
@@ -149,6 +177,7 @@ gather_scatter::ScatterOp hloScatterOp(const Instruction& instruction) {
       hlo::readInt(hlo::requireAttribute(instruction, "index_vector_dim"), "index_vector_dim");
   op.indices_are_sorted = readBool(instruction, "indices_are_sorted");
   op.unique_indices = readBool(instruction, "unique_indices");
+  op.update_computation = updateComputationOf(instruction, n);
   if (instruction.shape.isTuple) {
     for (const Shape& element : instruction.shape.tupleElements) op.results.push_back(element);
   } else {

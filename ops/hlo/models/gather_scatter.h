@@ -22,7 +22,8 @@ std::string stablehloElementType(const std::string& hlo);
 // The instruction as the StableHLO model; throws ParseError located at a malformed or
 // missing attribute. Constraints are not checked here (the op models' validate does).
 gather_scatter::GatherOp hloGatherOp(const hlo::Instruction& instruction);
-// Scatter's update computation is not read (nor checked): only its operands and attributes.
+// Scatter's update computation is recognized (replace, add, multiply, minimum, maximum of one
+// input; kOther for anything else), not checked: only its operands and attributes are.
 gather_scatter::ScatterOp hloScatterOp(const hlo::Instruction& instruction);
 
 }  // namespace idxmap::ops

@@ -1,0 +1,67 @@
+// An HLO scatter of the entry computation as a kernel: the instruction read into the StableHLO
+// model (ops/hlo/models/gather_scatter.h), its index properties proved on the HLO values that
+// feed its indices (verify/op_properties.h: an iota, a constant, a parameter known at run time
+// only), then the gather/scatter emitter's kernel, with the stores those proofs allow, and its
+// buffers in HLO's words (operand, indices, updates, then the result).
+#include "codegen/cuda_kernel.h"
+#include "codegen/gather_scatter_kernels.h"
+#include "codegen/hlo_computation_internal.h"
+#include "codegen/hlo_kernel.h"
+#include "codegen/hlo_stage_internal.h"
+#include "ops/hlo/models/gather_scatter.h"
+#include "ops/hlo/models/model.h"
+#include "verify/op_properties.h"
+
+namespace idxmap::codegen {
+namespace {
+
+// StableHLO's element type names back in HLO's (i32 -> s32, ui8 -> u8, i1 -> pred).
+std::string hloElementType(const std::string& stablehlo) {
+  if (stablehlo == "i1") return "pred";
+  if (stablehlo.rfind("ui", 0) == 0) return "u" + stablehlo.substr(2);
+  if (stablehlo.rfind("i", 0) == 0) return "s" + stablehlo.substr(1);
+  return stablehlo;
+}
+
+}  // namespace
+
+HloKernel hloScatterKernel(const hlo::Instruction& instruction, const std::string& symbol,
+                           bool cuda) {
+  using hlo_stage::unsupported;
+  const OpModel* model = findOpModel(instruction.opcode);
+  model->validate(instruction);
+  gather_scatter::ScatterOp op = ops::hloScatterOp(instruction);
+  if (op.inputs.size() != 1)
+    throw unsupported(instruction, "a scatter of " + std::to_string(op.inputs.size()) +
+                                       " inputs (a tuple result) is not computed");
+  for (const hlo::Instruction* operand : instruction.operands)
+    if (!hlo_kernel_parts::layoutOf(*operand, operand->shape).empty())
+      throw unsupported(instruction, "operand " + operand->name +
+                                         " has a layout that is not "
+                                         "row-major; scatter kernels read row-major buffers");
+  if (!hlo_kernel_parts::layoutOf(instruction, instruction.shape).empty())
+    throw unsupported(instruction, "its result's layout is not row-major");
+  std::optional<OpIndexProperties> properties = proveHloOpIndexProperties(instruction, {});
+  Kernel kernel;
+  try {
+    kernel = scatterKernel(op, *properties, {"updates", "result", "scatter_indices"});
+  } catch (const ValidationError&) {
+    throw;
+  } catch (const Error& error) {
+    throw unsupported(instruction, error.what());
+  }
+  kernel.symbol = symbol;
+  kernel.op = "scatter";
+  kernel.location = instruction.location.toString();
+  if (!properties->indices.empty())
+    kernel.notes.insert(kernel.notes.begin(), "index values: " + properties->indices);
+  HloKernel out{symbol, "scatter", kernel.location, {}, kernel.int32, {}};
+  for (KernelBuffer buffer : kernel.buffers) {
+    buffer.elementType = hloElementType(buffer.elementType);
+    out.buffers.push_back(std::move(buffer));
+  }
+  out.printed = cuda ? printCudaKernel(kernel) : printCppKernel(kernel);
+  return out;
+}
+
+}  // namespace idxmap::codegen
