@@ -27,6 +27,19 @@ static inline void idxmap_thread_range(int64_t n, int64_t* first, int64_t* last)
   *first = n / parts * part + std::min<int64_t>(part, n % parts);
   *last = *first + n / parts + (part < n % parts ? 1 : 0);
 }
+
+// A scatter's copy of its input into its result, each thread a contiguous share of the bytes
+// once there are enough of them (32 bytes a point of the grain: 1 MiB by default); one thread
+// does not reach the memory bandwidth two do.
+static inline void idxmap_copy(void* into, const void* from, int64_t bytes) {
+#pragma omp parallel if (bytes >= 32 * static_cast<int64_t>(IDXMAP_PARALLEL_GRAIN))
+  {
+    int64_t first, last;
+    idxmap_thread_range(bytes, &first, &last);
+    std::memcpy(static_cast<char*>(into) + first, static_cast<const char*>(from) + first,
+                static_cast<size_t>(last - first));
+  }
+}
 )";
 
 }  // namespace

@@ -34,7 +34,7 @@ class KernelPrinter : KernelText {
   std::string initialCopies() const {
     std::string out;
     for (auto [into, from] : kernel_.initialCopies)
-      out += "  if (" + buffer(into).name + " != " + buffer(from).name + ") std::memcpy(" +
+      out += "  if (" + buffer(into).name + " != " + buffer(from).name + ") idxmap_copy(" +
              buffer(into).name + ", " + buffer(from).name + ", sizeof(" + storage(buffer(into)) +
              ") * " + std::to_string(buffer(into).elements()) + ");\n";
     return out;
