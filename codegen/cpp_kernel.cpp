@@ -7,6 +7,7 @@
 #include "codegen/loop_nest.h"
 #include "codegen/prelude.h"
 #include "codegen/validation.h"
+#include "simplifier/linear_form.h"
 
 namespace idxmap::codegen {
 namespace {
@@ -162,8 +163,87 @@ class KernelPrinter : KernelText {
     // Independent points: threads share the outer loops (collapsed only as far as it takes to
     // have enough chunks: collapsing costs a division per point), and the innermost loop is
     // vectorized (no two of its points write one element).
-    return printLoopNest(nest, 2, statementText,
-                         independentPragmas(threaded, !innermostLoadsGather()));
+    LoopPragmas pragmas = independentPragmas(threaded, !innermostLoadsGather());
+    if (std::optional<int64_t> span = prefetchedRow()) {
+      pragmas.bodyStartIterator = "d0";
+      pragmas.bodyStart = [this, span](int indent) { return rowPrefetch(*span, indent); };
+    }
+    return printLoopNest(nest, 2, statementText, pragmas);
+  }
+
+  // How far ahead a row gather fetches: 8 iterations of d0 overlap the next rows' cache and TLB
+  // misses with this row's copy (2 threads, 256-byte rows from a 256 MB table: 4.8 -> 3.5 ms;
+  // 4, 16 and 32 do no better).
+  static constexpr int64_t kPrefetchDistance = 8;
+
+  // The elements a row gather reads at one d0 (from the row's first, inner dims at their lower
+  // bounds): the kernel copies independent points, loads its index values at offsets of d0 alone
+  // and reads one buffer through them, every index proven in bounds (no clamp, no guard), and
+  // its inner dims step forward through 128 bytes to 1 KiB of it (a longer row's own stream
+  // keeps the hardware prefetcher busy: 4 KiB rows were no faster). Nullopt otherwise.
+  std::optional<int64_t> prefetchedRow() const {
+    const IndexingMap& map = kernel_.map;
+    if (kernel_.strategy != Strategy::kIndependent || kernel_.clamp || kernel_.guard ||
+        kernel_.check || kernel_.loads.empty() || kernel_.transfers.size() != 1 ||
+        map.dims.size() < 2 || map.dims[0].range.hi - map.dims[0].range.lo < kPrefetchDistance)
+      return std::nullopt;
+    for (int64_t wrap : kernel_.wrapNegative)
+      if (wrap != 0) return std::nullopt;
+    auto readsIndexValues = [&](Expr e) {
+      for (unsigned k = 0; k < map.runtimeVars.size(); ++k)
+        if (e.uses(ExprKind::RuntimeVar, k)) return true;
+      return false;
+    };
+    for (const Access& load : kernel_.loads) {
+      if (readsIndexValues(load.offset)) return std::nullopt;
+      for (unsigned d = 1; d < map.dims.size(); ++d)
+        if (load.offset.uses(ExprKind::Dim, d)) return std::nullopt;
+    }
+    const Expr from = kernel_.transfers[0].from.offset;
+    if (!readsIndexValues(from)) return std::nullopt;
+    int64_t span = 1;
+    for (const LinearTerm& term : LinearForm::of(from).terms) {
+      if (term.atom.kind() != ExprKind::Dim || term.atom.variableIndex() == 0) continue;
+      const Interval& range = map.dims[term.atom.variableIndex()].range;
+      int64_t reach = 0;
+      if (term.coefficient < 0 ||
+          __builtin_mul_overflow(term.coefficient, range.hi - range.lo, &reach) ||
+          __builtin_add_overflow(span, reach, &span))
+        return std::nullopt;
+    }
+    const int64_t bytes =
+        span * storageBytes(buffer(kernel_.transfers[0].from.buffer).elementType).value_or(1);
+    if (bytes < 128 || bytes > 1024) return std::nullopt;
+    return span;
+  }
+
+  // At the start of iteration d0: the row iteration d0 + kPrefetchDistance reads, asked for
+  // with __builtin_prefetch a cache line at a time. A hint: it changes no value; the load and
+  // the row's address are the statement's own expressions, validated.
+  std::string rowPrefetch(int64_t span, int indent) {
+    const IndexingMap& map = kernel_.map;
+    const std::string W = typeName(width_);
+    const KernelBuffer& from = buffer(kernel_.transfers[0].from.buffer);
+    const int64_t elementBytes = storageBytes(from.elementType).value_or(1);
+    const int64_t bytes = span * elementBytes;
+    std::string out = pad(indent) + "// The row that d0 + " + std::to_string(kPrefetchDistance) +
+                      " reads, fetched ahead (a hint; it changes no value).\n" + pad(indent) +
+                      "if (d0 <= " + std::to_string(map.dims[0].range.hi - kPrefetchDistance) +
+                      ") {\n" + pad(indent + 2) + "const " + W + " idxmap_ahead = d0 + " +
+                      std::to_string(kPrefetchDistance) + ";\n" + pad(indent + 2) + "{\n";
+    const int at = indent + 4;
+    out += pad(at) + "const " + W + " d0 = idxmap_ahead;\n";
+    for (unsigned d = 1; d < map.dims.size(); ++d)
+      out += pad(at) + "const " + W + " d" + std::to_string(d) + " = " +
+             printCExpr(literal(map.dims[d].range.lo)) + ";\n";
+    for (size_t k = 0; k < kernel_.loads.size(); ++k)
+      out += pad(at) + "const " + W + " rt" + std::to_string(k) + " = static_cast<" + W + ">(" +
+             loadedValue(k) + ");\n";
+    out += pad(at) + "const char* idxmap_row = reinterpret_cast<const char*>(&" + from.name + "[" +
+           offset("prefetch from", kernel_.transfers[0].from, Where::kGuarded) + "]);\n";
+    out += pad(at) + "for (int idxmap_line = 0; idxmap_line < " + std::to_string(bytes) +
+           "; idxmap_line += 64) __builtin_prefetch(idxmap_row + idxmap_line);\n";
+    return out + pad(indent + 2) + "}\n" + pad(indent) + "}\n";
   }
 
   // Whether a runtime variable is loaded at an index that the innermost dim (the last with

@@ -211,6 +211,8 @@ struct Printer {
                (node.step == 1 ? "++" + node.iterator
                                : node.iterator + " += " + std::to_string(node.step)) +
                ") {\n";
+        if (pragmas.bodyStart && node.iterator == pragmas.bodyStartIterator && covered == 0)
+          out += pragmas.bodyStart(indent + 2);
         print(node.body, indent + 2, out);
         out += spaces(indent) + "}\n";
         return;

@@ -54,6 +54,10 @@ struct LoopPragmas {
       outer;
   // Before every innermost loop the outer pragma does not cover (e.g. "#pragma omp simd\n").
   std::string innermost;
+  // At the start of the body of each loop over `bodyStartIterator` that no collapse clause
+  // joins to the loops inside it, `bodyStart(indent)` (a prefetch of a later iteration's data).
+  std::string bodyStartIterator;
+  std::function<std::string(int)> bodyStart;
 };
 
 // The pragmas of a nest whose points are independent: threads share the outer loops
