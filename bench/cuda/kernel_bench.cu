@@ -9,11 +9,15 @@
 //   sorted scatter-add, about 4 updates a row            a thread per tile of 8 rows (sorted);
 //                                                        and of scalars (16M into 4M bins)
 //   scatter-add, random rows                             atomicAdd; and --deterministic
-//   scatter-add, every row equal                         atomicAdd at its worst
-// Every row reports the data the op must move (each element read once and written once,
-// plus the indices) per second, and `of_copy`: that rate over the copy's for the same bytes,
-// measured in this process. Sorted and deterministic rows report `bit_identical`: two runs
-// from the same table gave the same bits.
+//   scatter-add, every row equal                         atomicAdd on 64 addresses
+//   scalar scatter-add, every index equal                atomicAdd at its worst: 16M threads,
+//                                                        one address
+// Every row reports the bytes the case must move per second: what it reads once (the rows or
+// updates, the indices) and writes once (the result; an in-place scatter-add also reads the
+// table rows it updates, each counted once however many updates it takes), and `of_copy`: that
+// rate over a device-to-device copy moving as many bytes (a copy of half of them: read once,
+// written once), measured in this process. Sorted and deterministic rows report
+// `bit_identical`: two runs from the same table gave the same bits.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
@@ -142,20 +146,25 @@ double copySeconds(int64_t bytes) {
   return best;
 }
 
-// The op moves `elements` f32 values (read once, written once) plus `indices` int32 values.
-void report(benchmark::State& state, int64_t elements, int64_t indices, double best) {
-  const int64_t bytes = elements * 8 + indices * 4;
+// The case moves `bytes` (read and written, each byte once); the anchor is a copy of half as many
+// (which reads them and writes them: as many bytes moved).
+void report(benchmark::State& state, int64_t bytes, double best) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * bytes);
-  state.counters["of_copy"] = copySeconds(elements * 4) / best;
+  state.counters["of_copy"] = copySeconds(bytes / 2) / best;
   state.counters["best_ms"] = best * 1e3;
+  state.counters["moved_MB"] = static_cast<double>(bytes) / 1e6;
 }
+
+// A gather or a replacing scatter moves `elements` f32 values (read once, written once) and
+// `indices` int32 values.
+int64_t copiedBytes(int64_t elements, int64_t indices) { return elements * 8 + indices * 4; }
 
 void BM_CopyDeviceToDevice(benchmark::State& state) {
   const int64_t elements = state.range(0);
   DeviceArray<float> from = floats(elements), to(elements);
   double best = timed(
       state, [&] { cudaMemcpyAsync(to.data, from.data, 4 * elements, cudaMemcpyDeviceToDevice); });
-  report(state, elements, 0, best);
+  report(state, elements * 8, best);
 }
 
 using GatherEntry = int (*)(const float*, int64_t, const int32_t*, int64_t, float*, int64_t,
@@ -174,7 +183,7 @@ void gather(benchmark::State& state, GatherEntry entry, int64_t tableRows, int64
               result.size - shift, nullptr))
       state.SkipWithError("the kernel refused its buffers");
   });
-  report(state, lookups * width, lookups, best);
+  report(state, copiedBytes(lookups * width, lookups), best);
 }
 
 void BM_RowGather16M(benchmark::State& s) {
@@ -195,15 +204,20 @@ void BM_ElementGather16M(benchmark::State& s) {
     idxmap_stablehlo_gather_13_8_launch(operand.data, k16M, index.data, k16M, result.data, k16M,
                                         nullptr);
   });
-  report(s, k16M, k16M, best);
+  report(s, copiedBytes(k16M, k16M), best);
 }
 
 // In place (the table is input and result: no initial copy). `checkRepeat`: also run twice
-// from the same table and report whether the bits agree.
+// from the same table and report whether the bits agree. `add`: the table rows the updates go
+// to are read as well as written (once each).
 void scatter(benchmark::State& state, ScatterEntry entry, int64_t tableRows, int64_t n, Rows kind,
-             bool checkRepeat, int64_t shift = 0, int64_t width = 64) {
+             bool checkRepeat, int64_t shift = 0, int64_t width = 64, bool add = true) {
   DeviceArray<float> table = floats(tableRows * width + shift), updates = floats(n * width + shift);
-  DeviceArray<int32_t> index(rows(n, tableRows, kind));
+  const std::vector<int32_t> targets = rows(n, tableRows, kind);
+  DeviceArray<int32_t> index(targets);
+  std::vector<int32_t> distinct = targets;
+  std::sort(distinct.begin(), distinct.end());
+  const int64_t touched = std::unique(distinct.begin(), distinct.end()) - distinct.begin();
   float* const in_place = table.data + shift;
   auto run = [&] {
     if (entry(in_place, table.size - shift, index.data, index.size, updates.data + shift,
@@ -219,17 +233,21 @@ void scatter(benchmark::State& state, ScatterEntry entry, int64_t tableRows, int
     state.counters["bit_identical"] = first == table.download() ? 1 : 0;
   }
   double best = timed(state, run);
-  report(state, n * width, n, best);
+  // Updates and indices read; each touched row written (and, adding, read) once.
+  report(state, n * width * 4 + n * 4 + touched * width * 4 * (add ? 2 : 1), best);
 }
 
 void BM_UniqueScatter16M(benchmark::State& s) {
-  scatter(s, idxmap_stablehlo_scatter_17_8_launch, 1 << 20, k16M / 64, Rows::kUnique, false);
+  scatter(s, idxmap_stablehlo_scatter_17_8_launch, 1 << 20, k16M / 64, Rows::kUnique, false, 0,
+          64, false);
 }
 void BM_UniqueScatter16M_PointAThread(benchmark::State& s) {
-  scatter(s, idxmap_stablehlo_scatter_17_8_launch, 1 << 20, k16M / 64, Rows::kUnique, false, 1);
+  scatter(s, idxmap_stablehlo_scatter_17_8_launch, 1 << 20, k16M / 64, Rows::kUnique, false, 1,
+          64, false);
 }
 void BM_UniqueScatter256M(benchmark::State& s) {
-  scatter(s, idxmap_stablehlo_scatter_40_8_launch, 1 << 22, k256M / 64, Rows::kUnique, false);
+  scatter(s, idxmap_stablehlo_scatter_40_8_launch, 1 << 22, k256M / 64, Rows::kUnique, false, 0,
+          64, false);
 }
 void BM_SortedScatterAdd16M(benchmark::State& s) {
   scatter(s, idxmap_stablehlo_scatter_24_8_launch, 1 << 16, k16M / 64, Rows::kSorted, true);
@@ -246,6 +264,10 @@ void BM_AtomicScatterAdd16M_RandomRows(benchmark::State& s) {
 }
 void BM_AtomicScatterAdd16M_EqualRows(benchmark::State& s) {
   scatter(s, idxmap_stablehlo_scatter_32_8_launch, 1 << 16, k16M / 64, Rows::kEqual, false);
+}
+// The worst case of atomics: 16M scalar updates, all to one bin (one address).
+void BM_AtomicScatterAdd16M_OneAddress(benchmark::State& s) {
+  scatter(s, idxmap_stablehlo_scatter_71_8_launch, 1 << 22, k16M, Rows::kEqual, false, 0, 1);
 }
 void BM_AtomicScatterAdd256M_RandomRows(benchmark::State& s) {
   scatter(s, idxmap_stablehlo_scatter_55_8_launch, 1 << 20, k256M / 64, Rows::kRandom, false);
@@ -272,6 +294,7 @@ BENCHMARK(BM_SortedScatterAdd256M)->UseManualTime();
 BENCHMARK(BM_SortedScalarScatterAdd16M)->UseManualTime();
 BENCHMARK(BM_AtomicScatterAdd16M_RandomRows)->UseManualTime();
 BENCHMARK(BM_AtomicScatterAdd16M_EqualRows)->UseManualTime();
+BENCHMARK(BM_AtomicScatterAdd16M_OneAddress)->UseManualTime();
 BENCHMARK(BM_AtomicScatterAdd256M_RandomRows)->UseManualTime();
 BENCHMARK(BM_DeterministicScatterAdd16M_RandomRows)->UseManualTime();
 BENCHMARK(BM_DeterministicScatterAdd256M_RandomRows)->UseManualTime();

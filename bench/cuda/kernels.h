@@ -28,6 +28,8 @@ int idxmap_stablehlo_scatter_55_8_launch(const float*, int64_t, const int32_t*, 
                                          const float*, int64_t, float*, int64_t, cudaStream_t);
 int idxmap_stablehlo_scatter_63_8_launch(const float*, int64_t, const int32_t*, int64_t,
                                          const float*, int64_t, float*, int64_t, cudaStream_t);
+int idxmap_stablehlo_scatter_71_8_launch(const float*, int64_t, const int32_t*, int64_t,
+                                         const float*, int64_t, float*, int64_t, cudaStream_t);
 int idxmap_det_stablehlo_scatter_32_8_launch(const float*, int64_t, const int32_t*, int64_t,
                                              const float*, int64_t, float*, int64_t, cudaStream_t);
 int idxmap_det_stablehlo_scatter_55_8_launch(const float*, int64_t, const int32_t*, int64_t,

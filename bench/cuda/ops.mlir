@@ -67,3 +67,11 @@ func.func @sorted_scalar_scatter_add_16m(%bins: tensor<4194304xf32>, %sorted_bin
   }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4194304xf32>, tensor<16777216x1xi32>, tensor<16777216xf32>) -> tensor<4194304xf32>
   func.return %r : tensor<4194304xf32>
 }
+func.func @scalar_scatter_add_16m(%bins: tensor<4194304xf32>, %bins_4m: tensor<16777216x1xi32>, %values: tensor<16777216xf32>) -> tensor<4194304xf32> {
+  %r = "stablehlo.scatter"(%bins, %bins_4m, %values) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s) : (tensor<f32>) -> ()
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4194304xf32>, tensor<16777216x1xi32>, tensor<16777216xf32>) -> tensor<4194304xf32>
+  func.return %r : tensor<4194304xf32>
+}
