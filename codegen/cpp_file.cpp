@@ -54,16 +54,33 @@ std::string entrySignature(const std::string& symbol, const std::vector<EntryBuf
   return out + ")";
 }
 
-std::string packedEntry(const std::string& symbol, const std::vector<EntryBuffer>& buffers) {
-  std::string out = "extern \"C\" int " + symbol +
-                    "_packed(void* const* buffers, const int64_t* elements) {\n  return " + symbol +
-                    "(";
+namespace {
+
+// The typed arguments a packed entry passes on: each buffer cast to its storage, its count.
+std::string unpackedArguments(const std::vector<EntryBuffer>& buffers) {
+  std::string out;
   for (size_t i = 0; i < buffers.size(); ++i) {
     const EntryBuffer& b = buffers[i];
     out += std::string(i ? ", " : "") + "static_cast<" + (b.written ? "" : "const ") + b.storage +
            "*>(buffers[" + std::to_string(i) + "]), elements[" + std::to_string(i) + "]";
   }
-  return out + ");\n}\n";
+  return out;
+}
+
+}  // namespace
+
+std::string packedEntry(const std::string& symbol, const std::vector<EntryBuffer>& buffers) {
+  return "extern \"C\" int " + symbol +
+         "_packed(void* const* buffers, const int64_t* elements) {\n  return " + symbol + "(" +
+         unpackedArguments(buffers) + ");\n}\n";
+}
+
+std::string packedLaunchInEntry(const std::string& symbol,
+                                const std::vector<EntryBuffer>& buffers) {
+  return "extern \"C\" int " + symbol +
+         "_launch_in_packed(void* const* buffers, const int64_t* elements, void* workspace,\n"
+         "    cudaStream_t stream) {\n  return " +
+         symbol + "_launch_in(" + unpackedArguments(buffers) + ", workspace, stream);\n}\n";
 }
 
 std::string sizeChecks(const std::vector<EntryBuffer>& buffers) {

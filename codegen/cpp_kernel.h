@@ -44,6 +44,9 @@ std::string entrySignature(const std::string& symbol, const std::vector<EntryBuf
 // signature for every kernel, which a runtime (and the JIT runner) calls without knowing the
 // kernel's parameter list.
 std::string packedEntry(const std::string& symbol, const std::vector<EntryBuffer>& buffers);
+// `SYMBOL_launch_in_packed(void* const* buffers, const int64_t* elements, void* workspace,
+// cudaStream_t stream)`, calling a CUDA kernel's SYMBOL_launch_in (device buffers).
+std::string packedLaunchInEntry(const std::string& symbol, const std::vector<EntryBuffer>& buffers);
 // The body's first statement: sizes other than the emitted ones return 1.
 std::string sizeChecks(const std::vector<EntryBuffer>& buffers);
 // A map on one line, for header comments.

@@ -278,24 +278,36 @@ constexpr const char* kSortSupport = R"(
 #include <algorithm>
 #include <numeric>
 #endif
-// Sorts n (key, point) pairs by key, keeping the order of equal keys; the sorted pairs land in
-// keys_out / points_out. Returns a CUDA error code.
+// The scratch bytes idxmap_sort_pairs needs for n pairs (CUB's own count; none in the emulation).
 template <class K, class P>
-static cudaError_t idxmap_sort_pairs(const K* keys_in, K* keys_out, const P* points_in, P* points_out,
-                                     int64_t n, int key_bits, cudaStream_t stream) {
+static size_t idxmap_sort_scratch_bytes(int64_t n, int key_bits) {
 #ifdef __CUDACC__
   size_t bytes = 0;
-  cudaError_t status = cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, points_in,
-                                                       points_out, n, 0, key_bits, stream);
-  if (status != cudaSuccess) return status;
-  void* scratch = nullptr;
-  if ((status = cudaMallocAsync(&scratch, bytes, stream)) != cudaSuccess) return status;
-  status = cub::DeviceRadixSort::SortPairs(scratch, bytes, keys_in, keys_out, points_in, points_out,
-                                           n, 0, key_bits, stream);
-  cudaFreeAsync(scratch, stream);
-  return status;
+  cub::DeviceRadixSort::SortPairs(nullptr, bytes, static_cast<const K*>(nullptr),
+                                  static_cast<K*>(nullptr), static_cast<const P*>(nullptr),
+                                  static_cast<P*>(nullptr), n, 0, key_bits);
+  return bytes;
+#else
+  (void)n;
+  (void)key_bits;
+  return 0;
+#endif
+}
+
+// Sorts n (key, point) pairs by key, keeping the order of equal keys; the sorted pairs land in
+// keys_out / points_out, `scratch` (idxmap_sort_scratch_bytes of them) is CUB's. Allocates
+// nothing. Returns a CUDA error code.
+template <class K, class P>
+static cudaError_t idxmap_sort_pairs(const K* keys_in, K* keys_out, const P* points_in, P* points_out,
+                                     int64_t n, int key_bits, void* scratch, size_t scratch_bytes,
+                                     cudaStream_t stream) {
+#ifdef __CUDACC__
+  return cub::DeviceRadixSort::SortPairs(scratch, scratch_bytes, keys_in, keys_out, points_in,
+                                         points_out, n, 0, key_bits, stream);
 #else
   (void)key_bits;
+  (void)scratch;
+  (void)scratch_bytes;
   (void)stream;
   std::vector<int64_t> order(static_cast<size_t>(n));
   std::iota(order.begin(), order.end(), int64_t{0});

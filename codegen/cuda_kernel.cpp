@@ -30,8 +30,7 @@ bool windowOwnsTargets(const IndexingMap& map) {
 CudaKernelPrinter::CudaKernelPrinter(const Kernel& kernel, const CudaOptions& options)
     : KernelText(kernel),
       stores_(chooseStores(options)),
-      threads_(kernel.map, width_,
-               stores_ == Stores::kSegmented ? kSegmentRows : 1),
+      threads_(kernel.map, width_, stores_ == Stores::kSegmented ? kSegmentRows : 1),
       points_(threads_.points()),
       linear_(threads_.numberWidth()) {
   for (const Constraint& c : kernel.map.constraints)
@@ -193,60 +192,96 @@ std::string CudaKernelPrinter::pointsKernel() {
       pointLoop() + declaredDims(4) + statement(dimVariables(), 4, Store::kInPlace) + "  }\n}\n");
 }
 
+// Three entries. SYMBOL_workspace_bytes(): the device memory the launch needs (0: none): a
+// checked kernel's bad-index flag, the sorted path's keys and points (twice) and CUB's
+// scratch, each region 256-byte aligned. SYMBOL_launch_in(buffers..., workspace, stream):
+// allocates nothing and waits for nothing, so a CUDA graph can capture it; a checked kernel's
+// flag (the workspace's first int) is the caller's to read. SYMBOL_launch(buffers..., stream):
+// the workspace allocated and freed in stream order around launch_in; a checked kernel waits
+// for the stream and returns 2 when the flag is set.
 std::string CudaKernelPrinter::launcher() {
   std::vector<EntryBuffer> entry = entryBuffers();
-  std::string out = cudaLaunchSignature(kernel_.symbol, entry) + " {\n" + sizeChecks(entry);
+  const bool sorted = points_ > 0 && lanes_ == 0 && stores_ == Stores::kSorted;
+  const std::string L = typeName(linear_), K = sorted ? keyType() : "", n = std::to_string(points_);
+  auto aligned = [](int64_t bytes) { return (bytes + 255) / 256 * 256; };
+  // Region offsets in the workspace, fixed at print time; CUB's scratch comes last.
+  const int64_t keys = kernel_.check ? 256 : 0;
+  const int64_t keyBytes = sorted ? aligned(points_ * (K == "uint32_t" ? 4 : 8)) : 0,
+                pointBytes = sorted ? aligned(points_ * (L == "int32_t" ? 4 : 8)) : 0;
+  const int64_t scratch = keys + 2 * keyBytes + 2 * pointBytes;
+  std::string sizes = "extern \"C\" size_t " + name("workspace_bytes") + "(void) {\n  return " +
+                      std::to_string(scratch);
+  if (sorted)
+    sizes += " + idxmap_sort_scratch_bytes<" + K + ", " + L + ">(" + n + ", " +
+             std::to_string(keyBits()) + ")";
+  sizes += ";\n}\n";
+
+  std::string signature = cudaLaunchSignature(kernel_.symbol, entry);
+  std::string in = signature;
+  in.replace(in.find(kernel_.symbol + "_launch("), kernel_.symbol.size() + 8,
+             kernel_.symbol + "_launch_in(");
+  in.replace(in.rfind("cudaStream_t stream)"), 20, "void* idxmap_workspace, cudaStream_t stream)");
+  std::string out = sizes + in + " {\n" + sizeChecks(entry);
+  out +=
+      "  char* const idxmap_space = static_cast<char*>(idxmap_workspace);\n  (void)idxmap_space;\n";
   for (auto [into, from] : kernel_.initialCopies)
     out += "  if (" + buffer(into).name + " != " + buffer(from).name + " && cudaMemcpyAsync(" +
            buffer(into).name + ", " + buffer(from).name + ", sizeof(" + storage(buffer(into)) +
            ") * " + std::to_string(buffer(into).elements()) +
            ", cudaMemcpyDeviceToDevice, stream) != cudaSuccess)\n    return 3;\n";
-  if (points_ == 0) return out + "  return 0;\n}\n";
-  if (kernel_.check)
-    out +=
-        "  int* idxmap_bad_index = nullptr;\n  if (cudaMalloc(&idxmap_bad_index, sizeof(int)) "
-        "!= cudaSuccess) return 3;\n  cudaMemsetAsync(idxmap_bad_index, 0, sizeof(int), "
-        "stream);\n";
-  if (lanes_ > 0) {
-    std::string test;
-    for (const std::string& name : aligned_)
-      test +=
-          (test.empty() ? "" : " | ") + std::string("reinterpret_cast<uintptr_t>(") + name + ")";
-    out += "  if ((" + test + ") % 16 == 0)\n  " +
-           cudaLaunch(name("vectors"), vectorThreads_, arguments()) + "  else\n  " +
-           launch("points");
-  } else if (stores_ != Stores::kSorted) {
-    out += launch("points");
-  } else {
-    const std::string L = typeName(linear_), K = keyType(), n = std::to_string(points_);
-    out += "  " + K + "* idxmap_keys[2] = {};\n  " + L + "* idxmap_points[2] = {};\n";
-    out += "  cudaError_t idxmap_status = cudaSuccess;\n  for (int i = 0; i < 2; ++i)\n";
-    out += "    if (cudaMallocAsync(&idxmap_keys[i], sizeof(" + K + ") * " + n +
-           ", stream) != cudaSuccess ||\n        cudaMallocAsync(&idxmap_points[i], sizeof(" + L +
-           ") * " + n +
-           ", stream) != cudaSuccess)\n      idxmap_status = cudaErrorMemoryAllocation;\n";
-    out += "  if (idxmap_status == cudaSuccess) {\n  " +
-           launch("keys", ", idxmap_keys[0], idxmap_points[0]");
-    out +=
-        "    idxmap_status = idxmap_sort_pairs(idxmap_keys[0], idxmap_keys[1], "
-        "idxmap_points[0], idxmap_points[1], " +
-        n + ", " + std::to_string(keyBits()) + ", stream);\n";
-    out += "  }\n  if (idxmap_status == cudaSuccess) {\n  " +
-           launch("apply", ", idxmap_keys[1], idxmap_points[1]") + "  }\n";
-    out +=
-        "  for (int i = 0; i < 2; ++i) {  // stream-ordered: after the kernels that use them\n"
-        "    if (idxmap_keys[i]) cudaFreeAsync(idxmap_keys[i], stream);\n"
-        "    if (idxmap_points[i]) cudaFreeAsync(idxmap_points[i], stream);\n  }\n"
-        "  if (idxmap_status != cudaSuccess) return 3;\n";
+  if (points_ > 0) {
+    if (kernel_.check)
+      out +=
+          "  int* const idxmap_bad_index = reinterpret_cast<int*>(idxmap_space);\n"
+          "  if (cudaMemsetAsync(idxmap_bad_index, 0, sizeof(int), stream) != cudaSuccess) "
+          "return 3;\n";
+    if (lanes_ > 0) {
+      std::string test;
+      for (const std::string& b : aligned_)
+        test += (test.empty() ? "" : " | ") + std::string("reinterpret_cast<uintptr_t>(") + b + ")";
+      out += "  if ((" + test + ") % 16 == 0)\n  " +
+             cudaLaunch(name("vectors"), vectorThreads_, arguments()) + "  else\n  " +
+             launch("points");
+    } else if (!sorted) {
+      out += launch("points");
+    } else {
+      auto region = [&](const std::string& type, int64_t at) {
+        return "reinterpret_cast<" + type + "*>(idxmap_space + " + std::to_string(at) + ")";
+      };
+      out += "  " + K + "* const idxmap_keys[2] = {" + region(K, keys) + ", " +
+             region(K, keys + keyBytes) + "};\n";
+      out += "  " + L + "* const idxmap_points[2] = {" + region(L, keys + 2 * keyBytes) + ", " +
+             region(L, keys + 2 * keyBytes + pointBytes) + "};\n";
+      out += launch("keys", ", idxmap_keys[0], idxmap_points[0]");
+      out +=
+          "  if (idxmap_sort_pairs(idxmap_keys[0], idxmap_keys[1], idxmap_points[0], "
+          "idxmap_points[1], " +
+          n + ", " + std::to_string(keyBits()) + ", idxmap_space + " + std::to_string(scratch) +
+          ", " + name("workspace_bytes") + "() - " + std::to_string(scratch) +
+          ", stream) != cudaSuccess)\n    return 3;\n";
+      out += launch("apply", ", idxmap_keys[1], idxmap_points[1]");
+    }
   }
-  if (kernel_.check)
+  out += "  return cudaGetLastError() == cudaSuccess ? 0 : 3;\n}\n" +
+         packedLaunchInEntry(kernel_.symbol, entry);
+
+  // SYMBOL_launch: the workspace around launch_in, in stream order.
+  std::string call;
+  for (const EntryBuffer& b : entry) call += b.name + ", " + b.name + "_elements, ";
+  out += signature + " {\n  void* idxmap_workspace = nullptr;\n  const size_t idxmap_bytes = " +
+         name("workspace_bytes") +
+         "();\n  if (idxmap_bytes > 0 && cudaMallocAsync(&idxmap_workspace, idxmap_bytes, stream) "
+         "!= cudaSuccess)\n    return 3;\n  int idxmap_status = " +
+         name("launch_in") + "(" + call + "idxmap_workspace, stream);\n";
+  if (kernel_.check && points_ > 0)
     out +=
-        "  int idxmap_bad = 0;\n  cudaMemcpyAsync(&idxmap_bad, idxmap_bad_index, sizeof(int), "
-        "cudaMemcpyDeviceToHost, stream);\n  cudaStreamSynchronize(stream);\n"
-        "  cudaFree(idxmap_bad_index);\n  if (cudaGetLastError() != cudaSuccess) return 3;\n"
-        "  return idxmap_bad ? 2 : 0;\n}\n";
-  else
-    out += "  return cudaGetLastError() == cudaSuccess ? 0 : 3;\n}\n";
+        "  int idxmap_bad = 0;\n  if (idxmap_status == 0) {\n    cudaMemcpyAsync(&idxmap_bad, "
+        "idxmap_workspace, sizeof(int), cudaMemcpyDeviceToHost, stream);\n"
+        "    cudaStreamSynchronize(stream);\n    if (cudaGetLastError() != cudaSuccess) "
+        "idxmap_status = 3;\n    else if (idxmap_bad) idxmap_status = 2;\n  }\n";
+  out +=
+      "  if (idxmap_workspace) cudaFreeAsync(idxmap_workspace, stream);  // after the kernels\n"
+      "  return idxmap_status;\n}\n";
   return out;
 }
 

@@ -13,9 +13,17 @@
 //       applies its updates in row-major order: bit for bit the reference's result.
 //
 // Entry points, per kernel (extern "C"):
-//   SYMBOL_launch(device buffers..., cudaStream_t)  launches on the stream; returns 0, 1 when
-//       a size is not the emitted one, 2 when a checked kernel met an index out of range (it
-//       synchronizes to know), 3 on a CUDA error;
+//   SYMBOL_workspace_bytes()  the device memory a launch needs (0: none): the deterministic
+//       sort's keys, points and CUB's scratch, a checked kernel's bad-index flag;
+//   SYMBOL_launch_in(device buffers..., void* workspace, cudaStream_t)  launches on the stream
+//       in the caller's workspace: no allocation, no synchronization, so a CUDA graph can
+//       capture it; returns 0, 1 when a size is not the emitted one, 3 on a CUDA error (a
+//       checked kernel's flag is the workspace's first int, set when an index was out of range);
+//       SYMBOL_launch_in_packed(void* const*, const int64_t*, void* workspace, cudaStream_t)
+//       the same for runtimes;
+//   SYMBOL_launch(device buffers..., cudaStream_t)  launch_in with a workspace allocated and
+//       freed in stream order; returns as launch_in does, and 2 when a checked kernel met an
+//       index out of range (it synchronizes to know);
 //   SYMBOL(host buffers...)  copies to the device, launches, waits and copies back;
 //   SYMBOL_packed(void* const*, const int64_t*)  the same, for runtimes (codegen/run/).
 #pragma once

@@ -97,6 +97,58 @@ TEST_F(CudaKernels, DeterministicModeAgreesWithTheReferenceBitForBit) {
   expectReferenceResults(emitted(true), *library);
 }
 
+// A caller's workspace: SYMBOL_launch_in allocates nothing and waits for nothing, so a CUDA
+// graph can capture it; given SYMBOL_workspace_bytes() of memory that holds garbage, it computes
+// the reference's results (device buffers are host memory in the emulation, so the packed
+// launch_in entry takes the tests' buffers as they are).
+TEST_F(CudaKernels, LaunchesInACallersWorkspaceAllocateNothing) {
+  int sorting = 0;
+  for (bool deterministic : {false, true}) {
+    const EmittedModule& module = emitted(deterministic);
+    ASSERT_EQ(module.kernels.size(), cases().size());
+    std::shared_ptr<LoadedLibrary> library = emulated(deterministic);
+    ASSERT_TRUE(library);
+    for (size_t i = 0; i < cases().size(); ++i) {
+      const Kernel& kernel = module.kernels[i].kernel;
+      const std::string& text = module.kernels[i].printed.text;
+      const size_t at = text.find("int " + kernel.symbol + "_launch_in(");
+      ASSERT_NE(at, std::string::npos) << text;
+      const std::string body = text.substr(at, text.find("\n}\n", at) - at);
+      for (const char* call : {"cudaMalloc", "cudaFree", "Synchronize", "cudaMemcpy("})
+        EXPECT_EQ(body.find(call), std::string::npos) << call << " in\n" << body;
+      sorting += body.find("idxmap_sort_pairs") != std::string::npos;
+
+      auto bytes =
+          reinterpret_cast<size_t (*)()>(library->symbol(kernel.symbol + "_workspace_bytes"));
+      auto launch = reinterpret_cast<int (*)(void* const*, const int64_t*, void*, void*)>(
+          library->symbol(kernel.symbol + "_launch_in_packed"));
+      std::vector<unsigned char> workspace(bytes() + 1, 0xA5);
+      const RandomCase& c = cases()[i];
+      std::vector<Buffer> buffers;
+      std::vector<void*> pointers;
+      std::vector<int64_t> elements;
+      size_t next = 0;
+      for (const KernelBuffer& b : kernel.buffers) {
+        buffers.push_back(b.written ? Buffer(bufferElementBytes(b.elementType) *
+                                             static_cast<size_t>(b.elements()))
+                                    : toBuffer(c.reads.at(next++)));
+        elements.push_back(b.elements());
+      }
+      for (Buffer& b : buffers) pointers.push_back(b.data());
+      ASSERT_EQ(launch(pointers.data(), elements.data(), workspace.data(), nullptr), 0)
+          << kernel.symbol;
+      size_t result = 0;
+      for (size_t k = 0; k < kernel.buffers.size(); ++k)
+        if (kernel.buffers[k].written)
+          EXPECT_TRUE(sameBits(
+              fromBuffer(buffers[k], kernel.buffers[k].elementType, kernel.buffers[k].shape),
+              c.expected.at(result++)))
+              << kernel.symbol << (deterministic ? " (deterministic)" : "");
+    }
+  }
+  EXPECT_GT(sorting, 0);  // the deterministic sort's keys and CUB's scratch are in the workspace
+}
+
 // The proofs pick the stores: plain where no two points write one element, runs where the
 // indices are sorted, atomics (or the sort) otherwise; deterministic mode has no atomics.
 TEST_F(CudaKernels, EveryOpIsEmittedAndProofsDecideTheStores) {
