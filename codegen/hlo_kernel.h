@@ -2,9 +2,9 @@
 // function per instruction of a module's entry computation, computing a fusion's fused
 // computation (or a single op) element by element.
 //
-// How maps become code. The root, and every reduce, is a *stage*: a loop nest over its
-// output (isl's AST generator), whose element is computed by walking the computation from it
-// toward the parameters. At each instruction the element's index (Exprs over the loop
+// How maps become code. The root, and every reduce, dot or convolution another instruction
+// reads, is a *stage*: a loop nest over its output (isl's AST generator), whose element is
+// computed by walking the computation from it toward the parameters. At each instruction the element's index (Exprs over the loop
 // iterators) goes through the instruction's output->operand map, substituted and simplified,
 // so a chain of broadcasts, transposes, reshapes and slices costs nothing but the composed
 // index; values are computed once per element and index (shared subtrees are not recomputed).
@@ -13,8 +13,10 @@
 //   - runtime variables (dynamic-slice's, dynamic-update-slice's starts) are the scalar
 //     operands' values clamped into the variables' ranges;
 //   - range variables (reduce's reduced dims) become inner loops around an accumulator that
-//     starts at the init value and applies the reducer computation in row-major order.
-// A reduce is materialized in a buffer of its own, so a fusion that reads it many times
+//     starts at the init value and applies the reducer computation in row-major order; a
+//     dot's or convolution's (contracting dims; window positions and input features) around
+//     a sum of products, as XLA's evaluator accumulates it.
+// Such a stage is materialized in a buffer of its own, so a fusion that reads it many times
 // (softmax) computes it once.
 //
 // Validated as printed (codegen/validation.h): every loop nest, index expression, branch

@@ -53,7 +53,8 @@ IndexingMap fallbackMap(const Instruction& instruction, size_t operand) {
 }
 
 bool reducesInStage(const std::string& opcode) {
-  return opcode == "reduce" || opcode == "reduce-window" || opcode == "dot";
+  return opcode == "reduce" || opcode == "reduce-window" || opcode == "dot" ||
+         opcode == "convolution";
 }
 
 bool coversShape(const IndexingMap& map, const hlo::Shape& shape) {
@@ -214,7 +215,8 @@ std::string StageEmitter::statement(const std::vector<std::string>& pointDeclara
   std::vector<Expr> index;
   for (size_t i = 0; i < outputDims_; ++i) index.push_back(Expr::dim(static_cast<unsigned>(i)));
   Frame frame{scope_.computation, {}, 0};
-  std::string v = stage_.opcode == "dot"          ? dotProduct(frame, stage_, index)
+  const bool products = stage_.opcode == "dot" || stage_.opcode == "convolution";
+  std::string v = products                        ? dotProduct(frame, stage_, index)
                   : reducesInStage(stage_.opcode) ? reduction(frame, stage_, index)
                                                   : compute(frame, stage_, index);
   IndexingMap at = contextMap();
@@ -320,9 +322,10 @@ std::string StageEmitter::compute(const Frame& frame, const Instruction& instruc
   for (size_t i = 0; i < instruction.operands.size(); ++i) {
     IndexingMap map = operandMap(instruction, i);
     if (!map.rangeVars.empty())
-      throw unsupported(instruction,
-                        "kernels do not compute it (its map reads a range of operand " +
-                            std::to_string(i) + "; only the ranges of reduce, reduce-window and dot become loops)");
+      throw unsupported(
+          instruction,
+          "kernels do not compute it (its map reads a range of operand " + std::to_string(i) +
+              "; only the ranges of reduce, reduce-window, dot and convolution become loops)");
     if (!coversShape(map, instruction.shape) || !map.runtimeVars.empty())
       throw unsupported(instruction, "kernels do not compute it (its map reads operand " +
                                          std::to_string(i) + " conditionally)");

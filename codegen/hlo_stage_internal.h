@@ -68,7 +68,7 @@ IndexingMap operandMap(const hlo::Instruction& instruction, size_t operand);
 IndexingMap fallbackMap(const hlo::Instruction& instruction, size_t operand);
 bool coversShape(const IndexingMap& map, const hlo::Shape& shape);
 // The opcodes computed in a stage of their own, with loops over the positions they reduce:
-// reduce, reduce-window, dot.
+// reduce, reduce-window, dot, convolution.
 bool reducesInStage(const std::string& opcode);
 
 class StageEmitter {

@@ -163,25 +163,41 @@ void StageEmitter::closeReducedLoops(size_t count) {
   }
 }
 
-// XLA's dot (its evaluator's HandleDot): each operand converted to the result type first, the
-// products summed over the contracting dims in row-major order as lhs_contracting_dims lists
-// them (the op model's range variables, both operand maps sharing them), starting from 0.
-// Integers wrap (elementwise multiply and add); floats accumulate unrounded in float (f16 and
-// bf16 too, rounded once at the end) or double; a product of two converted halves or floats is
-// exact in the accumulator, so only the additions round, as the evaluator's do.
+// XLA's dot and convolution (its evaluator's HandleDot, HandleConvolution): each operand
+// converted to the result type first, the products summed, starting from 0, over the positions
+// the op model's range variables walk in row-major order (a dot's contracting dims as
+// lhs_contracting_dims lists them; a convolution's window positions, then the input features
+// of the output feature's group), both operand maps sharing them. A convolution's window
+// position in padding or a base dilation hole is skipped, as XLA skips it (the input map's
+// constraints guard the product). Integers wrap (elementwise multiply and add); floats
+// accumulate unrounded in float (f16 and bf16 too, rounded once at the end) or double; a
+// product of two converted halves or floats is exact in the accumulator, so only the additions
+// round, as the evaluator's do.
 std::string StageEmitter::dotProduct(const Frame& frame, const Instruction& dot,
                                      const std::vector<Expr>& index) {
   const ElementCode& type = codeOf(dot);
   if (type.kind == ElementCode::Kind::kPred)
-    throw unsupported(dot, "a dot of pred values is not computed");
+    throw unsupported(dot, "a " + dot.opcode + " of pred values is not computed");
   const ElementCode sum = type.kind == ElementCode::Kind::kHalf ? *elementCode("f32") : type;
   IndexingMap lhs = operandMap(dot, 0), rhs = operandMap(dot, 1);
-  if (lhs.rangeVars.size() != rhs.rangeVars.size())
-    throw unsupported(dot, "its operands do not share their contracting dims");
+  if (lhs.rangeVars.size() != rhs.rangeVars.size() || !rhs.constraints.empty())
+    throw unsupported(dot, dot.opcode == "convolution"
+                               ? "batch groups are not computed (the input map reads every "
+                                 "group, an over-approximation XLA's analysis shares)"
+                               : "its operands do not share their contracting dims");
   std::string accumulator = fresh("a");
   line(sum.compute + " " + accumulator + " = " + *literalElement(sum, "0") + ";");
   if (emptyReduction_) return accumulator;
   std::vector<Expr> reduced = openReducedLoops(lhs.rangeVars.size());
+  IndexingMap walked = lhs;
+  for (Constraint& c : walked.constraints) c.expr = c.expr.replaceVariables({}, reduced, {});
+  std::vector<Constraint> condition = conditionOf(walked, index, {});
+  std::vector<Constraint> outer = context_;
+  if (!condition.empty()) {
+    line("if (" + printCondition(dot.opcode + " window", condition) + ") {");
+    indent_ += 2;
+    context_.insert(context_.end(), condition.begin(), condition.end());
+  }
   IndexingMap context = contextMap();
   auto operand = [&](size_t k, const IndexingMap& map) {
     std::vector<Expr> at;
@@ -201,6 +217,11 @@ std::string StageEmitter::dotProduct(const Frame& frame, const Instruction& dot,
   } else {
     line(accumulator + " = " + accumulator + " + static_cast<" + sum.compute + ">(" + l +
          ") * static_cast<" + sum.compute + ">(" + r + ");");
+  }
+  if (!condition.empty()) {
+    indent_ -= 2;
+    line("}");
+    context_ = outer;
   }
   closeReducedLoops(lhs.rangeVars.size());
   return type.kind == ElementCode::Kind::kHalf

@@ -134,17 +134,17 @@ TEST(EmitCli, HloModulesBecomeKernels) {
   EXPECT_NE(file.find("-> int32_t index arithmetic"), std::string::npos);
   // Not computed: a located error, nothing written; --assume has no MLIR values to name.
   const char* convolution =
-      "HloModule m\nENTRY e {\n  p = f32[1,4,4,1] parameter(0)\n  k = f32[2,2,1,1] parameter(1)\n"
-      "  ROOT c = f32[1,3,3,1] convolution(p, k), window={size=2x2}, "
-      "dim_labels=b01f_01io->b01f\n}\n";
+      "HloModule m\nENTRY e {\n  p = f32[4,4,4,2] parameter(0)\n  k = f32[2,2,2,4] parameter(1)\n"
+      "  ROOT c = f32[2,3,3,4] convolution(p, k), window={size=2x2}, "
+      "dim_labels=b01f_01io->b01f, batch_group_count=2\n}\n";
   std::string never = (dir / "never.cpp").string();
   CliResult bad = runIdxmap({"emit", "-", "-o", never}, convolution);
   EXPECT_EQ(bad.exitCode, 2);
   // The diagnostic, its source line and a caret under the opcode.
-  EXPECT_NE(bad.err.find("<stdin>:5:25: error: convolution (c): kernels do not compute it"),
+  EXPECT_NE(bad.err.find("<stdin>:5:25: error: convolution (c): batch groups are not computed"),
             std::string::npos)
       << bad.err;
-  EXPECT_NE(bad.err.find("\n  ROOT c = f32[1,3,3,1] convolution(p, k)"), std::string::npos);
+  EXPECT_NE(bad.err.find("\n  ROOT c = f32[2,3,3,4] convolution(p, k)"), std::string::npos);
   EXPECT_NE(bad.err.find("\n" + std::string(24, ' ') + "^\n"), std::string::npos) << bad.err;
   EXPECT_FALSE(std::filesystem::exists(never));
   EXPECT_EQ(runIdxmap({"emit", "--assume", "%x: unique", examplePath("softmax.hlo")}).exitCode, 2);

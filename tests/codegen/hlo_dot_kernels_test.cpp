@@ -2,7 +2,8 @@
 // dims, against the reference evaluator's dot (hlo_reference_dot.h, from XLA's semantics with
 // no indexing map), bit for bit, on both targets: matrix products, batch dims, several
 // contracting dims in any order, an outer product, a scalar result, no contracting positions,
-// f16 / bf16 / f64 / integer results (an s8 product into s32), and a fusion that reads a dot.
+// f16 / bf16 / f64 / integer results (an s8 product into s32), and a fusion that reads a dot;
+// and convolutions (strides, padding, dilations, reversal, feature groups).
 #include <gtest/gtest.h>
 
 #include "codegen/emit.h"
@@ -87,6 +88,42 @@ ENTRY e {
   auto library = compileCases(cases, cuda);
   expectAgreement(cases, *library, 4, true, onTheGpu(cuda));
   if (cuda && !onTheGpu(cuda) && nvccInstalled()) expectNvccClean(cases, "dots");
+}
+
+// Convolutions as the same stage: the window's positions and the group's input features are
+// the loops, positions in padding or a base dilation hole skipped as XLA skips them.
+TEST_P(HloDotTargets, ConvolutionsAgreeWithTheReference) {
+  const bool cuda = GetParam();
+  const std::string text = R"(HloModule convolutions
+ENTRY e {
+  image = f32[2,5,5,4] parameter(0)
+  filters = f32[3,3,2,6] parameter(1)
+  grouped = f32[2,3,3,6] convolution(image, filters), window={size=3x3 stride=2x2 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=2
+  signal = f16[1,3,7] parameter(2)
+  taps = f16[3,3,2] parameter(3)
+  dilated = f16[1,2,13] convolution(signal, taps), window={size=3 pad=2_2 lhs_dilate=2 rhs_dilate=2 rhs_reversal=1}, dim_labels=bf0_0io->bf0
+  counts = s8[1,6,6,1] parameter(4)
+  weights = s8[2,2,1,3] parameter(5)
+  sums = s32[1,5,5,3] convolution(counts, weights), window={size=2x2}, dim_labels=b01f_01io->b01f
+  wide = f64[3,4,2] parameter(6)
+  kernel = f64[2,2,5] parameter(7)
+  strided = f64[3,2,5] convolution(wide, kernel), window={size=2 stride=3 pad=0_1}, dim_labels=b0f_0io->b0f
+  ROOT t = (f32[2,3,3,6], f16[1,2,13], s32[1,5,5,3], f64[3,2,5]) tuple(grouped, dilated, sums, strided)
+})";
+  auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text, "convolutions.hlo"));
+  std::vector<Case> cases;
+  for (const auto& instruction : module->entry->instructions) {
+    if (instruction->opcode != "convolution") continue;
+    Case c;
+    c.text = instruction->name;
+    c.instruction = instruction.get();
+    c.kernel = hloKernel(*instruction, "conv_" + instruction->name, cuda);
+    cases.push_back(std::move(c));
+  }
+  ASSERT_EQ(cases.size(), 4u);
+  auto library = compileCases(cases, cuda);
+  expectAgreement(cases, *library, 4, true, onTheGpu(cuda));
+  if (cuda && !onTheGpu(cuda) && nvccInstalled()) expectNvccClean(cases, "convolutions");
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, HloDotTargets, ::testing::Values(false, true),

@@ -339,9 +339,9 @@ lt {
 }
 ENTRY e {
   p0 = f32[4,4] parameter(0)
-  q = f32[1,4,4,1] parameter(1)
-  k = f32[2,2,1,1] parameter(2)
-  d = f32[1,3,3,1] convolution(q, k), window={size=2x2}, dim_labels=b01f_01io->b01f
+  q = f32[4,4,4,2] parameter(1)
+  k = f32[2,2,2,4] parameter(2)
+  d = f32[2,3,3,4] convolution(q, k), window={size=2x2}, dim_labels=b01f_01io->b01f, batch_group_count=2
   ROOT s = f32[4,4] sort(p0), dimensions={1}, to_apply=lt
 })";
   hlo::Module module = hlo::parseHloModule(text, "bad.hlo");
@@ -349,7 +349,8 @@ ENTRY e {
   EXPECT_TRUE(emitted.kernels.empty());
   ASSERT_EQ(emitted.problems.size(), 2u);
   EXPECT_EQ(emitted.problems[0].location.line, 11);
-  EXPECT_NE(emitted.problems[0].message.find("convolution"), std::string::npos);
+  EXPECT_NE(emitted.problems[0].message.find("batch groups are not computed"), std::string::npos)
+      << emitted.problems[0].message;
   EXPECT_EQ(emitted.problems[1].location.line, 12);
   // A fused parameter that does not match the fusion's operand.
   const std::string mismatch = R"(HloModule m

@@ -21,6 +21,7 @@
 #include "ops/hlo/attributes.h"
 #include "ops/hlo/models/gather_scatter.h"
 #include "ops/hlo/module.h"
+#include "tests/codegen/hlo_reference_convolution.h"
 #include "tests/codegen/hlo_reference_dot.h"
 #include "tests/codegen/hlo_reference_elements.h"
 
@@ -239,6 +240,7 @@ class HloReference {
       return out;
     }
     if (op == "dot") return referenceDot(ins, in[0], in[1]);
+    if (op == "convolution") return referenceConvolution(ins, in[0], in[1]);
     if (op == "scatter") {  // the spec's formulas, the update computation evaluated as written
       const hlo::Computation& update = *ins.calledComputations.at(0);
       return gather_scatter::referenceScatterWithRegion(
