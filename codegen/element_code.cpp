@@ -208,12 +208,33 @@ std::string convertElement(const ElementCode& from, const ElementCode& to,
   return value;
 }
 
+namespace {
+
+// Bytes of a type's storage; 0 for pred (a bool's bits are not HLO's one bit).
+int storageWidth(const ElementCode& type) {
+  static const std::map<std::string, int, std::less<>> widths = {
+      {"int8_t", 1},   {"uint8_t", 1}, {"int16_t", 2}, {"uint16_t", 2}, {"int32_t", 4},
+      {"uint32_t", 4}, {"float", 4},   {"int64_t", 8}, {"uint64_t", 8}, {"double", 8}};
+  auto found = widths.find(type.storage);
+  return type.kind == Kind::kPred || found == widths.end() ? 0 : found->second;
+}
+
+}  // namespace
+
 std::optional<std::string> elementwiseValue(std::string_view opcode, std::string_view direction,
                                             const std::vector<ElementCode>& operandTypes,
                                             const ElementCode& resultType,
                                             const std::vector<std::string>& operands) {
   if (opcode == "convert" && operands.size() == 1)
     return convertElement(operandTypes.at(0), resultType, operands[0]);
+  // The operand's stored bits read as the result's storage: types of one width only (another
+  // width changes the shape, which no elementwise value does).
+  if (opcode == "bitcast-convert" && operands.size() == 1) {
+    const int width = storageWidth(operandTypes.at(0));
+    if (width == 0 || width != storageWidth(resultType)) return std::nullopt;
+    return loadElement(resultType, "std::bit_cast<" + resultType.storage + ">(" +
+                                       storeElement(operandTypes[0], operands[0]) + ")");
+  }
   auto found = rules().find(opcode);
   if (found == rules().end() || operandTypes.empty()) return std::nullopt;
   const ElementRule& rule = found->second;

@@ -233,6 +233,40 @@ TEST_P(HloKernelTargets, InverseAndHyperbolicFunctionsAgreeWithTheReference) {
   }
 }
 
+// bitcast-convert between types of one width: the stored bits read as the other type, both
+// ways between floats and integers of 16, 32 and 64 bits (NaN, -0 and infinities among them).
+TEST_P(HloKernelTargets, BitcastConvertsAgreeWithTheReference) {
+  const bool cuda = GetParam();
+  const std::string text = R"(HloModule bits
+ENTRY e {
+  a = f32[3,4] parameter(0)
+  ai = s32[3,4] bitcast-convert(a)
+  b = s32[3,4] parameter(1)
+  bf = f32[3,4] bitcast-convert(b)
+  c = f16[5] parameter(2)
+  cu = u16[5] bitcast-convert(c)
+  d = bf16[5] parameter(3)
+  dh = f16[5] bitcast-convert(d)
+  e = f64[2,2] parameter(4)
+  eu = u64[2,2] bitcast-convert(e)
+  ROOT t = (s32[3,4], f32[3,4], u16[5], f16[5], u64[2,2]) tuple(ai, bf, cu, dh, eu)
+})";
+  auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text, "bits.hlo"));
+  std::vector<Case> cases;
+  for (const auto& instruction : module->entry->instructions) {
+    if (instruction->opcode != "bitcast-convert") continue;
+    Case c;
+    c.text = instruction->name;
+    c.instruction = instruction.get();
+    c.kernel = hloKernel(*instruction, "bits_" + instruction->name, cuda);
+    cases.push_back(std::move(c));
+  }
+  ASSERT_EQ(cases.size(), 5u);
+  auto library = compileCases(cases, cuda);
+  expectAgreement(cases, *library, 3, true, onTheGpu(cuda));
+  if (cuda && !onTheGpu(cuda) && nvccInstalled()) expectNvccClean(cases, "bitcast-convert");
+}
+
 INSTANTIATE_TEST_SUITE_P(Targets, HloKernelTargets, ::testing::Values(false, true),
                          [](const auto& info) { return info.param ? "Cuda" : "Cpp"; });
 

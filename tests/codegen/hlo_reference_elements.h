@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/run/tensor_buffers.h"
 #include "ops/eval/reference_evaluator.h"
 #include "ops/eval/tensor.h"
 
@@ -60,6 +61,15 @@ inline Scalar elementwise(const std::string& op, const std::string& direction,
   const std::string& t = types[0];
   const bool isFloat = gather_scatter::isFloatType(t);
   Scalar out;
+  if (op == "bitcast-convert") {  // the operand's bytes in memory, read as the result type
+    gather_scatter::Tensor from = gather_scatter::zeros(t, {});
+    if (isFloat)
+      from.floats[0] = a[0].f;
+    else
+      from.ints[0] = a[0].i;
+    const gather_scatter::Tensor to = fromBuffer(toBuffer(from), result, {});
+    return to.isFloat() ? Scalar{to.floats[0], 0} : Scalar{0, to.ints[0]};
+  }
   if (op == "convert") {
     if (gather_scatter::isFloatType(result)) {
       double v = isFloat ? a[0].f : static_cast<double>(a[0].i);
