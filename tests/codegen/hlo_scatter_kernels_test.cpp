@@ -3,8 +3,8 @@
 // XLA's attributes, the update computation evaluated as written), bit for bit: add, replace,
 // multiply, minimum and maximum; indices out of range (skipped) and repeated (applied in
 // order); batching dims; the index vector in the middle; iota indices, whose uniqueness is
-// proven, so the kernel stores in parallel. Variadic scatters and other update computations
-// are located problems.
+// proven, so the kernel stores in parallel; a fusion that wraps a scatter of its parameters, as
+// XLA wraps one. Variadic scatters and other update computations are located problems.
 #include <gtest/gtest.h>
 
 #include "codegen/emit.h"
@@ -43,6 +43,12 @@ max {
   b = f32[] parameter(1)
   ROOT m = f32[] maximum(a, b)
 }
+wrapped_scatter {
+  t = f32[6,4] parameter(0)
+  i = s32[9,1] parameter(1)
+  u = f32[9,4] parameter(2)
+  ROOT s = f32[6,4] scatter(t, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+}
 ENTRY e {
   table = f32[6,4] parameter(0)
   rows = s32[9,1] parameter(1)
@@ -60,19 +66,20 @@ ENTRY e {
   iota = s32[6,1] iota(), iota_dimension=0
   once = f32[6,4] parameter(9)
   largest = f32[6,4] scatter(table, iota, once), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=max
-  ROOT t = (f32[6,4], f32[6,4], s32[5,3], f16[3,5,2], f32[6,4]) tuple(added, replaced, multiplied, smallest, largest)
+  fused = f32[6,4] fusion(table, rows, updates), kind=kInput, calls=wrapped_scatter
+  ROOT t = (f32[6,4], f32[6,4], s32[5,3], f16[3,5,2], f32[6,4], f32[6,4]) tuple(added, replaced, multiplied, smallest, largest, fused)
 })";
   auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text, "scatters.hlo"));
   std::vector<Case> cases;
   for (const auto& instruction : module->entry->instructions) {
-    if (instruction->opcode != "scatter") continue;
+    if (instruction->opcode != "scatter" && instruction->opcode != "fusion") continue;
     Case c;
     c.text = instruction->name;
     c.instruction = instruction.get();
     c.kernel = hloKernel(*instruction, "scatter_" + instruction->name, cuda);
     cases.push_back(std::move(c));
   }
-  ASSERT_EQ(cases.size(), 5u);
+  ASSERT_EQ(cases.size(), 6u);
   // The iota's rows are unique, proven: plain stores in parallel, no ordering.
   EXPECT_NE(cases[4].kernel.printed.text.find(
                 "no two applied updates write one element -> parallel plain stores"),
