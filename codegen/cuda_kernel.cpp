@@ -216,12 +216,8 @@ std::string CudaKernelPrinter::launcher() {
              std::to_string(keyBits()) + ")";
   sizes += ";\n}\n";
 
-  std::string signature = cudaLaunchSignature(kernel_.symbol, entry);
-  std::string in = signature;
-  in.replace(in.find(kernel_.symbol + "_launch("), kernel_.symbol.size() + 8,
-             kernel_.symbol + "_launch_in(");
-  in.replace(in.rfind("cudaStream_t stream)"), 20, "void* idxmap_workspace, cudaStream_t stream)");
-  std::string out = sizes + in + " {\n" + sizeChecks(entry);
+  std::string out =
+      sizes + cudaLaunchInSignature(kernel_.symbol, entry) + " {\n" + sizeChecks(entry);
   out +=
       "  char* const idxmap_space = static_cast<char*>(idxmap_workspace);\n  (void)idxmap_space;\n";
   for (auto [into, from] : kernel_.initialCopies)
@@ -265,24 +261,7 @@ std::string CudaKernelPrinter::launcher() {
   out += "  return cudaGetLastError() == cudaSuccess ? 0 : 3;\n}\n" +
          packedLaunchInEntry(kernel_.symbol, entry);
 
-  // SYMBOL_launch: the workspace around launch_in, in stream order.
-  std::string call;
-  for (const EntryBuffer& b : entry) call += b.name + ", " + b.name + "_elements, ";
-  out += signature + " {\n  void* idxmap_workspace = nullptr;\n  const size_t idxmap_bytes = " +
-         name("workspace_bytes") +
-         "();\n  if (idxmap_bytes > 0 && cudaMallocAsync(&idxmap_workspace, idxmap_bytes, stream) "
-         "!= cudaSuccess)\n    return 3;\n  int idxmap_status = " +
-         name("launch_in") + "(" + call + "idxmap_workspace, stream);\n";
-  if (kernel_.check && points_ > 0)
-    out +=
-        "  int idxmap_bad = 0;\n  if (idxmap_status == 0) {\n    cudaMemcpyAsync(&idxmap_bad, "
-        "idxmap_workspace, sizeof(int), cudaMemcpyDeviceToHost, stream);\n"
-        "    cudaStreamSynchronize(stream);\n    if (cudaGetLastError() != cudaSuccess) "
-        "idxmap_status = 3;\n    else if (idxmap_bad) idxmap_status = 2;\n  }\n";
-  out +=
-      "  if (idxmap_workspace) cudaFreeAsync(idxmap_workspace, stream);  // after the kernels\n"
-      "  return idxmap_status;\n}\n";
-  return out;
+  return out + cudaWorkspaceLaunch(kernel_.symbol, entry, kernel_.check && points_ > 0);
 }
 
 PrintedKernel printCudaKernel(const Kernel& kernel, const CudaOptions& options) {

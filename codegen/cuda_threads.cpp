@@ -175,6 +175,34 @@ std::string cudaLaunchSignature(const std::string& symbol, const std::vector<Ent
   return signature + ",\n    cudaStream_t stream)";
 }
 
+std::string cudaLaunchInSignature(const std::string& symbol,
+                                  const std::vector<EntryBuffer>& entry) {
+  std::string signature = entrySignature(symbol + "_launch_in", entry);
+  signature.pop_back();
+  return signature + ",\n    void* idxmap_workspace, cudaStream_t stream)";
+}
+
+std::string cudaWorkspaceLaunch(const std::string& symbol, const std::vector<EntryBuffer>& entry,
+                                bool checked) {
+  std::string call;
+  for (const EntryBuffer& b : entry) call += b.name + ", " + b.name + "_elements, ";
+  std::string out =
+      cudaLaunchSignature(symbol, entry) +
+      " {\n  void* idxmap_workspace = nullptr;\n  const size_t idxmap_bytes = " + symbol +
+      "_workspace_bytes();\n  if (idxmap_bytes > 0 && cudaMallocAsync(&idxmap_workspace, "
+      "idxmap_bytes, stream) != cudaSuccess)\n    return 3;\n  int idxmap_status = " +
+      symbol + "_launch_in(" + call + "idxmap_workspace, stream);\n";
+  if (checked)
+    out +=
+        "  int idxmap_bad = 0;\n  if (idxmap_status == 0) {\n    cudaMemcpyAsync(&idxmap_bad, "
+        "idxmap_workspace, sizeof(int), cudaMemcpyDeviceToHost, stream);\n"
+        "    cudaStreamSynchronize(stream);\n    if (cudaGetLastError() != cudaSuccess) "
+        "idxmap_status = 3;\n    else if (idxmap_bad) idxmap_status = 2;\n  }\n";
+  return out +
+         "  if (idxmap_workspace) cudaFreeAsync(idxmap_workspace, stream);  // after the kernels\n"
+         "  return idxmap_status;\n}\n";
+}
+
 std::string cudaHostEntries(const std::string& symbol, const std::vector<EntryBuffer>& entry) {
   const std::string n = std::to_string(entry.size());
   std::string host, bytes, written, call;

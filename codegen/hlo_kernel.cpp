@@ -96,10 +96,11 @@ class HloKernelPrinter {
                          *elementCode(instruction->shape.element_type), instruction->shape.shape,
                          true};
       const std::string size = std::to_string(elementsOf(buffer.shape));
-      if (cuda_) {
-        body += "  " + buffer.type.compute + "* " + buffer.name +
-                " = nullptr;\n  if (cudaMallocAsync(&" + buffer.name + ", sizeof(" +
-                buffer.type.compute + ") * " + size + ", stream) != cudaSuccess) return 3;\n";
+      if (cuda_) {  // a 256-byte aligned region of the caller's workspace
+        body += "  " + buffer.type.compute + "* const " + buffer.name + " = reinterpret_cast<" +
+                buffer.type.compute + "*>(idxmap_space + " + workspaceBytes_ + ");\n";
+        workspaceBytes_ = "(" + workspaceBytes_ + " + (sizeof(" + buffer.type.compute + ") * " +
+                          size + " + 255) / 256 * 256)";
         temporaries_.push_back(buffer);
       } else {
         body += "  std::vector<" + buffer.type.compute + "> " + buffer.name + "(" + size + ");\n";
@@ -133,14 +134,19 @@ class HloKernelPrinter {
         "models' composed one\n";
     for (const std::string& certificate : certificates_) text += certificateComment(certificate);
     if (cuda_) {
+      // The stages' temporaries are regions of a workspace (SYMBOL_workspace_bytes):
+      // SYMBOL_launch_in allocates nothing, SYMBOL_launch allocates it around launch_in.
       text +=
           "// CUDA: each stage a launch, a thread per element (256 a block), in order on the "
-          "stream\n" +
-          cudaKernels_ + cudaLaunchSignature(symbol_, entry) + " {\n" + sizeChecks(entry) + body;
-      for (const ValueBuffer& temporary : temporaries_)
-        text += "  cudaFreeAsync(" + temporary.name + ", stream);\n";
-      text += "  return cudaGetLastError() == cudaSuccess ? 0 : 3;\n}\n" +
-              cudaHostEntries(symbol_, entry);
+          "stream; temporaries in the caller's workspace\n" +
+          cudaKernels_ + "extern \"C\" size_t " + symbol_ + "_workspace_bytes(void) {\n  return " +
+          workspaceBytes_ + ";\n}\n" + cudaLaunchInSignature(symbol_, entry) + " {\n" +
+          sizeChecks(entry) +
+          "  char* const idxmap_space = static_cast<char*>(idxmap_workspace);\n"
+          "  (void)idxmap_space;\n" +
+          body + "  return cudaGetLastError() == cudaSuccess ? 0 : 3;\n}\n" +
+          packedLaunchInEntry(symbol_, entry) + cudaWorkspaceLaunch(symbol_, entry, false) +
+          cudaHostEntries(symbol_, entry);
     } else {
       text += entrySignature(symbol_, entry) + " {\n" + sizeChecks(entry) + scope_.constantArrays +
               body + "  return 0;\n}\n" + packedEntry(symbol_, entry);
@@ -289,6 +295,8 @@ class HloKernelPrinter {
   // written so far (each launch passes them all).
   std::string cudaKernels_;
   std::vector<ValueBuffer> temporaries_;
+  // CUDA: the bytes of the temporaries' regions so far (a C expression of sizeof).
+  std::string workspaceBytes_ = "size_t{0}";
   std::map<std::string, ValueBuffer> outputs_;
   std::set<std::string> readLines_;
   std::vector<std::string> certificates_;

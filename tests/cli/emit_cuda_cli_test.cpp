@@ -96,7 +96,10 @@ TEST(EmitCudaCli, HloFusionsBecomeStagedKernels) {
         << stage;
     EXPECT_NE(file.find("IDXMAP_LAUNCH(" + stage + ","), std::string::npos) << stage;
   }
-  EXPECT_NE(file.find("cudaMallocAsync(&t0"), std::string::npos);
+  // The reductions' temporaries are regions of the workspace launch_in is given.
+  EXPECT_NE(file.find("float* const t0 = reinterpret_cast<float*>(idxmap_space + "),
+            std::string::npos);
+  EXPECT_NE(file.find("idxmap_fusion_30_8_workspace_bytes(void)"), std::string::npos);
   // The header names each stage's reads, as the C++ target's does.
   EXPECT_NE(file.find("//   out0 -> t1: (d0, d1, d2) -> (d0, d1)"), std::string::npos);
   if (installed("c++")) {

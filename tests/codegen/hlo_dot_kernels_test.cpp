@@ -85,6 +85,17 @@ ENTRY e {
       << cases[0].kernel.printed.text;
   EXPECT_NE(cases[9].kernel.printed.text.find("stage t0 = d (dot)"), std::string::npos)
       << cases[9].kernel.printed.text;
+  // CUDA: a stage's temporary is a region of the caller's workspace; SYMBOL_launch_in allocates
+  // nothing and waits for nothing (SYMBOL_launch runs it with a workspace of its own).
+  if (cuda)
+    for (const Case& c : cases) {
+      const std::string& text = c.kernel.printed.text;
+      const size_t at = text.find("int " + c.kernel.symbol + "_launch_in(");
+      ASSERT_NE(at, std::string::npos) << text;
+      const std::string body = text.substr(at, text.find("\n}\n", at) - at);
+      for (const char* call : {"cudaMalloc", "cudaFree", "Synchronize"})
+        EXPECT_EQ(body.find(call), std::string::npos) << call << " in\n" << body;
+    }
   auto library = compileCases(cases, cuda);
   expectAgreement(cases, *library, 4, true, onTheGpu(cuda));
   if (cuda && !onTheGpu(cuda) && nvccInstalled()) expectNvccClean(cases, "dots");
