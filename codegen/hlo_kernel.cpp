@@ -23,20 +23,6 @@ using hlo_stage::unsupported;
 using hlo_stage::ValueBuffer;
 using namespace hlo_kernel_parts;
 
-// The scatter a fusion wraps, as XLA wraps one (kind=kInput: the fused computation is the
-// scatter of its parameters 0, 1, 2... in order, so the fusion's buffers are the scatter's);
-// nullptr for any other instruction.
-const Instruction* wrappedScatter(const Instruction& fusion) {
-  if (fusion.opcode != "fusion" || fusion.calledComputations.size() != 1) return nullptr;
-  const Instruction* root = fusion.calledComputations[0]->root;
-  if (root->opcode != "scatter" || root->operands.size() != fusion.operands.size()) return nullptr;
-  for (size_t i = 0; i < root->operands.size(); ++i)
-    if (root->operands[i]->opcode != "parameter" ||
-        root->operands[i]->parameterNumber != static_cast<int64_t>(i))
-      return nullptr;
-  return root;
-}
-
 // Whether an instruction of `computation` other than its tuple root reads `value`.
 bool readInside(const hlo::Computation& computation, const Instruction& value) {
   for (const auto& instruction : computation.instructions) {
@@ -306,20 +292,8 @@ class HloKernelPrinter {
 }  // namespace
 
 HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symbol, bool cuda) {
-  if (instruction.opcode == "scatter") return hloScatterKernel(instruction, symbol, cuda);
-  if (const Instruction* scatter = wrappedScatter(instruction)) {
-    for (const Instruction* operand : instruction.operands)
-      if (!layoutOf(*operand, operand->shape).empty())
-        throw unsupported(instruction, "operand " + operand->name +
-                                           " has a layout that is not row-major; scatter kernels "
-                                           "read row-major buffers");
-    if (!layoutOf(instruction, instruction.shape).empty())
-      throw unsupported(instruction, "its result's layout is not row-major");
-    HloKernel kernel = hloScatterKernel(*scatter, symbol, cuda);
-    kernel.op = "fusion";
-    kernel.location = instruction.location.toString();
-    return kernel;
-  }
+  if (instruction.opcode == "scatter" || wrappedScatter(instruction))
+    return hloScatterKernel(instruction, symbol, cuda);
   // int32_t index arithmetic when every buffer has fewer than 2^31 elements and validation
   // proves no index expression, as printed in int32_t, leaves it; else int64_t.
   bool small = true;

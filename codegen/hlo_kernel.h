@@ -4,10 +4,11 @@
 //
 // How maps become code. The root, and every reduce, dot or convolution another instruction
 // reads, is a *stage*: a loop nest over its output (isl's AST generator), whose element is
-// computed by walking the computation from it toward the parameters. At each instruction the element's index (Exprs over the loop
-// iterators) goes through the instruction's output->operand map, substituted and simplified,
-// so a chain of broadcasts, transposes, reshapes and slices costs nothing but the composed
-// index; values are computed once per element and index (shared subtrees are not recomputed).
+// computed by walking the computation from it toward the parameters. At each instruction the
+// element's index (Exprs over the loop iterators) goes through the instruction's output->operand
+// map, substituted and simplified, so a chain of broadcasts, transposes, reshapes and slices costs
+// nothing but the composed index; values are computed once per element and index (shared subtrees
+// are not recomputed).
 //   - a map with constraints (pad, concatenate, dynamic-update-slice) is a branch: the
 //     constraints, printed as C, guard the operand it reads;
 //   - runtime variables (dynamic-slice's, dynamic-update-slice's starts) are the scalar
@@ -58,12 +59,16 @@ struct HloKernel {
 HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symbol,
                     bool cuda = false);
 
-// An entry computation's scatter (one input): its index properties proved on the HLO values
-// feeding its indices, then codegen/gather_scatter_kernels.h's kernel, its stores decided by
-// those proofs; buffers: operand, indices, updates, result (row-major; another layout is
-// UnsupportedHlo, as is a variadic scatter or an update computation other than replace, add,
-// multiply, minimum or maximum).
+// An entry computation's scatter (one input), or a fusion that wraps one: its index properties
+// proved on the HLO values feeding its indices, then codegen/gather_scatter_kernels.h's kernel,
+// its stores decided by those proofs; buffers: operand, indices, updates, result (row-major;
+// another layout is UnsupportedHlo, as is a variadic scatter or an update computation other
+// than replace, add, multiply, minimum or maximum).
 HloKernel hloScatterKernel(const hlo::Instruction& instruction, const std::string& symbol,
                            bool cuda = false);
+// The scatter a fusion wraps, as XLA wraps one (kind=kInput: the fused computation is the
+// scatter of its parameters 0, 1, 2... in order, so the fusion's buffers are the scatter's);
+// nullptr for any other instruction.
+const hlo::Instruction* wrappedScatter(const hlo::Instruction& fusion);
 
 }  // namespace idxmap::codegen

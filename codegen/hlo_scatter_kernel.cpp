@@ -1,8 +1,8 @@
-// An HLO scatter of the entry computation as a kernel: the instruction read into the StableHLO
-// model (ops/hlo/models/gather_scatter.h), its index properties proved on the HLO values that
-// feed its indices (verify/op_properties.h: an iota, a constant, a parameter known at run time
-// only), then the gather/scatter emitter's kernel, with the stores those proofs allow, and its
-// buffers in HLO's words (operand, indices, updates, then the result).
+// An HLO scatter of the entry computation (or a fusion that only wraps one) as a kernel: the
+// scatter read into the StableHLO model (ops/hlo/models/gather_scatter.h), its index properties
+// proved on the HLO values that feed its indices (verify/op_properties.h: an iota, a constant, a
+// parameter known at run time only), then the gather/scatter emitter's kernel, with the stores
+// those proofs allow, and its buffers in HLO's words (operand, indices, updates, the result).
 #include "codegen/cuda_kernel.h"
 #include "codegen/gather_scatter_kernels.h"
 #include "codegen/hlo_computation_internal.h"
@@ -25,15 +25,27 @@ std::string hloElementType(const std::string& stablehlo) {
 
 }  // namespace
 
+const hlo::Instruction* wrappedScatter(const hlo::Instruction& fusion) {
+  if (fusion.opcode != "fusion" || fusion.calledComputations.size() != 1) return nullptr;
+  const hlo::Instruction* root = fusion.calledComputations[0]->root;
+  if (root->opcode != "scatter" || root->operands.size() != fusion.operands.size()) return nullptr;
+  for (size_t i = 0; i < root->operands.size(); ++i)
+    if (root->operands[i]->opcode != "parameter" ||
+        root->operands[i]->parameterNumber != static_cast<int64_t>(i))
+      return nullptr;
+  return root;
+}
+
 HloKernel hloScatterKernel(const hlo::Instruction& instruction, const std::string& symbol,
                            bool cuda) {
   using hlo_stage::unsupported;
-  const OpModel* model = findOpModel(instruction.opcode);
-  model->validate(instruction);
-  gather_scatter::ScatterOp op = ops::hloScatterOp(instruction);
+  const hlo::Instruction* wrapped = wrappedScatter(instruction);
+  const hlo::Instruction& scatter = wrapped ? *wrapped : instruction;
+  findOpModel(scatter.opcode)->validate(scatter);
+  gather_scatter::ScatterOp op = ops::hloScatterOp(scatter);
   if (op.inputs.size() != 1)
-    throw unsupported(instruction, "a scatter of " + std::to_string(op.inputs.size()) +
-                                       " inputs (a tuple result) is not computed");
+    throw unsupported(scatter, "a scatter of " + std::to_string(op.inputs.size()) +
+                                   " inputs (a tuple result) is not computed");
   for (const hlo::Instruction* operand : instruction.operands)
     if (!hlo_kernel_parts::layoutOf(*operand, operand->shape).empty())
       throw unsupported(instruction, "operand " + operand->name +
@@ -41,21 +53,21 @@ HloKernel hloScatterKernel(const hlo::Instruction& instruction, const std::strin
                                          "row-major; scatter kernels read row-major buffers");
   if (!hlo_kernel_parts::layoutOf(instruction, instruction.shape).empty())
     throw unsupported(instruction, "its result's layout is not row-major");
-  std::optional<OpIndexProperties> properties = proveHloOpIndexProperties(instruction, {});
+  std::optional<OpIndexProperties> properties = proveHloOpIndexProperties(scatter, {});
   Kernel kernel;
   try {
     kernel = scatterKernel(op, *properties, {"updates", "result", "scatter_indices"});
   } catch (const ValidationError&) {
     throw;
   } catch (const Error& error) {
-    throw unsupported(instruction, error.what());
+    throw unsupported(scatter, error.what());
   }
   kernel.symbol = symbol;
   kernel.op = "scatter";
-  kernel.location = instruction.location.toString();
+  kernel.location = scatter.location.toString();
   if (!properties->indices.empty())
     kernel.notes.insert(kernel.notes.begin(), "index values: " + properties->indices);
-  HloKernel out{symbol, "scatter", kernel.location, {}, kernel.int32, {}};
+  HloKernel out{symbol, instruction.opcode, instruction.location.toString(), {}, kernel.int32, {}};
   for (KernelBuffer buffer : kernel.buffers) {
     buffer.elementType = hloElementType(buffer.elementType);
     out.buffers.push_back(std::move(buffer));
