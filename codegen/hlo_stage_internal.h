@@ -99,10 +99,17 @@ class StageEmitter {
                         const std::vector<Expr>& index);
   std::string dotProduct(const Frame& frame, const hlo::Instruction& dot,
                          const std::vector<Expr>& index);
-  // The loops over a reduction's dims (d<outputDims>.., in row-major order), and their ends;
-  // openReducedLoops returns the iterators.
-  std::vector<Expr> openReducedLoops(size_t count);
-  void closeReducedLoops(size_t count);
+  // The loops over a reduction's dims (d<outputDims>.., in row-major order) and, where `reads`
+  // (the map whose range variables they walk) has constraints, the guard that skips a position
+  // in padding or a base dilation hole, as XLA skips it; and their ends.
+  struct ReducedLoops {
+    std::vector<Expr> iterators;
+    bool guarded = false;
+    std::vector<Constraint> outerContext;
+  };
+  ReducedLoops openReducedLoops(const IndexingMap& reads, const std::vector<Expr>& index,
+                                const std::string& opcode);
+  void closeReducedLoops(const ReducedLoops& loops);
   std::string branch(const Frame& frame, const hlo::Instruction& instruction,
                      const std::vector<Expr>& index);
   std::string load(const ValueBuffer& buffer, const std::vector<Expr>& index);

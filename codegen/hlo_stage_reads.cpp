@@ -110,19 +110,8 @@ std::string StageEmitter::reduction(const Frame& frame, const Instruction& reduc
   std::string accumulator = fresh("a");
   line(type.compute + " " + accumulator + " = " + value(frame, *reduce.operands[1], {}) + ";");
   if (emptyReduction_) return accumulator;
-  std::vector<Expr> reduced = openReducedLoops(reads.rangeVars.size());
-  // A window position outside the operand (padding, a base dilation hole) is skipped, as XLA
-  // skips it: the map's constraints, with its range variables as the loops' iterators, guard
-  // the accumulation.
-  IndexingMap walked = reads;
-  for (Constraint& c : walked.constraints) c.expr = c.expr.replaceVariables({}, reduced, {});
-  std::vector<Constraint> condition = conditionOf(walked, index, {});
-  std::vector<Constraint> outer = context_;
-  if (!condition.empty()) {
-    line("if (" + printCondition(reduce.opcode + " window", condition) + ") {");
-    indent_ += 2;
-    context_.insert(context_.end(), condition.begin(), condition.end());
-  }
+  ReducedLoops loops = openReducedLoops(reads, index, reduce.opcode);
+  const std::vector<Expr>& reduced = loops.iterators;
   IndexingMap context = contextMap();
   std::vector<Expr> at;
   for (Expr result : reads.results)
@@ -132,32 +121,46 @@ std::string StageEmitter::reduction(const Frame& frame, const Instruction& reduc
   memo_.emplace_back();
   line(accumulator + " = " + value(inner, *reducer->root, {}) + ";");
   memo_.pop_back();
-  if (!condition.empty()) {
-    indent_ -= 2;
-    line("}");
-    context_ = outer;
-  }
-  closeReducedLoops(reads.rangeVars.size());
+  closeReducedLoops(loops);
   return accumulator;
 }
 
-std::vector<Expr> StageEmitter::openReducedLoops(size_t count) {
-  std::vector<Expr> reduced;
-  for (size_t j = 0; j < count; ++j) {
+StageEmitter::ReducedLoops StageEmitter::openReducedLoops(const IndexingMap& reads,
+                                                          const std::vector<Expr>& index,
+                                                          const std::string& opcode) {
+  ReducedLoops loops;
+  for (size_t j = 0; j < reads.rangeVars.size(); ++j) {
     std::string d = "d" + std::to_string(outputDims_ + j);
     const Interval& range = map_.dims[outputDims_ + j].range;
     line("for (" + std::string(typeName(width_)) + " " + d + " = " + printCExpr(literal(range.lo)) +
          "; " + d + " <= " + printCExpr(literal(range.hi)) + "; ++" + d + ") {");
     indent_ += 2;
-    reduced.push_back(Expr::dim(static_cast<unsigned>(outputDims_ + j)));
+    loops.iterators.push_back(Expr::dim(static_cast<unsigned>(outputDims_ + j)));
   }
   memo_.emplace_back();  // values computed inside the loops stay there
-  return reduced;
+  // The map's constraints, its range variables the loops' iterators.
+  IndexingMap walked = reads;
+  for (Constraint& c : walked.constraints)
+    c.expr = c.expr.replaceVariables({}, loops.iterators, {});
+  std::vector<Constraint> condition = conditionOf(walked, index, {});
+  loops.outerContext = context_;
+  if (!condition.empty()) {
+    line("if (" + printCondition(opcode + " window", condition) + ") {");
+    indent_ += 2;
+    context_.insert(context_.end(), condition.begin(), condition.end());
+    loops.guarded = true;
+  }
+  return loops;
 }
 
-void StageEmitter::closeReducedLoops(size_t count) {
+void StageEmitter::closeReducedLoops(const ReducedLoops& loops) {
+  if (loops.guarded) {
+    indent_ -= 2;
+    line("}");
+    context_ = loops.outerContext;
+  }
   memo_.pop_back();
-  for (size_t j = 0; j < count; ++j) {
+  for (size_t j = 0; j < loops.iterators.size(); ++j) {
     indent_ -= 2;
     line("}");
   }
@@ -188,16 +191,8 @@ std::string StageEmitter::dotProduct(const Frame& frame, const Instruction& dot,
   std::string accumulator = fresh("a");
   line(sum.compute + " " + accumulator + " = " + *literalElement(sum, "0") + ";");
   if (emptyReduction_) return accumulator;
-  std::vector<Expr> reduced = openReducedLoops(lhs.rangeVars.size());
-  IndexingMap walked = lhs;
-  for (Constraint& c : walked.constraints) c.expr = c.expr.replaceVariables({}, reduced, {});
-  std::vector<Constraint> condition = conditionOf(walked, index, {});
-  std::vector<Constraint> outer = context_;
-  if (!condition.empty()) {
-    line("if (" + printCondition(dot.opcode + " window", condition) + ") {");
-    indent_ += 2;
-    context_.insert(context_.end(), condition.begin(), condition.end());
-  }
+  ReducedLoops loops = openReducedLoops(lhs, index, dot.opcode);
+  const std::vector<Expr>& reduced = loops.iterators;
   IndexingMap context = contextMap();
   auto operand = [&](size_t k, const IndexingMap& map) {
     std::vector<Expr> at;
@@ -218,12 +213,7 @@ std::string StageEmitter::dotProduct(const Frame& frame, const Instruction& dot,
     line(accumulator + " = " + accumulator + " + static_cast<" + sum.compute + ">(" + l +
          ") * static_cast<" + sum.compute + ">(" + r + ");");
   }
-  if (!condition.empty()) {
-    indent_ -= 2;
-    line("}");
-    context_ = outer;
-  }
-  closeReducedLoops(lhs.rangeVars.size());
+  closeReducedLoops(loops);
   return type.kind == ElementCode::Kind::kHalf
              ? local(type.compute, convertElement(sum, type, accumulator))
              : accumulator;

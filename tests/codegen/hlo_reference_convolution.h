@@ -32,21 +32,13 @@ inline gather_scatter::Tensor referenceConvolution(const hlo::Instruction& conv,
   const int64_t groupOutputs = out[static_cast<size_t>(l.outputFeature)] / groups;
   std::vector<int64_t> windowSizes;
   for (const hlo::WindowDim& w : window) windowSizes.push_back(w.size);
-  auto element = [&](const Tensor& t, const std::vector<int64_t>& index) {
-    const int64_t p = linearPosition(t.shape, index);
-    Scalar s = t.isFloat() ? Scalar{t.floats.at(static_cast<size_t>(p)), 0}
-                           : Scalar{0, t.ints.at(static_cast<size_t>(p))};
-    return t.element_type == type ? s : elementwise("convert", "", {t.element_type}, type, {s});
-  };
   Tensor result = gather_scatter::zeros(type, out);
   if (gather_scatter::isEmptyShape(out)) return result;
   std::vector<int64_t> o(out.size(), 0);
   do {
     const int64_t feature = o[static_cast<size_t>(l.outputFeature)];
     const int64_t group = feature / groupOutputs;
-    float single = 0;
-    double wide = 0;
-    int64_t whole = 0;
+    ProductSum sum(type);
     std::vector<int64_t> k(spatial, 0);
     bool any = true;
     for (int64_t size : windowSizes) any &= size > 0;
@@ -71,24 +63,10 @@ inline gather_scatter::Tensor referenceConvolution(const hlo::Instruction& conv,
         for (int64_t f = 0; f < groupInputs; ++f) {
           in[static_cast<size_t>(l.inputFeature)] = group * groupInputs + f;
           ker[static_cast<size_t>(l.kernelInputFeature)] = f;
-          Scalar a = element(input, in), b = element(kernel, ker);
-          if (type == "f64")
-            wide = wide + a.f * b.f;
-          else if (result.isFloat())
-            single = single + static_cast<float>(a.f) * static_cast<float>(b.f);
-          else
-            whole = wrapTo(type, static_cast<int64_t>(static_cast<uint64_t>(whole) +
-                                                      static_cast<uint64_t>(a.i) *
-                                                          static_cast<uint64_t>(b.i)));
+          sum.add(convertedElement(input, in, type), convertedElement(kernel, ker, type));
         }
       } while (nextIndex(windowSizes, k));
-    const size_t p = static_cast<size_t>(linearPosition(out, o));
-    if (type == "f64")
-      result.floats.at(p) = wide;
-    else if (result.isFloat())
-      result.floats.at(p) = gather_scatter::roundToElementType(type, static_cast<double>(single));
-    else
-      result.ints.at(p) = whole;
+    sum.store(result, linearPosition(out, o));
   } while (nextIndex(out, o));
   return result;
 }

@@ -38,13 +38,6 @@ inline gather_scatter::Tensor referenceDot(const hlo::Instruction& dot,
                             rhsFree = freeDims(rhs.shape.size(), rhsBatch, rhsContracting);
   std::vector<int64_t> contractingSizes;
   for (int64_t d : lhsContracting) contractingSizes.push_back(lhs.shape[static_cast<size_t>(d)]);
-  // An operand's element, converted to the result type.
-  auto element = [&](const Tensor& t, const std::vector<int64_t>& index) {
-    const int64_t p = linearPosition(t.shape, index);
-    Scalar s = t.isFloat() ? Scalar{t.floats.at(static_cast<size_t>(p)), 0}
-                           : Scalar{0, t.ints.at(static_cast<size_t>(p))};
-    return t.element_type == type ? s : elementwise("convert", "", {t.element_type}, type, {s});
-  };
   Tensor out = gather_scatter::zeros(type, dot.shape.shape);
   if (gather_scatter::isEmptyShape(dot.shape.shape)) return out;
   std::vector<int64_t> i(dot.shape.shape.size(), 0);
@@ -57,9 +50,7 @@ inline gather_scatter::Tensor referenceDot(const hlo::Instruction& dot,
     }
     for (size_t d : lhsFree) l[d] = i[at++];
     for (size_t d : rhsFree) r[d] = i[at++];
-    float single = 0;
-    double wide = 0;
-    int64_t whole = 0;
+    ProductSum sum(type);
     bool any = true;
     for (int64_t size : contractingSizes) any &= size > 0;
     std::vector<int64_t> c(contractingSizes.size(), 0);
@@ -68,25 +59,9 @@ inline gather_scatter::Tensor referenceDot(const hlo::Instruction& dot,
           l[static_cast<size_t>(lhsContracting[k])] = c[k];
           r[static_cast<size_t>(rhsContracting[k])] = c[k];
         }
-        Scalar a = element(lhs, l), b = element(rhs, r);
-        if (type == "f64") {
-          wide = wide + a.f * b.f;
-        } else if (out.isFloat()) {
-          single = single + static_cast<float>(a.f) * static_cast<float>(b.f);
-        } else {
-          whole = wrapTo(
-              type, static_cast<int64_t>(static_cast<uint64_t>(whole) +
-                                         static_cast<uint64_t>(a.i) * static_cast<uint64_t>(b.i)));
-        }
+        sum.add(convertedElement(lhs, l, type), convertedElement(rhs, r, type));
       } while (nextIndex(contractingSizes, c));
-    const int64_t p = linearPosition(dot.shape.shape, i);
-    if (type == "f64")
-      out.floats.at(static_cast<size_t>(p)) = wide;
-    else if (out.isFloat())
-      out.floats.at(static_cast<size_t>(p)) =
-          gather_scatter::roundToElementType(type, static_cast<double>(single));
-    else
-      out.ints.at(static_cast<size_t>(p)) = whole;
+    sum.store(out, linearPosition(dot.shape.shape, i));
   } while (nextIndex(dot.shape.shape, i));
   return out;
 }

@@ -220,4 +220,48 @@ inline Scalar elementwise(const std::string& op, const std::string& direction,
   return out;
 }
 
+// An operand element of a dot or convolution, converted to the result type first (XLA's
+// evaluator converts an operand whose type is not the result's).
+inline Scalar convertedElement(const gather_scatter::Tensor& t, const std::vector<int64_t>& index,
+                               const std::string& type) {
+  const int64_t p = linearPosition(t.shape, index);
+  Scalar s = t.isFloat() ? Scalar{t.floats.at(static_cast<size_t>(p)), 0}
+                         : Scalar{0, t.ints.at(static_cast<size_t>(p))};
+  return t.element_type == type ? s : elementwise("convert", "", {t.element_type}, type, {s});
+}
+
+// A dot's or convolution's sum of products, as XLA's evaluator accumulates it: f64 in double,
+// other floats in float (f16 and bf16 rounded to their type once, at the end), integers
+// wrapped to the result's width.
+class ProductSum {
+ public:
+  explicit ProductSum(std::string type) : type_(std::move(type)) {}
+  void add(Scalar a, Scalar b) {
+    if (type_ == "f64")
+      wide_ = wide_ + a.f * b.f;
+    else if (gather_scatter::isFloatType(type_))
+      single_ = single_ + static_cast<float>(a.f) * static_cast<float>(b.f);
+    else
+      whole_ = wrapTo(
+          type_, static_cast<int64_t>(static_cast<uint64_t>(whole_) +
+                                      static_cast<uint64_t>(a.i) * static_cast<uint64_t>(b.i)));
+  }
+  // Stores the sum at position p of `out` (a tensor of the result type).
+  void store(gather_scatter::Tensor& out, int64_t p) const {
+    const size_t at = static_cast<size_t>(p);
+    if (type_ == "f64")
+      out.floats.at(at) = wide_;
+    else if (gather_scatter::isFloatType(type_))
+      out.floats.at(at) = gather_scatter::roundToElementType(type_, static_cast<double>(single_));
+    else
+      out.ints.at(at) = whole_;
+  }
+
+ private:
+  std::string type_;
+  float single_ = 0;
+  double wide_ = 0;
+  int64_t whole_ = 0;
+};
+
 }  // namespace idxmap::codegen::testing
