@@ -240,7 +240,7 @@ class KernelPrinter : KernelText {
       out += pad(at) + "const " + W + " rt" + std::to_string(k) + " = static_cast<" + W + ">(" +
              loadedValue(k) + ");\n";
     out += pad(at) + "const char* idxmap_row = reinterpret_cast<const char*>(&" + from.name + "[" +
-           offset("prefetch from", kernel_.transfers[0].from, Where::kGuarded) + "]);\n";
+           offset("load from", kernel_.transfers[0].from, Where::kGuarded) + "]);\n";
     out += pad(at) + "for (int idxmap_line = 0; idxmap_line < " + std::to_string(bytes) +
            "; idxmap_line += 64) __builtin_prefetch(idxmap_row + idxmap_line);\n";
     return out + pad(indent + 2) + "}\n" + pad(indent) + "}\n";

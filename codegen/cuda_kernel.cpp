@@ -206,8 +206,8 @@ std::string CudaKernelPrinter::launcher() {
   auto aligned = [](int64_t bytes) { return (bytes + 255) / 256 * 256; };
   // Region offsets in the workspace, fixed at print time; CUB's scratch comes last.
   const int64_t keys = kernel_.check ? 256 : 0;
-  const int64_t keyBytes = sorted ? aligned(points_ * (K == "uint32_t" ? 4 : 8)) : 0,
-                pointBytes = sorted ? aligned(points_ * (L == "int32_t" ? 4 : 8)) : 0;
+  const int64_t keyBytes = sorted ? aligned(points_ * (keyBits() <= 32 ? 4 : 8)) : 0,
+                pointBytes = sorted ? aligned(points_ * (linear_ == CWidth::k32 ? 4 : 8)) : 0;
   const int64_t scratch = keys + 2 * keyBytes + 2 * pointBytes;
   std::string sizes = "extern \"C\" size_t " + name("workspace_bytes") + "(void) {\n  return " +
                       std::to_string(scratch);

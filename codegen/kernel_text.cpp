@@ -65,10 +65,13 @@ std::vector<EntryBuffer> KernelText::entryBuffers() const {
 }
 
 std::string KernelText::offset(const std::string& role, const Access& access, Where where) {
+  const auto key = std::make_tuple(access.buffer, access.offset.node(), where);
+  if (auto found = offsets_.find(key); found != offsets_.end()) return found->second;
   std::string text = printCExpr(lowering_.lower(access.offset));
   require(validator_.checkExpression(role + " " + buffer(access.buffer).name, text, access.offset,
                                      where, buffer(access.buffer).elements()),
           "offset into " + buffer(access.buffer).name);
+  offsets_.emplace(key, text);
   return text;
 }
 

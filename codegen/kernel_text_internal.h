@@ -4,7 +4,9 @@
 // test and the clamps). Each target adds how points reach threads and how stores are made.
 #pragma once
 
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "codegen/cpp_kernel.h"
@@ -40,7 +42,8 @@ class KernelText {
   const KernelBuffer& buffer(size_t index) const { return kernel_.buffers.at(index); }
   std::string storage(const KernelBuffer& b) const;
   std::vector<EntryBuffer> entryBuffers() const;
-  // An offset as printed, validated against its Expr and the buffer's size.
+  // An offset as printed, validated against its Expr and the buffer's size (once: the same
+  // access printed again, as a run-start test or a prefetch reads a load, reuses the proof).
   std::string offset(const std::string& role, const Access& access, Where where);
   // `auto idxmap_run_starts_at = [&](W d0) {...};`, `indent` deep: whether d0 starts a run of
   // equal index vectors along d0 in [lo, hi] (lo and hi + 1 do). The loads' offsets must use
@@ -61,6 +64,8 @@ class KernelText {
  private:
   std::vector<DeclaredVariable> declared() const;
   std::string guardText();
+  // offset's validated texts, by buffer, offset and where it is validated.
+  std::map<std::tuple<size_t, const void*, Where>, std::string> offsets_;
 };
 
 }  // namespace idxmap::codegen
