@@ -68,16 +68,7 @@ ENTRY e {
   ROOT t = (f32[3,5], f32[2,3,6], f32[3,4], f32[], bf16[2,3], f32[6,6], s32[3,2], f64[3,3], f32[3,2], f32[3,5], f32[3]) tuple(matmul, batched, outer, inner, bf, wide, ints, doubles, nothing, fused, reduced)
 })";
   auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text, "dots.hlo"));
-  std::vector<Case> cases;
-  for (const auto& instruction : module->entry->instructions) {
-    const std::string& op = instruction->opcode;
-    if (op == "parameter" || op == "tuple") continue;
-    Case c;
-    c.text = instruction->name;
-    c.instruction = instruction.get();
-    c.kernel = hloKernel(*instruction, "dot_" + instruction->name, cuda);
-    cases.push_back(std::move(c));
-  }
+  std::vector<Case> cases = entryCases(*module, {}, "dot_", cuda);
   ASSERT_EQ(cases.size(), 11u);
   // A dot that nothing else reads is computed straight into its output; one that the fusion's
   // root reads is a stage of its own.
@@ -122,15 +113,7 @@ ENTRY e {
   ROOT t = (f32[2,3,3,6], f16[1,2,13], s32[1,5,5,3], f64[3,2,5]) tuple(grouped, dilated, sums, strided)
 })";
   auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text, "convolutions.hlo"));
-  std::vector<Case> cases;
-  for (const auto& instruction : module->entry->instructions) {
-    if (instruction->opcode != "convolution") continue;
-    Case c;
-    c.text = instruction->name;
-    c.instruction = instruction.get();
-    c.kernel = hloKernel(*instruction, "conv_" + instruction->name, cuda);
-    cases.push_back(std::move(c));
-  }
+  std::vector<Case> cases = entryCases(*module, {"convolution"}, "conv_", cuda);
   ASSERT_EQ(cases.size(), 4u);
   auto library = compileCases(cases, cuda);
   expectAgreement(cases, *library, 4, true, onTheGpu(cuda));

@@ -33,15 +33,7 @@ TEST_P(HloElementTargets, InverseAndHyperbolicFunctionsAgreeWithTheReference) {
   for (size_t i = 0; i < roots.size(); ++i) text += (i ? ", " : "") + roots[i];
   text += ")\n}\n";
   auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text, "math.hlo"));
-  std::vector<Case> cases;
-  for (const auto& instruction : module->entry->instructions) {
-    if (instruction->opcode == "parameter" || instruction->opcode == "tuple") continue;
-    Case c;
-    c.text = instruction->name;
-    c.instruction = instruction.get();
-    c.kernel = hloKernel(*instruction, "math_" + instruction->name, cuda);
-    cases.push_back(std::move(c));
-  }
+  std::vector<Case> cases = entryCases(*module, {}, "math_", cuda);
   ASSERT_EQ(cases.size(), 21u);
   auto library = compileCases(cases, cuda);
   expectAgreement(cases, *library, 3, true, onTheGpu(cuda));
@@ -76,15 +68,7 @@ ENTRY e {
   ROOT t = (s32[3,4], f32[3,4], u16[5], f16[5], u64[2,2]) tuple(ai, bf, cu, dh, eu)
 })";
   auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text, "bits.hlo"));
-  std::vector<Case> cases;
-  for (const auto& instruction : module->entry->instructions) {
-    if (instruction->opcode != "bitcast-convert") continue;
-    Case c;
-    c.text = instruction->name;
-    c.instruction = instruction.get();
-    c.kernel = hloKernel(*instruction, "bits_" + instruction->name, cuda);
-    cases.push_back(std::move(c));
-  }
+  std::vector<Case> cases = entryCases(*module, {"bitcast-convert"}, "bits_", cuda);
   ASSERT_EQ(cases.size(), 5u);
   auto library = compileCases(cases, cuda);
   expectAgreement(cases, *library, 3, true, onTheGpu(cuda));

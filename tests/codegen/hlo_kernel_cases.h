@@ -60,6 +60,23 @@ struct Case {
   HloKernel kernel;
 };
 
+// A case for each entry instruction of `module` whose opcode is in `opcodes` (empty: every one
+// but parameters and tuples), its kernel's symbol `prefix` and the instruction's name.
+inline std::vector<Case> entryCases(const hlo::Module& module, const std::set<std::string>& opcodes,
+                                    const std::string& prefix, bool cuda) {
+  std::vector<Case> cases;
+  for (const auto& instruction : module.entry->instructions) {
+    const std::string& op = instruction->opcode;
+    if (opcodes.empty() ? op == "parameter" || op == "tuple" : !opcodes.count(op)) continue;
+    Case c;
+    c.text = instruction->name;
+    c.instruction = instruction.get();
+    c.kernel = hloKernel(*instruction, prefix + instruction->name, cuda);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
 // Runs a kernel on the operands; the results in the kernel's output order.
 inline std::vector<Tensor> runHloKernel(const LoadedLibrary& library, const HloKernel& kernel,
                                         const std::vector<Tensor>& operands) {

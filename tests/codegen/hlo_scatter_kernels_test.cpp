@@ -70,15 +70,7 @@ ENTRY e {
   ROOT t = (f32[6,4], f32[6,4], s32[5,3], f16[3,5,2], f32[6,4], f32[6,4]) tuple(added, replaced, multiplied, smallest, largest, fused)
 })";
   auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text, "scatters.hlo"));
-  std::vector<Case> cases;
-  for (const auto& instruction : module->entry->instructions) {
-    if (instruction->opcode != "scatter" && instruction->opcode != "fusion") continue;
-    Case c;
-    c.text = instruction->name;
-    c.instruction = instruction.get();
-    c.kernel = hloKernel(*instruction, "scatter_" + instruction->name, cuda);
-    cases.push_back(std::move(c));
-  }
+  std::vector<Case> cases = entryCases(*module, {"scatter", "fusion"}, "scatter_", cuda);
   ASSERT_EQ(cases.size(), 6u);
   // The iota's rows are unique, proven: plain stores in parallel, no ordering.
   EXPECT_NE(cases[4].kernel.printed.text.find(
