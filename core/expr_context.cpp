@@ -38,16 +38,20 @@ uint32_t newOwner() {
   return owner;
 }
 
-// A node in `owner`'s table may refer to its own nodes and to the process's.
-void checkOperand(Expr operand, uint32_t owner) {
-  if (operand.isNull()) return;
-  uint32_t of = operand.node()->owner;
-  if (of == owner || of == kProcessOwner) return;
+[[noreturn, gnu::cold]] void throwForeignOperand(uint32_t owner) {
   if (owner == kProcessOwner)
     throw ExprError(
         "an expression built in an ExprContext is used on a thread with no context in use "
         "(ExprContext::Use)");
   throw ExprError("expressions built in two different ExprContexts are combined");
+}
+
+// A node in `owner`'s table may refer to its own nodes and to the process's. Inline: it runs
+// twice for every node built.
+inline void checkOperand(Expr operand, uint32_t owner) {
+  if (operand.isNull()) return;
+  uint32_t of = operand.node()->owner;
+  if (of != owner && of != kProcessOwner) throwForeignOperand(owner);
 }
 
 const ExprNode* insert(NodeTable& table, const NodeKey& key, size_t hash) {

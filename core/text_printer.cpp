@@ -7,6 +7,7 @@
 // (`(-d0) mod 2`): the parser would read it the same way without, but readers would not.
 // `x * -1` prints `-x`, `a + b * -k` prints `a - b * k`, `a + -c` prints `a - c`, except
 // where k or c is INT64_MIN, whose magnitude has no int64 literal.
+#include <charconv>
 #include <limits>
 #include <string>
 
@@ -49,19 +50,47 @@ const char* productOperatorText(ExprKind kind, PrintStyle style) {
   }
 }
 
+// The printers append to one string: a map prints a few dozen names and numbers, and a
+// temporary string for each was a third of printing's time.
+void appendInteger(std::string& out, int64_t value) {
+  char digits[24];
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
+}
+
+void appendVariableName(std::string& out, const IndexingMap* names, ExprKind kind, unsigned index) {
+  if (names) {
+    const std::vector<Variable>& vars = names->variables(kind);
+    if (index < vars.size() && !vars[index].name.empty()) {
+      out += vars[index].name;
+      return;
+    }
+  }
+  out += kind == ExprKind::Dim ? "d" : kind == ExprKind::RangeVar ? "s" : "rt";
+  appendInteger(out, index);
+}
+
+void appendInterval(std::string& out, const Interval& range) {
+  out += '[';
+  appendInteger(out, range.lo);
+  out += ", ";
+  appendInteger(out, range.hi);
+  out += ']';
+}
+
 class ExprPrinter {
  public:
-  ExprPrinter(const IndexingMap* names, PrintStyle style) : names_(names), style_(style) {}
+  ExprPrinter(std::string& out, const IndexingMap* names, PrintStyle style)
+      : out_(out), names_(names), style_(style) {}
 
   void print(Expr e) {
     switch (e.kind()) {
       case ExprKind::Constant:
-        out_ += std::to_string(e.constantValue());
+        appendInteger(out_, e.constantValue());
         return;
       case ExprKind::Dim:
       case ExprKind::RangeVar:
       case ExprKind::RuntimeVar:
-        out_ += variableName(e);
+        appendVariableName(out_, names_, e.kind(), e.variableIndex());
         return;
       case ExprKind::Add:
         return printSum(e);
@@ -74,14 +103,7 @@ class ExprPrinter {
     }
   }
 
-  std::string take() { return std::move(out_); }
-
  private:
-  std::string variableName(Expr e) const {
-    if (names_) return names_->variableName(e.kind(), e.variableIndex());
-    return defaultVariableName(e.kind(), e.variableIndex());
-  }
-
   void printParenthesized(Expr e) {
     out_ += '(';
     print(e);
@@ -94,7 +116,8 @@ class ExprPrinter {
     print(e.lhs());
     Expr rhs = e.rhs();
     if (rhs.isConstant() && rhs.constantValue() < 0 && rhs.constantValue() != kInt64Min) {
-      out_ += " - " + std::to_string(-rhs.constantValue());
+      out_ += " - ";
+      appendInteger(out_, -rhs.constantValue());
       return;
     }
     if (rhs.kind() == ExprKind::Mul && rhs.rhs().constantValue() < 0 &&
@@ -127,7 +150,7 @@ class ExprPrinter {
     else
       printParenthesized(lhs);
     out_ += productOperatorText(kind, style_);
-    out_ += std::to_string(rhs);
+    appendInteger(out_, rhs);
   }
 
   void printCall(Expr e) {
@@ -138,9 +161,9 @@ class ExprPrinter {
     out_ += ')';
   }
 
+  std::string& out_;
   const IndexingMap* names_;
   PrintStyle style_;
-  std::string out_;
 };
 
 void appendVariableList(std::string& out, const IndexingMap& map, ExprKind kind, char open,
@@ -148,7 +171,7 @@ void appendVariableList(std::string& out, const IndexingMap& map, ExprKind kind,
   out += open;
   for (unsigned i = 0; i < map.variables(kind).size(); ++i) {
     if (i) out += ", ";
-    out += map.variableName(kind, i);
+    appendVariableName(out, &map, kind, i);
   }
   out += close;
 }
@@ -156,9 +179,9 @@ void appendVariableList(std::string& out, const IndexingMap& map, ExprKind kind,
 }  // namespace
 
 std::string printExpr(Expr e, const IndexingMap* names, PrintStyle style) {
-  ExprPrinter printer(names, style);
-  printer.print(e);
-  return printer.take();
+  std::string out;
+  ExprPrinter(out, names, style).print(e);
+  return out;
 }
 
 // KNOWN EMPTY prints the header and the whole domain, then `KNOWN EMPTY` as the last domain
@@ -174,7 +197,7 @@ std::string printIndexingMap(const IndexingMap& map, PrintStyle style) {
   out += " -> (";
   for (size_t i = 0; i < map.results.size(); ++i) {
     if (i) out += ", ";
-    out += printExpr(map.results[i], &map, style);
+    ExprPrinter(out, &map, style).print(map.results[i]);
   }
   out += ')';
   bool hasVariables = !map.dims.empty() || !map.rangeVars.empty() || !map.runtimeVars.empty();
@@ -182,17 +205,27 @@ std::string printIndexingMap(const IndexingMap& map, PrintStyle style) {
 
   out += ",\ndomain:";
   const char* separator = "\n";
-  auto entry = [&](const std::string& text) {
+  auto nextEntry = [&] {
     out += separator;
-    out += text;
     separator = ",\n";
   };
   for (ExprKind kind : {ExprKind::Dim, ExprKind::RangeVar, ExprKind::RuntimeVar})
-    for (unsigned i = 0; i < map.variables(kind).size(); ++i)
-      entry(map.variableName(kind, i) + " in " + map.variables(kind)[i].range.toString());
-  for (const Constraint& c : map.constraints)
-    entry(printExpr(c.expr, &map, style) + " in " + c.range.toString());
-  if (map.knownEmpty) entry("KNOWN EMPTY");
+    for (unsigned i = 0; i < map.variables(kind).size(); ++i) {
+      nextEntry();
+      appendVariableName(out, &map, kind, i);
+      out += " in ";
+      appendInterval(out, map.variables(kind)[i].range);
+    }
+  for (const Constraint& c : map.constraints) {
+    nextEntry();
+    ExprPrinter(out, &map, style).print(c.expr);
+    out += " in ";
+    appendInterval(out, c.range);
+  }
+  if (map.knownEmpty) {
+    nextEntry();
+    out += "KNOWN EMPTY";
+  }
   return out;
 }
 

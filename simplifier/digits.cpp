@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <climits>
-#include <deque>
 #include <numeric>
 #include <optional>
 #include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 #include "core/checked.h"
 
@@ -14,32 +15,90 @@ namespace {
 
 constexpr int64_t kNoModulus = 0;  // b = ∞
 
+// Bases are held as linear forms, not Exprs: matching digits compares, scales, shifts and
+// subtracts bases many times per sum, and building an Expr for each step cost most of the
+// simplifier's time on reshape chains. A base's terms are kept in node order, so two bases
+// equal as sums are equal forms however they were written; an Expr is built only for a digit
+// that goes into the result.
+LinearForm ordered(LinearForm form) {
+  std::sort(form.terms.begin(), form.terms.end(),
+            [](const LinearTerm& a, const LinearTerm& b) { return a.atom.node() < b.atom.node(); });
+  return form;
+}
+
+// k * x (k != 0; the atoms, and so their order, are unchanged). Throws OverflowError.
+LinearForm scaled(LinearForm x, int64_t k) {
+  for (LinearTerm& t : x.terms) t.coefficient = checkedMul(t.coefficient, k);
+  x.constant = checkedMul(x.constant, k);
+  return x;
+}
+
+// into + x, like terms combined. Throws OverflowError.
+void addTo(LinearForm& into, const LinearForm& x) {
+  for (const LinearTerm& t : x.terms) {
+    auto it = std::find_if(into.terms.begin(), into.terms.end(),
+                           [&](const LinearTerm& u) { return u.atom == t.atom; });
+    if (it == into.terms.end())
+      into.terms.push_back(t);
+    else
+      it->coefficient = checkedAdd(it->coefficient, t.coefficient);
+  }
+  into.constant = checkedAdd(into.constant, x.constant);
+  into.terms.erase(std::remove_if(into.terms.begin(), into.terms.end(),
+                                  [](const LinearTerm& t) { return t.coefficient == 0; }),
+                   into.terms.end());
+}
+
+// (x - k * y) mod span, when span divides every coefficient of x - k * y: x and k * y then
+// differ by a multiple of span plus that constant. Nullopt otherwise. Exact (128-bit).
+std::optional<int64_t> residueOfDifference(const LinearForm& x, const LinearForm& y, int64_t k,
+                                           int64_t span) {
+  auto coefficientIn = [](const LinearForm& form, Expr atom) -> __int128 {
+    for (const LinearTerm& t : form.terms)
+      if (t.atom == atom) return t.coefficient;
+    return 0;
+  };
+  for (const LinearTerm& t : x.terms)
+    if ((t.coefficient - static_cast<__int128>(k) * coefficientIn(y, t.atom)) % span != 0)
+      return std::nullopt;
+  for (const LinearTerm& t : y.terms)
+    if (coefficientIn(x, t.atom) == 0 && static_cast<__int128>(k) * t.coefficient % span != 0)
+      return std::nullopt;
+  __int128 r = (x.constant - static_cast<__int128>(k) * y.constant) % span;
+  return static_cast<int64_t>(r < 0 ? r + span : r);
+}
+
 struct Digit {
-  Expr base;
+  LinearForm base;               // x, in node order
   int64_t divisor = 1;           // a
   int64_t modulus = kNoModulus;  // b
 };
 
+// The forms one atom can be matched as (digitsOf): most atoms have one or two.
+using DigitForms = boost::container::small_vector<Digit, 2>;
+
 // The digit an atom is, when it is one: `x mod b`, `x floordiv a`, `(x floordiv a) mod b`.
+// Throws OverflowError when x has no linear form in int64.
 std::optional<Digit> digitOf(Expr atom) {
-  if (atom.kind() == ExprKind::FloorDiv) return Digit{atom.lhs(), atom.rhs().constantValue()};
+  if (atom.kind() == ExprKind::FloorDiv)
+    return Digit{ordered(LinearForm::of(atom.lhs())), atom.rhs().constantValue()};
   if (atom.kind() != ExprKind::Mod) return std::nullopt;
   const int64_t modulus = atom.rhs().constantValue();
   Expr inner = atom.lhs();
   if (inner.kind() == ExprKind::FloorDiv)
-    return Digit{inner.lhs(), inner.rhs().constantValue(), modulus};
-  return Digit{inner, 1, modulus};
+    return Digit{ordered(LinearForm::of(inner.lhs())), inner.rhs().constantValue(), modulus};
+  return Digit{ordered(LinearForm::of(inner)), 1, modulus};
 }
 
 Expr build(const Digit& d) {
-  Expr value = d.divisor == 1 ? d.base : d.base.floorDiv(d.divisor);
+  Expr base = d.base.build();
+  Expr value = d.divisor == 1 ? base : base.floorDiv(d.divisor);
   return d.modulus == kNoModulus ? value : value.mod(d.modulus);
 }
 
 // The smaller of two bases of one digit: fewer terms, then smaller coefficients.
-bool simpler(Expr a, Expr b) {
-  auto weight = [](Expr e) {
-    LinearForm form = LinearForm::of(e);
+bool simpler(const LinearForm& a, const LinearForm& b) {
+  auto weight = [](const LinearForm& form) {
     __int128 total = static_cast<__int128>(form.terms.size()) << 64;
     for (const LinearTerm& t : form.terms)
       total += t.coefficient < 0 ? -static_cast<__int128>(t.coefficient) : t.coefficient;
@@ -51,24 +110,27 @@ bool simpler(Expr a, Expr b) {
 // The digit with the floordiv its base holds folded in: y + L floordiv a is (a * y + L) floordiv
 // a, and (z floordiv a) floordiv lo is z floordiv (a * lo), so D(y + L floordiv a, lo, b) is
 // D(a * y + L, a * lo, b): digits written over a partial quotient (a reshape's
-// `d1 * 2 + d0 floordiv 64`) meet the digits of the whole. Nullopt when nothing folds or a
-// product leaves int64.
+// `d1 * 2 + d0 floordiv 64`) meet the digits of the whole. Nullopt when nothing folds; throws
+// OverflowError when a product leaves int64.
 std::optional<Digit> folded(Digit d) {
   bool changed = false;
   for (int step = 0; step < 4; ++step) {
-    LinearForm base = LinearForm::of(d.base);
     const LinearTerm* quotient = nullptr;
-    for (const LinearTerm& t : base.terms)
+    for (const LinearTerm& t : d.base.terms)
       if (t.coefficient == 1 && t.atom.kind() == ExprKind::FloorDiv) {
         if (quotient) return changed ? std::optional<Digit>(d) : std::nullopt;  // two: ambiguous
         quotient = &t;
       }
     if (!quotient) break;
-    const int64_t a = quotient->atom.rhs().constantValue();
+    const Expr atom = quotient->atom;
+    const int64_t a = atom.rhs().constantValue();
     int64_t divisor = 0;
     if (__builtin_mul_overflow(d.divisor, a, &divisor)) return std::nullopt;
-    Expr rest = d.base - quotient->atom;
-    d = Digit{LinearForm::of(rest * a + quotient->atom.lhs()).build(), divisor, d.modulus};
+    LinearForm rest = d.base;
+    rest.terms.erase(rest.terms.begin() + (quotient - d.base.terms.data()));
+    LinearForm base = scaled(std::move(rest), a);
+    addTo(base, LinearForm::of(atom.lhs()));
+    d = Digit{ordered(std::move(base)), divisor, d.modulus};
     changed = true;
   }
   return changed ? std::optional<Digit>(d) : std::nullopt;
@@ -79,35 +141,27 @@ std::optional<Digit> folded(Digit d) {
 // D(x, lo, b) = D(y, lo / g, b) (a strided slice's `(d0 * 3 + 38) floordiv 60` is
 // `(d0 + 12) floordiv 20`). Nullopt when no such g > 1 exists.
 std::optional<Digit> destrided(const Digit& d) {
-  LinearForm base = LinearForm::of(d.base);
-  for (const LinearTerm& t : base.terms)
+  for (const LinearTerm& t : d.base.terms)
     if (t.coefficient == INT64_MIN) return std::nullopt;  // no |coefficient| in int64
-  const int64_t g = std::gcd(base.coefficientGcd(), d.divisor);
-  if (g <= 1 || base.terms.empty()) return std::nullopt;
-  const int64_t remainder = ((base.constant % g) + g) % g;
+  const int64_t g = std::gcd(d.base.coefficientGcd(), d.divisor);
+  if (g <= 1 || d.base.terms.empty()) return std::nullopt;
+  const int64_t remainder = ((d.base.constant % g) + g) % g;
   int64_t multiple = 0;
-  if (__builtin_sub_overflow(base.constant, remainder, &multiple)) return std::nullopt;
-  for (LinearTerm& t : base.terms) t.coefficient /= g;
-  base.constant = multiple / g;
-  return Digit{base.build(), d.divisor / g, d.modulus};
+  if (__builtin_sub_overflow(d.base.constant, remainder, &multiple)) return std::nullopt;
+  Digit out{d.base, d.divisor / g, d.modulus};
+  for (LinearTerm& t : out.base.terms) t.coefficient /= g;
+  out.base.constant = multiple / g;
+  return out;
 }
 
 // Whether D(x, lo, b) = D(y, lo, b): a finite digit reads x only modulo lo * b, so it is the
 // same digit of any base that differs from x by a multiple of lo * b in every coefficient and
 // the constant (a reshape's `d0 mod 64` is a digit of d1 * 128 + d0 too).
-bool sameDigit(const Digit& d, Expr other) {
+bool sameDigit(const Digit& d, const LinearForm& other) {
   if (d.modulus == kNoModulus) return d.base == other;
   int64_t span = 0;
   if (__builtin_mul_overflow(d.divisor, d.modulus, &span)) return false;
-  try {
-    LinearForm difference = LinearForm::of(d.base - other);
-    if (difference.constant % span != 0) return false;
-    for (const LinearTerm& t : difference.terms)
-      if (t.coefficient % span != 0) return false;
-    return true;
-  } catch (const OverflowError&) {
-    return false;
-  }
+  return residueOfDifference(d.base, other, 1, span) == 0;
 }
 
 // The high digit over the low one's base, when it is written over a coarser one: x = g * y + r
@@ -121,15 +175,12 @@ std::optional<Digit> restrided(const Digit& high, const Digit& low) {
       span <= high.divisor || span % high.divisor != 0)
     return std::nullopt;
   const int64_t g = span / high.divisor;
+  std::optional<int64_t> r = residueOfDifference(low.base, high.base, g, span);
+  if (!r || *r >= g) return std::nullopt;
   try {
-    LinearForm strided = LinearForm::of(high.base * g);
-    LinearForm difference = LinearForm::of(low.base - strided.build());
-    for (const LinearTerm& t : difference.terms)
-      if (t.coefficient % span != 0) return std::nullopt;
-    const int64_t r = ((difference.constant % span) + span) % span;
-    if (r >= g) return std::nullopt;
-    strided.constant = checkedAdd(strided.constant, r);
-    return Digit{strided.build(), span, high.modulus};
+    LinearForm strided = scaled(high.base, g);
+    strided.constant = checkedAdd(strided.constant, *r);
+    return Digit{std::move(strided), span, high.modulus};
   } catch (const OverflowError&) {
     return std::nullopt;
   }
@@ -138,51 +189,52 @@ std::optional<Digit> restrided(const Digit& high, const Digit& low) {
 // c * low + c * b * high = c * merged, when high is the digit right above low (b' may be ∞):
 // `merge` in digits.h. And c * D(x, a, ∞) - c * b * D(x, a * b, ∞) = c * D(x, a, b), the
 // floordiv's remainder written as a difference (`sub-is-mod`).
-std::optional<Digit> merged(const Digit& low, int64_t lowCoefficient, Digit high,
+std::optional<Digit> merged(const Digit& low, int64_t lowCoefficient, const Digit& written,
                             int64_t highCoefficient) {
   if (low.modulus == kNoModulus) {
-    if (high.modulus != kNoModulus || low.base != high.base || high.divisor <= low.divisor ||
-        high.divisor % low.divisor != 0)
+    if (written.modulus != kNoModulus || low.base != written.base ||
+        written.divisor <= low.divisor || written.divisor % low.divisor != 0)
       return std::nullopt;
-    const int64_t width = high.divisor / low.divisor;
+    const int64_t width = written.divisor / low.divisor;
     int64_t scaled = 0;
     if (__builtin_mul_overflow(lowCoefficient, -width, &scaled) || scaled != highCoefficient)
       return std::nullopt;
     return Digit{low.base, low.divisor, width};
   }
   int64_t next = 0, scaled = 0, width = 0;
-  // The coefficients first: they rule out most pairs before any base is built.
+  // The coefficients first: they rule out most pairs before any base is compared.
   if (__builtin_mul_overflow(lowCoefficient, low.modulus, &scaled) || scaled != highCoefficient)
     return std::nullopt;
-  if (std::optional<Digit> over = restrided(high, low)) high = *over;
+  const std::optional<Digit> over = restrided(written, low);
+  const Digit& high = over ? *over : written;
   if (__builtin_mul_overflow(low.divisor, low.modulus, &next) || next != high.divisor)
     return std::nullopt;
   // One base for both: the high digit's when the low digit is also a digit of it, or the low
   // one's when the high digit is finite and a digit of it; the simpler where both are.
-  Expr base = high.base;
+  const LinearForm* base = &high.base;
   if (low.base != high.base) {
     const bool onHigh = sameDigit(low, high.base), onLow = sameDigit(high, low.base);
     if (!onHigh && !onLow) return std::nullopt;
-    if (onLow && (!onHigh || simpler(low.base, high.base))) base = low.base;
+    if (onLow && (!onHigh || simpler(low.base, high.base))) base = &low.base;
   }
-  if (high.modulus == kNoModulus) return Digit{base, low.divisor, kNoModulus};
+  if (high.modulus == kNoModulus) return Digit{*base, low.divisor, kNoModulus};
   if (__builtin_mul_overflow(low.modulus, high.modulus, &width)) return std::nullopt;
-  return Digit{base, low.divisor, width};
+  return Digit{*base, low.divisor, width};
 }
 
 // The digits an atom can be matched as: as written, with its base's floordiv folded in, and
 // each of those destrided.
-std::vector<Digit> digitsOf(Expr atom) {
-  std::vector<Digit> out;
-  if (std::optional<Digit> d = digitOf(atom)) {
-    out.push_back(*d);
-    try {
-      if (std::optional<Digit> f = folded(*d)) out.push_back(*f);
-      for (size_t i = 0, n = out.size(); i < n; ++i)
-        if (std::optional<Digit> unstrided = destrided(out[i])) out.push_back(*unstrided);
-    } catch (const OverflowError&) {
-      // a folded base left int64: the forms found so far are all there is
-    }
+DigitForms digitsOf(Expr atom) {
+  DigitForms out;
+  try {
+    std::optional<Digit> d = digitOf(atom);
+    if (!d) return out;
+    out.push_back(std::move(*d));
+    if (std::optional<Digit> f = folded(out[0])) out.push_back(std::move(*f));
+    for (size_t i = 0, n = out.size(); i < n; ++i)
+      if (std::optional<Digit> unstrided = destrided(out[i])) out.push_back(std::move(*unstrided));
+  } catch (const OverflowError&) {
+    // a base or a folded base left int64: the forms found so far are all there is
   }
   return out;
 }
@@ -192,12 +244,13 @@ std::vector<Digit> digitsOf(Expr atom) {
 // the first such pair replaced; nullopt when there is none.
 std::optional<LinearForm> wholeMinusQuotient(const LinearForm& sum) {
   for (size_t j = 0; j < sum.terms.size(); ++j) {
-    std::optional<Digit> quotient = digitOf(sum.terms[j].atom);
-    if (!quotient || quotient->modulus != kNoModulus || quotient->divisor < 2 ||
-        sum.terms[j].coefficient % quotient->divisor != 0)
+    const Expr atom = sum.terms[j].atom;
+    if (atom.kind() != ExprKind::FloorDiv ||
+        sum.terms[j].coefficient % atom.rhs().constantValue() != 0)
       continue;
+    std::optional<Digit> quotient = digitOf(atom);
     const int64_t c = -(sum.terms[j].coefficient / quotient->divisor);
-    LinearForm x = LinearForm::of(quotient->base);
+    const LinearForm& x = quotient->base;
     LinearForm rest = sum;
     bool holds = !x.terms.empty();
     for (const LinearTerm& t : x.terms) {
@@ -223,6 +276,25 @@ std::optional<LinearForm> wholeMinusQuotient(const LinearForm& sum) {
   return std::nullopt;
 }
 
+// LinearForm::of(form.build()) without building the sum: each term whose atom is a sum, a
+// product or a constant (a merged digit may be its whole base) linearized, like terms (a merged
+// digit may equal another term's atom) combined, in build()'s order. Throws OverflowError.
+LinearForm relinearized(const LinearForm& form) {
+  LinearForm out;
+  out.constant = form.constant;
+  for (const LinearTerm& t : form.terms) {
+    const ExprKind kind = t.atom.kind();
+    LinearForm term;
+    if (kind == ExprKind::Add || kind == ExprKind::Mul || kind == ExprKind::Constant)
+      term = scaled(LinearForm::of(t.atom), t.coefficient);
+    else
+      term.terms.push_back(t);
+    addTo(out, term);
+  }
+  out.sortTerms();
+  return out;
+}
+
 bool allNegative(const LinearForm& form) {
   if (form.terms.empty()) return false;
   for (const LinearTerm& t : form.terms)
@@ -244,26 +316,35 @@ LinearForm mergeDigits(const LinearForm& sum) {
   bool any = false;
   // Each atom's digits, computed once per call: a round after a merge meets the same atoms but
   // one.
-  std::deque<std::pair<Expr, std::vector<Digit>>> known;  // a deque: references stay valid
-  auto digitsOfAtom = [&](Expr atom) -> const std::vector<Digit>& {
-    for (const auto& [seen, digits] : known)
-      if (seen == atom) return digits;
-    return known.emplace_back(atom, digitsOf(atom)).second;
+  struct Known {
+    Expr atom;
+    DigitForms digits;
+  };
+  boost::container::small_vector<Known, 8> known;
+  auto digitsOfAtom = [&](Expr atom) {
+    for (size_t k = 0; k < known.size(); ++k)
+      if (known[k].atom == atom) return k;
+    known.push_back({atom, digitsOf(atom)});
+    return known.size() - 1;
   };
   for (bool changed = true; changed;) {
     changed = false;
-    std::vector<const std::vector<Digit>*> digits;  // each term's
+    boost::container::small_vector<size_t, 8> of;  // each term's entry in `known`
     size_t atoms = 0;
     for (const LinearTerm& t : out.terms) {
-      digits.push_back(&digitsOfAtom(t.atom));
-      atoms += !digits.back()->empty();
+      of.push_back(digitsOfAtom(t.atom));
+      atoms += !known[of.back()].digits.empty();
     }
     if (atoms == 0) break;
     for (size_t i = 0; i < out.terms.size() && !changed && atoms > 1; ++i) {
-      for (const Digit& low : *digits[i]) {
+      for (const Digit& low : known[of[i]].digits) {
+        int64_t above = 0;  // the high digit's coefficient a finite low digit merges with
+        const bool finite = low.modulus != kNoModulus;
+        if (finite && __builtin_mul_overflow(out.terms[i].coefficient, low.modulus, &above))
+          continue;
         for (size_t j = 0; j < out.terms.size() && !changed; ++j) {
-          if (i == j) continue;
-          for (const Digit& high : *digits[j]) {
+          if (i == j || (finite && out.terms[j].coefficient != above)) continue;
+          for (const Digit& high : known[of[j]].digits) {
             std::optional<Digit> wide =
                 merged(low, out.terms[i].coefficient, high, out.terms[j].coefficient);
             if (!wide) continue;
@@ -286,9 +367,8 @@ LinearForm mergeDigits(const LinearForm& sum) {
         // a shifted constant left int64: keep the sum as it is
       }
     }
-    // A merged digit may equal another term's atom, or be its whole base: linearize again.
     if (changed) {
-      out = LinearForm::of(out.build());
+      out = relinearized(out);
       any = true;
     }
   }
@@ -299,11 +379,12 @@ bool flipNegatedDigits(LinearForm& sum) {
   bool flipped = false;
   for (LinearTerm& t : sum.terms) {
     std::optional<Digit> digit = digitOf(t.atom);
-    if (!digit || !allNegative(LinearForm::of(digit->base))) continue;
+    if (!digit || !allNegative(digit->base)) continue;
     // y = -x - 1 has every coefficient positive; x floordiv a = -(y floordiv a) - 1, so
     // c * D(x, a, b) = c * (b - 1) - c * D(y, a, b), and c * D(x, a, ∞) = -c - c * D(y, a, ∞).
     Digit flippedDigit = *digit;
-    flippedDigit.base = LinearForm::of(-digit->base - 1).build();
+    flippedDigit.base = scaled(digit->base, -1);
+    flippedDigit.base.constant = checkedSub(flippedDigit.base.constant, 1);
     const int64_t offset = digit->modulus == kNoModulus ? -1 : digit->modulus - 1;
     sum.constant = checkedAdd(sum.constant, checkedMul(t.coefficient, offset));
     t.atom = build(flippedDigit);

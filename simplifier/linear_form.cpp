@@ -87,18 +87,22 @@ LinearForm LinearForm::of(Expr e) {
   return form;
 }
 
-Expr LinearForm::build() const {
-  boost::container::small_vector<LinearTerm, 8> sorted = terms;
+void LinearForm::sortTerms() {
   // Products first (as XLA prints them), then bare atoms; each group by atom order.
-  std::sort(sorted.begin(), sorted.end(), [](const LinearTerm& a, const LinearTerm& b) {
+  std::sort(terms.begin(), terms.end(), [](const LinearTerm& a, const LinearTerm& b) {
     bool pa = a.coefficient != 1, pb = b.coefficient != 1;
     if (pa != pb) return pa;
     int c = compareExprs(a.atom, b.atom);
     if (c != 0) return c < 0;
     return a.coefficient < b.coefficient;
   });
+}
+
+Expr LinearForm::build() const {
+  LinearForm sorted = *this;
+  sorted.sortTerms();
   Expr sum;
-  for (const LinearTerm& t : sorted) {
+  for (const LinearTerm& t : sorted.terms) {
     Expr term = t.atom * t.coefficient;
     sum = sum.isNull() ? term : sum + term;
   }
@@ -110,6 +114,14 @@ int64_t LinearForm::coefficientGcd() const {
   int64_t g = 0;
   for (const LinearTerm& t : terms) g = std::gcd(g, t.coefficient);
   return g;
+}
+
+bool LinearForm::operator==(const LinearForm& other) const {
+  if (constant != other.constant || terms.size() != other.terms.size()) return false;
+  for (size_t i = 0; i < terms.size(); ++i)
+    if (terms[i].atom != other.terms[i].atom || terms[i].coefficient != other.terms[i].coefficient)
+      return false;
+  return true;
 }
 
 }  // namespace idxmap

@@ -28,8 +28,13 @@ struct LinearForm {
   // The canonical Expr: terms sorted (products first, then by atom kind and operands),
   // the constant last.
   Expr build() const;
+  // The terms in the order build() writes them (and so LinearForm::of(build()) leaves them).
+  void sortTerms();
   // gcd of all coefficients (0 when there are none).
   int64_t coefficientGcd() const;
+  // Term by term, in order: two forms of one sum are equal when their terms are in one order
+  // (as LinearForm::of leaves those of one Expr).
+  bool operator==(const LinearForm& other) const;
 };
 
 // Total order on expressions that does not depend on pointers (so output is deterministic).

@@ -31,14 +31,6 @@ bool isLinear(Expr e) {
   }
 }
 
-bool sameForm(const LinearForm& a, const LinearForm& b) {
-  if (a.constant != b.constant || a.terms.size() != b.terms.size()) return false;
-  for (size_t i = 0; i < a.terms.size(); ++i)
-    if (a.terms[i].atom != b.terms[i].atom || a.terms[i].coefficient != b.terms[i].coefficient)
-      return false;
-  return true;
-}
-
 int nodeCost(Expr e) {
   switch (e.kind()) {
     case ExprKind::Constant:
@@ -84,7 +76,7 @@ Expr Rewriter::rebuildFromSimplifiedChildren(Expr e, int depth) {
     // the rest).
     Expr premerged;
     if (depth + 1 < kMaxDepth)
-      if (LinearForm merged = mergeDigits(form); !sameForm(merged, form)) {
+      if (LinearForm merged = mergeDigits(form); merged != form) {
         premerged = rewrite(merged.build(), depth + 1);
         if (isLinear(premerged)) return premerged;  // nothing left that rewriting atoms beats
       }
@@ -110,8 +102,7 @@ Expr Rewriter::rebuildFromSimplifiedChildren(Expr e, int depth) {
 Expr Rewriter::sumOfDigits(const LinearForm& form, int depth) {
   auto merged = [&](const LinearForm& sum) {
     LinearForm out = mergeDigits(sum);
-    return sameForm(out, sum) || depth + 1 >= kMaxDepth ? out.build()
-                                                        : rewrite(out.build(), depth + 1);
+    return out == sum || depth + 1 >= kMaxDepth ? out.build() : rewrite(out.build(), depth + 1);
   };
   Expr best = merged(form);
   LinearForm flipped = form;
