@@ -97,7 +97,16 @@ class Lexer {
 
   // The token starting at or after `offset` (whitespace skipped). Throws ParseError on a
   // character no token starts with. Inline: the parsers lex every token through it.
-  Token lexAt(size_t offset) const;
+  Token lexAt(size_t offset) const {
+    Token token;
+    lexInto(offset, token);
+    return token;
+  }
+  // The same, written field by field into `token`: a Token returned by value and copied
+  // whole is read back with wider loads than it was stored with, and each such load waits for
+  // the stores to retire (a failed store-to-load forwarding, twice a token: half of lexing's
+  // time).
+  void lexInto(size_t offset, Token& token) const;
   size_t begin() const { return begin_; }
 
  private:
@@ -108,7 +117,7 @@ class Lexer {
   size_t begin_, end_;
 };
 
-inline Token Lexer::lexAt(size_t offset) const {
+inline void Lexer::lexInto(size_t offset, Token& token) const {
   using namespace lexer_detail;
   std::string_view text = source_.text();
   size_t i = offset;
@@ -118,7 +127,12 @@ inline Token Lexer::lexAt(size_t offset) const {
     if (i + 1 >= end_ || text[i] != '/' || text[i + 1] != '/') break;
     while (i < end_ && text[i] != '\n') ++i;
   }
-  if (i >= end_) return {TokenKind::End, end_, {}};
+  if (i >= end_) {
+    token.kind = TokenKind::End;
+    token.offset = end_;
+    token.text = {};
+    return;
+  }
   size_t length = 1;
   TokenKind kind;
   CharClass c = classOf(text[i]);
@@ -134,7 +148,9 @@ inline Token Lexer::lexAt(size_t offset) const {
     kind = kPunctuation[static_cast<uint8_t>(text[i])];
     if (kind == TokenKind::End) throwUnexpected(i);
   }
-  return Token{kind, i, text.substr(i, length)};
+  token.kind = kind;
+  token.offset = i;
+  token.text = text.substr(i, length);
 }
 
 // A cursor over a Lexer: the current token, one token of lookahead, and diagnostics.
@@ -155,7 +171,7 @@ class TokenStream {
   // Moves to the next token. Parsers that need only the current token's offset or text call
   // this after reading them: copying a whole Token stalls on store forwarding.
   void advance() {
-    if (!atEnd()) current_ = peekNext();
+    if (!atEnd()) lexer_.lexInto(current_.offset + current_.text.size(), current_);
   }
   bool accept(TokenKind kind) {
     if (!current_.is(kind)) return false;

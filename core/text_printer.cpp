@@ -53,8 +53,13 @@ const char* productOperatorText(ExprKind kind, PrintStyle style) {
 // The printers append to one string: a map prints a few dozen names and numbers, and a
 // temporary string for each was a third of printing's time.
 void appendInteger(std::string& out, int64_t value) {
+  if (value >= 0 && value < 10) {  // most coefficients, divisors and bounds
+    out += static_cast<char>('0' + value);
+    return;
+  }
   char digits[24];
-  out.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
+  const char* end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  for (const char* c = digits; c != end; ++c) out += *c;  // a few bytes: no memcpy call
 }
 
 void appendVariableName(std::string& out, const IndexingMap* names, ExprKind kind, unsigned index) {
