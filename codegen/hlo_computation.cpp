@@ -77,12 +77,19 @@ void checkInstructions(const hlo::Computation& computation, std::set<const Instr
     if (!instruction->shape.isStatic())
       throw unsupported(*instruction,
                         "kernels need static shapes, not " + instruction->shape.toString());
-    if (instruction->shape.isTuple)
+    // Tuple results: only a variadic reduction's, each an array of a type kernels compute.
+    const bool reduction =
+        instruction->opcode == "reduce" || instruction->opcode == "reduce-window";
+    if (instruction->shape.isTuple && !reduction)
       throw unsupported(*instruction, "results of tuple shape " + instruction->shape.toString() +
                                           " (variadic ops) are not computed");
-    if (!elementCode(instruction->shape.element_type))
-      throw unsupported(*instruction, "element type " + instruction->shape.element_type +
-                                          " has no kernel arithmetic");
+    const std::vector<hlo::Shape> results = instruction->shape.isTuple
+                                                ? instruction->shape.tupleElements
+                                                : std::vector<hlo::Shape>{instruction->shape};
+    for (const hlo::Shape& result : results)
+      if (result.isTuple || !elementCode(result.element_type))
+        throw unsupported(*instruction,
+                          "element type " + result.toString() + " has no kernel arithmetic");
     if (instruction->opcode == "reduce" || instruction->opcode == "reduce-window")
       for (const hlo::Computation* reducer : instruction->calledComputations)
         checkInstructions(*reducer, seen);

@@ -1,6 +1,7 @@
 #include "codegen/hlo_kernel.h"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <set>
 
@@ -22,6 +23,11 @@ using hlo_stage::StageEmitter;
 using hlo_stage::unsupported;
 using hlo_stage::ValueBuffer;
 using namespace hlo_kernel_parts;
+
+// How many results an instruction has: a variadic reduction's tuple elements, else one.
+size_t resultCount(const Instruction& instruction) {
+  return instruction.shape.isTuple ? instruction.shape.tupleElements.size() : 1;
+}
 
 // Whether an instruction of `computation` other than its tuple root reads `value`.
 bool readInside(const hlo::Computation& computation, const Instruction& value) {
@@ -78,33 +84,51 @@ class HloKernelPrinter {
       if (std::count(roots.begin(), roots.end(), instruction.get()) == 1 &&
           !readInside(*kernel.computation, *instruction))
         continue;
-      ValueBuffer buffer{identifier(temporaries++, "t"),
-                         *elementCode(instruction->shape.element_type), instruction->shape.shape,
-                         true};
-      const std::string size = std::to_string(elementsOf(buffer.shape));
-      if (cuda_) {  // a 256-byte aligned region of the caller's workspace
-        body += "  " + buffer.type.compute + "* const " + buffer.name + " = reinterpret_cast<" +
-                buffer.type.compute + "*>(idxmap_space + " + workspaceBytes_ + ");\n";
-        workspaceBytes_ = "(" + workspaceBytes_ + " + (sizeof(" + buffer.type.compute + ") * " +
-                          size + " + 255) / 256 * 256)";
-        temporaries_.push_back(buffer);
-      } else {
-        body += "  std::vector<" + buffer.type.compute + "> " + buffer.name + "(" + size + ");\n";
+      std::vector<ValueBuffer> buffers;  // one per result
+      for (size_t k = 0; k < resultCount(*instruction); ++k) {
+        ValueBuffer buffer{identifier(temporaries++, "t"), hlo_stage::codeOfResult(*instruction, k),
+                           hlo_stage::resultShape(*instruction), true};
+        const std::string size = std::to_string(elementsOf(buffer.shape));
+        if (cuda_) {  // a 256-byte aligned region of the caller's workspace
+          body += "  " + buffer.type.compute + "* const " + buffer.name + " = reinterpret_cast<" +
+                  buffer.type.compute + "*>(idxmap_space + " + workspaceBytes_ + ");\n";
+          workspaceBytes_ = "(" + workspaceBytes_ + " + (sizeof(" + buffer.type.compute + ") * " +
+                            size + " + 255) / 256 * 256)";
+          temporaries_.push_back(buffer);
+        } else {
+          body += "  std::vector<" + buffer.type.compute + "> " + buffer.name + "(" + size + ");\n";
+        }
+        buffers.push_back(buffer);
       }
-      body += stage(*instruction, buffer);
-      scope_.materialized[instruction.get()] = buffer;
+      body += stage(*instruction, buffers);
+      if (instruction->shape.isTuple)
+        scope_.materializedTuples[instruction.get()] = buffers;
+      else
+        scope_.materialized[instruction.get()] = buffers[0];
     }
     for (size_t k = 0; k < roots.size(); ++k) {
-      const hlo::Shape& shape = roots[k]->shape;
-      const hlo::Shape& declared =
-          instruction_.shape.isTuple && k < instruction_.shape.tupleElements.size()
-              ? instruction_.shape.tupleElements[k]
-              : instruction_.shape;
-      ValueBuffer buffer{identifier(k, "out"), *elementCode(shape.element_type), shape.shape, false,
-                         layoutOf(instruction_, declared)};
-      out.buffers.push_back({buffer.name, shape.element_type, shape.shape, true, buffer.layout});
-      header_ += "// " + buffer.name + " = " + roots[k]->name + ": " + shape.toString() + "\n";
-      body += stage(*roots[k], buffer);
+      const Instruction& root = *roots[k];
+      // A variadic reduction as the kernel's root: its results are the outputs (one inside a
+      // tuple root would make a nested tuple, which no buffer is).
+      if (root.shape.isTuple && kernel.computation->root != &root)
+        throw unsupported(root, "a tuple result inside a tuple result is not computed");
+      std::vector<ValueBuffer> outputs;
+      for (size_t j = 0; j < resultCount(root); ++j) {
+        const size_t n = root.shape.isTuple ? j : k;
+        const hlo::Shape& declared =
+            instruction_.shape.isTuple && n < instruction_.shape.tupleElements.size()
+                ? instruction_.shape.tupleElements[n]
+                : instruction_.shape;
+        const hlo::Shape& shape = root.shape.isTuple ? root.shape.tupleElements[j] : root.shape;
+        ValueBuffer buffer{identifier(n, "out"), *elementCode(shape.element_type), shape.shape,
+                           false, layoutOf(instruction_, declared)};
+        out.buffers.push_back({buffer.name, shape.element_type, shape.shape, true, buffer.layout});
+        header_ += "// " + buffer.name + " = " + root.name +
+                   (root.shape.isTuple ? "." + std::to_string(j) : "") + ": " + shape.toString() +
+                   "\n";
+        outputs.push_back(buffer);
+      }
+      body += stage(root, outputs);
     }
     std::vector<EntryBuffer> entry;
     for (const KernelBuffer& b : out.buffers)
@@ -142,10 +166,14 @@ class HloKernelPrinter {
   }
 
  private:
-  std::string stage(const Instruction& instruction, const ValueBuffer& output) {
-    StageEmitter emitter(scope_, instruction, output, width_);
+  // The stage computing `instruction`'s results into `outputs` (one per result).
+  std::string stage(const Instruction& instruction, const std::vector<ValueBuffer>& outputs) {
+    StageEmitter emitter(scope_, instruction, outputs, width_);
+    const ValueBuffer& output = outputs.at(0);  // all results have its shape
     const int64_t points = elementsOf(output.shape);
-    std::string describe = output.name + " = " + instruction.name + " (" + instruction.opcode +
+    std::string names = output.name;
+    for (size_t k = 1; k < outputs.size(); ++k) names += ", " + outputs[k].name;
+    std::string describe = names + " = " + instruction.name + " (" + instruction.opcode +
                            ") over " + instruction.shape.toString();
     if (emitter.map().dims.size() > output.shape.size()) {
       describe += ", reducing";
@@ -161,7 +189,7 @@ class HloKernelPrinter {
     IndexingMap loopMap = IndexingMap::identity(output.shape);
     loopMap.results.clear();
     if (cuda_) {
-      code = cudaStage(emitter, output, loopMap);
+      code = cudaStage(emitter, outputs, loopMap);
     } else if (output.shape.empty()) {
       code = emitter.statement({}, 2);
     } else {
@@ -188,17 +216,18 @@ class HloKernelPrinter {
     for (const hlo_stage::StageRead& read : emitter.reads()) {
       IndexingMap map = emitter.map();
       map.results = read.index;
-      std::string line = "//   " + output.name + " -> " + read.buffer + ": " + oneLine(map) + "\n";
+      std::string line = "//   " + names + " -> " + read.buffer + ": " + oneLine(map) + "\n";
       if (readLines_.insert(line).second) header_ += line;
     }
     validate(emitter);
     return code;
   }
 
-  // The stage as a __global__ function (a thread per element of `output`, added to the file's
-  // kernels) and its launch.
-  std::string cudaStage(StageEmitter& emitter, const ValueBuffer& output,
+  // The stage as a __global__ function (a thread per element of its outputs, added to the
+  // file's kernels) and its launch.
+  std::string cudaStage(StageEmitter& emitter, const std::vector<ValueBuffer>& outputs,
                         const IndexingMap& loopMap) {
+    const ValueBuffer& output = outputs.at(0);
     ThreadPoints threads(loopMap, width_);
     KernelValidator loops(loopMap, IndexLowering(loopMap, width_).declared());
     require(loops.checkLoopNest(threads.decodingNest()),
@@ -211,11 +240,13 @@ class HloKernelPrinter {
       buffers.push_back({"const " + p.type.storage, p.name});
     for (const ValueBuffer& t : temporaries_) buffers.push_back({t.type.compute, t.name});
     for (const auto& [root, b] : outputs_) buffers.push_back({b.type.storage, b.name});
-    if (!output.holdsComputeType && !outputs_.count(output.name))
-      buffers.push_back({output.type.storage, output.name});
+    for (const ValueBuffer& o : outputs)
+      if (!o.holdsComputeType && !outputs_.count(o.name))
+        buffers.push_back({o.type.storage, o.name});
     std::string arguments;
     for (const CudaBuffer& b : buffers) arguments += (arguments.empty() ? "" : ", ") + b.name;
-    if (!output.holdsComputeType) outputs_.emplace(output.name, output);
+    for (const ValueBuffer& o : outputs)
+      if (!o.holdsComputeType) outputs_.emplace(o.name, o);
     const std::string kernel = symbol_ + "_" + output.name;
     cudaKernels_ += cudaKernelFunction(kernel, buffers, "", body);
     return cudaLaunch(kernel, threads.points(), arguments);
@@ -297,10 +328,9 @@ HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symb
   // int32_t index arithmetic when every buffer has fewer than 2^31 elements and validation
   // proves no index expression, as printed in int32_t, leaves it; else int64_t.
   bool small = true;
-  auto fits = [&](const hlo::Shape& shape) {
+  std::function<void(const hlo::Shape&)> fits = [&](const hlo::Shape& shape) {
     if (shape.isTuple)
-      for (const hlo::Shape& element : shape.tupleElements)
-        small &= element.elementCount() < (int64_t{1} << 31);
+      for (const hlo::Shape& element : shape.tupleElements) fits(element);
     else
       small &= shape.elementCount() < (int64_t{1} << 31);
   };

@@ -3,6 +3,7 @@
 #include "codegen/hlo_kernel.h"
 #include "codegen/index_code.h"
 #include "ops/hlo/analysis/indexing.h"
+#include "ops/hlo/attributes.h"
 #include "simplifier/simplify.h"
 
 namespace idxmap::codegen::hlo_stage {
@@ -22,6 +23,24 @@ const ElementCode& codeOf(const Instruction& instruction) {
     throw unsupported(instruction,
                       "element type " + instruction.shape.toString() + " has no kernel arithmetic");
   return cache.emplace(instruction.shape.element_type, *code).first->second;
+}
+
+const ElementCode& codeOfResult(const Instruction& instruction, size_t k) {
+  if (!instruction.shape.isTuple) return codeOf(instruction);
+  static thread_local std::map<std::string, ElementCode> cache;
+  const hlo::Shape& element = instruction.shape.tupleElements.at(k);
+  auto found = cache.find(element.element_type);
+  if (found != cache.end()) return found->second;
+  std::optional<ElementCode> code = elementCode(element.element_type);
+  if (!code || element.isTuple)
+    throw unsupported(instruction, "result " + std::to_string(k) + " of type " +
+                                       element.toString() + " has no kernel arithmetic");
+  return cache.emplace(element.element_type, *code).first->second;
+}
+
+const std::vector<int64_t>& resultShape(const Instruction& instruction) {
+  return instruction.shape.isTuple ? instruction.shape.tupleElements.at(0).shape
+                                   : instruction.shape.shape;
 }
 
 // The op model's only map to `operand`; a model without one (unknown indexing) or with
@@ -94,13 +113,13 @@ Expr bufferOffset(IndexingMap at, const ValueBuffer& buffer) {
   return rowMajorOffset(at, shape);
 }
 
-StageEmitter::StageEmitter(KernelScope& scope, const Instruction& stage, const ValueBuffer& output,
-                           CWidth width)
+StageEmitter::StageEmitter(KernelScope& scope, const Instruction& stage,
+                           std::vector<ValueBuffer> outputs, CWidth width)
     : scope_(scope),
       stage_(stage),
-      output_(output),
-      map_(IndexingMap::identity(stage.shape.shape)),
-      outputDims_(stage.shape.shape.size()),
+      outputs_(std::move(outputs)),
+      map_(IndexingMap::identity(resultShape(stage))),
+      outputDims_(resultShape(stage).size()),
       width_(width),
       lowering_(map_, width) {
   map_.results.clear();
@@ -216,18 +235,21 @@ std::string StageEmitter::statement(const std::vector<std::string>& pointDeclara
   for (size_t i = 0; i < outputDims_; ++i) index.push_back(Expr::dim(static_cast<unsigned>(i)));
   Frame frame{scope_.computation, {}, 0};
   const bool products = stage_.opcode == "dot" || stage_.opcode == "convolution";
-  std::string v = products                        ? dotProduct(frame, stage_, index)
-                  : reducesInStage(stage_.opcode) ? reduction(frame, stage_, index)
-                                                  : compute(frame, stage_, index);
+  std::vector<std::string> values = products ? std::vector{dotProduct(frame, stage_, index)}
+                                    : reducesInStage(stage_.opcode)
+                                        ? reduction(frame, stage_, index)
+                                        : std::vector{compute(frame, stage_, index)};
   IndexingMap at = contextMap();
   at.results = index;
-  std::string offset = printIndex("store to " + output_.name, bufferOffset(at, output_), [&] {
-    int64_t n = 1;
-    for (int64_t size : output_.shape) n *= size;
-    return n;
-  }());
-  line(output_.name + "[" + offset +
-       "] = " + (output_.holdsComputeType ? v : storeElement(output_.type, v)) + ";");
+  for (size_t k = 0; k < outputs_.size(); ++k) {
+    const ValueBuffer& output = outputs_[k];
+    int64_t elements = 1;
+    for (int64_t size : output.shape) elements *= size;
+    std::string offset = printIndex("store to " + output.name, bufferOffset(at, output), elements);
+    const std::string& v = values.at(k);
+    line(output.name + "[" + offset +
+         "] = " + (output.holdsComputeType ? v : storeElement(output.type, v)) + ";");
+  }
   return std::string(static_cast<size_t>(indent), ' ') + "{\n" + out_ +
          std::string(static_cast<size_t>(indent), ' ') + "}\n";
 }
@@ -285,6 +307,14 @@ std::vector<Expr> StageEmitter::runtimeStarts(const Frame& frame, const Instruct
 std::string StageEmitter::compute(const Frame& frame, const Instruction& instruction,
                                   const std::vector<Expr>& index) {
   const std::string& op = instruction.opcode;
+  if (op == "get-tuple-element") {  // of a variadic reduction, read from its stage's buffers
+    const Instruction& tuple = *instruction.operands.at(0);
+    const size_t k = static_cast<size_t>(hlo::readIntOr(instruction, "index", 0));
+    auto stage = scope_.materializedTuples.find(&tuple);
+    if (stage == scope_.materializedTuples.end() || k >= stage->second.size())
+      throw unsupported(instruction, "reads a tuple that no stage computed");
+    return load(stage->second[k], index);
+  }
   const ElementCode& type = codeOf(instruction);
   if (op == "parameter") return value(frame, instruction, index);
   if (op == "constant") {

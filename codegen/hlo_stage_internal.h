@@ -37,8 +37,10 @@ struct KernelScope {
   const hlo::Computation* computation = nullptr;
   std::vector<ValueBuffer> parameters;                          // by parameter number
   std::map<const hlo::Instruction*, ValueBuffer> materialized;  // stages computed before
-  std::map<const hlo::Instruction*, ValueBuffer> constants;     // array constants
-  std::string constantArrays;                                   // their definitions
+  // A variadic reduction's stage: its results' buffers, read through get-tuple-element.
+  std::map<const hlo::Instruction*, std::vector<ValueBuffer>> materializedTuples;
+  std::map<const hlo::Instruction*, ValueBuffer> constants;  // array constants
+  std::string constantArrays;                                // their definitions
 };
 
 // A check of printed text, run once the stage's variables are all known.
@@ -64,6 +66,11 @@ struct StageRead {
 // `shape`.
 UnsupportedHlo unsupported(const hlo::Instruction& at, const std::string& message);
 const ElementCode& codeOf(const hlo::Instruction& instruction);
+// The element type of result `k` as code: the instruction's own, or its tuple's element k (a
+// variadic reduction's).
+const ElementCode& codeOfResult(const hlo::Instruction& instruction, size_t k);
+// The shape of an instruction's results: its own, or a variadic reduction's (all alike).
+const std::vector<int64_t>& resultShape(const hlo::Instruction& instruction);
 IndexingMap operandMap(const hlo::Instruction& instruction, size_t operand);
 IndexingMap fallbackMap(const hlo::Instruction& instruction, size_t operand);
 bool coversShape(const IndexingMap& map, const hlo::Shape& shape);
@@ -73,10 +80,11 @@ bool reducesInStage(const std::string& opcode);
 
 class StageEmitter {
  public:
-  // `stage`: the instruction whose element the statement computes, into `output` (its
-  // offset is the row-major one of the loop iterators d0..).
+  // `stage`: the instruction whose element the statement computes, into `outputs` (one per
+  // result: a variadic reduction has several; the offset into each is the one its layout gives
+  // the loop iterators d0..).
   // Index variables (loop iterators, runtime variables) and arithmetic in `width`.
-  StageEmitter(KernelScope& scope, const hlo::Instruction& stage, const ValueBuffer& output,
+  StageEmitter(KernelScope& scope, const hlo::Instruction& stage, std::vector<ValueBuffer> outputs,
                CWidth width);
 
   // The stage's variables: its output dims, a reduce's reduced dims (a dot's contracting dims)
@@ -95,8 +103,9 @@ class StageEmitter {
                     const std::vector<Expr>& index);
   std::string compute(const Frame& frame, const hlo::Instruction& instruction,
                       const std::vector<Expr>& index);
-  std::string reduction(const Frame& frame, const hlo::Instruction& reduce,
-                        const std::vector<Expr>& index);
+  // A reduction's accumulators (one per result) at the end of its loops.
+  std::vector<std::string> reduction(const Frame& frame, const hlo::Instruction& reduce,
+                                     const std::vector<Expr>& index);
   std::string dotProduct(const Frame& frame, const hlo::Instruction& dot,
                          const std::vector<Expr>& index);
   // The loops over a reduction's dims (d<outputDims>.., in row-major order) and, where `reads`
@@ -133,7 +142,7 @@ class StageEmitter {
 
   KernelScope& scope_;
   const hlo::Instruction& stage_;
-  ValueBuffer output_;
+  std::vector<ValueBuffer> outputs_;
   IndexingMap map_;
   size_t outputDims_;
   CWidth width_;

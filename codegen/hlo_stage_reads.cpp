@@ -100,29 +100,54 @@ std::string StageEmitter::branch(const Frame& frame, const Instruction& instruct
   return result;
 }
 
-std::string StageEmitter::reduction(const Frame& frame, const Instruction& reduce,
-                                    const std::vector<Expr>& index) {
-  if (reduce.operands.size() != 2 || reduce.shape.isTuple)
-    throw unsupported(reduce, "variadic reductions are not computed");
-  const ElementCode& type = codeOf(reduce);
+// reduce / reduce-window of N inputs and N inits (XLA's variadic form when N > 1: an argmax's
+// value and index): N accumulators start at the inits, and at every position the loops visit,
+// in row-major order, become the reducer of (accumulators..., the inputs' elements there...).
+// The reducer's N results are computed into locals before any accumulator changes, since each
+// may read them all.
+std::vector<std::string> StageEmitter::reduction(const Frame& frame, const Instruction& reduce,
+                                                 const std::vector<Expr>& index) {
+  const size_t n = reduce.operands.size() / 2;
+  if (n == 0 || reduce.operands.size() != 2 * n || (n > 1) != reduce.shape.isTuple)
+    throw unsupported(reduce, "expects N inputs, N inits and N results");
   const hlo::Computation* reducer = reduce.calledComputations.at(0);
+  if (n > 1 && (reducer->root->opcode != "tuple" || reducer->root->operands.size() != n))
+    throw unsupported(reduce, "its reducer must return a tuple of " + std::to_string(n));
+  std::vector<std::string> accumulators;
+  for (size_t k = 0; k < n; ++k) {
+    accumulators.push_back(fresh("a"));
+    line(codeOfResult(reduce, k).compute + " " + accumulators.back() + " = " +
+         value(frame, *reduce.operands[n + k], {}) + ";");
+  }
+  if (emptyReduction_) return accumulators;
   IndexingMap reads = operandMap(reduce, 0);
-  std::string accumulator = fresh("a");
-  line(type.compute + " " + accumulator + " = " + value(frame, *reduce.operands[1], {}) + ";");
-  if (emptyReduction_) return accumulator;
   ReducedLoops loops = openReducedLoops(reads, index, reduce.opcode);
   const std::vector<Expr>& reduced = loops.iterators;
   IndexingMap context = contextMap();
-  std::vector<Expr> at;
-  for (Expr result : reads.results)
-    at.push_back(provenSimplified(result.replaceVariables(index, reduced, {}), context));
-  std::string x = value(frame, *reduce.operands[0], at);
-  Frame inner{reducer, {accumulator, x}, next_++};
+  std::vector<std::string> bound = accumulators;
+  for (size_t k = 0; k < n; ++k) {
+    IndexingMap input = k == 0 ? reads : operandMap(reduce, k);
+    if (input.rangeVars.size() != reads.rangeVars.size() || input.constraints != reads.constraints)
+      throw unsupported(reduce, "its inputs are not read at one position");
+    std::vector<Expr> at;
+    for (Expr result : input.results)
+      at.push_back(provenSimplified(result.replaceVariables(index, reduced, {}), context));
+    bound.push_back(value(frame, *reduce.operands[k], at));
+  }
+  Frame inner{reducer, bound, next_++};
   memo_.emplace_back();
-  line(accumulator + " = " + value(inner, *reducer->root, {}) + ";");
+  if (n == 1) {
+    line(accumulators[0] + " = " + value(inner, *reducer->root, {}) + ";");
+  } else {
+    std::vector<std::string> next;
+    for (size_t k = 0; k < n; ++k)
+      next.push_back(
+          local(codeOfResult(reduce, k).compute, value(inner, *reducer->root->operands[k], {})));
+    for (size_t k = 0; k < n; ++k) line(accumulators[k] + " = " + next[k] + ";");
+  }
   memo_.pop_back();
   closeReducedLoops(loops);
-  return accumulator;
+  return accumulators;
 }
 
 StageEmitter::ReducedLoops StageEmitter::openReducedLoops(const IndexingMap& reads,

@@ -28,7 +28,7 @@ namespace idxmap::codegen::hlo_kernel_tests {
 using namespace testing;
 
 // Values for a parameter: small numbers with the float specials now and then; start index
-// parameters (s32 scalars) in [-2, 6], so that clamping happens.
+// parameters (s32 scalars) in [-2, 6], so that clamping happens; preds 0 or 1.
 inline Tensor randomTensor(const hlo::Shape& shape, std::mt19937& rng, bool specials) {
   const std::string type = tensorType(shape.element_type);
   Tensor t = gather_scatter::zeros(type, shape.shape);
@@ -39,6 +39,8 @@ inline Tensor randomTensor(const hlo::Shape& shape, std::mt19937& rng, bool spec
     t.floats[i] = gather_scatter::roundToElementType(type, v);
   }
   for (int64_t& v : t.ints) v = shape.shape.empty() ? small(rng) + 1 : small(rng);
+  if (type == "i1")  // a pred holds 0 or 1, as XLA stores it
+    for (int64_t& v : t.ints) v = v > 0;
   return t;
 }
 

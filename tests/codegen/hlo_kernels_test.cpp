@@ -172,7 +172,7 @@ TEST_P(HloKernelTargets, XlaModulesAgreeWithTheReference) {
   if (whole) {
     EXPECT_GE(cases.size(), 36u);
     EXPECT_GT(layouts, 3);  // XLA's physical layouts are honored, not refused
-    EXPECT_GT(problems, 10);
+    EXPECT_GE(problems, 5);  // located problems remain (custom calls, collectives, ...)
   }
   // All are emitted and compiled; those of up to 2^18 elements a buffer are run (a few have
   // hundreds of millions, which the element-by-element reference would take minutes over).

@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -67,27 +68,99 @@ class HloReference {
     HloReference reference;
     if (instruction.opcode == "fusion")
       return reference.computation(*instruction.calledComputations.at(0), operands);
-    return {reference.op(instruction, operands)};
+    return reference.results(instruction, operands);
   }
 
  private:
+  // Each instruction's values: one, or a variadic op's several (get-tuple-element picks one);
+  // a tuple root's values are its operands', flattened.
   std::vector<Tensor> computation(const hlo::Computation& c, const std::vector<Tensor>& params) {
-    std::map<const hlo::Instruction*, Tensor> values;
+    std::map<const hlo::Instruction*, std::vector<Tensor>> values;
     for (const auto& instruction : c.instructions) {
-      if (instruction->opcode == "parameter") {
-        values[instruction.get()] = params.at(static_cast<size_t>(instruction->parameterNumber));
-        continue;
+      const std::string& opcode = instruction->opcode;
+      if (opcode == "parameter") {
+        values[instruction.get()] = {params.at(static_cast<size_t>(instruction->parameterNumber))};
+      } else if (opcode == "get-tuple-element") {
+        values[instruction.get()] = {
+            values.at(instruction->operands.at(0))
+                .at(static_cast<size_t>(readIntOr(*instruction, "index", 0)))};
+      } else if (opcode != "tuple") {
+        std::vector<Tensor> operands;
+        for (const hlo::Instruction* o : instruction->operands)
+          operands.push_back(values.at(o).at(0));
+        values[instruction.get()] = results(*instruction, operands);
       }
-      if (instruction->opcode == "tuple") continue;
-      std::vector<Tensor> operands;
-      for (const hlo::Instruction* o : instruction->operands) operands.push_back(values.at(o));
-      values[instruction.get()] = op(*instruction, operands);
     }
+    if (c.root->opcode != "tuple") return values.at(c.root);
     std::vector<Tensor> out;
-    if (c.root->opcode == "tuple")
-      for (const hlo::Instruction* o : c.root->operands) out.push_back(values.at(o));
-    else
-      out.push_back(values.at(c.root));
+    for (const hlo::Instruction* o : c.root->operands)
+      for (const Tensor& t : values.at(o)) out.push_back(t);
+    return out;
+  }
+
+  std::vector<Tensor> results(const hlo::Instruction& ins, const std::vector<Tensor>& in) {
+    if (!ins.shape.isTuple) return {op(ins, in)};
+    if (ins.opcode == "fusion") return computation(*ins.calledComputations.at(0), in);
+    if (ins.opcode == "reduce" || ins.opcode == "reduce-window") return variadicReduce(ins, in);
+    throw std::runtime_error("reference: no tuple-shaped " + ins.opcode);
+  }
+
+  // reduce / reduce-window of N inputs: at each result index, N accumulators start at the inits
+  // and take the reducer of (accumulators..., the inputs' elements...) at every position read,
+  // in row-major order (a window's positions in padding or a base dilation hole skipped, as
+  // XLA's evaluator skips them); the reducer is evaluated as written.
+  std::vector<Tensor> variadicReduce(const hlo::Instruction& ins, const std::vector<Tensor>& in) {
+    const size_t n = in.size() / 2;
+    const bool windowed = ins.opcode == "reduce-window";
+    std::vector<int64_t> dims;
+    std::vector<hlo::WindowDim> window;
+    std::vector<int64_t> positions;  // the reduced dims' sizes, or the window's
+    if (windowed) {
+      window = readWindow(requireAttribute(ins, "window"), "window");
+      for (const hlo::WindowDim& w : window) positions.push_back(w.size);
+    } else {
+      dims = readIntList(requireAttribute(ins, "dimensions"), "dimensions");
+      for (size_t k = 0; k < in[0].shape.size(); ++k)
+        if (std::count(dims.begin(), dims.end(), static_cast<int64_t>(k)))
+          positions.push_back(in[0].shape[k]);
+    }
+    // The input index read at result index i and position r; nullopt where a window's position
+    // falls outside the input.
+    auto read = [&](const std::vector<int64_t>& i,
+                    const std::vector<int64_t>& r) -> std::optional<std::vector<int64_t>> {
+      std::vector<int64_t> j(in[0].shape.size());
+      size_t a = 0, b = 0;
+      for (size_t k = 0; k < j.size(); ++k) {
+        if (!windowed) {
+          j[k] = std::count(dims.begin(), dims.end(), static_cast<int64_t>(k)) ? r[b++] : i[a++];
+          continue;
+        }
+        int64_t base = i[k] * window[k].stride + r[k] * window[k].rhsDilate - window[k].padLow;
+        if (base % window[k].lhsDilate != 0) return std::nullopt;
+        base /= window[k].lhsDilate;
+        if (base < 0 || base >= in[0].shape[k]) return std::nullopt;
+        j[k] = base;
+      }
+      return j;
+    };
+    const std::vector<int64_t>& shape = ins.shape.tupleElements.at(0).shape;
+    std::vector<Tensor> out;
+    for (size_t k = 0; k < n; ++k)
+      out.push_back(
+          gather_scatter::zeros(tensorType(ins.shape.tupleElements.at(k).element_type), shape));
+    forEach(shape, [&](const std::vector<int64_t>& i) {
+      std::vector<Tensor> acc;
+      for (size_t k = 0; k < n; ++k) acc.push_back(gather_scatter::scalarAt(in[n + k], 0));
+      forEach(positions, [&](const std::vector<int64_t>& r) {
+        std::optional<std::vector<int64_t>> j = read(i, r);
+        if (!j) return;
+        std::vector<Tensor> arguments = acc;
+        for (size_t k = 0; k < n; ++k)
+          arguments.push_back(gather_scatter::scalarAt(in[k], linearPosition(in[k].shape, *j)));
+        acc = computation(*ins.calledComputations.at(0), arguments);
+      });
+      for (size_t k = 0; k < n; ++k) put(out[k], linearPosition(shape, i), at(acc.at(k), 0));
+    });
     return out;
   }
 
