@@ -25,6 +25,7 @@
 #include "tests/codegen/hlo_reference_convolution.h"
 #include "tests/codegen/hlo_reference_dot.h"
 #include "tests/codegen/hlo_reference_elements.h"
+#include "tests/codegen/hlo_reference_reduce.h"
 
 namespace idxmap::codegen::testing {
 
@@ -101,67 +102,11 @@ class HloReference {
   std::vector<Tensor> results(const hlo::Instruction& ins, const std::vector<Tensor>& in) {
     if (!ins.shape.isTuple) return {op(ins, in)};
     if (ins.opcode == "fusion") return computation(*ins.calledComputations.at(0), in);
-    if (ins.opcode == "reduce" || ins.opcode == "reduce-window") return variadicReduce(ins, in);
-    throw std::runtime_error("reference: no tuple-shaped " + ins.opcode);
-  }
-
-  // reduce / reduce-window of N inputs: at each result index, N accumulators start at the inits
-  // and take the reducer of (accumulators..., the inputs' elements...) at every position read,
-  // in row-major order (a window's positions in padding or a base dilation hole skipped, as
-  // XLA's evaluator skips them); the reducer is evaluated as written.
-  std::vector<Tensor> variadicReduce(const hlo::Instruction& ins, const std::vector<Tensor>& in) {
-    const size_t n = in.size() / 2;
-    const bool windowed = ins.opcode == "reduce-window";
-    std::vector<int64_t> dims;
-    std::vector<hlo::WindowDim> window;
-    std::vector<int64_t> positions;  // the reduced dims' sizes, or the window's
-    if (windowed) {
-      window = readWindow(requireAttribute(ins, "window"), "window");
-      for (const hlo::WindowDim& w : window) positions.push_back(w.size);
-    } else {
-      dims = readIntList(requireAttribute(ins, "dimensions"), "dimensions");
-      for (size_t k = 0; k < in[0].shape.size(); ++k)
-        if (std::count(dims.begin(), dims.end(), static_cast<int64_t>(k)))
-          positions.push_back(in[0].shape[k]);
-    }
-    // The input index read at result index i and position r; nullopt where a window's position
-    // falls outside the input.
-    auto read = [&](const std::vector<int64_t>& i,
-                    const std::vector<int64_t>& r) -> std::optional<std::vector<int64_t>> {
-      std::vector<int64_t> j(in[0].shape.size());
-      size_t a = 0, b = 0;
-      for (size_t k = 0; k < j.size(); ++k) {
-        if (!windowed) {
-          j[k] = std::count(dims.begin(), dims.end(), static_cast<int64_t>(k)) ? r[b++] : i[a++];
-          continue;
-        }
-        int64_t base = i[k] * window[k].stride + r[k] * window[k].rhsDilate - window[k].padLow;
-        if (base % window[k].lhsDilate != 0) return std::nullopt;
-        base /= window[k].lhsDilate;
-        if (base < 0 || base >= in[0].shape[k]) return std::nullopt;
-        j[k] = base;
-      }
-      return j;
-    };
-    const std::vector<int64_t>& shape = ins.shape.tupleElements.at(0).shape;
-    std::vector<Tensor> out;
-    for (size_t k = 0; k < n; ++k)
-      out.push_back(
-          gather_scatter::zeros(tensorType(ins.shape.tupleElements.at(k).element_type), shape));
-    forEach(shape, [&](const std::vector<int64_t>& i) {
-      std::vector<Tensor> acc;
-      for (size_t k = 0; k < n; ++k) acc.push_back(gather_scatter::scalarAt(in[n + k], 0));
-      forEach(positions, [&](const std::vector<int64_t>& r) {
-        std::optional<std::vector<int64_t>> j = read(i, r);
-        if (!j) return;
-        std::vector<Tensor> arguments = acc;
-        for (size_t k = 0; k < n; ++k)
-          arguments.push_back(gather_scatter::scalarAt(in[k], linearPosition(in[k].shape, *j)));
-        acc = computation(*ins.calledComputations.at(0), arguments);
+    if (ins.opcode == "reduce" || ins.opcode == "reduce-window")
+      return referenceVariadicReduce(ins, in, [&](const std::vector<Tensor>& arguments) {
+        return computation(*ins.calledComputations.at(0), arguments);
       });
-      for (size_t k = 0; k < n; ++k) put(out[k], linearPosition(shape, i), at(acc.at(k), 0));
-    });
-    return out;
+    throw std::runtime_error("reference: no tuple-shaped " + ins.opcode);
   }
 
   // `acc` becomes reducer `c` of (acc, source's element at `position`). A reducer made of
