@@ -219,6 +219,8 @@ class Parser {
       expect(")");
       return cast(width, operand);
     }
+    for (const DeclaredVariable& v : declared_)  // a thread's share bounds are idxmap_ names
+      if (v.name == name) return variable(name, v.width);
     if (name.rfind("idxmap_", 0) == 0) {
       CWidth width = parseTypeArgument();
       expect("(");
@@ -227,8 +229,6 @@ class Parser {
       expect(")");
       return call(name, width, std::move(arguments));
     }
-    for (const DeclaredVariable& v : declared_)
-      if (v.name == name) return variable(name, v.width);
     fail("`" + name + "` is not declared");
   }
 

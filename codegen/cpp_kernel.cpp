@@ -85,6 +85,14 @@ class KernelPrinter : KernelText {
     std::optional<std::pair<int64_t, int64_t>> range =
         narrowLoop(nest, d, "idxmap_first", "idxmap_last");
     if (!range) return std::nullopt;
+    // The narrowed nest as printed: every share [first, last) of the range (idxmap_thread_range's
+    // shares partition it, and moving both ends to run starts keeps them a partition) gets
+    // exactly the domain's points there.
+    require(validator_.checkLoopNest(
+                nest,
+                KernelValidator::ThreadShare{
+                    d, "idxmap_first", "idxmap_last", {range->first, range->second}}),
+            "each thread's share of " + d);
     const std::string lo = std::to_string(range->first);
     std::string out;
     if (atRunStarts) {

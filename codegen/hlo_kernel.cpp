@@ -279,6 +279,10 @@ class HloKernelPrinter {
           require(validator->checkCovered(check.role, check.alternatives),
                   check.role + " branches");
           break;
+        case PendingCheck::Kind::kRuntimeValue:
+          require(validator->checkRuntimeValue(check.runtimeVar, check.text, true, "", check.raw),
+                  check.role + "'s value");
+          break;
       }
     }
     for (auto& [key, validator] : validators) {

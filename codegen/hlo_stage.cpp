@@ -195,7 +195,7 @@ std::string StageEmitter::printIndex(const std::string& role, Expr meaning,
                                      std::optional<int64_t> elements) {
   std::string text = printCExpr(lowering_.lower(meaning));
   checks_.push_back(
-      {PendingCheck::Kind::kExpression, role, text, meaning, elements, {}, {}, context_});
+      {PendingCheck::Kind::kExpression, role, text, meaning, elements, {}, {}, context_, 0, ""});
   return text;
 }
 
@@ -208,7 +208,8 @@ std::string StageEmitter::printCondition(const std::string& role,
     text += (text.empty() ? "" : " && ") + e + " >= " + lo + " && " + e + " <= " + hi;
   }
   if (text.empty()) text = "0 <= 0";  // always: printed so that it reads back
-  checks_.push_back({PendingCheck::Kind::kCondition, role, text, {}, {}, condition, {}, context_});
+  checks_.push_back(
+      {PendingCheck::Kind::kCondition, role, text, {}, {}, condition, {}, context_, 0, ""});
   return text;
 }
 
@@ -282,10 +283,16 @@ Expr StageEmitter::declareRuntime(const std::string& raw, const ElementCode& typ
                 "ULL, " + std::to_string(range.hi) + "ULL))"
           : "idxmap_clamp<int64_t>(static_cast<int64_t>(" + raw + "), " +
                 printCExpr(literal(range.lo)) + ", " + printCExpr(literal(range.hi)) + ")";
-  std::string name = "rt" + std::to_string(map_.runtimeVars.size());
+  const size_t k = map_.runtimeVars.size();
+  std::string name = "rt" + std::to_string(k);
   // In range, so it fits the index width (int32_t only when every buffer has < 2^31 elements).
-  line("const " + std::string(typeName(width_)) + " " + name + " = static_cast<" +
-       typeName(width_) + ">(" + clamped + ");");
+  const std::string text = "static_cast<" + std::string(typeName(width_)) + ">(" + clamped + ")";
+  line("const " + std::string(typeName(width_)) + " " + name + " = " + text + ";");
+  // The signed clamp is validated as printed; an unsigned 64-bit one has no model in the
+  // validator's integers (and no certificate).
+  if (!(type.bits == 64 && !type.isSigned))
+    checks_.push_back(
+        {PendingCheck::Kind::kRuntimeValue, name, text, {}, {}, {}, {}, context_, k, raw});
   map_.runtimeVars.push_back({range, ""});
   return Expr::runtimeVar(static_cast<unsigned>(map_.runtimeVars.size() - 1));
 }

@@ -45,13 +45,16 @@ struct KernelScope {
 
 // A check of printed text, run once the stage's variables are all known.
 struct PendingCheck {
-  enum class Kind : uint8_t { kExpression, kCondition, kCovered } kind;
+  // kRuntimeValue: `text` gives runtime variable `runtimeVar` its clamped value from `raw`.
+  enum class Kind : uint8_t { kExpression, kCondition, kCovered, kRuntimeValue } kind;
   std::string role, text;
   Expr meaning;                                       // kExpression (may be null)
   std::optional<int64_t> elements;                    // kExpression into a buffer
   std::vector<Constraint> condition;                  // kCondition
   std::vector<std::vector<Constraint>> alternatives;  // kCovered
   std::vector<Constraint> context;                    // the branch it runs in
+  size_t runtimeVar = 0;                              // kRuntimeValue
+  std::string raw;                                    // kRuntimeValue
 };
 
 // A load the stage performs, for the kernel's header: buffer and index over the stage's map.

@@ -66,7 +66,8 @@ std::string StageEmitter::branch(const Frame& frame, const Instruction& instruct
       last = operandMap(instruction, conditional[later]).knownEmpty;
     std::string role = op + " operand " + std::to_string(i);
     if (last) {
-      checks_.push_back({PendingCheck::Kind::kCovered, op, "", {}, {}, {}, alternatives, context_});
+      checks_.push_back(
+          {PendingCheck::Kind::kCovered, op, "", {}, {}, {}, alternatives, context_, 0, ""});
       line(printed ? "} else {" : "{");
     } else {
       std::string text = printCondition(role, condition);

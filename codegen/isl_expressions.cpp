@@ -12,14 +12,24 @@ namespace idxmap::codegen {
 using isl_bridge::own;
 using isl_bridge::toIslVal;
 
-IslExpressions::IslExpressions(size_t dims, size_t runtimeVars) {
+IslExpressions::IslExpressions(size_t dims, size_t runtimeVars, std::vector<std::string> parameters)
+    : parameters_(std::move(parameters)) {
   for (size_t i = 0; i < dims; ++i) names_.push_back("d" + std::to_string(i));
   for (size_t k = 0; k < runtimeVars; ++k) names_.push_back("rt" + std::to_string(k));
   isl_space* space =
-      isl_space_set_alloc(islContext().get(), 0, static_cast<unsigned>(names_.size()));
+      isl_space_set_alloc(islContext().get(), static_cast<unsigned>(parameters_.size()),
+                          static_cast<unsigned>(names_.size()));
+  for (size_t i = 0; i < parameters_.size(); ++i)
+    space = isl_space_set_dim_name(space, isl_dim_param, static_cast<unsigned>(i),
+                                   parameters_[i].c_str());
   for (size_t i = 0; i < names_.size(); ++i)
     space = isl_space_set_dim_name(space, isl_dim_set, static_cast<unsigned>(i), names_[i].c_str());
   space_ = own(space);
+}
+
+isl::pw_aff IslExpressions::parameter(size_t position) const {
+  return own(isl_pw_aff_from_aff(isl_aff_var_on_domain(
+      isl_local_space_from_space(space_.copy()), isl_dim_param, static_cast<unsigned>(position))));
 }
 
 size_t IslExpressions::position(const std::string& name) const {
@@ -97,6 +107,8 @@ isl::pw_aff IslExpressions::fromCExpr(const CExpr& expr) const {
     case COp::kLiteral:
       return constant(expr->value);
     case COp::kVariable:
+      for (size_t i = 0; i < parameters_.size(); ++i)
+        if (parameters_[i] == expr->name) return parameter(i);
       return variable(position(expr->name));
     case COp::kAdd:
       return own(isl_pw_aff_add(operand(0), operand(1)));
@@ -120,6 +132,14 @@ isl::pw_aff IslExpressions::fromCExpr(const CExpr& expr) const {
       if (f == "idxmap_min" || f == "idxmap_max") {
         isl_pw_aff *a = operand(0), *b = operand(1);
         return own(f == "idxmap_min" ? isl_pw_aff_min(a, b) : isl_pw_aff_max(a, b));
+      }
+      if (f == "idxmap_clamp") {
+        // The prelude's `v < lo ? lo : (hi < v ? hi : v)` is min(max(v, lo), hi) when lo <= hi;
+        // the kernels clamp into a variable's range, literals in order.
+        const CExpr &lo = expr->operands.at(1), &hi = expr->operands.at(2);
+        if (lo->op != COp::kLiteral || hi->op != COp::kLiteral || lo->value > hi->value)
+          throw Error("`" + printCExpr(expr) + "`: the bounds are not literals in order");
+        return own(isl_pw_aff_min(isl_pw_aff_max(operand(0), operand(1)), operand(2)));
       }
       isl_val* divisor = toIslVal(positiveLiteral(1)).release();
       if (f == "idxmap_floordiv")

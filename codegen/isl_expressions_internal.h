@@ -17,8 +17,9 @@ namespace idxmap::codegen {
 
 class IslExpressions {
  public:
-  // dims d0..d<dims-1>, then rt0..rt<runtimeVars-1>, in that order.
-  IslExpressions(size_t dims, size_t runtimeVars);
+  // dims d0..d<dims-1>, then rt0..rt<runtimeVars-1>, in that order; `parameters`: names of
+  // isl parameters (a thread's share bounds), which every set holds for each of their values.
+  IslExpressions(size_t dims, size_t runtimeVars, std::vector<std::string> parameters = {});
 
   const std::vector<std::string>& names() const { return names_; }
   isl::set universe() const;
@@ -35,10 +36,12 @@ class IslExpressions {
 
  private:
   isl::pw_aff variable(size_t position) const;
+  isl::pw_aff parameter(size_t position) const;
   isl::pw_aff constant(int64_t value) const;
 
   isl::space space_;
   std::vector<std::string> names_;
+  std::vector<std::string> parameters_;
 };
 
 }  // namespace idxmap::codegen

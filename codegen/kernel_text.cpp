@@ -141,6 +141,10 @@ KernelText::OpenStatement KernelText::openStatement(const std::vector<CExpr>& po
     at += 2;
   }
   const IndexingMap& map = kernel_.map;
+  // Why an unclamped loaded value is in its range where rt<k> takes it.
+  const std::string inRange = kernel_.guard || kernel_.check
+                                  ? "the skip test checks the range first"
+                                  : "the proof above that every loaded value lies there";
   for (size_t k = 0; k < map.runtimeVars.size(); ++k) {
     std::string v = "v" + std::to_string(k);
     std::string value = kernel_.clamp
@@ -148,8 +152,9 @@ KernelText::OpenStatement KernelText::openStatement(const std::vector<CExpr>& po
                                   printCExpr(literal(map.runtimeVars[k].range.lo)) + ", " +
                                   printCExpr(literal(map.runtimeVars[k].range.hi)) + ")"
                             : v;
-    out.text += pad(at) + "const " + W + " rt" + std::to_string(k) + " = static_cast<" + W + ">(" +
-                value + ");\n";
+    const std::string rt = "rt" + std::to_string(k), text = "static_cast<" + W + ">(" + value + ")";
+    require(validator_.checkRuntimeValue(k, text, kernel_.clamp, inRange), rt + "'s value");
+    out.text += pad(at) + "const " + W + " " + rt + " = " + text + ";\n";
   }
   out.indent = at;
   return out;

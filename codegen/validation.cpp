@@ -4,7 +4,9 @@
 #include <isl/set.h>
 #include <isl/val.h>
 
+#include <algorithm>
 #include <cstring>
+#include <functional>
 #include <limits>
 
 #include "codegen/isl_expressions_internal.h"
@@ -60,6 +62,10 @@ __int128 evaluateC(const CExpr& e, const std::vector<std::string>& names,
       __int128 a = arg(0), b = arg(1);
       if (e->name == "idxmap_min") return a < b ? a : b;
       if (e->name == "idxmap_max") return a < b ? b : a;
+      if (e->name == "idxmap_clamp") {
+        __int128 hi = arg(2);
+        return a < b ? b : (hi < a ? hi : a);
+      }
       __int128 q = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
       if (e->name == "idxmap_floordiv") return q;
       if (e->name == "idxmap_floormod") return a - q * b;
@@ -191,6 +197,8 @@ KernelValidator::KernelValidator(const IndexingMap& map, std::vector<DeclaredVar
 
 KernelValidator::~KernelValidator() = default;
 
+const IndexingMap& KernelValidator::map() const { return state_->map; }
+
 ProofResult KernelValidator::checkExpression(const std::string& role, const std::string& text,
                                              Expr meaning, Where where,
                                              std::optional<int64_t> bufferElements) {
@@ -238,6 +246,63 @@ ProofResult KernelValidator::checkExpression(const std::string& role, const std:
   } catch (const CExprParseError& error) {
     return ProofResult::refuted("read-back", role + ": " + error.what());
   } catch (const isl_bridge::IslError& error) {
+    return ProofResult::unknown(role + ": " + error.what());
+  }
+}
+
+ProofResult KernelValidator::checkRuntimeValue(size_t k, const std::string& text, bool clamped,
+                                               const std::string& why, const std::string& raw) {
+  const std::string rt = "rt" + std::to_string(k), v = "v" + std::to_string(k);
+  const std::string name = raw.empty() ? v : raw;
+  const std::string role = rt + " from " + name;
+  try {
+    return isl_bridge::withIslBudget([&]() -> ProofResult {
+      // Read back with the loaded value named as the validator names rt<k>'s: v<k>.
+      std::function<CExpr(const CExpr&)> rename = [&](const CExpr& e) {
+        if (e->op == COp::kVariable) return variable(v, e->width);
+        CExprNode node = *e;
+        for (CExpr& operand : node.operands) operand = rename(operand);
+        return std::make_shared<const CExprNode>(std::move(node));
+      };
+      CExpr code = rename(parseCExpr(text, {{name, CWidth::k64}}));
+      const Interval range = state_->map.runtimeVars.at(k).range;
+      const IslExpressions& expressions = state_->expressions;
+      // v<k> is rt<k>'s position in the validator's space (IslExpressions::position).
+      isl::set domain = expressions.universe().intersect(
+          expressions.inRange(expressions.position(rt), clamped ? widthRange(CWidth::k64) : range));
+      if (auto failure = state_->checkWidths(role, code, domain)) return *failure;
+      const Expr raw = Expr::runtimeVar(static_cast<unsigned>(k));
+      const Expr meaning =
+          clamped ? Expr::min(Expr::max(raw, Expr::constant(range.lo)), Expr::constant(range.hi))
+                  : raw;
+      isl::set differs =
+          own(isl_set_intersect(isl_pw_aff_ne_set(expressions.fromCExpr(code).release(),
+                                                  expressions.fromExpr(meaning).release()),
+                                domain.copy()));
+      if (auto values = state_->sample(differs)) {
+        const size_t at = expressions.position(rt);
+        __int128 actual = evaluateC(code, expressions.names(), *values);
+        int64_t loaded = (*values)[at];
+        int64_t wanted = clamped ? std::clamp(loaded, range.lo, range.hi) : loaded;
+        if (actual == wanted)
+          return ProofResult::unknown(role + ": isl and evaluation disagree at " + name + " = " +
+                                      std::to_string(loaded));
+        return state_->refuted(role + ": `" + text + "` is " + describe(actual) +
+                                   " where the op's " + rt + " is " + std::to_string(wanted),
+                               *values);
+      }
+      certificates_.push_back(role + ": `" + text + "` is the loaded value" +
+                              (clamped ? " clamped into [" + std::to_string(range.lo) + ", " +
+                                             std::to_string(range.hi) + "], as the op clamps it"
+                                       : " wherever it lies in [" + std::to_string(range.lo) +
+                                             ", " + std::to_string(range.hi) + "] (" + why + ")"));
+      return ProofResult::proven("isl");
+    });
+  } catch (const CExprParseError& error) {
+    return ProofResult::refuted("read-back", role + ": " + error.what());
+  } catch (const isl_bridge::IslError& error) {
+    return ProofResult::unknown(role + ": " + error.what());
+  } catch (const Error& error) {
     return ProofResult::unknown(role + ": " + error.what());
   }
 }
@@ -360,94 +425,6 @@ ProofResult KernelValidator::checkCovered(
     });
   } catch (const isl_bridge::IslError& error) {
     return ProofResult::unknown(role + ": " + error.what());
-  }
-}
-
-ProofResult KernelValidator::checkLoopNest(const LoopNest& nest) {
-  try {
-    return isl_bridge::withIslBudget([&]() -> ProofResult {
-      // Statement points over the iterators' space (the dims' names): a loop frees its
-      // iterator and bounds it; an iterator no loop binds is 0 (it is not in scope).
-      IslExpressions iterators(nest.dims, 0);
-      std::vector<DeclaredVariable> declared;
-      for (const std::string& name : iterators.names()) declared.push_back({name, nest.width});
-      isl::set start = iterators.universe();
-      for (size_t i = 0; i < nest.dims; ++i) start = start.intersect(iterators.inRange(i, {0, 0}));
-      std::vector<isl::set> statements;
-      std::function<void(const LoopNode&, isl::set)> walk = [&](const LoopNode& node, isl::set at) {
-        auto readBack = [&](const CExpr& e) { return parseCExpr(printCExpr(e), declared); };
-        switch (node.kind) {
-          case LoopNode::Kind::kFor: {
-            size_t i = iterators.position(node.iterator);
-            at = own(isl_set_drop_constraints_involving_dims(at.release(), isl_dim_set,
-                                                             static_cast<unsigned>(i), 1));
-            CExpr lower = readBack(node.lower);
-            isl::pw_aff iterator = iterators.fromCExpr(variable(node.iterator, nest.width));
-            at = at.intersect(
-                own(isl_pw_aff_ge_set(iterator.copy(), iterators.fromCExpr(lower).release())));
-            if (node.step != 1) {  // iterator = lower + k * step for some k >= 0
-              isl::pw_aff distance =
-                  own(isl_pw_aff_sub(iterator.copy(), iterators.fromCExpr(lower).release()));
-              isl::pw_aff phase = own(isl_pw_aff_mod_val(
-                  distance.release(), isl_bridge::toIslVal(node.step).release()));
-              at = at.intersect(iterators.valueIn(phase, {0, 0}));
-            }
-            at = at.intersect(iterators.fromCondition(readBack(node.condition)));
-            for (const LoopNode& child : node.body) walk(child, at);
-            return;
-          }
-          case LoopNode::Kind::kIf: {
-            isl::set condition = iterators.fromCondition(readBack(node.condition));
-            for (const LoopNode& child : node.body) walk(child, at.intersect(condition));
-            isl::set otherwise = own(isl_set_subtract(at.copy(), condition.release()));
-            for (const LoopNode& child : node.orElse) walk(child, otherwise);
-            return;
-          }
-          case LoopNode::Kind::kBlock:
-            for (const LoopNode& child : node.body) walk(child, at);
-            return;
-          case LoopNode::Kind::kStatement: {
-            // The statement's point is a function of the iterators: apply it.
-            isl_map* image = isl_map_from_domain(at.copy());
-            for (const CExpr& coordinate : node.point)
-              image = isl_map_flat_range_product(
-                  image,
-                  isl_map_intersect_domain(
-                      isl_map_from_pw_aff(iterators.fromCExpr(readBack(coordinate)).release()),
-                      at.copy()));
-            isl::map owned = own(image);
-            if (!isl_bridge::checked(isl_map_is_injective(owned.get())))
-              throw Error("a statement of the loop nest runs twice at one point");
-            statements.push_back(own(isl_map_range(owned.release())));
-            return;
-          }
-        }
-      };
-      walk(nest.root, start);
-      IndexingMap dimsOnly;
-      dimsOnly.dims = state_->map.dims;
-      dimsOnly.constraints = nest.dimConstraints;
-      isl::set expected = iterators.universe();
-      for (size_t i = 0; i < nest.dims; ++i)
-        expected = expected.intersect(iterators.inRange(i, dimsOnly.dims[i].range));
-      for (const Constraint& c : nest.dimConstraints)
-        expected = expected.intersect(iterators.valueIn(iterators.fromExpr(c.expr), c.range));
-      isl::set enumerated = own(isl_set_empty(isl_set_get_space(expected.get())));
-      for (size_t a = 0; a < statements.size(); ++a) {
-        for (size_t b = 0; b < a; ++b)
-          if (!statements[a].intersect(statements[b]).is_empty())
-            return ProofResult::refuted("isl", "two statements of the loop nest share a point");
-        enumerated = enumerated.unite(statements[a]);
-      }
-      if (!enumerated.is_equal(expected))
-        return ProofResult::refuted("isl", "the loop nest does not enumerate the map's domain");
-      certificates_.push_back("the loop nest enumerates the domain exactly, each point once");
-      return ProofResult::proven("isl");
-    });
-  } catch (const CExprParseError& error) {
-    return ProofResult::refuted("read-back", error.what());
-  } catch (const isl_bridge::IslError& error) {
-    return ProofResult::unknown(std::string("loop nest: ") + error.what());
   }
 }
 

@@ -7,6 +7,7 @@
 //   - every node evaluated in int32_t (int64_t) stays in that type's range there, so C's
 //     arithmetic never wraps (isl; for int32_t, Z3 on bit-vectors too: checkBitWidths);
 //   - every offset into a buffer lies inside it;
+//   - each runtime variable's value is its loaded value, clamped where the op clamps;
 //   - a guard (scatter's skip test) holds exactly at the map's points, its range checks on the
 //     raw loaded values coming first so that what follows computes with bounded values.
 // A check that fails is refuted with a point, replayed by evaluating the C expression and
@@ -39,11 +40,28 @@ class KernelValidator {
   KernelValidator(const KernelValidator&) = delete;
   KernelValidator& operator=(const KernelValidator&) = delete;
 
-  ProofResult checkLoopNest(const LoopNest& nest);
+  // A thread's share of one dim's loop (loop_nest.h's narrowLoop): the loop over `iterator`
+  // runs over [first, last), int64_t variables the thread sets at run time.
+  struct ThreadShare {
+    std::string iterator, first, last;
+    Interval range;  // the loop's range before it was shared
+  };
+  // With `share`: for every first <= last in [range.lo, range.hi + 1], the nest enumerates
+  // exactly the domain's points whose iterator lies in [first, last), each once; so threads
+  // whose shares partition the range partition the domain.
+  ProofResult checkLoopNest(const LoopNest& nest,
+                            const std::optional<ThreadShare>& share = std::nullopt);
   // `text` as printed must equal `meaning` (a null Expr: no meaning to compare) at the points
   // `where` says; with `bufferElements`, it must also lie in [0, bufferElements).
   ProofResult checkExpression(const std::string& role, const std::string& text, Expr meaning,
                               Where where, std::optional<int64_t> bufferElements = std::nullopt);
+  // `text`: the value the kernel gives runtime variable k from its loaded value v<k>
+  // (int64_t), as printed. `clamped` (the op clamps): it must be v<k> clamped into rt<k>'s
+  // range for every int64_t v<k>; otherwise it must be v<k> wherever v<k> lies in the range
+  // (what runs before it makes sure of that: `why`, for the certificate).
+  // `raw`: the loaded value's name in `text` (v<k> when empty; an HLO stage's local).
+  ProofResult checkRuntimeValue(size_t k, const std::string& text, bool clamped,
+                                const std::string& why, const std::string& raw = "");
   // `text`: `v0 >= lo && v0 <= hi && ... && <constraints>` over the raw loaded values v<k>
   // (int64_t); the first 2 * runtimeVars conjuncts must be their range checks.
   ProofResult checkGuard(const std::string& text);
@@ -65,6 +83,7 @@ class KernelValidator {
   const std::vector<std::string>& certificates() const { return certificates_; }
 
  private:
+  const IndexingMap& map() const;
   struct State;
   std::unique_ptr<State> state_;
   std::vector<std::string> certificates_;

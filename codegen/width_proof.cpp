@@ -71,6 +71,10 @@ class CTranslator {
     }
     if (name == "idxmap_min") return z3::ite(b < a, b, a);
     if (name == "idxmap_max") return z3::ite(a < b, b, a);
+    if (name == "idxmap_clamp") {
+      z3::expr hi = widen(translate(args.at(2)), w);
+      return z3::ite(a < b, b, z3::ite(hi < a, hi, a));
+    }
     throw Unencodable{"a call to " + name};
   }
 

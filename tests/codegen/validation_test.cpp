@@ -97,6 +97,36 @@ TEST(Validation, TheSkipTestMustBeTheMapsDomain) {
       validator.checkGuard("v0 + d1 >= 0 && v0 + d1 <= 9 && v0 >= -1 && v0 <= 9").isRefuted());
 }
 
+// The line that gives a runtime variable its value from the loaded one: a clamp where the op
+// clamps (into exactly the range), the value itself where the range is checked or proven; a
+// wrong bound, a missing clamp or a narrowing cast that loses the value is refuted at a value
+// the C expression, evaluated, shows wrong.
+TEST(Validation, ARuntimeVariableIsItsLoadedValueClampedAsTheOpSays) {
+  IndexingMap m = map("(d0){rt0} -> (rt0), domain: d0 in [0, 3], rt0 in [0, 9]");
+  KernelValidator validator(m, variables(m, CWidth::k32));
+  EXPECT_TRUE(
+      validator
+          .checkRuntimeValue(0, "static_cast<int32_t>(idxmap_clamp<int64_t>(v0, 0, 9))", true, "")
+          .isProven());
+  EXPECT_TRUE(
+      validator.checkRuntimeValue(0, "static_cast<int32_t>(v0)", false, "checked").isProven());
+  ProofResult offByOne = validator.checkRuntimeValue(
+      0, "static_cast<int32_t>(idxmap_clamp<int64_t>(v0, 0, 8))", true, "");
+  ASSERT_TRUE(offByOne.isRefuted());
+  EXPECT_GE(offByOne.counterexample->runtimeVars.at(0), 9);  // a loaded 9 or more reads 8
+  ProofResult unclamped = validator.checkRuntimeValue(0, "static_cast<int64_t>(v0)", true, "");
+  ASSERT_TRUE(unclamped.isRefuted());
+  const int64_t loaded = unclamped.counterexample->runtimeVars.at(0);
+  EXPECT_TRUE(loaded < 0 || loaded > 9) << loaded;
+  // Every int64_t value is clamped first; cast to int32_t before the clamp, a large one wraps.
+  EXPECT_FALSE(
+      validator
+          .checkRuntimeValue(0, "idxmap_clamp<int32_t>(static_cast<int32_t>(v0), 0, 9)", true, "")
+          .isProven());
+  EXPECT_TRUE(
+      validator.checkRuntimeValue(0, "static_cast<int32_t>(v0 + 1)", false, "").isRefuted());
+}
+
 // Runs a loop nest as C would (the printed bounds, read back) and collects its points.
 void enumerate(const LoopNode& node, std::vector<int64_t>& values,
                std::vector<std::vector<int64_t>>& points, const std::vector<std::string>& names);
@@ -260,6 +290,28 @@ TEST(LoopNest, ANestThatMissesPointsIsRefuted) {
   nest.root.condition = binary(COp::kLessEqual, variable("d0", CWidth::k32), literal(3));
   KernelValidator validator(m, variables(m, CWidth::k32));
   EXPECT_TRUE(validator.checkLoopNest(nest).isRefuted());
+}
+
+// A thread's share of d0's loop (narrowLoop), proven for every share [first, last) of the
+// range: the narrowed nest runs exactly the domain's points there. A share that also runs its
+// last row, or the whole nest run by every thread, would apply a point twice: refuted.
+TEST(LoopNest, AThreadsShareRunsExactlyTheDomainsPointsInIt) {
+  IndexingMap m =
+      map("(d0, d1) -> (d0, d1), domain: d0 in [2, 9], d1 in [0, 3], d0 + d1 in [0, 10]");
+  const LoopNest whole = buildLoopNest(m, CWidth::k32);
+  LoopNest nest = whole;
+  ASSERT_EQ(narrowLoop(nest, "d0", "idxmap_first", "idxmap_last"),
+            (std::pair<int64_t, int64_t>{2, 9}));
+  KernelValidator validator(m, variables(m, CWidth::k32));
+  const KernelValidator::ThreadShare share{"d0", "idxmap_first", "idxmap_last", {2, 9}};
+  EXPECT_TRUE(validator.checkLoopNest(nest, share).isProven());
+  ASSERT_EQ(nest.root.kind, LoopNode::Kind::kFor);
+  LoopNest overlapping = nest;
+  overlapping.root.condition =
+      binary(COp::kLessEqual, variable("d0", CWidth::k32), variable("idxmap_last", CWidth::k64));
+  EXPECT_TRUE(validator.checkLoopNest(overlapping, share).isRefuted());
+  EXPECT_TRUE(validator.checkLoopNest(whole, share).isRefuted());
+  EXPECT_TRUE(validator.checkLoopNest(whole).isProven());
 }
 
 // The emitter broken on purpose: a kernel told to use int32 for an offset past 2^31 (shape
