@@ -332,7 +332,11 @@ ProofResult KernelValidator::checkBitWidths() {
 ProofResult KernelValidator::checkGuard(const std::string& text) {
   try {
     return isl_bridge::withIslBudget([&]() -> ProofResult {
-      CExpr guard = parseCExpr(text, state_->declared);
+      // Before the guard only the raw loaded values exist: rt<k> is declared after it.
+      std::vector<DeclaredVariable> before;
+      for (const DeclaredVariable& v : state_->declared)
+        if (v.name.rfind("rt", 0) != 0) before.push_back(v);
+      CExpr guard = parseCExpr(text, before);
       std::vector<CExpr> conjuncts;
       for (CExpr e = guard;; e = e->operands[0]) {
         if (e->op != COp::kAnd) {
