@@ -151,6 +151,17 @@ class KernelPrinter : KernelText {
         lo = range.lo;
         count = range.hi - range.lo + 1;
       }
+      // The test statement() prints (the target's offset, a validated expression, in place of
+      // the idxmap_target it is stored in): exactly the points whose owner is in the share.
+      const Transfer& first = kernel_.transfers.at(0);
+      const std::string owner = byValue ? "rt" + std::to_string(kernel_.splitIndex)
+                                        : "(" + offset("store to", first.to, Where::kGuarded) + ")";
+      require(
+          validator_.checkOwnership(
+              "each thread's updates", owner + " >= idxmap_first && " + owner + " < idxmap_last",
+              byValue ? Expr::runtimeVar(kernel_.splitIndex) : first.to.offset,
+              {lo, lo + count - 1}, "idxmap_first", "idxmap_last"),
+          "the threads' ownership test");
       std::string out =
           std::string(
               "  // Writes may collide: every thread walks all points in row-major order "

@@ -51,6 +51,13 @@ class KernelValidator {
   // whose shares partition the range partition the domain.
   ProofResult checkLoopNest(const LoopNest& nest,
                             const std::optional<ThreadShare>& share = std::nullopt);
+  // Threads that each walk every point and apply those they own: `condition` (comparisons
+  // joined by &&, over the kernel's variables and the int64_t share bounds `first` and `last`)
+  // holds exactly where first <= owner < last, for every first <= last in
+  // [shares.lo, shares.hi + 1], wherever the statement runs (the map's domain); and `owner`
+  // lies in `shares` there. Threads whose shares partition them apply each point once.
+  ProofResult checkOwnership(const std::string& role, const std::string& condition, Expr owner,
+                             Interval shares, const std::string& first, const std::string& last);
   // `text` as printed must equal `meaning` (a null Expr: no meaning to compare) at the points
   // `where` says; with `bufferElements`, it must also lie in [0, bufferElements).
   ProofResult checkExpression(const std::string& role, const std::string& text, Expr meaning,

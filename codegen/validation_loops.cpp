@@ -1,5 +1,6 @@
-// KernelValidator::checkLoopNest (codegen/validation.h): a loop nest, as printed and read
-// back, enumerates exactly the map's domain (or a thread's share of it), each point once (isl).
+// KernelValidator::checkLoopNest and checkOwnership (codegen/validation.h): a loop nest, as
+// printed and read back, enumerates exactly the map's domain (or a thread's share of it), each
+// point once; threads that walk every point apply exactly those they own (isl).
 #include <isl/map.h>
 #include <isl/set.h>
 
@@ -7,7 +8,9 @@
 
 #include "codegen/isl_expressions_internal.h"
 #include "codegen/validation.h"
+#include "codegen/validation_state_internal.h"
 #include "core/bridges/isl_bridge.h"
+#include "core/text.h"
 
 namespace idxmap::codegen {
 
@@ -125,6 +128,54 @@ ProofResult KernelValidator::checkLoopNest(const LoopNest& nest,
     return ProofResult::refuted("read-back", error.what());
   } catch (const isl_bridge::IslError& error) {
     return ProofResult::unknown(std::string("loop nest: ") + error.what());
+  }
+}
+
+ProofResult KernelValidator::checkOwnership(const std::string& role, const std::string& condition,
+                                            Expr owner, Interval shares, const std::string& first,
+                                            const std::string& last) {
+  try {
+    return isl_bridge::withIslBudget([&]() -> ProofResult {
+      const IndexingMap& m = state_->map;
+      // The validator's variables, with the share bounds as parameters.
+      IslExpressions e(m.dims.size(), m.runtimeVars.size(), {first, last});
+      isl::set domain = e.universe();
+      size_t position = 0;
+      for (const std::vector<Variable>* vars : {&m.dims, &m.runtimeVars})
+        for (const Variable& v : *vars) domain = domain.intersect(e.inRange(position++, v.range));
+      for (const Constraint& c : m.constraints)
+        domain = domain.intersect(e.valueIn(e.fromExpr(c.expr), c.range));
+      const isl::pw_aff owned = e.fromExpr(owner);
+      if (!own(isl_set_subtract(domain.copy(), e.valueIn(owned, shares).release())).is_empty())
+        return ProofResult::refuted("isl", role + ": " + printExpr(owner, &m) + " leaves [" +
+                                               std::to_string(shares.lo) + ", " +
+                                               std::to_string(shares.hi) +
+                                               "] where the statement runs: no thread "
+                                               "would apply that point");
+      std::vector<DeclaredVariable> declared = state_->declared;
+      declared.push_back({first, CWidth::k64});
+      declared.push_back({last, CWidth::k64});
+      const isl::pw_aff from = e.fromCExpr(variable(first, CWidth::k64)),
+                        to = e.fromCExpr(variable(last, CWidth::k64));
+      isl::set context = domain.intersect(e.valueIn(from, {shares.lo, shares.hi + 1}))
+                             .intersect(e.valueIn(to, {shares.lo, shares.hi + 1}))
+                             .intersect(own(isl_pw_aff_le_set(from.copy(), to.copy())));
+      isl::set holds = context.intersect(e.fromCondition(parseCExpr(condition, declared)));
+      isl::set expected = context.intersect(own(isl_pw_aff_ge_set(owned.copy(), from.copy())))
+                              .intersect(own(isl_pw_aff_lt_set(owned.copy(), to.copy())));
+      if (!holds.is_equal(expected))
+        return ProofResult::refuted("isl", role + ": `" + condition + "` is not " + first +
+                                               " <= " + printExpr(owner, &m) + " < " + last);
+      certificates_.push_back(role + ": `" + condition + "` holds exactly where " + first +
+                              " <= " + printExpr(owner, &m) + " < " + last + ", for every " +
+                              first + " <= " + last + " in [" + std::to_string(shares.lo) + ", " +
+                              std::to_string(shares.hi + 1) + "], and every point has an owner");
+      return ProofResult::proven("isl");
+    });
+  } catch (const CExprParseError& error) {
+    return ProofResult::refuted("read-back", role + ": " + error.what());
+  } catch (const isl_bridge::IslError& error) {
+    return ProofResult::unknown(role + ": " + error.what());
   }
 }
 

@@ -314,6 +314,39 @@ TEST(LoopNest, AThreadsShareRunsExactlyTheDomainsPointsInIt) {
   EXPECT_TRUE(validator.checkLoopNest(whole).isProven());
 }
 
+// Threads that walk every point and apply the ones they own: the printed test must be exactly
+// "first <= owner < last" for every share, and every point where the statement runs must have
+// an owner in the shared range.
+TEST(Validation, EachPointHasExactlyOneOwningThread) {
+  IndexingMap m =
+      map("(d0, d1){rt0} -> (rt0 * 2 + d1), domain: d0 in [0, 3], d1 in [0, 1], rt0 in [0, 4]");
+  KernelValidator validator(m, variables(m, CWidth::k32));
+  const Expr target = m.results[0];
+  EXPECT_TRUE(validator
+                  .checkOwnership("by value", "rt0 >= first && rt0 < last", Expr::runtimeVar(0),
+                                  {0, 4}, "first", "last")
+                  .isProven());
+  EXPECT_TRUE(validator
+                  .checkOwnership("by target", "(rt0 * 2 + d1) >= first && (rt0 * 2 + d1) < last",
+                                  target, {0, 9}, "first", "last")
+                  .isProven());
+  // A share that also takes its upper bound: two threads apply the point there.
+  EXPECT_TRUE(validator
+                  .checkOwnership("overlap", "rt0 >= first && rt0 <= last", Expr::runtimeVar(0),
+                                  {0, 4}, "first", "last")
+                  .isRefuted());
+  // Shares of [0, 8] leave the targets 9 unowned.
+  EXPECT_TRUE(validator
+                  .checkOwnership("short", "(rt0 * 2 + d1) >= first && (rt0 * 2 + d1) < last",
+                                  target, {0, 8}, "first", "last")
+                  .isRefuted());
+  // The owner tested is not the one claimed.
+  EXPECT_TRUE(validator
+                  .checkOwnership("other", "d1 >= first && d1 < last", Expr::runtimeVar(0), {0, 4},
+                                  "first", "last")
+                  .isRefuted());
+}
+
 // The emitter broken on purpose: a kernel told to use int32 for an offset past 2^31 (shape
 // only, never run) is refused before any text is returned.
 TEST(Validation, AKernelWithAnOverflowingOffsetIsNotPrinted) {
