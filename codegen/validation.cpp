@@ -80,6 +80,9 @@ ProofResult KernelValidator::checkExpression(const std::string& role, const std:
               *values);
       }
       if (computesInInt32(code)) widthQuestions_.push_back({role, code, where == Where::kGuarded});
+      if (journal)
+        journal->push_back(
+            {role, text, meaning, where, bufferElements, state_->map, state_->declared});
       certificates_.push_back(
           role + ": `" + text + "`" + (meaning.isNull() ? "" : " equals the map's expression") +
           (bufferElements ? ", in bounds" : "") + ", no " + typeName(widthOf(code)) + " overflow");

@@ -31,8 +31,24 @@ namespace idxmap::codegen {
 // variables in their ranges (kBox), or only where the map's constraints hold (kGuarded).
 enum class Where : uint8_t { kBox, kGuarded };
 
+// One expression a validator proved (checkExpression), with what it was proved against: what
+// the validator's mutation test (tests/codegen/validator_mutation_test.cpp) asks again about
+// changed text.
+struct CheckedExpression {
+  std::string role, text;
+  Expr meaning;
+  Where where;
+  std::optional<int64_t> bufferElements;
+  IndexingMap map;
+  std::vector<DeclaredVariable> declared;
+};
+
 class KernelValidator {
  public:
+  // Where set (a test's seam, null otherwise), every expression proven on this thread is
+  // recorded there.
+  static inline thread_local std::vector<CheckedExpression>* journal = nullptr;
+
   // `map`: the kernel's map (dims, runtime variables, constraints; no range variables);
   // `declared`: the variables the kernel declares, with their widths (d<i>, rt<k>, v<k>).
   KernelValidator(const IndexingMap& map, std::vector<DeclaredVariable> declared);

@@ -1,7 +1,8 @@
 // The validator's mutation score (issue 32, item 3): on the kernels of random gathers and
 // scatters (random_kernel_cases.h; nothing proven about their indices, so gathers clamp and
 // scatters skip), every single change of what the kernel prints (validator_mutants.h) to its
-// offsets, runtime-variable lines, skip test and loop bounds is put to the validator, and brute
+// offsets, runtime-variable lines, skip test and loop bounds, and on random HLO fusions every
+// change of the index expressions their stages print, is put to the validator, and brute
 // force decides (with no isl) whether the change alters what the kernel does. The validator
 // must refuse at least 99% of the changes that alter behaviour (the score, printed) and accept
 // the printed code itself. CI runs a sample of the ops; IDXMAP_TEST_FULL=1 (scripts/
@@ -13,8 +14,10 @@
 #include <iostream>
 
 #include "codegen/gather_scatter_kernels.h"
+#include "codegen/hlo_kernel.h"
 #include "codegen/index_code.h"
 #include "codegen/validation.h"
+#include "tests/codegen/random_hlo.h"
 #include "tests/codegen/random_kernel_cases.h"
 #include "tests/codegen/validator_mutants.h"
 #include "tests/support/sampling.h"
@@ -252,6 +255,105 @@ class KernelMutants {
   std::vector<DeclaredVariable> declared_;
   Score& score_;
 };
+
+// Every single change of a recorded expression (an HLO stage's offset, index or condition
+// operand), against brute force over the points where it runs: the box of the validator's map
+// (its constraints on dims alone), and where `where` is kGuarded its other constraints too.
+void scoreRecorded(const CheckedExpression& checked, Score& score) {
+  const IndexingMap& map = checked.map;
+  std::vector<std::string> names;
+  std::vector<Interval> ranges;
+  for (size_t i = 0; i < map.dims.size(); ++i) {
+    names.push_back("d" + std::to_string(i));
+    ranges.push_back(map.dims[i].range);
+  }
+  for (size_t k = 0; k < map.runtimeVars.size(); ++k) {
+    names.push_back("rt" + std::to_string(k));
+    ranges.push_back(map.runtimeVars[k].range);
+  }
+  int64_t points = 1;
+  for (const Interval& r : ranges) {
+    if (r.isEmpty()) return;
+    points *= r.hi - r.lo + 1;
+    if (points > 20000) return;
+  }
+  std::vector<std::vector<int64_t>> at;  // the points where the expression runs
+  std::vector<int64_t> p;
+  for (const Interval& r : ranges) p.push_back(r.lo);
+  for (;;) {
+    std::vector<int64_t> d(p.begin(), p.begin() + static_cast<long>(map.dims.size())),
+        rt(p.begin() + static_cast<long>(map.dims.size()), p.end());
+    bool runs = true;
+    for (const Constraint& c : map.constraints) {
+      if (checked.where == Where::kBox && !usesOnlyDims(c.expr)) continue;
+      int64_t value = c.expr.evaluate(d, {}, rt);
+      runs &= value >= c.range.lo && value <= c.range.hi;
+    }
+    if (runs) at.push_back(p);
+    size_t i = ranges.size();
+    while (i > 0 && p[i - 1] == ranges[i - 1].hi) p[i - 1] = ranges[i - 1].lo, --i;
+    if (i == 0) break;
+    ++p[i - 1];
+  }
+  KernelValidator validator(map, checked.declared);
+  mutants::forEachMutant(
+      parseCExpr(checked.text, checked.declared), checked.declared, [&](const CExpr& m) {
+        bool changes = false;
+        for (const std::vector<int64_t>& values : at) {
+          std::optional<__int128> value = mutants::evaluate(m, names, values);
+          std::vector<int64_t> d(values.begin(),
+                                 values.begin() + static_cast<long>(map.dims.size())),
+              rt(values.begin() + static_cast<long>(map.dims.size()), values.end());
+          changes |= !value ||
+                     (!checked.meaning.isNull() && *value != checked.meaning.evaluate(d, {}, rt)) ||
+                     (checked.bufferElements && (*value < 0 || *value >= *checked.bufferElements));
+          if (changes) break;
+        }
+        const std::string mutant = printCExpr(m);
+        score.count(changes,
+                    validator
+                        .checkExpression(checked.role, mutant, checked.meaning, checked.where,
+                                         checked.bufferElements)
+                        .isProven(),
+                    checked.role + ": " + checked.text + " -> " + mutant);
+      });
+}
+
+// The same on HLO kernels: random loop fusions (random_hlo.h: broadcasts, transposes, reshapes,
+// slices, pads, concatenations, reductions, gathers, dynamic slices), every index expression
+// their stages print, recorded as the validator proves it.
+TEST(ValidatorMutation, RefusesTheChangesThatAlterAnHloKernel) {
+  constexpr size_t kFull = 60;
+  const sampling::Sample sample = sampling::sampleOf("ValidatorMutation.Hlo", kFull, 16);
+  RandomHlo generator(sample.seed);
+  Score score;
+  std::vector<CheckedExpression> recorded;
+  int kernels = 0;
+  for (size_t id = 0; id < sample.count; ++id) {
+    hlo::Module module = hlo::parseHloModule(generator.module(static_cast<int>(id)), "random.hlo");
+    recorded.clear();
+    KernelValidator::journal = &recorded;
+    try {
+      hloKernel(*module.entry->root, "mutated_" + std::to_string(id), false);
+    } catch (const UnsupportedHlo&) {
+      KernelValidator::journal = nullptr;
+      continue;
+    }
+    KernelValidator::journal = nullptr;
+    ++kernels;
+    for (const CheckedExpression& checked : recorded) scoreRecorded(checked, score);
+  }
+  ASSERT_GT(kernels, 0);
+  ASSERT_GT(score.changed, 0);
+  const double rate =
+      100.0 * static_cast<double>(score.killed) / static_cast<double>(score.changed);
+  std::cout << "[ score ] validator mutation score on HLO kernels: " << score.killed << " of "
+            << score.changed << " behaviour-changing mutants refused (" << rate << "%) over "
+            << kernels << " kernels; " << score.equivalent << " mutants change nothing\n";
+  for (size_t i = 0; i < score.survivors.size() && i < 10; ++i)
+    std::cout << "  survived: " << score.survivors[i] << "\n";
+  EXPECT_GE(rate, 99.0);
+}
 
 TEST(ValidatorMutation, RefusesAtLeast99PercentOfTheChangesThatAlterAKernel) {
   constexpr size_t kFull = 120;
