@@ -265,6 +265,7 @@ constexpr const char* kElementHelpers = R"(
 // and overflowing division as XLA defines them, shifts past the width, saturating float to
 // integer conversion, and 16-bit floats rounded after every operation.
 #include <bit>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -315,6 +316,33 @@ template <class T, class F> static inline T idxmap_float_to_int(F x) {
   if (x <= static_cast<F>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
   if (x >= static_cast<F>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
   return static_cast<T>(x);
+}
+// XLA's reduce-precision of a float or double (its elemental emitter's bit recipe): the mantissa
+// rounded to nearest even at `mantissa` bits (a carry moves the exponent), then a value past
+// the `exponent`-bit format's range becomes a signed infinity and one at or below its smallest
+// normal a signed zero (denormals flush); a NaN stays, or becomes +inf with no mantissa left.
+template <class F> static inline F idxmap_reduce_precision(F x, int exponent, int mantissa) {
+  using U = std::conditional_t<sizeof(F) == 4, uint32_t, uint64_t>;
+  constexpr int bits = sizeof(F) * 8, ownMantissa = std::numeric_limits<F>::digits - 1,
+                ownExponent = bits - 1 - ownMantissa;
+  U v;
+  std::memcpy(&v, &x, sizeof v);
+  if (mantissa < ownMantissa) {
+    const U last = U{1} << (ownMantissa - mantissa);
+    v = (v + (last >> 1) - 1 + ((v & last) >> (ownMantissa - mantissa))) & ~(last - 1);
+  }
+  if (exponent < ownExponent) {
+    const U sign = U{1} << (bits - 1), field = ((U{1} << ownExponent) - 1) << ownMantissa;
+    const U bias = (U{1} << (ownExponent - 1)) - 1, reduced = (U{1} << (exponent - 1)) - 1;
+    if ((v & field) > ((bias + reduced) << ownMantissa))
+      v = (v & sign) | field;
+    else if ((v & field) <= ((bias - reduced) << ownMantissa))
+      v &= sign;
+  }
+  F out;
+  std::memcpy(&out, &v, sizeof out);
+  if (x != x) return mantissa > 0 ? x : std::numeric_limits<F>::infinity();
+  return out;
 }
 static inline float idxmap_round_f16(float x) { return idxmap_f16_to_f32(idxmap_f32_to_f16(x)); }
 static inline float idxmap_round_bf16(float x) { return idxmap_bf16_to_f32(idxmap_f32_to_bf16(x)); }

@@ -75,6 +75,76 @@ ENTRY e {
   if (cuda && !onTheGpu(cuda) && nvccInstalled()) expectNvccClean(cases, "bitcast-convert");
 }
 
+// reduce-precision (XLA's bit recipe in the kernel, arithmetic in the reference): values
+// scaled toward both ends of the range, rounded to fewer mantissa bits (ties to even, carries
+// into the exponent, denormals at their fixed exponent), squeezed into fewer exponent bits
+// (overflow to infinity, underflow and denormals to zero), NaN kept or, with no mantissa bits,
+// made infinite. f16 and bf16 are refused: their float computation would keep denormals XLA
+// flushes.
+TEST_P(HloElementTargets, ReducePrecisionAgreesWithTheReference) {
+  const bool cuda = GetParam();
+  const std::string text = R"(HloModule reduce_precision
+narrowed {
+  x = f32[4,6] parameter(0)
+  k = f32[] constant(1.1)
+  kb = f32[4,6] broadcast(k), dimensions={}
+  y = f32[4,6] multiply(x, kb)
+  huge = f32[] constant(9e37)
+  hb = f32[4,6] broadcast(huge), dimensions={}
+  h = f32[4,6] multiply(y, hb)
+  tiny = f32[] constant(1e-39)
+  tb = f32[4,6] broadcast(tiny), dimensions={}
+  t = f32[4,6] multiply(y, tb)
+  bf = f32[4,6] reduce-precision(y), exponent_bits=8, mantissa_bits=7
+  half = f32[4,6] reduce-precision(h), exponent_bits=5, mantissa_bits=10
+  carry = f32[4,6] reduce-precision(h), exponent_bits=8, mantissa_bits=1
+  denormal = f32[4,6] reduce-precision(t), exponent_bits=8, mantissa_bits=3
+  flushed = f32[4,6] reduce-precision(t), exponent_bits=4, mantissa_bits=3
+  none = f32[4,6] reduce-precision(y), exponent_bits=2, mantissa_bits=0
+  ROOT r = (f32[4,6], f32[4,6], f32[4,6], f32[4,6], f32[4,6], f32[4,6]) tuple(bf, half, carry, denormal, flushed, none)
+}
+doubles {
+  x = f64[3,5] parameter(0)
+  k = f64[] constant(1.1)
+  kb = f64[3,5] broadcast(k), dimensions={}
+  y = f64[3,5] multiply(x, kb)
+  tiny = f64[] constant(1e-310)
+  tb = f64[3,5] broadcast(tiny), dimensions={}
+  t = f64[3,5] multiply(y, tb)
+  single = f64[3,5] reduce-precision(y), exponent_bits=8, mantissa_bits=23
+  denormal = f64[3,5] reduce-precision(t), exponent_bits=11, mantissa_bits=4
+  flushed = f64[3,5] reduce-precision(t), exponent_bits=8, mantissa_bits=4
+  ROOT r = (f64[3,5], f64[3,5], f64[3,5]) tuple(single, denormal, flushed)
+}
+ENTRY e {
+  a = f32[4,6] parameter(0)
+  narrow = (f32[4,6], f32[4,6], f32[4,6], f32[4,6], f32[4,6], f32[4,6]) fusion(a), kind=kLoop, calls=narrowed
+  b = f64[3,5] parameter(1)
+  wide = (f64[3,5], f64[3,5], f64[3,5]) fusion(b), kind=kLoop, calls=doubles
+  c = f32[7] parameter(2)
+  plain = f32[7] reduce-precision(c), exponent_bits=5, mantissa_bits=2
+  ROOT t = (f32[7]) tuple(plain)
+})";
+  const hlo::Module halves = hlo::parseHloModule(R"(HloModule halves
+ENTRY e {
+  h = f16[4] parameter(0)
+  ROOT r = f16[4] reduce-precision(h), exponent_bits=5, mantissa_bits=3
+})",
+                                                 "halves.hlo");
+  try {
+    hloKernel(*halves.entry->root, "halves", cuda);
+    ADD_FAILURE() << "an f16 reduce-precision got a kernel";
+  } catch (const UnsupportedHlo& error) {
+    EXPECT_NE(std::string(error.what()).find("halves.hlo:4:"), std::string::npos) << error.what();
+  }
+  auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text, "precision.hlo"));
+  std::vector<Case> cases = entryCases(*module, {"fusion", "reduce-precision"}, "precision_", cuda);
+  ASSERT_EQ(cases.size(), 3u);
+  auto library = compileCases(cases, cuda);
+  expectAgreement(cases, *library, 4, true, onTheGpu(cuda));
+  if (cuda && !onTheGpu(cuda) && nvccInstalled()) expectNvccClean(cases, "reduce-precision");
+}
+
 INSTANTIATE_TEST_SUITE_P(Targets, HloElementTargets, ::testing::Values(false, true),
                          [](const auto& info) { return info.param ? "Cuda" : "Cpp"; });
 

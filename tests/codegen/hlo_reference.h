@@ -283,6 +283,14 @@ class HloReference {
       out = inLayout(memory, layoutOf(ins.shape), false, shape);
       return out;
     }
+    if (op == "reduce-precision") {
+      const int exponent = static_cast<int>(readIntOr(ins, "exponent_bits", 0)),
+                mantissa = static_cast<int>(readIntOr(ins, "mantissa_bits", 0));
+      forEach(shape, [&](const std::vector<int64_t>& i) {
+        set(i, Scalar{referenceReducePrecision(get(0, i).f, type, exponent, mantissa), 0});
+      });
+      return out;
+    }
     // Attributes read once, not once an element.
     std::optional<std::vector<int64_t>> dimensionsRead;
     auto dimensions = [&]() -> const std::vector<int64_t>& {
