@@ -317,32 +317,54 @@ template <class T, class F> static inline T idxmap_float_to_int(F x) {
   if (x >= static_cast<F>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
   return static_cast<T>(x);
 }
-// XLA's reduce-precision of a float or double (its elemental emitter's bit recipe): the mantissa
-// rounded to nearest even at `mantissa` bits (a carry moves the exponent), then a value past
-// the `exponent`-bit format's range becomes a signed infinity and one at or below its smallest
-// normal a signed zero (denormals flush); a NaN stays, or becomes +inf with no mantissa left.
-template <class F> static inline F idxmap_reduce_precision(F x, int exponent, int mantissa) {
-  using U = std::conditional_t<sizeof(F) == 4, uint32_t, uint64_t>;
-  constexpr int bits = sizeof(F) * 8, ownMantissa = std::numeric_limits<F>::digits - 1,
-                ownExponent = bits - 1 - ownMantissa;
-  U v;
-  std::memcpy(&v, &x, sizeof v);
+// XLA's reduce-precision on a float's bit pattern `v` (its elemental emitter's recipe; the
+// format has `ownMantissa` and `ownExponent` bits, `width` in all): the mantissa rounded to
+// nearest even at `mantissa` bits (a carry moves the exponent), then a value past the
+// `exponent`-bit format's range becomes a signed infinity and one at or below its smallest
+// normal a signed zero (denormals flush). Arithmetic wraps at `width` bits, as the emitter's.
+static inline uint64_t idxmap_reduce_precision_bits(uint64_t v, int width, int ownMantissa,
+                                                    int ownExponent, int exponent, int mantissa) {
+  const uint64_t all = width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
   if (mantissa < ownMantissa) {
-    const U last = U{1} << (ownMantissa - mantissa);
-    v = (v + (last >> 1) - 1 + ((v & last) >> (ownMantissa - mantissa))) & ~(last - 1);
+    const uint64_t last = uint64_t{1} << (ownMantissa - mantissa);
+    v = ((v + (last >> 1) - 1 + ((v & last) >> (ownMantissa - mantissa))) & all) & ~(last - 1);
   }
   if (exponent < ownExponent) {
-    const U sign = U{1} << (bits - 1), field = ((U{1} << ownExponent) - 1) << ownMantissa;
-    const U bias = (U{1} << (ownExponent - 1)) - 1, reduced = (U{1} << (exponent - 1)) - 1;
+    const uint64_t sign = uint64_t{1} << (width - 1);
+    const uint64_t field = ((uint64_t{1} << ownExponent) - 1) << ownMantissa;
+    const uint64_t bias = (uint64_t{1} << (ownExponent - 1)) - 1;
+    const uint64_t reduced = (uint64_t{1} << (exponent - 1)) - 1;
     if ((v & field) > ((bias + reduced) << ownMantissa))
       v = (v & sign) | field;
     else if ((v & field) <= ((bias - reduced) << ownMantissa))
       v &= sign;
   }
+  return v;
+}
+// On a float or double's own bits; a NaN stays, or becomes +inf with no mantissa bits left.
+template <class F> static inline F idxmap_reduce_precision(F x, int exponent, int mantissa) {
+  using U = std::conditional_t<sizeof(F) == 4, uint32_t, uint64_t>;
+  constexpr int ownMantissa = std::numeric_limits<F>::digits - 1;
+  U v;
+  std::memcpy(&v, &x, sizeof v);
+  v = static_cast<U>(idxmap_reduce_precision_bits(v, sizeof(F) * 8, ownMantissa,
+                                                  sizeof(F) * 8 - 1 - ownMantissa, exponent,
+                                                  mantissa));
   F out;
   std::memcpy(&out, &v, sizeof out);
   if (x != x) return mantissa > 0 ? x : std::numeric_limits<F>::infinity();
   return out;
+}
+// f16 and bf16 (held in float, exactly): on the 16-bit pattern, as XLA applies it.
+static inline float idxmap_reduce_precision_f16(float x, int exponent, int mantissa) {
+  if (x != x) return mantissa > 0 ? x : std::numeric_limits<float>::infinity();
+  return idxmap_f16_to_f32(static_cast<uint16_t>(
+      idxmap_reduce_precision_bits(idxmap_f32_to_f16(x), 16, 10, 5, exponent, mantissa)));
+}
+static inline float idxmap_reduce_precision_bf16(float x, int exponent, int mantissa) {
+  if (x != x) return mantissa > 0 ? x : std::numeric_limits<float>::infinity();
+  return idxmap_bf16_to_f32(static_cast<uint16_t>(
+      idxmap_reduce_precision_bits(idxmap_f32_to_bf16(x), 16, 7, 8, exponent, mantissa)));
 }
 static inline float idxmap_round_f16(float x) { return idxmap_f16_to_f32(idxmap_f32_to_f16(x)); }
 static inline float idxmap_round_bf16(float x) { return idxmap_bf16_to_f32(idxmap_f32_to_bf16(x)); }

@@ -354,20 +354,22 @@ std::string StageEmitter::compute(const Frame& frame, const Instruction& instruc
     if (op == "dynamic-slice") runtime = runtimeStarts(frame, instruction, 1, map);
     return value(frame, *instruction.operands[0], through(map, index, runtime));
   }
-  if (op == "reduce-precision") {
-    // On the operand's own bits: f16 and bf16 are computed in float, whose wider exponent would
-    // keep the denormals XLA flushes.
-    if (type.hloType != "f32" && type.hloType != "f64")
-      throw unsupported(instruction,
-                        "reduce-precision is computed on f32 and f64, not " + type.hloType);
+  if (op == "reduce-precision") {  // on the operand's own bits (f16 and bf16: their 16)
+    const std::string function = type.hloType == "f16"    ? "idxmap_reduce_precision_f16"
+                                 : type.hloType == "bf16" ? "idxmap_reduce_precision_bf16"
+                                 : type.kind == ElementCode::Kind::kFloat
+                                     ? "idxmap_reduce_precision"
+                                     : "";
+    if (function.empty())
+      throw unsupported(instruction, "reduce-precision takes floats, not " + type.hloType);
     const int64_t exponent = hlo::readIntOr(instruction, "exponent_bits", 0),
                   mantissa = hlo::readIntOr(instruction, "mantissa_bits", -1);
     if (exponent < 1 || mantissa < 0)
       throw unsupported(instruction, "needs exponent_bits >= 1 and mantissa_bits >= 0");
     IndexingMap map = operandMap(instruction, 0);
     std::string x = value(frame, *instruction.operands[0], through(map, index));
-    return local(type.compute, "idxmap_reduce_precision(" + x + ", " + std::to_string(exponent) +
-                                   ", " + std::to_string(mantissa) + ")");
+    return local(type.compute, function + "(" + x + ", " + std::to_string(exponent) + ", " +
+                                   std::to_string(mantissa) + ")");
   }
   std::vector<std::string> operands;
   std::vector<ElementCode> types;

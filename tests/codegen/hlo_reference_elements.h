@@ -220,26 +220,33 @@ inline Scalar elementwise(const std::string& op, const std::string& direction,
   return out;
 }
 
-// XLA's reduce-precision of an f32 or f64 value, by arithmetic rather than bit patterns: the
-// value rounded to mantissa + 1 significant bits, ties to even (below the type's smallest
-// normal, at its fixed exponent), past the type's range an infinity; then, with fewer exponent
-// bits than the type's, a signed infinity from 2^(bias + 1) up and a signed zero below the
-// smallest normal 2^(1 - bias), bias = 2^(exponent - 1) - 1; a NaN stays a NaN (+inf with no
-// mantissa bits).
+// XLA's reduce-precision of an f16, bf16, f32 or f64 value, by arithmetic rather than bit
+// patterns: the value rounded to mantissa + 1 significant bits, ties to even (below the type's
+// smallest normal, at its fixed exponent), past the type's largest finite value an infinity;
+// then, with fewer exponent bits than the type's, a signed infinity from 2^(bias + 1) up and a
+// signed zero below the smallest normal 2^(1 - bias), bias = 2^(exponent - 1) - 1; a NaN stays
+// a NaN (+inf with no mantissa bits).
 inline double referenceReducePrecision(double x, const std::string& type, int exponent,
                                        int mantissa) {
-  const bool f32 = type == "f32";
-  const int ownMantissa = f32 ? 23 : 52, ownExponent = f32 ? 8 : 11;
+  struct Format {
+    int mantissa, exponent;
+  };
+  const Format own = type == "f16"    ? Format{10, 5}
+                     : type == "bf16" ? Format{7, 8}
+                     : type == "f32"  ? Format{23, 8}
+                                      : Format{52, 11};
+  const int ownBias = (1 << (own.exponent - 1)) - 1;
   if (std::isnan(x)) return mantissa > 0 ? x : INFINITY;
   double r = x;
-  if (mantissa < ownMantissa && std::isfinite(x) && x != 0) {
+  if (mantissa < own.mantissa && std::isfinite(x) && x != 0) {
     int e = 0;
-    std::frexp(x, &e);                    // x = f * 2^e, f in [0.5, 1)
-    e = std::max(e, f32 ? -125 : -1021);  // a denormal keeps the smallest normal's exponent
+    std::frexp(x, &e);             // x = f * 2^e, f in [0.5, 1)
+    e = std::max(e, 2 - ownBias);  // a denormal keeps the smallest normal's exponent
     r = std::ldexp(std::nearbyint(std::ldexp(x, mantissa + 1 - e)), e - mantissa - 1);
-    if (f32 && std::fabs(r) > std::numeric_limits<float>::max()) r = std::copysign(INFINITY, r);
+    const double largest = std::ldexp(2.0 - std::ldexp(1.0, -own.mantissa), ownBias);
+    if (std::fabs(r) > largest) r = std::copysign(INFINITY, r);
   }
-  if (exponent < ownExponent) {
+  if (exponent < own.exponent) {
     const int bias = (1 << (exponent - 1)) - 1;
     if (std::fabs(r) >= std::ldexp(1.0, bias + 1))
       r = std::copysign(INFINITY, r);
