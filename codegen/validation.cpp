@@ -116,10 +116,10 @@ ProofResult KernelValidator::checkRuntimeValue(size_t k, const std::string& text
       isl::set domain = expressions.universe().intersect(
           expressions.inRange(expressions.position(rt), clamped ? widthRange(CWidth::k64) : range));
       if (auto failure = state_->checkWidths(role, code, domain)) return *failure;
-      const Expr raw = Expr::runtimeVar(static_cast<unsigned>(k));
+      const Expr value = Expr::runtimeVar(static_cast<unsigned>(k));  // stands for v<k> here
       const Expr meaning =
-          clamped ? Expr::min(Expr::max(raw, Expr::constant(range.lo)), Expr::constant(range.hi))
-                  : raw;
+          clamped ? Expr::min(Expr::max(value, Expr::constant(range.lo)), Expr::constant(range.hi))
+                  : value;
       isl::set differs =
           own(isl_set_intersect(isl_pw_aff_ne_set(expressions.fromCExpr(code).release(),
                                                   expressions.fromExpr(meaning).release()),
