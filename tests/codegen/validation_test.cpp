@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <optional>
 #include <set>
 
 #include "codegen/cpp_kernel.h"
@@ -14,6 +15,7 @@
 #include "codegen/loop_nest.h"
 #include "codegen/validation.h"
 #include "core/text.h"
+#include "tests/codegen/validator_mutants.h"
 
 namespace idxmap::codegen {
 namespace {
@@ -127,82 +129,6 @@ TEST(Validation, ARuntimeVariableIsItsLoadedValueClampedAsTheOpSays) {
       validator.checkRuntimeValue(0, "static_cast<int32_t>(v0 + 1)", false, "").isRefuted());
 }
 
-// Runs a loop nest as C would (the printed bounds, read back) and collects its points.
-void enumerate(const LoopNode& node, std::vector<int64_t>& values,
-               std::vector<std::vector<int64_t>>& points, const std::vector<std::string>& names);
-
-int64_t evaluate(const CExpr& e, const std::vector<int64_t>& values,
-                 const std::vector<std::string>& names) {
-  auto arg = [&](size_t i) { return evaluate(e->operands[i], values, names); };
-  auto floorDiv = [](int64_t a, int64_t b) { return a / b - ((a % b != 0) && (a < 0)); };
-  switch (e->op) {
-    case COp::kLiteral:
-      return e->value;
-    case COp::kVariable:
-      for (size_t i = 0; i < names.size(); ++i)
-        if (names[i] == e->name) return values[i];
-      throw std::runtime_error("unbound " + e->name);
-    case COp::kAdd:
-      return arg(0) + arg(1);
-    case COp::kSub:
-      return arg(0) - arg(1);
-    case COp::kMul:
-      return arg(0) * arg(1);
-    case COp::kNeg:
-      return -arg(0);
-    case COp::kDiv:
-      return arg(0) / arg(1);
-    case COp::kRem:
-      return arg(0) % arg(1);
-    case COp::kCast:
-      return arg(0);
-    case COp::kCall:
-      if (e->name == "idxmap_min") return std::min(arg(0), arg(1));
-      if (e->name == "idxmap_max") return std::max(arg(0), arg(1));
-      if (e->name == "idxmap_floordiv") return floorDiv(arg(0), arg(1));
-      throw std::runtime_error("unexpected call " + e->name);
-    case COp::kLessEqual:
-      return arg(0) <= arg(1);
-    case COp::kGreaterEqual:
-      return arg(0) >= arg(1);
-    case COp::kLess:
-      return arg(0) < arg(1);
-    case COp::kEqual:
-      return arg(0) == arg(1);
-    case COp::kAnd:
-      return arg(0) && arg(1);
-  }
-  return 0;
-}
-
-void enumerate(const LoopNode& node, std::vector<int64_t>& values,
-               std::vector<std::vector<int64_t>>& points, const std::vector<std::string>& names) {
-  switch (node.kind) {
-    case LoopNode::Kind::kFor: {
-      size_t i = std::stoul(node.iterator.substr(1));
-      for (values[i] = evaluate(node.lower, values, names); evaluate(node.condition, values, names);
-           values[i] += node.step)
-        for (const LoopNode& child : node.body) enumerate(child, values, points, names);
-      return;
-    }
-    case LoopNode::Kind::kIf:
-      for (const LoopNode& child :
-           evaluate(node.condition, values, names) ? node.body : node.orElse)
-        enumerate(child, values, points, names);
-      return;
-    case LoopNode::Kind::kBlock:
-      for (const LoopNode& child : node.body) enumerate(child, values, points, names);
-      return;
-    case LoopNode::Kind::kStatement: {
-      std::vector<int64_t> point;
-      for (const CExpr& coordinate : node.point)
-        point.push_back(evaluate(coordinate, values, names));
-      points.push_back(point);
-      return;
-    }
-  }
-}
-
 // A kernel is built on the simplified map only where that is proven to be the op's own: a
 // simplifier fault (here a digit merged wrongly, an off-by-one in a constant) is caught there,
 // with both maps named, and no kernel is written.
@@ -263,11 +189,10 @@ TEST(LoopNest, EnumeratesTheDomainOnceAsBruteForceDoes) {
     LoopNest nest = buildLoopNest(m, CWidth::k32);
     KernelValidator validator(m, variables(m, CWidth::k32));
     EXPECT_TRUE(validator.checkLoopNest(nest).isProven()) << text;
-    std::vector<std::string> names;
-    for (size_t i = 0; i < m.dims.size(); ++i) names.push_back("d" + std::to_string(i));
-    std::vector<int64_t> values(m.dims.size(), 0);
-    std::vector<std::vector<int64_t>> points;
-    enumerate(nest.root, values, points, names);
+    // The nest run as C would run it (the printed bounds, read back), its points collected.
+    std::optional<std::vector<std::vector<int64_t>>> run = mutants::runLoopNest(nest, 1000);
+    ASSERT_TRUE(run.has_value()) << text;
+    std::vector<std::vector<int64_t>> points = *run;
     std::vector<std::vector<int64_t>> expected;
     std::vector<int64_t> point(m.dims.size());
     std::function<void(size_t)> walk = [&](size_t i) {

@@ -45,6 +45,40 @@ struct Score {
   }
 };
 
+// A map's box: its dims' ranges, then its runtime variables'.
+std::vector<Interval> boxOf(const IndexingMap& map) {
+  std::vector<Interval> ranges;
+  for (const Variable& v : map.dims) ranges.push_back(v.range);
+  for (const Variable& v : map.runtimeVars) ranges.push_back(v.range);
+  return ranges;
+}
+
+// How many points the box has; `limit` + 1 once it has more.
+int64_t boxPoints(const std::vector<Interval>& ranges, int64_t limit) {
+  int64_t points = 1;
+  for (const Interval& r : ranges) {
+    points *= r.isEmpty() ? 0 : r.hi - r.lo + 1;
+    if (points > limit) return limit + 1;
+  }
+  return points;
+}
+
+// Calls `visit` at every point of the box, row-major; nothing when a range is empty.
+void forEachInBox(const std::vector<Interval>& ranges,
+                  const std::function<void(const std::vector<int64_t>&)>& visit) {
+  for (const Interval& r : ranges)
+    if (r.isEmpty()) return;
+  std::vector<int64_t> at;
+  for (const Interval& r : ranges) at.push_back(r.lo);
+  for (;;) {
+    visit(at);
+    size_t i = ranges.size();
+    while (i > 0 && at[i - 1] == ranges[i - 1].hi) at[i - 1] = ranges[i - 1].lo, --i;
+    if (i == 0) return;
+    ++at[i - 1];
+  }
+}
+
 // The kernel's variables at one point: d<i>, then rt<k> (also named v<k>, the loaded values).
 struct Point {
   std::vector<std::string> names;
@@ -65,15 +99,7 @@ class KernelMutants {
   }
 
   // The kernel's points (dims in range, runtime variables in range), at most `limit`.
-  bool enumerable(int64_t limit) const {
-    int64_t points = 1;
-    for (const std::vector<Variable>* vars : {&map_.dims, &map_.runtimeVars})
-      for (const Variable& v : *vars) {
-        points *= v.range.hi - v.range.lo + 1;
-        if (points > limit) return false;
-      }
-    return true;
-  }
+  bool enumerable(int64_t limit) const { return boxPoints(boxOf(map_), limit) <= limit; }
 
   void offsets() {
     IndexLowering lowering(map_, width_);
@@ -185,17 +211,15 @@ class KernelMutants {
     std::vector<std::vector<int64_t>> expected;
     int64_t longest = 0;
     for (const Variable& v : map_.dims) longest = std::max(longest, v.range.hi - v.range.lo + 1);
-    forEachPoint(false, [&](const Point& p) {
-      std::vector<int64_t> d(p.values.begin(),
-                             p.values.begin() + static_cast<long>(map_.dims.size()));
+    std::vector<Interval> dimRanges;
+    for (const Variable& v : map_.dims) dimRanges.push_back(v.range);
+    forEachInBox(dimRanges, [&](const std::vector<int64_t>& d) {  // row-major: sorted
       for (const Constraint& c : nest.dimConstraints) {
         int64_t value = c.expr.evaluate(d, {}, {});
         if (value < c.range.lo || value > c.range.hi) return;
       }
-      if (expected.empty() || expected.back() != d) expected.push_back(d);
+      expected.push_back(d);
     });
-    std::sort(expected.begin(), expected.end());
-    expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
     std::vector<DeclaredVariable> dims;
     for (size_t i = 0; i < map_.dims.size(); ++i) dims.push_back({"d" + std::to_string(i), width_});
     mutants::forEachLoopMutant(nest, dims, [&](const LoopNest& m) {
@@ -216,23 +240,12 @@ class KernelMutants {
     for (size_t k = 0; k < map_.runtimeVars.size(); ++k)
       p.names.push_back("rt" + std::to_string(k));
     for (size_t k = 0; k < map_.runtimeVars.size(); ++k) p.names.push_back("v" + std::to_string(k));
-    std::vector<Interval> ranges;
-    for (const Variable& v : map_.dims) ranges.push_back(v.range);
-    for (const Variable& v : map_.runtimeVars) ranges.push_back(v.range);
-    for (const Interval& r : ranges)
-      if (r.isEmpty()) return;
-    std::vector<int64_t> at;
-    for (const Interval& r : ranges) at.push_back(r.lo);
-    for (;;) {
+    forEachInBox(boxOf(map_), [&](const std::vector<int64_t>& at) {
       p.values = at;
       for (size_t k = 0; k < map_.runtimeVars.size(); ++k)
         p.values.push_back(at[map_.dims.size() + k]);
       if (!guarded || inDomain(p)) visit(p);
-      size_t i = ranges.size();
-      while (i > 0 && at[i - 1] == ranges[i - 1].hi) at[i - 1] = ranges[i - 1].lo, --i;
-      if (i == 0) return;
-      ++at[i - 1];
-    }
+    });
   }
 
   // Whether the loaded values (v<k>) are in range and every constraint holds with them.
@@ -261,40 +274,22 @@ class KernelMutants {
 // (its constraints on dims alone), and where `where` is kGuarded its other constraints too.
 void scoreRecorded(const CheckedExpression& checked, Score& score) {
   const IndexingMap& map = checked.map;
+  const std::vector<Interval> ranges = boxOf(map);
+  if (boxPoints(ranges, 20000) > 20000) return;
   std::vector<std::string> names;
-  std::vector<Interval> ranges;
-  for (size_t i = 0; i < map.dims.size(); ++i) {
-    names.push_back("d" + std::to_string(i));
-    ranges.push_back(map.dims[i].range);
-  }
-  for (size_t k = 0; k < map.runtimeVars.size(); ++k) {
-    names.push_back("rt" + std::to_string(k));
-    ranges.push_back(map.runtimeVars[k].range);
-  }
-  int64_t points = 1;
-  for (const Interval& r : ranges) {
-    if (r.isEmpty()) return;
-    points *= r.hi - r.lo + 1;
-    if (points > 20000) return;
-  }
+  for (size_t i = 0; i < map.dims.size(); ++i) names.push_back("d" + std::to_string(i));
+  for (size_t k = 0; k < map.runtimeVars.size(); ++k) names.push_back("rt" + std::to_string(k));
   std::vector<std::vector<int64_t>> at;  // the points where the expression runs
-  std::vector<int64_t> p;
-  for (const Interval& r : ranges) p.push_back(r.lo);
-  for (;;) {
+  forEachInBox(ranges, [&](const std::vector<int64_t>& p) {
     std::vector<int64_t> d(p.begin(), p.begin() + static_cast<long>(map.dims.size())),
         rt(p.begin() + static_cast<long>(map.dims.size()), p.end());
-    bool runs = true;
     for (const Constraint& c : map.constraints) {
       if (checked.where == Where::kBox && !usesOnlyDims(c.expr)) continue;
       int64_t value = c.expr.evaluate(d, {}, rt);
-      runs &= value >= c.range.lo && value <= c.range.hi;
+      if (value < c.range.lo || value > c.range.hi) return;
     }
-    if (runs) at.push_back(p);
-    size_t i = ranges.size();
-    while (i > 0 && p[i - 1] == ranges[i - 1].hi) p[i - 1] = ranges[i - 1].lo, --i;
-    if (i == 0) break;
-    ++p[i - 1];
-  }
+    at.push_back(p);
+  });
   KernelValidator validator(map, checked.declared);
   mutants::forEachMutant(
       parseCExpr(checked.text, checked.declared), checked.declared, [&](const CExpr& m) {
