@@ -49,10 +49,11 @@ struct Token {
 
 namespace lexer_detail {
 
-// Character classes as one table lookup per byte (ASCII, whatever the C locale says).
-enum CharClass : uint8_t { kOther, kSpace, kLetter, kDigit };
+// Character classes as bits, one table lookup per byte (ASCII, whatever the C locale says):
+// a token's loop tests the bits that continue it in one AND.
+enum CharBits : uint8_t { kSpace = 1, kLetter = 2, kDigit = 4 };
 
-inline constexpr std::array<uint8_t, 256> kCharClass = [] {
+inline constexpr std::array<uint8_t, 256> kCharBits = [] {
   std::array<uint8_t, 256> table{};
   for (char c : {' ', '\t', '\n', '\r', '\f', '\v'}) table[static_cast<uint8_t>(c)] = kSpace;
   for (int c = 'a'; c <= 'z'; ++c) table[c] = kLetter;
@@ -84,9 +85,7 @@ inline constexpr std::array<TokenKind, 256> kPunctuation = [] {
   return table;
 }();
 
-inline CharClass classOf(char c) {
-  return static_cast<CharClass>(kCharClass[static_cast<uint8_t>(c)]);
-}
+inline uint8_t bitsOf(char c) { return kCharBits[static_cast<uint8_t>(c)]; }
 
 }  // namespace lexer_detail
 
@@ -123,7 +122,7 @@ inline void Lexer::lexInto(size_t offset, Token& token) const {
   size_t i = offset;
   // Blanks and `//` comments to the end of the line (map files, as XLA's tests write them).
   for (;;) {
-    while (i < end_ && classOf(text[i]) == kSpace) ++i;
+    while (i < end_ && (bitsOf(text[i]) & kSpace)) ++i;
     if (i + 1 >= end_ || text[i] != '/' || text[i + 1] != '/') break;
     while (i < end_ && text[i] != '\n') ++i;
   }
@@ -135,12 +134,11 @@ inline void Lexer::lexInto(size_t offset, Token& token) const {
   }
   size_t length = 1;
   TokenKind kind;
-  CharClass c = classOf(text[i]);
-  if (c == kLetter || c == kDigit) {
-    while (i + length < end_ && (classOf(text[i + length]) == c ||
-                                 (c == kLetter && classOf(text[i + length]) == kDigit)))
-      ++length;
-    kind = c == kLetter ? TokenKind::Identifier : TokenKind::Integer;
+  if (const uint8_t first = bitsOf(text[i]); first & (kLetter | kDigit)) {
+    // Identifiers go on with letters and digits, integers with digits.
+    const uint8_t continues = first == kLetter ? kLetter | kDigit : kDigit;
+    while (i + length < end_ && (bitsOf(text[i + length]) & continues)) ++length;
+    kind = first == kLetter ? TokenKind::Identifier : TokenKind::Integer;
   } else if (text[i] == '-' && i + 1 < end_ && text[i + 1] == '>') {
     kind = TokenKind::Arrow;
     length = 2;
@@ -150,7 +148,7 @@ inline void Lexer::lexInto(size_t offset, Token& token) const {
   }
   token.kind = kind;
   token.offset = i;
-  token.text = text.substr(i, length);
+  token.text = std::string_view(text.data() + i, length);  // in range: no substr check
 }
 
 // A cursor over a Lexer: the current token, one token of lookahead, and diagnostics.
