@@ -20,10 +20,9 @@ constexpr int64_t kNoModulus = 0;  // b = ∞
 // again) was a third of the merging's instructions. A base's terms are kept in node order, so two
 // bases equal as sums are equal forms however they were written; an Expr is built only for a digit
 // that goes into the result.
-LinearForm ordered(LinearForm form) {
+void order(LinearForm& form) {
   std::sort(form.terms.begin(), form.terms.end(),
             [](const LinearTerm& a, const LinearTerm& b) { return a.atom.node() < b.atom.node(); });
-  return form;
 }
 
 // k * x (k != 0; the atoms, and so their order, are unchanged). Throws OverflowError.
@@ -80,14 +79,26 @@ using DigitForms = boost::container::small_vector<Digit, 2>;
 // The digit an atom is, when it is one: `x mod b`, `x floordiv a`, `(x floordiv a) mod b`.
 // Throws OverflowError when x has no linear form in int64.
 std::optional<Digit> digitOf(Expr atom) {
-  if (atom.kind() == ExprKind::FloorDiv)
-    return Digit{ordered(LinearForm::of(atom.lhs())), atom.rhs().constantValue()};
-  if (atom.kind() != ExprKind::Mod) return std::nullopt;
-  const int64_t modulus = atom.rhs().constantValue();
-  Expr inner = atom.lhs();
-  if (inner.kind() == ExprKind::FloorDiv)
-    return Digit{ordered(LinearForm::of(inner.lhs())), inner.rhs().constantValue(), modulus};
-  return Digit{ordered(LinearForm::of(inner)), 1, modulus};
+  // One Digit built in place and returned as is: digits are matched by the thousand, and each
+  // moved form copies its terms.
+  std::optional<Digit> digit;
+  Expr base;
+  if (atom.kind() == ExprKind::FloorDiv) {
+    base = atom.lhs();
+    digit.emplace().divisor = atom.rhs().constantValue();
+  } else if (atom.kind() == ExprKind::Mod) {
+    digit.emplace().modulus = atom.rhs().constantValue();
+    base = atom.lhs();
+    if (base.kind() == ExprKind::FloorDiv) {
+      digit->divisor = base.rhs().constantValue();
+      base = base.lhs();
+    }
+  } else {
+    return digit;
+  }
+  digit->base = LinearForm::of(base);
+  order(digit->base);
+  return digit;
 }
 
 Expr build(const Digit& d) {
@@ -130,7 +141,8 @@ std::optional<Digit> folded(Digit d) {
     rest.terms.erase(rest.terms.begin() + (quotient - d.base.terms.data()));
     LinearForm base = scaled(std::move(rest), a);
     addTo(base, LinearForm::of(atom.lhs()));
-    d = Digit{ordered(std::move(base)), divisor, d.modulus};
+    order(base);
+    d = Digit{std::move(base), divisor, d.modulus};
     changed = true;
   }
   return changed ? std::optional<Digit>(d) : std::nullopt;
@@ -224,11 +236,10 @@ std::optional<Digit> merged(const Digit& low, int64_t lowCoefficient, const Digi
 
 // The digits an atom can be matched as: as written, with its base's floordiv folded in, and
 // each of those destrided.
-DigitForms digitsOf(Expr atom) {
-  DigitForms out;
+void digitsOf(Expr atom, DigitForms& out) {
   try {
     std::optional<Digit> d = digitOf(atom);
-    if (!d) return out;
+    if (!d) return;
     out.push_back(std::move(*d));
     if (std::optional<Digit> f = folded(out[0])) out.push_back(std::move(*f));
     for (size_t i = 0, n = out.size(); i < n; ++i)
@@ -236,7 +247,6 @@ DigitForms digitsOf(Expr atom) {
   } catch (const OverflowError&) {
     // a base or a folded base left int64: the forms found so far are all there is
   }
-  return out;
 }
 
 // c * x - c * a * (x floordiv a) = c * (x mod a), where the sum holds c * x term by term (x a
@@ -324,7 +334,9 @@ LinearForm mergeDigits(const LinearForm& sum) {
   auto digitsOfAtom = [&](Expr atom) {
     for (size_t k = 0; k < known.size(); ++k)
       if (known[k].atom == atom) return k;
-    known.push_back({atom, digitsOf(atom)});
+    Known& entry = known.emplace_back();  // filled in place: a Known is a few hundred bytes
+    entry.atom = atom;
+    digitsOf(atom, entry.digits);
     return known.size() - 1;
   };
   for (bool changed = true; changed;) {
