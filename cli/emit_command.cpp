@@ -140,10 +140,13 @@ tuples and get-tuple-element aside): a fusion computes its fused computation, an
 instruction its own op. Computed: elementwise ops (arithmetic, compare, select, clamp,
 convert, the math functions; XLA's integer and IEEE semantics, f16/bf16 rounded after every
 operation), broadcast, iota, constant, transpose, reverse, slice, reshape, bitcast, copy,
-concatenate, pad, dynamic-slice, dynamic-update-slice, gather (start indices clamped), reduce
-and reduce-window (one init and input; the reducer applied in row-major order, padding and
-dilation holes skipped as XLA skips them). The root and every reduction is a stage: a loop nest over its elements; everything else is computed in place from
-composed maps. Buffers follow the layouts the module writes; index arithmetic is int32_t
+concatenate, pad, dynamic-slice, dynamic-update-slice, gather (start indices clamped),
+reduce-precision, reduce and reduce-window (one or several inputs, as JAX's argmax writes them;
+the reducer applied in row-major order, padding and dilation holes skipped as XLA skips them),
+dot and convolution (XLA's evaluator's conversions and accumulation order; not tuned against a
+BLAS), and an entry computation's scatter (or a fusion that only wraps one). The root and
+every reduction is a stage: a loop nest over its elements; everything else is computed in place
+from composed maps. Buffers follow the layouts the module writes; index arithmetic is int32_t
 where validation proves it fits. Any other op is an error located at it.
 
 Each kernel is one extern "C" function taking its buffers and their element counts
