@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "codegen/index_code.h"
+#include "codegen/ir/cpp_printer.h"
+#include "codegen/ir/loops.h"
 #include "codegen/kernel_text_internal.h"
 #include "codegen/loop_nest.h"
 #include "codegen/prelude.h"
@@ -17,60 +19,67 @@ class KernelPrinter : KernelText {
   explicit KernelPrinter(const Kernel& kernel) : KernelText(kernel) {}
 
   PrintedKernel print() {
-    std::vector<EntryBuffer> entry = entryBuffers();
-    std::string body =
-        entrySignature(kernel_.symbol, entry) + " {\n" + sizeChecks(entry) + initialCopies();
+    ir::Function function{kernel_.symbol, entryBuffers(), "", width_, boxPoints(kernel_.map), {}};
+    for (auto [into, from] : kernel_.initialCopies)
+      function.body.push_back(ir::copy(buffer(into).name, buffer(from).name, storage(buffer(into)),
+                                       buffer(into).elements()));
     if (!kernel_.map.knownEmpty) {
-      if (kernel_.check)
-        body += "  int idxmap_bad_index = 0;  // set by any thread that meets one\n";
-      body += loops();
-      if (kernel_.check) body += "  if (idxmap_bad_index) return 2;\n";
+      if (kernel_.check) function.body.push_back(ir::badIndexFlag());
+      for (ir::Node& node : loops()) function.body.push_back(std::move(node));
+      if (kernel_.check) function.body.push_back(ir::returnIfBad());
     }
-    body += "  return 0;\n}\n" + packedEntry(kernel_.symbol, entry);
     require(validator_.checkBitWidths(), "int32_t arithmetic");
-    return {header() + body, validator_.certificates()};
+    // The header lists validation's certificates, so it is written last.
+    function.header = header();
+    return {ir::printCppFunction(function), validator_.certificates()};
   }
 
  private:
-  std::string initialCopies() const {
-    std::string out;
-    for (auto [into, from] : kernel_.initialCopies)
-      out += "  if (" + buffer(into).name + " != " + buffer(from).name + ") idxmap_copy(" +
-             buffer(into).name + ", " + buffer(from).name + ", sizeof(" + storage(buffer(into)) +
-             ") * " + std::to_string(buffer(into).elements()) + ");\n";
-    return out;
+  // The point's stores, inside the test of whether the point is its thread's where threads
+  // walk every point.
+  std::vector<ir::Node> stores() {
+    std::vector<ir::Node> stores;
+    CExpr firstTarget;
+    for (const Transfer& transfer : kernel_.transfers) {
+      const CExpr to = offsetExpr("store to", transfer.to, Where::kGuarded);
+      const CExpr from = offsetExpr("load from", transfer.from, Where::kGuarded);
+      const std::string& target = buffer(transfer.to.buffer).name;
+      ir::Value source = ir::loadValue(buffer(transfer.from.buffer).name, from);
+      if (!transfer.combine.empty())
+        source = ir::callValue(transfer.combine, {ir::loadValue(target, to), source});
+      stores.push_back(ir::store(target, to, source));
+      if (!firstTarget) firstTarget = to;
+    }
+    auto owned = [](const CExpr& owner) {
+      return binary(COp::kAnd,
+                    binary(COp::kGreaterEqual, owner, variable("idxmap_first", CWidth::k64)),
+                    binary(COp::kLess, owner, variable("idxmap_last", CWidth::k64)));
+    };
+    std::vector<ir::Node> inner;
+    switch (ownership_) {
+      case Ownership::kAll:
+        inner = std::move(stores);
+        break;
+      case Ownership::kRuntimeVar:
+        inner.push_back(ir::ifThen(
+            owned(variable("rt" + std::to_string(kernel_.splitIndex), width_)), std::move(stores)));
+        break;
+      case Ownership::kTargetElement:
+        inner.push_back(ir::let("int64_t", "idxmap_target", ir::indexValue(firstTarget)));
+        inner.push_back(
+            ir::ifThen(owned(variable("idxmap_target", CWidth::k64)), std::move(stores)));
+        break;
+    }
+    return inner;
   }
 
-  std::string statement(const std::vector<CExpr>& point, int indent) {
-    OpenStatement open = openStatement(
-        point, indent,
-        "std::atomic_ref<int>(idxmap_bad_index).store(1, std::memory_order_relaxed);");
-    std::string out = std::move(open.text), closing = std::move(open.closing);
-    int at = open.indent;
-    if (ownership_ == Ownership::kRuntimeVar) {
-      const std::string rt = "rt" + std::to_string(kernel_.splitIndex);
-      out += pad(at) + "if (" + rt + " >= idxmap_first && " + rt + " < idxmap_last) {\n";
-      closing = pad(at) + "}\n" + closing;
-      at += 2;
-    }
-    for (size_t t = 0; t < kernel_.transfers.size(); ++t) {
-      const Transfer& transfer = kernel_.transfers[t];
-      std::string to = offset("store to", transfer.to, Where::kGuarded);
-      std::string from = offset("load from", transfer.from, Where::kGuarded);
-      std::string target = buffer(transfer.to.buffer).name + "[" + to + "]";
-      std::string source = buffer(transfer.from.buffer).name + "[" + from + "]";
-      std::string line = transfer.combine.empty() ? target + " = " + source + ";\n"
-                                                  : target + " = " + transfer.combine + "(" +
-                                                        target + ", " + source + ");\n";
-      if (ownership_ == Ownership::kTargetElement && t == 0) {
-        out += pad(at) + "const int64_t idxmap_target = " + to + ";\n";
-        out += pad(at) + "if (idxmap_target >= idxmap_first && idxmap_target < idxmap_last) {\n";
-        closing = pad(at) + "}\n" + closing;
-        at += 2;
-      }
-      out += pad(at) + line;
-    }
-    return out + closing + pad(indent) + "}\n";
+  ir::Node statement(const std::vector<CExpr>& point) {
+    return statementAt(point, [&] { return stores(); });
+  }
+
+  std::vector<ir::Node> statements(const LoopNest& nest) {
+    return ir::fromLoopNest(nest,
+                            [&](const std::vector<CExpr>& point) { return statement(point); });
   }
 
   // Threads take shares of one dim's loop (narrowLoop); each runs the validated nest over its
@@ -78,9 +87,7 @@ class KernelPrinter : KernelText {
   // forward to the start of a run (a d0 whose index vector differs from the one before), so a
   // run is never split; the shares still partition the range, as the same monotone move
   // applies to shared boundaries.
-  std::optional<std::string> sharedLoops(
-      LoopNest nest, unsigned dim, bool atRunStarts, const std::string& threaded,
-      const std::function<std::string(const std::vector<CExpr>&, int)>& statementText) {
+  std::optional<std::vector<ir::Node>> sharedLoops(LoopNest nest, unsigned dim, bool atRunStarts) {
     const std::string d = "d" + std::to_string(dim);
     std::optional<std::pair<int64_t, int64_t>> range =
         narrowLoop(nest, d, "idxmap_first", "idxmap_last");
@@ -93,50 +100,38 @@ class KernelPrinter : KernelText {
                 KernelValidator::ThreadShare{
                     d, "idxmap_first", "idxmap_last", {range->first, range->second}}),
             "each thread's share of " + d);
-    const std::string lo = std::to_string(range->first);
-    std::string out;
+    std::vector<ir::Node> out;
     if (atRunStarts) {
-      out =
-          "  // Sorted indices: updates that write one element share a run of equal index "
-          "vectors\n  // along d0; threads split d0 at run boundaries and keep row-major order "
-          "inside.\n";
-      out += runStartTest(range->first, range->second, 2);
+      out.push_back(ir::comment(
+          "Sorted indices: updates that write one element share a run of equal index vectors\n"
+          "along d0; threads split d0 at run boundaries and keep row-major order inside."));
+      out.push_back(runStarts(range->first, range->second));
     } else {
-      out = "  // Points that differ in " + d +
-            " never write one element: threads split it and keep row-major order\n"
-            "  // inside, so each element sees its updates in order, for any number of threads.\n";
+      out.push_back(ir::comment("Points that differ in " + d +
+                                " never write one element: threads split it and keep row-major "
+                                "order\ninside, so each element sees its updates in order, for "
+                                "any number of threads."));
     }
-    out += "#pragma omp parallel if (" + threaded +
-           ")\n  {\n    int64_t idxmap_first, idxmap_last;\n    idxmap_thread_range(" +
-           std::to_string(range->second - range->first + 1) +
-           ", &idxmap_first, &idxmap_last);\n    idxmap_first += " + lo +
-           ";\n    idxmap_last += " + lo + ";\n";
-    if (atRunStarts)
-      out +=
-          "    while (!idxmap_run_starts_at(idxmap_first)) ++idxmap_first;\n"
-          "    while (!idxmap_run_starts_at(idxmap_last)) ++idxmap_last;\n";
-    out += printLoopNest(nest, 4, statementText, LoopPragmas{});
-    return out + "  }\n";
+    std::vector<ir::Node> team{ir::threadShare("idxmap_first", "idxmap_last", range->first,
+                                               range->second - range->first + 1)};
+    if (atRunStarts) {
+      team.push_back(ir::toRunStart("idxmap_first"));
+      team.push_back(ir::toRunStart("idxmap_last"));
+    }
+    for (ir::Node& node : statements(nest)) team.push_back(std::move(node));
+    out.push_back(ir::threads(std::move(team)));
+    return out;
   }
 
-  std::string loops() {
+  std::vector<ir::Node> loops() {
     LoopNest nest = buildLoopNest(kernel_.map, width_);
     require(validator_.checkLoopNest(nest), "the loop nest");
-    // Threads only pay off past IDXMAP_PARALLEL_GRAIN points (a constant the compiler folds;
-    // tests lower it to run small kernels in parallel).
-    const std::string points = std::to_string(boxPoints(kernel_.map));
-    const std::string threaded = points + " >= IDXMAP_PARALLEL_GRAIN";
-    auto statementText = [&](const std::vector<CExpr>& point, int indent) {
-      return statement(point, indent);
-    };
     ownership_ = Ownership::kAll;
     using SplitBy = Kernel::SplitBy;
     if (kernel_.strategy == Strategy::kSegmented)
-      if (std::optional<std::string> out = sharedLoops(nest, 0, true, threaded, statementText))
-        return *out;
+      if (std::optional<std::vector<ir::Node>> out = sharedLoops(nest, 0, true)) return *out;
     if (kernel_.strategy == Strategy::kOrdered && kernel_.splitBy == SplitBy::kDim)
-      if (std::optional<std::string> out =
-              sharedLoops(nest, kernel_.splitIndex, false, threaded, statementText))
+      if (std::optional<std::vector<ir::Node>> out = sharedLoops(nest, kernel_.splitIndex, false))
         return *out;
     // Otherwise every thread walks every point in row-major order and applies those it owns:
     // by a runtime variable's value, or (also where a share of a dim's loop was not possible)
@@ -162,32 +157,29 @@ class KernelPrinter : KernelText {
               byValue ? Expr::runtimeVar(kernel_.splitIndex) : first.to.offset,
               {lo, lo + count - 1}, "idxmap_first", "idxmap_last"),
           "the threads' ownership test");
-      std::string out =
-          std::string(
-              "  // Writes may collide: every thread walks all points in row-major order "
-              "and applies\n  // those ") +
+      std::vector<ir::Node> team{ir::threadShare("idxmap_first", "idxmap_last", lo, count)};
+      for (ir::Node& node : statements(nest)) team.push_back(std::move(node));
+      std::vector<ir::Node> out;
+      out.push_back(ir::comment(
+          "Writes may collide: every thread walks all points in row-major order and applies\n"
+          "those " +
           (byValue ? "whose rt" + std::to_string(kernel_.splitIndex) +
                          " (which one target coordinate is) lies in its share,"
-                   : "whose target lies in its own range,") +
-          " so each element sees its\n  // updates in order and the result is the same for any "
-          "number of threads.\n#pragma omp parallel if (" +
-          threaded + ")\n  {\n    int64_t idxmap_first, idxmap_last;\n" +
-          "    idxmap_thread_range(" + std::to_string(count) + ", &idxmap_first, &idxmap_last);\n";
-      if (lo != 0)
-        out += "    idxmap_first += " + std::to_string(lo) +
-               ";\n    idxmap_last += " + std::to_string(lo) + ";\n";
-      out += printLoopNest(nest, 4, statementText, LoopPragmas{});
-      return out + "  }\n";
+                   : std::string("whose target lies in its own range,")) +
+          " so each element sees its\nupdates in order and the result is the same for any "
+          "number of threads."));
+      out.push_back(ir::threads(std::move(team)));
+      return out;
     }
     // Independent points: threads share the outer loops (collapsed only as far as it takes to
     // have enough chunks: collapsing costs a division per point), and the innermost loop is
-    // vectorized (no two of its points write one element).
-    LoopPragmas pragmas = independentPragmas(threaded, !innermostLoadsGather());
-    if (std::optional<int64_t> span = prefetchedRow()) {
-      pragmas.bodyStartIterator = "d0";
-      pragmas.bodyStart = [this, span](int indent) { return rowPrefetch(*span, indent); };
-    }
-    return printLoopNest(nest, 2, statementText, pragmas);
+    // vectorized (no two of its points write one element). The prefetch is built first: its
+    // proofs come before the statement's in the header, as its code comes before theirs.
+    std::vector<ir::Node> ahead;
+    if (std::optional<int64_t> span = prefetchedRow()) ahead = rowPrefetch(*span);
+    std::vector<ir::Node> out = statements(nest);
+    ir::mapIndependentLoops(out, !innermostLoadsGather(), "d0", ahead);
+    return out;
   }
 
   // How far ahead a row gather fetches: 8 iterations of d0 overlap the next rows' cache and TLB
@@ -239,30 +231,29 @@ class KernelPrinter : KernelText {
   // At the start of iteration d0: the row iteration d0 + kPrefetchDistance reads, asked for
   // with __builtin_prefetch a cache line at a time. A hint: it changes no value; the load and
   // the row's address are the statement's own expressions, validated.
-  std::string rowPrefetch(int64_t span, int indent) {
+  std::vector<ir::Node> rowPrefetch(int64_t span) {
     const IndexingMap& map = kernel_.map;
     const std::string W = typeName(width_);
     const KernelBuffer& from = buffer(kernel_.transfers[0].from.buffer);
     const int64_t elementBytes = storageBytes(from.elementType).value_or(1);
-    const int64_t bytes = span * elementBytes;
-    std::string out = pad(indent) + "// The row that d0 + " + std::to_string(kPrefetchDistance) +
-                      " reads, fetched ahead (a hint; it changes no value).\n" + pad(indent) +
-                      "if (d0 <= " + std::to_string(map.dims[0].range.hi - kPrefetchDistance) +
-                      ") {\n" + pad(indent + 2) + "const " + W + " idxmap_ahead = d0 + " +
-                      std::to_string(kPrefetchDistance) + ";\n" + pad(indent + 2) + "{\n";
-    const int at = indent + 4;
-    out += pad(at) + "const " + W + " d0 = idxmap_ahead;\n";
+    std::vector<ir::Node> ahead{ir::let(W, "d0", ir::variableValue("idxmap_ahead"))};
     for (unsigned d = 1; d < map.dims.size(); ++d)
-      out += pad(at) + "const " + W + " d" + std::to_string(d) + " = " +
-             printCExpr(literal(map.dims[d].range.lo)) + ";\n";
+      ahead.push_back(
+          ir::let(W, "d" + std::to_string(d), ir::indexValue(literal(map.dims[d].range.lo))));
     for (size_t k = 0; k < kernel_.loads.size(); ++k)
-      out += pad(at) + "const " + W + " rt" + std::to_string(k) + " = static_cast<" + W + ">(" +
-             loadedValue(k) + ");\n";
-    out += pad(at) + "const char* idxmap_row = reinterpret_cast<const char*>(&" + from.name + "[" +
-           offset("load from", kernel_.transfers[0].from, Where::kGuarded) + "]);\n";
-    out += pad(at) + "for (int idxmap_line = 0; idxmap_line < " + std::to_string(bytes) +
-           "; idxmap_line += 64) __builtin_prefetch(idxmap_row + idxmap_line);\n";
-    return out + pad(indent + 2) + "}\n" + pad(indent) + "}\n";
+      ahead.push_back(ir::let(W, "rt" + std::to_string(k), ir::castValue(W, loadedValue(k))));
+    ahead.push_back(ir::prefetch(
+        ir::addressValue(from.name,
+                         offsetExpr("load from", kernel_.transfers[0].from, Where::kGuarded)),
+        span * elementBytes));
+    const CExpr d0 = variable("d0", width_);
+    return {
+        ir::comment("The row that d0 + " + std::to_string(kPrefetchDistance) +
+                    " reads, fetched ahead (a hint; it changes no value)."),
+        ir::ifThen(binary(COp::kLessEqual, d0, literal(map.dims[0].range.hi - kPrefetchDistance)),
+                   {ir::let(W, "idxmap_ahead",
+                            ir::indexValue(binary(COp::kAdd, d0, literal(kPrefetchDistance)))),
+                    ir::block(std::move(ahead), true)})};
   }
 
   // Whether a runtime variable is loaded at an index that the innermost dim (the last with

@@ -64,100 +64,118 @@ std::vector<EntryBuffer> KernelText::entryBuffers() const {
   return out;
 }
 
-std::string KernelText::offset(const std::string& role, const Access& access, Where where) {
+CExpr KernelText::offsetExpr(const std::string& role, const Access& access, Where where) {
   const auto key = std::make_tuple(access.buffer, access.offset.node(), where);
   if (auto found = offsets_.find(key); found != offsets_.end()) return found->second;
-  std::string text = printCExpr(lowering_.lower(access.offset));
-  require(validator_.checkExpression(role + " " + buffer(access.buffer).name, text, access.offset,
-                                     where, buffer(access.buffer).elements()),
-          "offset into " + buffer(access.buffer).name);
-  offsets_.emplace(key, text);
-  return text;
+  CExpr lowered = lowering_.lower(access.offset);
+  const KernelBuffer& into = buffer(access.buffer);
+  require(validator_.checkExpression(role + " " + into.name, printCExpr(lowered), access.offset,
+                                     where, into.elements()),
+          "offset into " + into.name);
+  offsets_.emplace(key, lowered);
+  return lowered;
 }
 
-std::string KernelText::loadedValue(size_t k) {
-  std::string value =
-      "static_cast<int64_t>(" + buffer(kernel_.loads[k].buffer).name + "[" +
-      offset("load of rt" + std::to_string(k) + " from", kernel_.loads[k], Where::kBox) + "])";
+ir::Value KernelText::loadedValue(size_t k) {
+  const Access& load = kernel_.loads[k];
+  ir::Value value = ir::castValue(
+      "int64_t",
+      ir::loadValue(buffer(load.buffer).name,
+                    offsetExpr("load of rt" + std::to_string(k) + " from", load, Where::kBox)));
   if (k < kernel_.wrapNegative.size() && kernel_.wrapNegative[k] != 0)
-    value = "idxmap_wrap_negative(" + value + ", " + std::to_string(kernel_.wrapNegative[k]) + ")";
+    value = ir::callValue("idxmap_wrap_negative",
+                          {value, ir::indexValue(literal(kernel_.wrapNegative[k]))});
   return value;
 }
 
-std::string KernelText::runStartTest(int64_t lo, int64_t hi, int indent) {
-  const std::string W = typeName(width_);
-  std::string out = pad(indent) + "auto idxmap_run_starts_at = [&](" + W + " d0) {\n" +
-                    pad(indent + 2) + "return d0 <= " + std::to_string(lo) + " || d0 > " +
-                    std::to_string(hi);
-  for (size_t k = 0; k < kernel_.loads.size(); ++k) {
-    // The load's offset is validated (over the box) as printed; here it is read at d0 and
-    // d0 - 1, both inside d0's range.
-    std::string at =
-        offset("load of rt" + std::to_string(k) + " from", kernel_.loads[k], Where::kBox);
-    const std::string& name = buffer(kernel_.loads[k].buffer).name;
-    out += " ||\n" + pad(indent + 9) + "[&](" + W + " d0) { return " + name + "[" + at +
-           "]; }(d0) != [&](" + W + " d0) { return " + name + "[" + at + "]; }(d0 - 1)";
-  }
-  return out + ";\n" + pad(indent) + "};\n";
+ir::Node KernelText::runStarts(int64_t lo, int64_t hi) {
+  // Each load's offset is validated (over the box) as printed; the test reads it at d0 and
+  // d0 - 1, both inside d0's range.
+  std::vector<ir::Value> loads;
+  for (size_t k = 0; k < kernel_.loads.size(); ++k)
+    loads.push_back(ir::loadValue(
+        buffer(kernel_.loads[k].buffer).name,
+        offsetExpr("load of rt" + std::to_string(k) + " from", kernel_.loads[k], Where::kBox)));
+  return ir::runStarts(lo, hi, std::move(loads));
 }
 
-std::string KernelText::guardText() {
-  std::string text;
+std::string KernelText::runStartTest(int64_t lo, int64_t hi, int indent) {
+  return ir::printStatements({runStarts(lo, hi)}, indent, {width_, 0, ""});
+}
+
+CExpr KernelText::skipTest() {
+  CExpr test;
+  auto within = [&](const CExpr& e, int64_t lo, int64_t hi) {
+    for (CExpr bound :
+         {binary(COp::kGreaterEqual, e, literal(lo)), binary(COp::kLessEqual, e, literal(hi))})
+      test = test ? binary(COp::kAnd, test, bound) : bound;
+  };
   const IndexingMap& map = kernel_.map;
+  for (size_t k = 0; k < map.runtimeVars.size(); ++k)
+    within(variable("v" + std::to_string(k), CWidth::k64), map.runtimeVars[k].range.lo,
+           map.runtimeVars[k].range.hi);
+  for (const Constraint& c : map.constraints)
+    if (!usesOnlyDims(c.expr))  // the points enumerated satisfy the others
+      within(guardLowering_.lower(c.expr), c.range.lo, c.range.hi);
+  if (test) require(validator_.checkGuard(printCExpr(test)), "the skip test");
+  return test;
+}
+
+ir::Node KernelText::statementAt(const std::vector<CExpr>& point,
+                                 const std::function<std::vector<ir::Node>()>& inner) {
+  const std::string W = typeName(width_);
+  std::vector<ir::Node> body;
+  for (size_t i = 0; i < point.size(); ++i) {
+    std::string name = "d" + std::to_string(i);
+    if (point[i]->op != COp::kVariable || point[i]->name != name)
+      body.push_back(ir::let(W, name, ir::indexValue(point[i])));
+  }
+  for (size_t k = 0; k < kernel_.loads.size(); ++k)
+    body.push_back(ir::let("int64_t", "v" + std::to_string(k), loadedValue(k)));
+  const bool tested = kernel_.guard || kernel_.check;
+  const CExpr test = tested ? skipTest() : nullptr;
+  // Why an unclamped loaded value is in its range where rt<k> takes it.
+  const std::string inRange = tested ? "the skip test checks the range first"
+                                     : "the proof above that every loaded value lies there";
+  const IndexingMap& map = kernel_.map;
+  std::vector<ir::Node> values;
   for (size_t k = 0; k < map.runtimeVars.size(); ++k) {
-    std::string v = "v" + std::to_string(k);
-    text += std::string(k ? " && " : "") + v +
-            " >= " + printCExpr(literal(map.runtimeVars[k].range.lo)) + " && " + v +
-            " <= " + printCExpr(literal(map.runtimeVars[k].range.hi));
+    ir::Value v = ir::variableValue("v" + std::to_string(k));
+    if (kernel_.clamp)
+      v = ir::callValue("idxmap_clamp<int64_t>",
+                        {v, ir::indexValue(literal(map.runtimeVars[k].range.lo)),
+                         ir::indexValue(literal(map.runtimeVars[k].range.hi))});
+    const ir::Value value = ir::castValue(W, v);
+    const std::string rt = "rt" + std::to_string(k);
+    require(validator_.checkRuntimeValue(k, ir::printValue(value), kernel_.clamp, inRange),
+            rt + "'s value");
+    values.push_back(ir::let(W, rt, value));
   }
-  for (const Constraint& c : map.constraints) {
-    if (usesOnlyDims(c.expr)) continue;  // the points enumerated satisfy it
-    std::string e = printCExpr(guardLowering_.lower(c.expr));
-    text += " && " + e + " >= " + printCExpr(literal(c.range.lo)) + " && " + e +
-            " <= " + printCExpr(literal(c.range.hi));
+  for (ir::Node& node : inner()) values.push_back(std::move(node));
+  if (test) {
+    body.push_back(ir::ifThen(
+        test, std::move(values),
+        kernel_.check ? std::vector<ir::Node>{ir::badIndex()} : std::vector<ir::Node>{}));
+  } else {
+    body.insert(body.end(), std::make_move_iterator(values.begin()),
+                std::make_move_iterator(values.end()));
   }
-  require(validator_.checkGuard(text), "the skip test");
-  return text;
+  return ir::block(std::move(body), true);
 }
 
 KernelText::OpenStatement KernelText::openStatement(const std::vector<CExpr>& point, int indent,
                                                     const std::string& badIndex) {
-  const std::string W = typeName(width_);
-  OpenStatement out;
-  int at = indent + 2;
-  out.text = pad(indent) + "{\n";
-  for (size_t i = 0; i < point.size(); ++i) {
-    std::string name = "d" + std::to_string(i);
-    if (point[i]->op != COp::kVariable || point[i]->name != name)
-      out.text += pad(at) + "const " + W + " " + name + " = " + printCExpr(point[i]) + ";\n";
-  }
-  for (size_t k = 0; k < kernel_.loads.size(); ++k)
-    out.text += pad(at) + "const int64_t v" + std::to_string(k) + " = " + loadedValue(k) + ";\n";
-  if (kernel_.guard || kernel_.check) {
-    out.text += pad(at) + "if (" + guardText() + ") {\n";
-    out.closing = pad(at) + "}\n";
-    if (kernel_.check)
-      out.closing = pad(at) + "} else {\n" + pad(at + 2) + badIndex + "\n" + out.closing;
-    at += 2;
-  }
-  const IndexingMap& map = kernel_.map;
-  // Why an unclamped loaded value is in its range where rt<k> takes it.
-  const std::string inRange = kernel_.guard || kernel_.check
-                                  ? "the skip test checks the range first"
-                                  : "the proof above that every loaded value lies there";
-  for (size_t k = 0; k < map.runtimeVars.size(); ++k) {
-    std::string v = "v" + std::to_string(k);
-    std::string value = kernel_.clamp
-                            ? "idxmap_clamp<int64_t>(" + v + ", " +
-                                  printCExpr(literal(map.runtimeVars[k].range.lo)) + ", " +
-                                  printCExpr(literal(map.runtimeVars[k].range.hi)) + ")"
-                            : v;
-    const std::string rt = "rt" + std::to_string(k), text = "static_cast<" + W + ">(" + value + ")";
-    require(validator_.checkRuntimeValue(k, text, kernel_.clamp, inRange), rt + "'s value");
-    out.text += pad(at) + "const " + W + " " + rt + " = " + text + ";\n";
-  }
-  out.indent = at;
-  return out;
+  // The statement printed with a marker where the stores go, and cut there.
+  const std::string marker = "// idxmap: the stores\n";
+  const std::string text = ir::printStatements(
+      {statementAt(point, [] { return std::vector<ir::Node>{ir::comment("idxmap: the stores")}; })},
+      indent, {width_, 0, badIndex});
+  const size_t at = text.find(marker), lineStart = text.rfind('\n', at) + 1;
+  const size_t closingStart = at + marker.size();
+  // The statement's own closing brace is the caller's to print.
+  const size_t closingEnd = text.size() - static_cast<size_t>(indent) - 2;
+  return {text.substr(0, lineStart), text.substr(closingStart, closingEnd - closingStart),
+          static_cast<int>(at - lineStart)};
 }
 
 std::string KernelText::header(const std::vector<std::string>& extra) const {

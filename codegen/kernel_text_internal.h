@@ -4,6 +4,7 @@
 // test and the clamps). Each target adds how points reach threads and how stores are made.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <tuple>
@@ -11,6 +12,8 @@
 
 #include "codegen/cpp_kernel.h"
 #include "codegen/index_code.h"
+#include "codegen/ir/cpp_printer.h"
+#include "codegen/ir/kernel_ir.h"
 #include "codegen/kernel.h"
 #include "codegen/validation.h"
 
@@ -26,14 +29,19 @@ class KernelText {
   explicit KernelText(const Kernel& kernel);
 
  protected:
-  // A statement opened at one point: `text` declares what the stores use, `closing` ends the
-  // scopes it opened, `indent` is where the stores go.
+  // The statement at one point (`point`: the dims' values; a plain d<i> is not redeclared), with
+  // `inner()` (its stores, built once what they use is validated) inside every test it opens: a
+  // scope that declares the loaded values v<k>, the skip test (whose else reports a bad index
+  // under Kernel::check) and rt<k>.
+  ir::Node statementAt(const std::vector<CExpr>& point,
+                       const std::function<std::vector<ir::Node>()>& inner);
+  // The same as text, open where the stores go: `text` declares what they use, `closing` ends
+  // the scopes it opened, `indent` is where they go (the CUDA printer's, until it prints IR;
+  // `badIndex`: its report of a bad index).
   struct OpenStatement {
     std::string text, closing;
     int indent = 0;
   };
-  // `point`: the dims' values (a plain d<i> is not redeclared); `badIndex`: the statement a
-  // checked kernel (Kernel::check) runs at a point whose index values are out of range.
   OpenStatement openStatement(const std::vector<CExpr>& point, int indent,
                               const std::string& badIndex);
 
@@ -44,13 +52,17 @@ class KernelText {
   std::vector<EntryBuffer> entryBuffers() const;
   // An offset as printed, validated against its Expr and the buffer's size (once: the same
   // access printed again, as a run-start test or a prefetch reads a load, reuses the proof).
-  std::string offset(const std::string& role, const Access& access, Where where);
-  // `auto idxmap_run_starts_at = [&](W d0) {...};`, `indent` deep: whether d0 starts a run of
-  // equal index vectors along d0 in [lo, hi] (lo and hi + 1 do). The loads' offsets must use
-  // no dim but d0 (a segmented kernel's).
+  CExpr offsetExpr(const std::string& role, const Access& access, Where where);
+  std::string offset(const std::string& role, const Access& access, Where where) {
+    return printCExpr(offsetExpr(role, access, where));
+  }
+  // The declaration of idxmap_run_starts_at(d0): whether d0 starts a run of equal index vectors
+  // along d0 in [lo, hi] (lo and hi + 1 do). The loads' offsets must use no dim but d0 (a
+  // segmented kernel's). As text, `indent` deep.
+  ir::Node runStarts(int64_t lo, int64_t hi);
   std::string runStartTest(int64_t lo, int64_t hi, int indent);
   // The loaded value of runtime variable k at the point (int64_t).
-  std::string loadedValue(size_t k);
+  ir::Value loadedValue(size_t k);
   // The header comment: maps, relied facts, lowering facts, notes and certificates (`extra`
   // lines after the notes).
   std::string header(const std::vector<std::string>& extra = {}) const;
@@ -63,9 +75,9 @@ class KernelText {
 
  private:
   std::vector<DeclaredVariable> declared() const;
-  std::string guardText();
-  // offset's validated texts, by buffer, offset and where it is validated.
-  std::map<std::tuple<size_t, const void*, Where>, std::string> offsets_;
+  CExpr skipTest();
+  // offsetExpr's validated expressions, by buffer, offset and where it is validated.
+  std::map<std::tuple<size_t, const void*, Where>, CExpr> offsets_;
 };
 
 }  // namespace idxmap::codegen

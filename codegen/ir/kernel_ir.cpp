@@ -1,0 +1,139 @@
+#include "codegen/ir/kernel_ir.h"
+
+#include <utility>
+
+namespace idxmap::codegen::ir {
+namespace {
+
+Value valueOf(ValueNode node) { return std::make_shared<const ValueNode>(std::move(node)); }
+
+Node nodeOf(Node::Kind kind) {
+  Node node;
+  node.kind = kind;
+  return node;
+}
+
+}  // namespace
+
+Value indexValue(CExpr index) {
+  return valueOf({ValueNode::Kind::kIndex, {}, std::move(index), {}});
+}
+
+Value variableValue(std::string name) {
+  return valueOf({ValueNode::Kind::kVariable, std::move(name), {}, {}});
+}
+
+Value loadValue(std::string buffer, CExpr offset) {
+  return valueOf({ValueNode::Kind::kLoad, std::move(buffer), std::move(offset), {}});
+}
+
+Value addressValue(std::string buffer, CExpr offset) {
+  return valueOf({ValueNode::Kind::kAddress, std::move(buffer), std::move(offset), {}});
+}
+
+Value castValue(std::string type, Value operand) {
+  return valueOf({ValueNode::Kind::kCast, std::move(type), {}, {std::move(operand)}});
+}
+
+Value callValue(std::string function, std::vector<Value> arguments) {
+  return valueOf({ValueNode::Kind::kCall, std::move(function), {}, std::move(arguments)});
+}
+
+Node block(std::vector<Node> body, bool scoped) {
+  Node node = nodeOf(Node::Kind::kBlock);
+  node.scoped = scoped;
+  node.body = std::move(body);
+  return node;
+}
+
+Node comment(std::string text) {
+  Node node = nodeOf(Node::Kind::kComment);
+  node.name = std::move(text);
+  return node;
+}
+
+Node forLoop(std::string iterator, CExpr lower, CExpr condition, int64_t step,
+             std::vector<Node> body) {
+  Node node = nodeOf(Node::Kind::kFor);
+  node.name = std::move(iterator);
+  node.lower = std::move(lower);
+  node.condition = std::move(condition);
+  node.step = step;
+  node.body = std::move(body);
+  return node;
+}
+
+Node ifThen(CExpr condition, std::vector<Node> body, std::vector<Node> orElse) {
+  Node node = nodeOf(Node::Kind::kIf);
+  node.condition = std::move(condition);
+  node.body = std::move(body);
+  node.orElse = std::move(orElse);
+  return node;
+}
+
+Node let(std::string type, std::string name, Value value) {
+  Node node = nodeOf(Node::Kind::kLet);
+  node.type = std::move(type);
+  node.name = std::move(name);
+  node.value = std::move(value);
+  return node;
+}
+
+Node store(std::string buffer, CExpr offset, Value value) {
+  Node node = nodeOf(Node::Kind::kStore);
+  node.name = std::move(buffer);
+  node.offset = std::move(offset);
+  node.value = std::move(value);
+  return node;
+}
+
+Node threads(std::vector<Node> body) {
+  Node node = nodeOf(Node::Kind::kThreads);
+  node.body = std::move(body);
+  return node;
+}
+
+Node threadShare(std::string first, std::string last, int64_t lo, int64_t count) {
+  Node node = nodeOf(Node::Kind::kThreadShare);
+  node.name = std::move(first);
+  node.from = std::move(last);
+  node.lo = lo;
+  node.count = count;
+  return node;
+}
+
+Node runStarts(int64_t lo, int64_t hi, std::vector<Value> loads) {
+  Node node = nodeOf(Node::Kind::kRunStarts);
+  node.lo = lo;
+  node.hi = hi;
+  node.loads = std::move(loads);
+  return node;
+}
+
+Node toRunStart(std::string variable) {
+  Node node = nodeOf(Node::Kind::kToRunStart);
+  node.name = std::move(variable);
+  return node;
+}
+
+Node prefetch(Value address, int64_t bytes) {
+  Node node = nodeOf(Node::Kind::kPrefetch);
+  node.value = std::move(address);
+  node.count = bytes;
+  return node;
+}
+
+Node copy(std::string into, std::string from, std::string type, int64_t elements) {
+  Node node = nodeOf(Node::Kind::kCopy);
+  node.name = std::move(into);
+  node.from = std::move(from);
+  node.type = std::move(type);
+  node.count = elements;
+  return node;
+}
+
+Node badIndexFlag() { return nodeOf(Node::Kind::kBadIndexFlag); }
+Node badIndex() { return nodeOf(Node::Kind::kBadIndex); }
+Node returnIfBad() { return nodeOf(Node::Kind::kReturnIfBad); }
+
+}  // namespace idxmap::codegen::ir

@@ -1,0 +1,140 @@
+// The kernel IR: a kernel as a tree of statements over index expressions (CExpr) and element
+// values. Lowering builds it from a Kernel (codegen/kernel.h); the printers print only it, so
+// what a kernel does is written down once, as data, before any text exists.
+//
+// Semantics, one statement at a time (C's, as both targets compile them):
+//   kBlock       the body in order; a scope of its own (`{ }`) when `scoped`
+//   kComment     nothing (printed as `//` lines)
+//   kFor         for (W name = lower; condition; name += step) body, W the function's index
+//                width; `mapping` says how iterations are spread (threads, SIMD lanes), never
+//                what they compute: every mapping runs each iteration once
+//   kIf          body where condition != 0, else orElse
+//   kLet         const type name = value, in scope to the end of the enclosing block
+//   kStore       name[offset] = value (a buffer parameter's element)
+//   kThreads     every thread of a team runs body (one thread when the function's point count
+//                is below the parallel grain); names declared inside are the thread's own
+//   kThreadShare int64_t name, last: the calling thread's share [name, last) of
+//                [lo, lo + count) (idxmap_thread_range's: the shares of a team partition it)
+//   kRunStarts   declares idxmap_run_starts_at(d0): d0 <= lo || d0 > hi, or some load of
+//                `loads` differs between d0 and d0 - 1 (a run of equal index vectors starts)
+//   kToRunStart  while (!idxmap_run_starts_at(name)) ++name
+//   kPrefetch    a hint to fetch `bytes` bytes from the address `value` (changes no value)
+//   kCopy        name's `count` elements of type `type` copied from `from` unless they are one
+//                buffer (threads share the bytes)
+//   kBadIndexFlag declares the flag kBadIndex sets (before any thread runs)
+//   kBadIndex    reports an index value out of range: sets the flag, from any thread
+//   kReturnIfBad returns 2 when the flag is set
+//
+// Invariants: a kLet's, kFor's and kThreadShare's names are not redeclared in their scope
+// (the point's dims d<i> excepted: a statement may rebind a dim to a fixed value in a nested
+// block); a kStore's buffer is a written parameter.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen/c_expr.h"
+#include "codegen/cpp_kernel.h"
+
+namespace idxmap::codegen::ir {
+
+// A value a statement computes: an index expression, a loaded element, a cast, a helper call.
+struct ValueNode;
+using Value = std::shared_ptr<const ValueNode>;
+struct ValueNode {
+  enum class Kind : uint8_t {
+    kIndex,     // an index expression: `index`
+    kVariable,  // a declared name: `name`
+    kLoad,      // name[index]: an element of buffer `name`
+    kAddress,   // reinterpret_cast<const char*>(&name[index]): an element's address, as bytes
+    kCast,      // static_cast<name>(operands[0])
+    kCall,      // name(operands...): a prelude helper, `name` with its template arguments
+  };
+  Kind kind = Kind::kIndex;
+  std::string name;
+  CExpr index;
+  std::vector<Value> operands;
+};
+
+Value indexValue(CExpr index);
+Value variableValue(std::string name);
+Value loadValue(std::string buffer, CExpr offset);
+Value addressValue(std::string buffer, CExpr offset);
+Value castValue(std::string type, Value operand);
+Value callValue(std::string function, std::vector<Value> arguments);
+
+// How a loop's iterations are spread. kThreads: an `omp parallel for` over this loop and the
+// `collapse - 1` loops perfectly nested in it, SIMD lanes too when `simd`, threads only from the
+// function's parallel grain of points on; kSimd: lanes of one thread.
+struct LoopMapping {
+  enum class Kind : uint8_t { kSerial, kSimd, kThreads };
+  Kind kind = Kind::kSerial;
+  size_t collapse = 1;
+  bool simd = false;
+};
+
+struct Node {
+  enum class Kind : uint8_t {
+    kBlock,
+    kComment,
+    kFor,
+    kIf,
+    kLet,
+    kStore,
+    kThreads,
+    kThreadShare,
+    kRunStarts,
+    kToRunStart,
+    kPrefetch,
+    kCopy,
+    kBadIndexFlag,
+    kBadIndex,
+    kReturnIfBad,
+  };
+  Kind kind = Kind::kBlock;
+  bool scoped = false;             // kBlock
+  std::string name;                // kFor: iterator; kLet, kThreadShare, kToRunStart: the variable;
+                                   // kStore, kCopy: the buffer written; kComment: the text
+  std::string type;                // kLet: the C type; kCopy: the element type
+  std::string from;                // kCopy: the buffer read; kThreadShare: the last variable
+  CExpr lower, condition, offset;  // kFor: lower, condition; kIf: condition; kStore: offset
+  int64_t step = 1;                // kFor
+  int64_t lo = 0, hi = 0, count = 0;  // kThreadShare: lo, count; kRunStarts: lo, hi;
+                                      // kPrefetch: count (bytes); kCopy: count (elements)
+  LoopMapping mapping;                // kFor
+  Value value;                        // kLet, kStore, kPrefetch (the address)
+  std::vector<Value> loads;           // kRunStarts
+  std::vector<Node> body, orElse;     // kBlock, kFor, kThreads, kIf (then / else)
+};
+
+Node block(std::vector<Node> body, bool scoped = false);
+Node comment(std::string text);
+Node forLoop(std::string iterator, CExpr lower, CExpr condition, int64_t step,
+             std::vector<Node> body);
+Node ifThen(CExpr condition, std::vector<Node> body, std::vector<Node> orElse = {});
+Node let(std::string type, std::string name, Value value);
+Node store(std::string buffer, CExpr offset, Value value);
+Node threads(std::vector<Node> body);
+Node threadShare(std::string first, std::string last, int64_t lo, int64_t count);
+Node runStarts(int64_t lo, int64_t hi, std::vector<Value> loads);
+Node toRunStart(std::string variable);
+Node prefetch(Value address, int64_t bytes);
+Node copy(std::string into, std::string from, std::string type, int64_t elements);
+Node badIndexFlag();
+Node badIndex();
+Node returnIfBad();
+
+// One kernel entry point: `extern "C" int symbol(buffers...)` returning 0, 1 for element
+// counts other than the buffers', 2 after a kBadIndex.
+struct Function {
+  std::string symbol;
+  std::vector<EntryBuffer> buffers;
+  std::string header;          // the comment above it: `//` lines of maps, proofs and certificates
+  CWidth width = CWidth::k64;  // the index width of loops and index variables
+  int64_t points = 0;          // kThreads and threaded loops run serially below the grain
+  std::vector<Node> body;
+};
+
+}  // namespace idxmap::codegen::ir

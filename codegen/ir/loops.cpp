@@ -1,0 +1,111 @@
+#include "codegen/ir/loops.h"
+
+namespace idxmap::codegen::ir {
+namespace {
+
+Node fromLoopNode(const LoopNode& loop,
+                  const std::function<Node(const std::vector<CExpr>&)>& statement) {
+  auto all = [&](const std::vector<LoopNode>& loops) {
+    std::vector<Node> out;
+    for (const LoopNode& child : loops) out.push_back(fromLoopNode(child, statement));
+    return out;
+  };
+  switch (loop.kind) {
+    case LoopNode::Kind::kFor:
+      return forLoop(loop.iterator, loop.lower, loop.condition, loop.step, all(loop.body));
+    case LoopNode::Kind::kIf:
+      return ifThen(loop.condition, all(loop.body), all(loop.orElse));
+    case LoopNode::Kind::kBlock:
+      return block(all(loop.body));
+    case LoopNode::Kind::kStatement:
+      return statement(loop.point);
+  }
+  return block({});
+}
+
+// The trip counts of the loops from `node` down that are perfectly nested with constant
+// bounds: what an OpenMP collapse clause may cover.
+std::vector<int64_t> collapsibleTrips(const Node& node) {
+  std::vector<int64_t> trips;
+  const Node* current = &node;
+  while (current->kind == Node::Kind::kFor && current->step == 1 &&
+         current->lower->op == COp::kLiteral && current->condition->op == COp::kLessEqual &&
+         current->condition->operands.size() == 2 &&
+         current->condition->operands[1]->op == COp::kLiteral) {
+    trips.push_back(current->condition->operands[1]->value - current->lower->value + 1);
+    if (current->body.size() != 1) break;
+    current = &current->body[0];
+    if (current->kind == Node::Kind::kBlock && current->body.size() == 1)
+      current = &current->body[0];
+  }
+  return trips;
+}
+
+bool containsLoop(const std::vector<Node>& nodes) {
+  for (const Node& node : nodes)
+    if (node.kind == Node::Kind::kFor || containsLoop(node.body) || containsLoop(node.orElse))
+      return true;
+  return false;
+}
+
+// Visits loops in the order they are printed: the first one met is the outer loop threads
+// share, and the `covered` loops after it are those its collapse clause joins.
+struct Mapper {
+  bool vectorize;
+  const std::string& bodyStartIterator;
+  const std::vector<Node>& bodyStart;
+  bool outerMapped = false;
+  size_t covered = 0;
+
+  void map(std::vector<Node>& nodes) {
+    for (Node& node : nodes) map(node);
+  }
+
+  void map(Node& node) {
+    if (node.kind != Node::Kind::kFor) {
+      map(node.body);
+      map(node.orElse);
+      return;
+    }
+    const bool innermost = !containsLoop(node.body);
+    if (!outerMapped) {
+      outerMapped = true;
+      std::vector<int64_t> trips = collapsibleTrips(node);
+      const Node* last = &node;
+      for (size_t i = 1; i < trips.size(); ++i) {
+        last = &last->body[0];
+        if (last->kind == Node::Kind::kBlock) last = &last->body[0];
+      }
+      size_t collapse = 0;
+      int64_t chunks = 1;
+      while (collapse < trips.size() && chunks < 64) chunks *= trips[collapse++];
+      if (collapse > 0) {
+        const bool simd = vectorize && collapse == trips.size() && !containsLoop(last->body);
+        node.mapping = {LoopMapping::Kind::kThreads, collapse, simd};
+        covered = collapse;
+      }
+    }
+    if (covered > 0) {
+      --covered;
+    } else if (innermost && vectorize) {
+      node.mapping.kind = LoopMapping::Kind::kSimd;
+    }
+    const bool starts = !bodyStart.empty() && node.name == bodyStartIterator && covered == 0;
+    map(node.body);
+    if (starts) node.body.insert(node.body.begin(), bodyStart.begin(), bodyStart.end());
+  }
+};
+
+}  // namespace
+
+std::vector<Node> fromLoopNest(const LoopNest& nest,
+                               const std::function<Node(const std::vector<CExpr>&)>& statement) {
+  return {fromLoopNode(nest.root, statement)};
+}
+
+void mapIndependentLoops(std::vector<Node>& nest, bool vectorize,
+                         const std::string& bodyStartIterator, const std::vector<Node>& bodyStart) {
+  Mapper{vectorize, bodyStartIterator, bodyStart}.map(nest);
+}
+
+}  // namespace idxmap::codegen::ir

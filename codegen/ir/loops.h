@@ -1,0 +1,28 @@
+// Loop nests (isl's, codegen/loop_nest.h) as IR, and how their iterations are spread over
+// threads and SIMD lanes.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "codegen/ir/kernel_ir.h"
+#include "codegen/loop_nest.h"
+
+namespace idxmap::codegen::ir {
+
+// The nest's loops and guards as IR, each statement of it `statement(point)`.
+std::vector<Node> fromLoopNest(const LoopNest& nest,
+                               const std::function<Node(const std::vector<CExpr>&)>& statement);
+
+// Where a nest's points are independent: threads share its first loop and the perfectly
+// nested, constant-bounded loops below it, collapsed only as far as it takes to have 64 chunks
+// (collapsing costs a division per point), with SIMD lanes when that reaches the innermost
+// loop; every other innermost loop gets SIMD lanes. No SIMD when `vectorize` is false. Each
+// loop over `bodyStartIterator` that no collapse joins to the loops inside it starts with
+// `bodyStart` (a prefetch of a later iteration's data).
+void mapIndependentLoops(std::vector<Node>& nest, bool vectorize,
+                         const std::string& bodyStartIterator = {},
+                         const std::vector<Node>& bodyStart = {});
+
+}  // namespace idxmap::codegen::ir
