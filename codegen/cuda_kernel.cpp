@@ -1,6 +1,7 @@
 #include "codegen/cuda_kernel.h"
 
 #include "codegen/cuda_kernel_internal.h"
+#include "codegen/ir/cpp_printer.h"
 #include "codegen/loop_nest.h"
 #include "codegen/prelude.h"
 
@@ -105,68 +106,76 @@ std::string CudaKernelPrinter::describeStores() const {
 
 std::string CudaKernelPrinter::statement(const std::vector<CExpr>& point, int indent, Store store,
                                          const std::vector<std::string>& sources) {
-  OpenStatement open = openStatement(point, indent, "atomicExch(idxmap_bad_index, 1);");
-  std::string out = std::move(open.text);
-  const std::string at = pad(open.indent), W = typeName(width_);
-  for (size_t t = 0; t < kernel_.transfers.size(); ++t) {
-    const Transfer& transfer = kernel_.transfers[t];
-    std::string to = offset("store to", transfer.to, Where::kGuarded);
-    const KernelBuffer& target = buffer(transfer.to.buffer);
-    std::string element = target.name + "[" + to + "]";
-    std::string source = sources.empty()
-                             ? buffer(transfer.from.buffer).name + "[" +
-                                   offset("load from", transfer.from, Where::kGuarded) + "]"
-                             : sources.at(t);
-    if (store == Store::kVector) {
-      out += at + "idxmap_copy16(&" + element + ", &" + source + ");\n";
-      continue;
+  const std::string W = typeName(width_);
+  auto stores = [&] {
+    std::vector<ir::Node> out;
+    for (size_t t = 0; t < kernel_.transfers.size(); ++t) {
+      const Transfer& transfer = kernel_.transfers[t];
+      const CExpr to = offsetExpr("store to", transfer.to, Where::kGuarded);
+      const KernelBuffer& target = buffer(transfer.to.buffer);
+      const ir::Value source =
+          sources.empty() ? ir::loadValue(buffer(transfer.from.buffer).name,
+                                          offsetExpr("load from", transfer.from, Where::kGuarded))
+                          : ir::variableValue(sources.at(t));
+      if (store == Store::kVector) {
+        out.push_back(ir::vectorCopy(target.name, to, source));
+        continue;
+      }
+      if (store == Store::kInPlace) {
+        out.push_back(ir::store(
+            target.name, to,
+            transfer.combine.empty()
+                ? source
+                : ir::callValue(transfer.combine, {ir::loadValue(target.name, to), source})));
+        continue;
+      }
+      const std::string n = std::to_string(t), pending = "idxmap_pending" + n,
+                        held = "idxmap_held" + n, acc = "idxmap_acc" + n,
+                        value = "idxmap_value" + n, at = "idxmap_to" + n;
+      out.push_back(ir::let(W, at, ir::indexValue(to)));
+      out.push_back(ir::let(storage(target), value, source));
+      // A held element starts from its stored value (a copy needs none).
+      ir::Value first = ir::variableValue(value);
+      if (store == Store::kHeld && !transfer.combine.empty())
+        first = ir::callValue(transfer.combine,
+                              {ir::loadValue(target.name, variable(held, width_)), first});
+      out.push_back(ir::ifThen(
+          binary(COp::kAnd, variable(pending, CWidth::k32),
+                 binary(COp::kEqual, variable(at, width_), variable(held, width_))),
+          {ir::assign(acc, ir::callValue(combineOf(transfer),
+                                         {ir::variableValue(acc), ir::variableValue(value)}))},
+          {ir::ifThen(variable(pending, CWidth::k32), {flush(transfer, n, store)}),
+           ir::assign(pending, ir::literalValue("true")), ir::assign(held, ir::variableValue(at)),
+           ir::assign(acc, first)}));
     }
-    if (store == Store::kInPlace) {
-      out += at + element + " = " +
-             (transfer.combine.empty() ? source
-                                       : transfer.combine + "(" + element + ", " + source + ")") +
-             ";\n";
-      continue;
-    }
-    const std::string n = std::to_string(t), pending = "idxmap_pending" + n,
-                      held = "idxmap_held" + n, acc = "idxmap_acc" + n;
-    out += at + "const " + W + " idxmap_to" + n + " = " + to + ";\n";
-    out += at + "const " + storage(target) + " idxmap_value" + n + " = " + source + ";\n";
-    out += at + "if (" + pending + " && idxmap_to" + n + " == " + held + ") {\n";
-    out += at + "  " + acc + " = " + combineOf(transfer) + "(" + acc + ", idxmap_value" + n +
-           ");\n" + at + "} else {\n";
-    out += at + "  if (" + pending + ") " + flush(transfer, n, store) + "\n";
-    out += at + "  " + pending + " = true;\n" + at + "  " + held + " = idxmap_to" + n + ";\n";
-    // A held element starts from its stored value (a copy needs none).
-    std::string first = "idxmap_value" + n;
-    if (store == Store::kHeld && !transfer.combine.empty())
-      first = transfer.combine + "(" + target.name + "[" + held + "], " + first + ")";
-    out += at + "  " + acc + " = " + first + ";\n" + at + "}\n";
-  }
-  return out + open.closing + pad(indent) + "}\n";
+    return out;
+  };
+  return ir::printStatements({statementAt(point, stores)}, indent,
+                             {width_, 0, "atomicExch(idxmap_bad_index, 1);"});
 }
 
-std::string CudaKernelPrinter::flush(const Transfer& transfer, const std::string& n,
-                                     Store store) const {
-  const std::string element = buffer(transfer.to.buffer).name + "[idxmap_held" + n + "]";
-  if (store == Store::kAtomic)
-    return atomicFunction(combineOf(transfer)) + "(&" + element + ", idxmap_acc" + n + ");";
-  return element + " = idxmap_acc" + n + ";";
+ir::Node CudaKernelPrinter::flush(const Transfer& transfer, const std::string& n,
+                                  Store store) const {
+  return ir::store(buffer(transfer.to.buffer).name, variable("idxmap_held" + n, width_),
+                   ir::variableValue("idxmap_acc" + n),
+                   store == Store::kAtomic ? atomicFunction(combineOf(transfer)) : "");
 }
 
 std::string CudaKernelPrinter::pendingUpdates(bool flushing, int indent, Store store) const {
-  std::string out;
+  std::vector<ir::Node> out;
   for (size_t t = 0; t < kernel_.transfers.size(); ++t) {
     const Transfer& transfer = kernel_.transfers[t];
     const std::string n = std::to_string(t);
-    if (flushing)
-      out += pad(indent) + "if (idxmap_pending" + n + ") " + flush(transfer, n, store) + "\n";
-    else
-      out += pad(indent) + "bool idxmap_pending" + n + " = false;\n" + pad(indent) +
-             typeName(width_) + " idxmap_held" + n + " = 0;\n" + pad(indent) +
-             storage(buffer(transfer.to.buffer)) + " idxmap_acc" + n + "{};\n";
+    if (flushing) {
+      out.push_back(
+          ir::ifThen(variable("idxmap_pending" + n, CWidth::k32), {flush(transfer, n, store)}));
+    } else {
+      out.push_back(ir::var("bool", "idxmap_pending" + n, ir::literalValue("false")));
+      out.push_back(ir::var(typeName(width_), "idxmap_held" + n, ir::literalValue("0")));
+      out.push_back(ir::var(storage(buffer(transfer.to.buffer)), "idxmap_acc" + n));
+    }
   }
-  return out;
+  return ir::printStatements(out, indent, {width_, 0, ""});
 }
 
 std::string CudaKernelPrinter::kernelFunction(const std::string& part,

@@ -79,7 +79,7 @@ class CudaKernelPrinter : KernelText {
                         const std::vector<std::string>& sources = {});
 
   // Stores (kHeld) or applies atomically (kAtomic) transfer n's pending update.
-  std::string flush(const Transfer& transfer, const std::string& n, Store store) const;
+  ir::Node flush(const Transfer& transfer, const std::string& n, Store store) const;
 
   // The pending updates of a thread, one per transfer: declared (`!flushing`) before the points
   // that may share them, flushed after.

@@ -1,6 +1,7 @@
 // Kernels of runs: a sorted scatter's tiles (kSegmented) and deterministic mode's sorted
 // targets (kSorted). cuda_kernel_internal.h declares them.
 #include "codegen/cuda_kernel_internal.h"
+#include "codegen/ir/cpp_printer.h"
 #include "codegen/loop_nest.h"
 
 namespace idxmap::codegen {
@@ -61,12 +62,15 @@ std::string CudaKernelPrinter::keysKernel() {
   std::string out = pointLoop() + declaredDims(4);
   out += "    idxmap_keys[idxmap_point] = " + skippedKey() +
          ";\n    idxmap_points[idxmap_point] = idxmap_point;\n";
-  OpenStatement open = openStatement(dimVariables(), 4, "atomicExch(idxmap_bad_index, 1);");
-  std::string to = offset("store to", kernel_.transfers.at(0).to, Where::kGuarded);
-  return kernelFunction("keys", ", " + keyType() + "* idxmap_keys, " + L + "* idxmap_points",
-                        out + open.text + pad(open.indent) +
-                            "idxmap_keys[idxmap_point] = static_cast<" + keyType() + ">(" + to +
-                            ");\n" + open.closing + "    }\n  }\n}\n");
+  const std::vector<ir::Node> statement = {statementAt(dimVariables(), [&] {
+    const CExpr to = offsetExpr("store to", kernel_.transfers.at(0).to, Where::kGuarded);
+    return std::vector<ir::Node>{ir::store("idxmap_keys", variable("idxmap_point", linear_),
+                                           ir::castValue(keyType(), ir::indexValue(to)))};
+  })};
+  return kernelFunction(
+      "keys", ", " + keyType() + "* idxmap_keys, " + L + "* idxmap_points",
+      out + ir::printStatements(statement, 4, {width_, 0, "atomicExch(idxmap_bad_index, 1);"}) +
+          "  }\n}\n");
 }
 
 std::string CudaKernelPrinter::applyKernel() {

@@ -163,21 +163,6 @@ ir::Node KernelText::statementAt(const std::vector<CExpr>& point,
   return ir::block(std::move(body), true);
 }
 
-KernelText::OpenStatement KernelText::openStatement(const std::vector<CExpr>& point, int indent,
-                                                    const std::string& badIndex) {
-  // The statement printed with a marker where the stores go, and cut there.
-  const std::string marker = "// idxmap: the stores\n";
-  const std::string text = ir::printStatements(
-      {statementAt(point, [] { return std::vector<ir::Node>{ir::comment("idxmap: the stores")}; })},
-      indent, {width_, 0, badIndex});
-  const size_t at = text.find(marker), lineStart = text.rfind('\n', at) + 1;
-  const size_t closingStart = at + marker.size();
-  // The statement's own closing brace is the caller's to print.
-  const size_t closingEnd = text.size() - static_cast<size_t>(indent) - 2;
-  return {text.substr(0, lineStart), text.substr(closingStart, closingEnd - closingStart),
-          static_cast<int>(at - lineStart)};
-}
-
 std::string KernelText::header(const std::vector<std::string>& extra) const {
   std::string out = "// idxmap kernel: " + kernel_.op + " at " + kernel_.location + "\n";
   for (const auto& [name, map] : kernel_.maps) out += "// " + name + ": " + oneLine(map) + "\n";

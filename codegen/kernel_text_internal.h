@@ -35,15 +35,6 @@ class KernelText {
   // under Kernel::check) and rt<k>.
   ir::Node statementAt(const std::vector<CExpr>& point,
                        const std::function<std::vector<ir::Node>()>& inner);
-  // The same as text, open where the stores go: `text` declares what they use, `closing` ends
-  // the scopes it opened, `indent` is where they go (the CUDA printer's, until it prints IR;
-  // `badIndex`: its report of a bad index).
-  struct OpenStatement {
-    std::string text, closing;
-    int indent = 0;
-  };
-  OpenStatement openStatement(const std::vector<CExpr>& point, int indent,
-                              const std::string& badIndex);
 
   // Throws ValidationError unless `result` is proven.
   void require(const ProofResult& result, const std::string& what);

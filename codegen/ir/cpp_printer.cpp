@@ -47,9 +47,25 @@ struct Printer {
       case Node::Kind::kLet:
         out += at + "const " + node.type + " " + node.name + " = " + printValue(node.value) + ";\n";
         return;
-      case Node::Kind::kStore:
-        out += at + node.name + "[" + printCExpr(node.offset) + "] = " + printValue(node.value) +
+      case Node::Kind::kVar:
+        out += at + node.type + " " + node.name +
+               (node.value ? " = " + printValue(node.value) : std::string("{}")) + ";\n";
+        return;
+      case Node::Kind::kAssign:
+        out += at + node.name + " = " + printValue(node.value) + ";\n";
+        return;
+      case Node::Kind::kStore: {
+        const std::string element = node.name + "[" + printCExpr(node.offset) + "]";
+        out += at +
+               (node.atomic.empty()
+                    ? element + " = " + printValue(node.value)
+                    : node.atomic + "(&" + element + ", " + printValue(node.value) + ")") +
                ";\n";
+        return;
+      }
+      case Node::Kind::kVectorCopy:
+        out += at + "idxmap_copy16(&" + node.name + "[" + printCExpr(node.offset) + "], &" +
+               printValue(node.value) + ");\n";
         return;
       case Node::Kind::kThreads:
         out += "#pragma omp parallel " + threadedIf() + "\n" + at + "{\n";
@@ -128,6 +144,7 @@ std::string printValue(const Value& value) {
     case ValueNode::Kind::kIndex:
       return printCExpr(value->index);
     case ValueNode::Kind::kVariable:
+    case ValueNode::Kind::kLiteral:
       return value->name;
     case ValueNode::Kind::kLoad:
       return value->name + "[" + printCExpr(value->index) + "]";

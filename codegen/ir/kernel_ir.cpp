@@ -39,6 +39,10 @@ Value callValue(std::string function, std::vector<Value> arguments) {
   return valueOf({ValueNode::Kind::kCall, std::move(function), {}, std::move(arguments)});
 }
 
+Value literalValue(std::string text) {
+  return valueOf({ValueNode::Kind::kLiteral, std::move(text), {}, {}});
+}
+
 Node block(std::vector<Node> body, bool scoped) {
   Node node = nodeOf(Node::Kind::kBlock);
   node.scoped = scoped;
@@ -79,11 +83,31 @@ Node let(std::string type, std::string name, Value value) {
   return node;
 }
 
-Node store(std::string buffer, CExpr offset, Value value) {
+Node var(std::string type, std::string name, Value value) {
+  Node node = let(std::move(type), std::move(name), std::move(value));
+  node.kind = Node::Kind::kVar;
+  return node;
+}
+
+Node assign(std::string name, Value value) {
+  Node node = nodeOf(Node::Kind::kAssign);
+  node.name = std::move(name);
+  node.value = std::move(value);
+  return node;
+}
+
+Node store(std::string buffer, CExpr offset, Value value, std::string atomic) {
   Node node = nodeOf(Node::Kind::kStore);
   node.name = std::move(buffer);
   node.offset = std::move(offset);
   node.value = std::move(value);
+  node.atomic = std::move(atomic);
+  return node;
+}
+
+Node vectorCopy(std::string buffer, CExpr offset, Value source) {
+  Node node = store(std::move(buffer), std::move(offset), std::move(source));
+  node.kind = Node::Kind::kVectorCopy;
   return node;
 }
 

@@ -10,7 +10,11 @@
 //                what they compute: every mapping runs each iteration once
 //   kIf          body where condition != 0, else orElse
 //   kLet         const type name = value, in scope to the end of the enclosing block
-//   kStore       name[offset] = value (a buffer parameter's element)
+//   kVar         type name = value (value-initialized when there is none): a local the
+//                statements after it may assign (kAssign: name = value)
+//   kStore       name[offset] = value (a buffer's element); when `atomic` names a function,
+//                atomic(&name[offset], value) instead: the element updated atomically
+//   kVectorCopy  the 16 bytes at &name[offset] take those at the address of `value` (a load)
 //   kThreads     every thread of a team runs body (one thread when the function's point count
 //                is below the parallel grain); names declared inside are the thread's own
 //   kThreadShare int64_t name, last: the calling thread's share [name, last) of
@@ -51,6 +55,7 @@ struct ValueNode {
     kAddress,   // reinterpret_cast<const char*>(&name[index]): an element's address, as bytes
     kCast,      // static_cast<name>(operands[0])
     kCall,      // name(operands...): a prelude helper, `name` with its template arguments
+    kLiteral,   // `name`, a C literal as written (`false`, `0`)
   };
   Kind kind = Kind::kIndex;
   std::string name;
@@ -64,6 +69,7 @@ Value loadValue(std::string buffer, CExpr offset);
 Value addressValue(std::string buffer, CExpr offset);
 Value castValue(std::string type, Value operand);
 Value callValue(std::string function, std::vector<Value> arguments);
+Value literalValue(std::string text);
 
 // How a loop's iterations are spread. kThreads: an `omp parallel for` over this loop and the
 // `collapse - 1` loops perfectly nested in it, SIMD lanes too when `simd`, threads only from the
@@ -82,7 +88,10 @@ struct Node {
     kFor,
     kIf,
     kLet,
+    kVar,
+    kAssign,
     kStore,
+    kVectorCopy,
     kThreads,
     kThreadShare,
     kRunStarts,
@@ -96,17 +105,20 @@ struct Node {
   Kind kind = Kind::kBlock;
   bool scoped = false;             // kBlock
   std::string name;                // kFor: iterator; kLet, kThreadShare, kToRunStart: the variable;
-                                   // kStore, kCopy: the buffer written; kComment: the text
-  std::string type;                // kLet: the C type; kCopy: the element type
+                                   // kVar, kAssign: the variable; kStore, kVectorCopy, kCopy: the
+                                   // buffer written; kComment: the text
+  std::string type;                // kLet, kVar: the C type; kCopy: the element type
+  std::string atomic;              // kStore: the atomic update function, or empty for a plain store
   std::string from;                // kCopy: the buffer read; kThreadShare: the last variable
-  CExpr lower, condition, offset;  // kFor: lower, condition; kIf: condition; kStore: offset
+  CExpr lower, condition, offset;  // kFor: lower, condition; kIf: condition; kStore,
+                                   // kVectorCopy: offset
   int64_t step = 1;                // kFor
   int64_t lo = 0, hi = 0, count = 0;  // kThreadShare: lo, count; kRunStarts: lo, hi;
                                       // kPrefetch: count (bytes); kCopy: count (elements)
   LoopMapping mapping;                // kFor
-  Value value;                        // kLet, kStore, kPrefetch (the address)
-  std::vector<Value> loads;           // kRunStarts
-  std::vector<Node> body, orElse;     // kBlock, kFor, kThreads, kIf (then / else)
+  Value value;  // kLet, kVar, kAssign, kStore, kVectorCopy (the source), kPrefetch (the address)
+  std::vector<Value> loads;        // kRunStarts
+  std::vector<Node> body, orElse;  // kBlock, kFor, kThreads, kIf (then / else)
 };
 
 Node block(std::vector<Node> body, bool scoped = false);
@@ -115,7 +127,10 @@ Node forLoop(std::string iterator, CExpr lower, CExpr condition, int64_t step,
              std::vector<Node> body);
 Node ifThen(CExpr condition, std::vector<Node> body, std::vector<Node> orElse = {});
 Node let(std::string type, std::string name, Value value);
-Node store(std::string buffer, CExpr offset, Value value);
+Node var(std::string type, std::string name, Value value = nullptr);
+Node assign(std::string name, Value value);
+Node store(std::string buffer, CExpr offset, Value value, std::string atomic = {});
+Node vectorCopy(std::string buffer, CExpr offset, Value source);
 Node threads(std::vector<Node> body);
 Node threadShare(std::string first, std::string last, int64_t lo, int64_t count);
 Node runStarts(int64_t lo, int64_t hi, std::vector<Value> loads);
