@@ -1,0 +1,71 @@
+// What the C++ and the CUDA printers of a Kernel share (codegen/cpp/ and codegen/cuda/): the
+// index lowerings, the validator that checks every printed expression, the entry's buffers, and
+// one point's statement up to its stores (the point's dims, the loaded runtime values, the skip
+// test and the clamps). Each target adds how points reach threads and how stores are made.
+#pragma once
+
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "codegen/cpp/cpp_kernel.h"
+#include "codegen/kernel/index_code.h"
+#include "codegen/kernel/kernel.h"
+#include "codegen/validate/validation.h"
+
+namespace idxmap::codegen {
+
+std::string pad(int n);
+// The points of the box of a map's dims (INT64_MAX when that overflows): what decides whether
+// threads pay off, and how many a CUDA kernel's threads cover.
+int64_t boxPoints(const IndexingMap& map);
+
+class KernelText {
+ public:
+  explicit KernelText(const Kernel& kernel);
+
+ protected:
+  // A statement opened at one point: `text` declares what the stores use, `closing` ends the
+  // scopes it opened, `indent` is where the stores go.
+  struct OpenStatement {
+    std::string text, closing;
+    int indent = 0;
+  };
+  // `point`: the dims' values (a plain d<i> is not redeclared); `badIndex`: the statement a
+  // checked kernel (Kernel::check) runs at a point whose index values are out of range.
+  OpenStatement openStatement(const std::vector<CExpr>& point, int indent,
+                              const std::string& badIndex);
+
+  // Throws ValidationError unless `result` is proven.
+  void require(const ProofResult& result, const std::string& what);
+  const KernelBuffer& buffer(size_t index) const { return kernel_.buffers.at(index); }
+  std::string storage(const KernelBuffer& b) const;
+  std::vector<EntryBuffer> entryBuffers() const;
+  // An offset as printed, validated against its Expr and the buffer's size (once: the same
+  // access printed again, as a run-start test or a prefetch reads a load, reuses the proof).
+  std::string offset(const std::string& role, const Access& access, Where where);
+  // `auto idxmap_run_starts_at = [&](W d0) {...};`, `indent` deep: whether d0 starts a run of
+  // equal index vectors along d0 in [lo, hi] (lo and hi + 1 do). The loads' offsets must use
+  // no dim but d0 (a segmented kernel's).
+  std::string runStartTest(int64_t lo, int64_t hi, int indent);
+  // The loaded value of runtime variable k at the point (int64_t).
+  std::string loadedValue(size_t k);
+  // The header comment: maps, relied facts, lowering facts, notes and certificates (`extra`
+  // lines after the notes).
+  std::string header(const std::vector<std::string>& extra = {}) const;
+
+  const Kernel& kernel_;
+  CWidth width_;
+  IndexLowering lowering_;
+  IndexLowering guardLowering_;
+  KernelValidator validator_;
+
+ private:
+  std::vector<DeclaredVariable> declared() const;
+  std::string guardText();
+  // offset's validated texts, by buffer, offset and where it is validated.
+  std::map<std::tuple<size_t, const void*, Where>, std::string> offsets_;
+};
+
+}  // namespace idxmap::codegen
