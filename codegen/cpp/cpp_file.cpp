@@ -6,7 +6,6 @@
 #include "codegen/cpp/cpp_kernel.h"
 #include "codegen/prelude/element_code.h"
 #include "codegen/prelude/prelude.h"
-#include "core/text.h"
 
 namespace idxmap::codegen {
 namespace {
@@ -89,17 +88,6 @@ std::string sizeChecks(const std::vector<EntryBuffer>& buffers) {
     out += std::string(i ? " ||\n      " : "") + buffers[i].name +
            "_elements != " + std::to_string(buffers[i].elements);
   return out + ")\n    return 1;\n";
-}
-
-std::string oneLine(const IndexingMap& map) {
-  std::string text = printIndexingMap(map), out;
-  for (char c : text) {
-    if (c != '\n')
-      out += c;
-    else if (!out.empty() && out.back() != ' ')
-      out += ' ';
-  }
-  return out;
 }
 
 std::string cppFile(const std::vector<PrintedKernel>& kernels) {

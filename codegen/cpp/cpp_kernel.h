@@ -49,8 +49,6 @@ std::string packedEntry(const std::string& symbol, const std::vector<EntryBuffer
 std::string packedLaunchInEntry(const std::string& symbol, const std::vector<EntryBuffer>& buffers);
 // The body's first statement: sizes other than the emitted ones return 1.
 std::string sizeChecks(const std::vector<EntryBuffer>& buffers);
-// A map on one line, for header comments.
-std::string oneLine(const IndexingMap& map);
 
 // Throws ValidationError when a check fails, Error for a kernel outside what the printer
 // supports (an element type without storage, a range variable in an expression).

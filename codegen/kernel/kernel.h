@@ -89,4 +89,7 @@ struct Kernel {
   std::vector<std::string> notes;  // choices made without a proof ("clamps kept: ...")
 };
 
+// A map on one line, for header comments.
+std::string oneLine(const IndexingMap& map);
+
 }  // namespace idxmap::codegen

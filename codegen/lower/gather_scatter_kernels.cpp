@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "codegen/cpp/cpp_kernel.h"
 #include "codegen/kernel/index_code.h"
 #include "codegen/prelude/prelude.h"
 #include "simplifier/simplify.h"

@@ -42,6 +42,8 @@ probe(codegen/kernel/probe.cpp codegen/validate/validation.h
       "codegen/kernel/ (idxmap_codegen_kernel) may not include")
 probe(codegen/cuda/probe.cpp codegen/hlo/hlo_kernel.h
       "codegen/cuda/ (idxmap_codegen_cuda) may not include")
+probe(codegen/lower/probe.cpp codegen/cpp/cpp_kernel.h
+      "codegen/lower/ (idxmap_codegen_lower) may not include")
 probe(codegen/hlo/probe.cpp codegen/cuda/cuda_kernel_internal.h
       "codegen/cuda/cuda_kernel_internal.h is internal to codegen/cuda/")
 # A library never includes the CLI or the tests; internal headers stay in their folder.
