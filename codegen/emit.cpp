@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "codegen/gather_scatter_kernels.h"
+#include "codegen/lower/gather_scatter_kernels.h"
 #include "ops/gather_analysis/modeled_op.h"
 #include "ops/validate/mlir.h"
 #include "verify/op_properties.h"

@@ -1,17 +1,17 @@
 // `idxmap emit` as a library call: every gather and scatter form of a StableHLO MLIR module
-// (and every op and fusion of an HLO module's entry, codegen/hlo_kernel.h) becomes a validated C++
-// kernel (codegen/cpp_kernel.h), its code decided by the index properties verify/ proves for it
-// (with the user's --assume facts). An op that is invalid, unsupported, or whose kernel fails
-// validation is a located problem instead, never a kernel.
+// (and every op and fusion of an HLO module's entry, codegen/hlo/hlo_kernel.h) becomes a validated
+// C++ kernel (codegen/cpp/cpp_kernel.h), its code decided by the index properties verify/ proves
+// for it (with the user's --assume facts). An op that is invalid, unsupported, or whose kernel
+// fails validation is a located problem instead, never a kernel.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "codegen/cpp_kernel.h"
-#include "codegen/cuda_kernel.h"
-#include "codegen/hlo_kernel.h"
-#include "codegen/kernel.h"
+#include "codegen/cpp/cpp_kernel.h"
+#include "codegen/cuda/cuda_kernel.h"
+#include "codegen/hlo/hlo_kernel.h"
+#include "codegen/kernel/kernel.h"
 #include "core/text.h"
 #include "ops/forms/lowering.h"
 #include "ops/hlo/module.h"
@@ -38,7 +38,8 @@ struct EmitProblem {
   std::string message;
 };
 
-// What kernels are printed as: C++ (codegen/cpp_kernel.h) or CUDA (codegen/cuda_kernel.h).
+// What kernels are printed as: C++ (codegen/cpp/cpp_kernel.h) or CUDA
+// (codegen/cuda/cuda_kernel.h).
 struct EmitTarget {
   enum class Kind : uint8_t { kCpp, kCuda };
   Kind kind = Kind::kCpp;

@@ -39,8 +39,19 @@
 #include <string>
 #include <vector>
 
-#include "codegen/c_expr.h"
-#include "codegen/cpp_kernel.h"
+#include "codegen/kernel/c_expr.h"
+
+namespace idxmap::codegen {
+
+// A kernel parameter as the entry points print it (codegen/cpp/cpp_kernel.h).
+struct EntryBuffer {
+  std::string name;
+  std::string storage;  // the C++ element type
+  bool written = false;
+  int64_t elements = 0;
+};
+
+}  // namespace idxmap::codegen
 
 namespace idxmap::codegen::ir {
 

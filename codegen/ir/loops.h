@@ -1,4 +1,4 @@
-// Loop nests (isl's, codegen/loop_nest.h) as IR, and how their iterations are spread over
+// Loop nests (isl's, codegen/kernel/loop_nest.h) as IR, and how their iterations are spread over
 // threads and SIMD lanes.
 #pragma once
 
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "codegen/ir/kernel_ir.h"
-#include "codegen/loop_nest.h"
+#include "codegen/kernel/loop_nest.h"
 
 namespace idxmap::codegen::ir {
 

@@ -27,7 +27,7 @@ struct JitOptions {
   std::string language = "c++";  // what `-x` says the source is ("cu" for nvcc)
 };
 
-// CUDA kernels (codegen/cuda_kernel.h) for the GPU of this machine: nvcc ($IDXMAP_NVCC
+// CUDA kernels (codegen/cuda/cuda_kernel.h) for the GPU of this machine: nvcc ($IDXMAP_NVCC
 // overrides), -arch=native.
 JitOptions cudaJitOptions();
 

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <optional>
 
-#include "codegen/prelude.h"
+#include "codegen/prelude/prelude.h"
 
 namespace idxmap::codegen {
 namespace {

@@ -1,5 +1,6 @@
 // Tensors (ops/eval/tensor.h: int64 or double values) as the raw buffers emitted kernels read
-// and write: each element in its type's storage (codegen/prelude.h's storageType), row-major.
+// and write: each element in its type's storage (codegen/prelude/prelude.h's storageType),
+// row-major.
 #pragma once
 
 #include <cstddef>

@@ -37,6 +37,15 @@ probe(verify/probe.cpp ops/interp/interpreter.h "verify/ (idxmap_verify) may not
 probe(verify/probe.cpp codegen/emitter.h "verify/ (idxmap_verify) may not include codegen/emitter.h")
 # Sibling subsystems that do not depend on each other.
 probe(ops/mlir/probe.cpp ops/hlo/module.h "ops/mlir/ (idxmap_ops_mlir) may not include")
+# codegen/'s pipeline: a step never includes a later one, nor a sibling it does not build on.
+probe(codegen/kernel/probe.cpp codegen/validate/validation.h
+      "codegen/kernel/ (idxmap_codegen_kernel) may not include")
+probe(codegen/cuda/probe.cpp codegen/hlo/hlo_kernel.h
+      "codegen/cuda/ (idxmap_codegen_cuda) may not include")
+probe(codegen/lower/probe.cpp codegen/cpp/cpp_kernel.h
+      "codegen/lower/ (idxmap_codegen_lower) may not include")
+probe(codegen/hlo/probe.cpp codegen/cuda/cuda_kernel_internal.h
+      "codegen/cuda/cuda_kernel_internal.h is internal to codegen/cuda/")
 # A library never includes the CLI or the tests; internal headers stay in their folder.
 probe(core/probe.cpp tests/support/map_oracle.h "core/ (idxmap_core) may not include")
 probe(verify/probe.cpp cli/options.h "verify/ (idxmap_verify) may not include cli/options.h")
@@ -50,6 +59,8 @@ probe(ops/interp/probe.cpp ops/eval/tensor.h "")
 probe(verify/probe.cpp ops/stablehlo/gather_scatter.h "")
 probe(cli/probe.cpp ops/interp/interpreter.h "")
 probe(core/bridges/probe.cpp core/bridges/isl_internal.h "")
+probe(codegen/hlo/probe.cpp codegen/cuda/cuda_threads.h "")
+probe(codegen/cpp/probe.cpp codegen/kernel/loop_nest.h "")
 
 # The real tree.
 execute_process(

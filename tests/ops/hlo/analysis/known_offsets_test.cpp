@@ -1,6 +1,6 @@
 // Runtime variables folded from the HLO that computes them (XLA's
 // FusionWithRTVarsSimplification), against an independent oracle: the op-by-op HLO reference
-// evaluator (tests/codegen/hlo_reference.h), run on an operand that holds its own positions,
+// evaluator (tests/codegen/hlo/hlo_reference.h), run on an operand that holds its own positions,
 // says which element each result element reads. Random dynamic-slice, dynamic-update-slice
 // and gather ops, top-level or fused, with start indices built from constants (some out of
 // range, so clamped), iotas, and arithmetic, and some from a parameter (kept as rt).
@@ -13,7 +13,7 @@
 
 #include "ops/hlo/analysis/indexing.h"
 #include "ops/hlo/module.h"
-#include "tests/codegen/hlo_reference.h"
+#include "tests/codegen/hlo/hlo_reference.h"
 #include "tests/support/map_oracle.h"
 
 namespace idxmap {

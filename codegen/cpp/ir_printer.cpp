@@ -1,0 +1,184 @@
+#include "codegen/cpp/ir_printer.h"
+
+#include "codegen/cpp/cpp_kernel.h"
+
+#include <sstream>
+
+namespace idxmap::codegen::ir {
+namespace {
+
+std::string pad(int n) { return std::string(static_cast<size_t>(n), ' '); }
+
+struct Printer {
+  const StatementStyle& style;
+  std::string out;
+
+  std::string threadedIf() const {
+    return "if (" + std::to_string(style.points) + " >= IDXMAP_PARALLEL_GRAIN)";
+  }
+
+  void print(const std::vector<Node>& nodes, int indent) {
+    for (const Node& node : nodes) print(node, indent);
+  }
+
+  void print(const Node& node, int indent) {
+    const std::string at = pad(indent);
+    switch (node.kind) {
+      case Node::Kind::kBlock:
+        if (!node.scoped) return print(node.body, indent);
+        out += at + "{\n";
+        print(node.body, indent + 2);
+        out += at + "}\n";
+        return;
+      case Node::Kind::kComment: {
+        std::istringstream lines(node.name);
+        for (std::string line; std::getline(lines, line);) out += at + "// " + line + "\n";
+        return;
+      }
+      case Node::Kind::kFor:
+        return printFor(node, indent);
+      case Node::Kind::kIf:
+        out += at + "if (" + printCExpr(node.condition) + ") {\n";
+        print(node.body, indent + 2);
+        if (!node.orElse.empty()) {
+          out += at + "} else {\n";
+          print(node.orElse, indent + 2);
+        }
+        out += at + "}\n";
+        return;
+      case Node::Kind::kLet:
+        out += at + "const " + node.type + " " + node.name + " = " + printValue(node.value) + ";\n";
+        return;
+      case Node::Kind::kVar:
+        out += at + node.type + " " + node.name +
+               (node.value ? " = " + printValue(node.value) : std::string("{}")) + ";\n";
+        return;
+      case Node::Kind::kAssign:
+        out += at + node.name + " = " + printValue(node.value) + ";\n";
+        return;
+      case Node::Kind::kStore: {
+        const std::string element = node.name + "[" + printCExpr(node.offset) + "]";
+        out += at +
+               (node.atomic.empty()
+                    ? element + " = " + printValue(node.value)
+                    : node.atomic + "(&" + element + ", " + printValue(node.value) + ")") +
+               ";\n";
+        return;
+      }
+      case Node::Kind::kVectorCopy:
+        out += at + "idxmap_copy16(&" + node.name + "[" + printCExpr(node.offset) + "], &" +
+               printValue(node.value) + ");\n";
+        return;
+      case Node::Kind::kThreads:
+        out += "#pragma omp parallel " + threadedIf() + "\n" + at + "{\n";
+        print(node.body, indent + 2);
+        out += at + "}\n";
+        return;
+      case Node::Kind::kThreadShare: {
+        const std::string& first = node.name;
+        const std::string& last = node.from;
+        out += at + "int64_t " + first + ", " + last + ";\n" + at + "idxmap_thread_range(" +
+               std::to_string(node.count) + ", &" + first + ", &" + last + ");\n";
+        if (node.lo != 0)
+          out += at + first + " += " + std::to_string(node.lo) + ";\n" + at + last +
+                 " += " + std::to_string(node.lo) + ";\n";
+        return;
+      }
+      case Node::Kind::kRunStarts:
+        return printRunStarts(node, indent);
+      case Node::Kind::kToRunStart:
+        out += at + "while (!idxmap_run_starts_at(" + node.name + ")) ++" + node.name + ";\n";
+        return;
+      case Node::Kind::kPrefetch:
+        out += at + "const char* idxmap_row = " + printValue(node.value) + ";\n" + at +
+               "for (int idxmap_line = 0; idxmap_line < " + std::to_string(node.count) +
+               "; idxmap_line += 64) __builtin_prefetch(idxmap_row + idxmap_line);\n";
+        return;
+      case Node::Kind::kCopy:
+        out += at + "if (" + node.name + " != " + node.from + ") idxmap_copy(" + node.name + ", " +
+               node.from + ", sizeof(" + node.type + ") * " + std::to_string(node.count) + ");\n";
+        return;
+      case Node::Kind::kBadIndexFlag:
+        out += at + "int idxmap_bad_index = 0;  // set by any thread that meets one\n";
+        return;
+      case Node::Kind::kBadIndex:
+        out += at + style.badIndex + "\n";
+        return;
+      case Node::Kind::kReturnIfBad:
+        out += at + "if (idxmap_bad_index) return 2;\n";
+        return;
+    }
+  }
+
+  void printFor(const Node& node, int indent) {
+    const LoopMapping& mapping = node.mapping;
+    if (mapping.kind == LoopMapping::Kind::kThreads)
+      out += "#pragma omp parallel for" + std::string(mapping.simd ? " simd" : "") +
+             (mapping.collapse > 1 ? " collapse(" + std::to_string(mapping.collapse) + ")" : "") +
+             " schedule(static) " + threadedIf() + "\n";
+    else if (mapping.kind == LoopMapping::Kind::kSimd)
+      out += "#pragma omp simd\n";
+    const std::string& i = node.name;
+    out += pad(indent) + "for (" + typeName(style.width) + " " + i + " = " +
+           printCExpr(node.lower) + "; " + printCExpr(node.condition) + "; " +
+           (node.step == 1 ? "++" + i : i + " += " + std::to_string(node.step)) + ") {\n";
+    print(node.body, indent + 2);
+    out += pad(indent) + "}\n";
+  }
+
+  // A lambda: whether index vector d0 differs from d0 - 1's (each load read at both).
+  void printRunStarts(const Node& node, int indent) {
+    const std::string W = typeName(style.width);
+    out += pad(indent) + "auto idxmap_run_starts_at = [&](" + W + " d0) {\n" + pad(indent + 2) +
+           "return d0 <= " + std::to_string(node.lo) + " || d0 > " + std::to_string(node.hi);
+    for (const Value& load : node.loads) {
+      const std::string read = "[&](" + W + " d0) { return " + printValue(load) + "; }";
+      out += " ||\n" + pad(indent + 9) + read + "(d0) != " + read + "(d0 - 1)";
+    }
+    out += ";\n" + pad(indent) + "};\n";
+  }
+};
+
+}  // namespace
+
+std::string printValue(const Value& value) {
+  switch (value->kind) {
+    case ValueNode::Kind::kIndex:
+      return printCExpr(value->index);
+    case ValueNode::Kind::kVariable:
+    case ValueNode::Kind::kLiteral:
+      return value->name;
+    case ValueNode::Kind::kLoad:
+      return value->name + "[" + printCExpr(value->index) + "]";
+    case ValueNode::Kind::kAddress:
+      return "reinterpret_cast<const char*>(&" + value->name + "[" + printCExpr(value->index) +
+             "])";
+    case ValueNode::Kind::kCast:
+      return "static_cast<" + value->name + ">(" + printValue(value->operands.at(0)) + ")";
+    case ValueNode::Kind::kCall: {
+      std::string out = value->name + "(";
+      for (size_t i = 0; i < value->operands.size(); ++i)
+        out += (i ? ", " : "") + printValue(value->operands[i]);
+      return out + ")";
+    }
+  }
+  return {};
+}
+
+std::string printStatements(const std::vector<Node>& nodes, int indent,
+                            const StatementStyle& style) {
+  Printer printer{style, {}};
+  printer.print(nodes, indent);
+  return std::move(printer.out);
+}
+
+std::string printCppFunction(const Function& function) {
+  StatementStyle style{
+      function.width, function.points,
+      "std::atomic_ref<int>(idxmap_bad_index).store(1, std::memory_order_relaxed);"};
+  return function.header + entrySignature(function.symbol, function.buffers) + " {\n" +
+         sizeChecks(function.buffers) + printStatements(function.body, 2, style) +
+         "  return 0;\n}\n" + packedEntry(function.symbol, function.buffers);
+}
+
+}  // namespace idxmap::codegen::ir

@@ -1,0 +1,74 @@
+// What the C++ and the CUDA printers of a Kernel share (codegen/cpp/ and codegen/cuda/): the
+// index lowerings, the validator that checks every printed expression, the entry's buffers, and
+// one point's statement up to its stores (the point's dims, the loaded runtime values, the skip
+// test and the clamps). Each target adds how points reach threads and how stores are made.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "codegen/cpp/cpp_kernel.h"
+#include "codegen/cpp/ir_printer.h"
+#include "codegen/ir/kernel_ir.h"
+#include "codegen/kernel/index_code.h"
+#include "codegen/kernel/kernel.h"
+#include "codegen/validate/validation.h"
+
+namespace idxmap::codegen {
+
+std::string pad(int n);
+// The points of the box of a map's dims (INT64_MAX when that overflows): what decides whether
+// threads pay off, and how many a CUDA kernel's threads cover.
+int64_t boxPoints(const IndexingMap& map);
+
+class KernelText {
+ public:
+  explicit KernelText(const Kernel& kernel);
+
+ protected:
+  // The statement at one point (`point`: the dims' values; a plain d<i> is not redeclared), with
+  // `inner()` (its stores, built once what they use is validated) inside every test it opens: a
+  // scope that declares the loaded values v<k>, the skip test (whose else reports a bad index
+  // under Kernel::check) and rt<k>.
+  ir::Node statementAt(const std::vector<CExpr>& point,
+                       const std::function<std::vector<ir::Node>()>& inner);
+
+  // Throws ValidationError unless `result` is proven.
+  void require(const ProofResult& result, const std::string& what);
+  const KernelBuffer& buffer(size_t index) const { return kernel_.buffers.at(index); }
+  std::string storage(const KernelBuffer& b) const;
+  std::vector<EntryBuffer> entryBuffers() const;
+  // An offset as printed, validated against its Expr and the buffer's size (once: the same
+  // access printed again, as a run-start test or a prefetch reads a load, reuses the proof).
+  CExpr offsetExpr(const std::string& role, const Access& access, Where where);
+  std::string offset(const std::string& role, const Access& access, Where where) {
+    return printCExpr(offsetExpr(role, access, where));
+  }
+  // The declaration of idxmap_run_starts_at(d0): whether d0 starts a run of equal index vectors
+  // along d0 in [lo, hi] (lo and hi + 1 do). The loads' offsets must use no dim but d0 (a
+  // segmented kernel's). As text, `indent` deep.
+  ir::Node runStarts(int64_t lo, int64_t hi);
+  std::string runStartTest(int64_t lo, int64_t hi, int indent);
+  // The loaded value of runtime variable k at the point (int64_t).
+  ir::Value loadedValue(size_t k);
+  // The header comment: maps, relied facts, lowering facts, notes and certificates (`extra`
+  // lines after the notes).
+  std::string header(const std::vector<std::string>& extra = {}) const;
+
+  const Kernel& kernel_;
+  CWidth width_;
+  IndexLowering lowering_;
+  IndexLowering guardLowering_;
+  KernelValidator validator_;
+
+ private:
+  std::vector<DeclaredVariable> declared() const;
+  CExpr skipTest();
+  // offsetExpr's validated expressions, by buffer, offset and where it is validated.
+  std::map<std::tuple<size_t, const void*, Where>, CExpr> offsets_;
+};
+
+}  // namespace idxmap::codegen

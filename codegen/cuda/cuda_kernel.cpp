@@ -1,0 +1,281 @@
+#include "codegen/cuda/cuda_kernel.h"
+
+#include "codegen/cpp/ir_printer.h"
+#include "codegen/cuda/cuda_kernel_internal.h"
+#include "codegen/kernel/loop_nest.h"
+#include "codegen/prelude/prelude.h"
+
+namespace idxmap::codegen {
+namespace {
+
+constexpr int64_t kThreadsPerBlock = kCudaThreadsPerBlock;
+
+// Whether every dim after d0 with more than one value is, plus a constant, a result coordinate
+// that uses no runtime variable: then two points that differ in any of them never write one
+// element, whatever the index values.
+bool windowOwnsTargets(const IndexingMap& map) {
+  for (unsigned d = 1; d < map.dims.size(); ++d) {
+    if (map.dims[d].range.hi <= map.dims[d].range.lo) continue;
+    bool owns = false;
+    for (Expr e : map.results) {
+      if (e.kind() == ExprKind::Add && e.rhs().isConstant()) e = e.lhs();
+      owns |= e.kind() == ExprKind::Dim && e.variableIndex() == d;
+    }
+    if (!owns) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+CudaKernelPrinter::CudaKernelPrinter(const Kernel& kernel, const CudaOptions& options)
+    : KernelText(kernel),
+      stores_(chooseStores(options)),
+      threads_(kernel.map, width_, stores_ == Stores::kSegmented ? kSegmentRows : 1),
+      points_(threads_.points()),
+      linear_(threads_.numberWidth()) {
+  for (const Constraint& c : kernel.map.constraints)
+    if (usesOnlyDims(c.expr))
+      throw Error(kernel.op + " at " + kernel.location +
+                  ": the CUDA target decodes points of a box; this map's domain has a "
+                  "constraint on dims alone");
+  if (points_ == INT64_MAX)
+    throw Error(kernel.op + " at " + kernel.location + ": too many points for one launch");
+}
+
+PrintedKernel CudaKernelPrinter::print() {
+  std::string kernels;
+  if (points_ > 0) {
+    require(validator_.checkLoopNest(threads_.decodingNest()), "the thread's point decoding");
+    if (stores_ == Stores::kSorted)
+      kernels = keysKernel() + applyKernel();
+    else
+      kernels = pointsKernel();
+    if (stores_ == Stores::kPlain) kernels += vectorsKernel();
+  }
+  std::string text = kernels + launcher() + cudaHostEntries(kernel_.symbol, entryBuffers());
+  require(validator_.checkBitWidths(), "int32_t arithmetic");
+  return {header({describeStores()}) + text, validator_.certificates()};
+}
+
+Stores CudaKernelPrinter::chooseStores(const CudaOptions& options) const {
+  if (kernel_.strategy == Strategy::kIndependent) return Stores::kPlain;
+  if (kernel_.strategy == Strategy::kSegmented && windowOwnsTargets(kernel_.map))
+    return Stores::kSegmented;
+  if (!options.deterministic) return Stores::kAtomic;
+  for (const Transfer& transfer : kernel_.transfers)
+    if (!(transfer.to.offset == kernel_.transfers.at(0).to.offset))
+      throw Error(kernel_.op + " at " + kernel_.location +
+                  ": --deterministic sorts by one target offset; this kernel's targets differ");
+  return Stores::kSorted;
+}
+
+std::string CudaKernelPrinter::describeStores() const {
+  std::string threads = "CUDA: " + std::to_string(points_) + " points, a thread each (" +
+                        std::to_string(kThreadsPerBlock) + " a block); ";
+  switch (stores_) {
+    case Stores::kPlain:
+      return threads + "plain stores: no two points write one element (proven above)" +
+             (lanes_ == 0 ? ""
+                          : "; where every buffer's address is a multiple of 16 bytes, a thread "
+                            "a row of " +
+                                std::to_string(lanes_) +
+                                " consecutive elements of the last dim, moved 16 bytes at a "
+                                "time (each offset is a base plus that dim, every base a "
+                                "multiple of " +
+                                std::to_string(lanes_) + ": validated below)");
+    case Stores::kSegmented:
+      return "CUDA: " + std::to_string(points_) + " threads (" + std::to_string(kThreadsPerBlock) +
+             " a block), one per window element and tile of " + std::to_string(threads_.rows()) +
+             " rows of d0: it applies, in row-major order, the updates of each run of equal "
+             "index vectors that starts in its tile (the last one past it), holding an "
+             "element in a register until its run ends: runs never share an element (sorted, "
+             "proven above) and each window dim is a target coordinate (the map's form); "
+             "deterministic";
+    case Stores::kAtomic:
+      return threads +
+             "atomic updates (native where CUDA has one): writes may collide, in no fixed "
+             "order; a thread merges its consecutive updates of one element first";
+    case Stores::kSorted:
+      return threads +
+             "deterministic: targets sorted stably (CUB radix sort), a thread per target "
+             "applies its updates in row-major order";
+  }
+  return threads;
+}
+
+std::string CudaKernelPrinter::statement(const std::vector<CExpr>& point, int indent, Store store,
+                                         const std::vector<std::string>& sources) {
+  const std::string W = typeName(width_);
+  auto stores = [&] {
+    std::vector<ir::Node> out;
+    for (size_t t = 0; t < kernel_.transfers.size(); ++t) {
+      const Transfer& transfer = kernel_.transfers[t];
+      const CExpr to = offsetExpr("store to", transfer.to, Where::kGuarded);
+      const KernelBuffer& target = buffer(transfer.to.buffer);
+      const ir::Value source =
+          sources.empty() ? ir::loadValue(buffer(transfer.from.buffer).name,
+                                          offsetExpr("load from", transfer.from, Where::kGuarded))
+                          : ir::variableValue(sources.at(t));
+      if (store == Store::kVector) {
+        out.push_back(ir::vectorCopy(target.name, to, source));
+        continue;
+      }
+      if (store == Store::kInPlace) {
+        out.push_back(ir::store(
+            target.name, to,
+            transfer.combine.empty()
+                ? source
+                : ir::callValue(transfer.combine, {ir::loadValue(target.name, to), source})));
+        continue;
+      }
+      const std::string n = std::to_string(t), pending = "idxmap_pending" + n,
+                        held = "idxmap_held" + n, acc = "idxmap_acc" + n,
+                        value = "idxmap_value" + n, at = "idxmap_to" + n;
+      out.push_back(ir::let(W, at, ir::indexValue(to)));
+      out.push_back(ir::let(storage(target), value, source));
+      // A held element starts from its stored value (a copy needs none).
+      ir::Value first = ir::variableValue(value);
+      if (store == Store::kHeld && !transfer.combine.empty())
+        first = ir::callValue(transfer.combine,
+                              {ir::loadValue(target.name, variable(held, width_)), first});
+      out.push_back(ir::ifThen(
+          binary(COp::kAnd, variable(pending, CWidth::k32),
+                 binary(COp::kEqual, variable(at, width_), variable(held, width_))),
+          {ir::assign(acc, ir::callValue(combineOf(transfer),
+                                         {ir::variableValue(acc), ir::variableValue(value)}))},
+          {ir::ifThen(variable(pending, CWidth::k32), {flush(transfer, n, store)}),
+           ir::assign(pending, ir::literalValue("true")), ir::assign(held, ir::variableValue(at)),
+           ir::assign(acc, first)}));
+    }
+    return out;
+  };
+  return ir::printStatements({statementAt(point, stores)}, indent,
+                             {width_, 0, "atomicExch(idxmap_bad_index, 1);"});
+}
+
+ir::Node CudaKernelPrinter::flush(const Transfer& transfer, const std::string& n,
+                                  Store store) const {
+  return ir::store(buffer(transfer.to.buffer).name, variable("idxmap_held" + n, width_),
+                   ir::variableValue("idxmap_acc" + n),
+                   store == Store::kAtomic ? atomicFunction(combineOf(transfer)) : "");
+}
+
+std::string CudaKernelPrinter::pendingUpdates(bool flushing, int indent, Store store) const {
+  std::vector<ir::Node> out;
+  for (size_t t = 0; t < kernel_.transfers.size(); ++t) {
+    const Transfer& transfer = kernel_.transfers[t];
+    const std::string n = std::to_string(t);
+    if (flushing) {
+      out.push_back(
+          ir::ifThen(variable("idxmap_pending" + n, CWidth::k32), {flush(transfer, n, store)}));
+    } else {
+      out.push_back(ir::var("bool", "idxmap_pending" + n, ir::literalValue("false")));
+      out.push_back(ir::var(typeName(width_), "idxmap_held" + n, ir::literalValue("0")));
+      out.push_back(ir::var(storage(buffer(transfer.to.buffer)), "idxmap_acc" + n));
+    }
+  }
+  return ir::printStatements(out, indent, {width_, 0, ""});
+}
+
+std::string CudaKernelPrinter::kernelFunction(const std::string& part,
+                                              const std::string& extraParameters,
+                                              const std::string& body) const {
+  std::vector<CudaBuffer> buffers;
+  for (const KernelBuffer& b : kernel_.buffers)
+    buffers.push_back({(b.written ? "" : "const ") + storage(b), b.name});
+  return cudaKernelFunction(name(part), buffers,
+                            (kernel_.check ? ", int* idxmap_bad_index" : "") + extraParameters,
+                            body);
+}
+
+std::string CudaKernelPrinter::pointsKernel() {
+  if (stores_ == Stores::kAtomic)
+    return kernelFunction("points", "",
+                          pendingUpdates(false, 2, Store::kAtomic) + pointLoop() + declaredDims(4) +
+                              statement(dimVariables(), 4, Store::kAtomic) + "  }\n" +
+                              pendingUpdates(true, 2, Store::kAtomic) + "}\n");
+  if (stores_ == Stores::kSegmented) return segmentedKernel();
+  return kernelFunction(
+      "points", "",
+      pointLoop() + declaredDims(4) + statement(dimVariables(), 4, Store::kInPlace) + "  }\n}\n");
+}
+
+// Three entries. SYMBOL_workspace_bytes(): the device memory the launch needs (0: none): a
+// checked kernel's bad-index flag, the sorted path's keys and points (twice) and CUB's
+// scratch, each region 256-byte aligned. SYMBOL_launch_in(buffers..., workspace, stream):
+// allocates nothing and waits for nothing, so a CUDA graph can capture it; a checked kernel's
+// flag (the workspace's first int) is the caller's to read. SYMBOL_launch(buffers..., stream):
+// the workspace allocated and freed in stream order around launch_in; a checked kernel waits
+// for the stream and returns 2 when the flag is set.
+std::string CudaKernelPrinter::launcher() {
+  std::vector<EntryBuffer> entry = entryBuffers();
+  const bool sorted = points_ > 0 && lanes_ == 0 && stores_ == Stores::kSorted;
+  const std::string L = typeName(linear_), K = sorted ? keyType() : "", n = std::to_string(points_);
+  auto aligned = [](int64_t bytes) { return (bytes + 255) / 256 * 256; };
+  // Region offsets in the workspace, fixed at print time; CUB's scratch comes last.
+  const int64_t keys = kernel_.check ? 256 : 0;
+  const int64_t keyBytes = sorted ? aligned(points_ * (keyBits() <= 32 ? 4 : 8)) : 0,
+                pointBytes = sorted ? aligned(points_ * (linear_ == CWidth::k32 ? 4 : 8)) : 0;
+  const int64_t scratch = keys + 2 * keyBytes + 2 * pointBytes;
+  std::string sizes = "extern \"C\" size_t " + name("workspace_bytes") + "(void) {\n  return " +
+                      std::to_string(scratch);
+  if (sorted)
+    sizes += " + idxmap_sort_scratch_bytes<" + K + ", " + L + ">(" + n + ", " +
+             std::to_string(keyBits()) + ")";
+  sizes += ";\n}\n";
+
+  std::string out =
+      sizes + cudaLaunchInSignature(kernel_.symbol, entry) + " {\n" + sizeChecks(entry);
+  out +=
+      "  char* const idxmap_space = static_cast<char*>(idxmap_workspace);\n  (void)idxmap_space;\n";
+  for (auto [into, from] : kernel_.initialCopies)
+    out += "  if (" + buffer(into).name + " != " + buffer(from).name + " && cudaMemcpyAsync(" +
+           buffer(into).name + ", " + buffer(from).name + ", sizeof(" + storage(buffer(into)) +
+           ") * " + std::to_string(buffer(into).elements()) +
+           ", cudaMemcpyDeviceToDevice, stream) != cudaSuccess)\n    return 3;\n";
+  if (points_ > 0) {
+    if (kernel_.check)
+      out +=
+          "  int* const idxmap_bad_index = reinterpret_cast<int*>(idxmap_space);\n"
+          "  if (cudaMemsetAsync(idxmap_bad_index, 0, sizeof(int), stream) != cudaSuccess) "
+          "return 3;\n";
+    if (lanes_ > 0) {
+      std::string test;
+      for (const std::string& b : aligned_)
+        test += (test.empty() ? "" : " | ") + std::string("reinterpret_cast<uintptr_t>(") + b + ")";
+      out += "  if ((" + test + ") % 16 == 0)\n  " +
+             cudaLaunch(name("vectors"), vectorThreads_, arguments()) + "  else\n  " +
+             launch("points");
+    } else if (!sorted) {
+      out += launch("points");
+    } else {
+      auto region = [&](const std::string& type, int64_t at) {
+        return "reinterpret_cast<" + type + "*>(idxmap_space + " + std::to_string(at) + ")";
+      };
+      out += "  " + K + "* const idxmap_keys[2] = {" + region(K, keys) + ", " +
+             region(K, keys + keyBytes) + "};\n";
+      out += "  " + L + "* const idxmap_points[2] = {" + region(L, keys + 2 * keyBytes) + ", " +
+             region(L, keys + 2 * keyBytes + pointBytes) + "};\n";
+      out += launch("keys", ", idxmap_keys[0], idxmap_points[0]");
+      out +=
+          "  if (idxmap_sort_pairs(idxmap_keys[0], idxmap_keys[1], idxmap_points[0], "
+          "idxmap_points[1], " +
+          n + ", " + std::to_string(keyBits()) + ", idxmap_space + " + std::to_string(scratch) +
+          ", " + name("workspace_bytes") + "() - " + std::to_string(scratch) +
+          ", stream) != cudaSuccess)\n    return 3;\n";
+      out += launch("apply", ", idxmap_keys[1], idxmap_points[1]");
+    }
+  }
+  out += "  return cudaGetLastError() == cudaSuccess ? 0 : 3;\n}\n" +
+         packedLaunchInEntry(kernel_.symbol, entry);
+
+  return out + cudaWorkspaceLaunch(kernel_.symbol, entry, kernel_.check && points_ > 0);
+}
+
+PrintedKernel printCudaKernel(const Kernel& kernel, const CudaOptions& options) {
+  CudaKernelPrinter printer(kernel, options);
+  return printer.print();
+}
+
+}  // namespace idxmap::codegen

@@ -1,0 +1,227 @@
+#include "codegen/cuda/cuda_threads.h"
+
+#include <algorithm>
+
+#include "codegen/cpp/kernel_text.h"
+
+namespace idxmap::codegen {
+namespace {
+
+// A thread's point number stays int32_t below this many points: with at most 2^24 threads
+// (cuda_file.cpp's idxmap_blocks), point + stride never passes 2^31.
+constexpr int64_t kInt32Points = int64_t{1} << 30;
+
+}  // namespace
+
+namespace {
+
+// The box of `map`'s dims, d0 counted in tiles of `rows`, the last dim in groups of `lanes`.
+IndexingMap threadBox(const IndexingMap& map, int64_t rows, int64_t lanes) {
+  IndexingMap box;
+  box.dims = map.dims;
+  box.knownEmpty = map.knownEmpty;
+  auto group = [](Interval& range, int64_t size) {
+    if (size > 1 && !range.isEmpty()) range = {0, (range.hi - range.lo) / size};
+  };
+  if (!box.dims.empty()) {
+    group(box.dims.front().range, rows);
+    group(box.dims.back().range, lanes);
+  }
+  return box;
+}
+
+CExpr plus(CExpr e, int64_t c) {
+  if (c > 0) return binary(COp::kAdd, std::move(e), literal(c));
+  if (c < 0) return binary(COp::kSub, std::move(e), literal(-c));
+  return e;
+}
+
+}  // namespace
+
+ThreadPoints::ThreadPoints(const IndexingMap& map, CWidth width, int64_t rows, int64_t lanes)
+    : width_(width), rows_(rows), lanes_(lanes) {
+  for (const Variable& v : map.dims) dims_.push_back(v.range);
+  if ((rows_ > 1 || lanes_ > 1) && (map.dims.empty() || (rows_ > 1 && lanes_ > 1)))
+    throw Error("internal: a thread takes a tile or lanes, of a map with dims");
+  if (lanes_ > 1 && !dims_.back().isEmpty() &&
+      (dims_.back().hi - dims_.back().lo + 1) % lanes_ != 0)
+    throw Error("internal: lanes must divide the last dim's extent");
+  const IndexingMap box = threadBox(map, rows_, lanes_);
+  for (const Variable& v : box.dims) ranges_.push_back(v.range);
+  points_ = box.knownEmpty ? 0 : boxPoints(box);
+  number_ = points_ <= kInt32Points ? CWidth::k32 : CWidth::k64;
+}
+
+std::vector<CExpr> ThreadPoints::decoded(const std::string& number) const {
+  return decoded(variable(number, number_));
+}
+
+std::vector<CExpr> ThreadPoints::decoded(const CExpr& p) const {
+  std::vector<CExpr> point;
+  int64_t stride = points_;
+  for (size_t i = 0; i < ranges_.size(); ++i) {
+    const Interval range = ranges_[i];
+    const int64_t extent = range.hi - range.lo + 1;
+    stride /= extent;
+    CExpr digit = p;
+    if (extent == 1) {
+      digit = literal(range.lo);
+    } else {
+      if (stride > 1) digit = binary(COp::kDiv, digit, literal(stride));
+      if (i > 0) digit = binary(COp::kRem, digit, literal(extent));
+      digit = plus(digit, range.lo);
+    }
+    if (number_ != width_ && digit->op != COp::kLiteral) digit = cast(width_, digit);
+    // A tile's first row, a lane group's first lane: the dim's low bound plus the digit times
+    // the group's size.
+    const int64_t group = i == 0 && rows_ > 1 ? rows_ : i + 1 == ranges_.size() ? lanes_ : 1;
+    if (group > 1) {
+      if (extent > 1) digit = binary(COp::kMul, digit, literal(group));
+      digit = digit->op == COp::kLiteral ? literal(dims_[i].lo) : plus(digit, dims_[i].lo);
+    }
+    point.push_back(digit);
+  }
+  return point;
+}
+
+namespace {
+
+LoopNode forLoop(const std::string& iterator, CWidth width, int64_t count, LoopNode body) {
+  LoopNode loop;
+  loop.kind = LoopNode::Kind::kFor;
+  loop.iterator = iterator;
+  loop.lower = literal(0);
+  loop.condition = binary(COp::kLess, variable(iterator, width), literal(count));
+  loop.body.push_back(std::move(body));
+  return loop;
+}
+
+}  // namespace
+
+LoopNest ThreadPoints::decodingNest() const {
+  LoopNest nest;
+  nest.dims = ranges_.size();
+  nest.width = number_;
+  LoopNode statement;
+  statement.kind = LoopNode::Kind::kStatement;
+  statement.point = decoded("d0");
+  if (nest.dims == 0) {
+    nest.root.body.push_back(statement);
+    return nest;
+  }
+  if (rows_ == 1 && lanes_ == 1) {
+    nest.root.body.push_back(forLoop("d0", number_, points_, statement));
+    return nest;
+  }
+  // A tile or lane group flattened: d0 numbers a thread's members, thread * size + member;
+  // the member adds to d0 (a tile's rows while first + member <= hi) or to the last dim.
+  const int64_t size = std::max(rows_, lanes_);
+  nest.width = CWidth::k64;
+  const CExpr number = variable("d0", CWidth::k64);
+  statement.point = decoded(binary(COp::kDiv, number, literal(size)));
+  CExpr member = binary(COp::kRem, number, literal(size));
+  if (width_ != CWidth::k64) member = cast(width_, member);
+  const size_t dim = rows_ > 1 ? 0 : ranges_.size() - 1;
+  const CExpr first = statement.point[dim];
+  statement.point[dim] = binary(COp::kAdd, first, member);
+  LoopNode inGroup = statement;
+  if (rows_ > 1) {
+    inGroup = LoopNode{};
+    inGroup.kind = LoopNode::Kind::kIf;
+    inGroup.condition =
+        binary(COp::kLessEqual, member, binary(COp::kSub, literal(dims_[0].hi), first));
+    inGroup.body.push_back(statement);
+  }
+  nest.root.body.push_back(forLoop("d0", CWidth::k64, points_ * size, inGroup));
+  return nest;
+}
+
+std::string ThreadPoints::loop() const {
+  const std::string L = typeName(number_), c = "static_cast<" + L + ">(";
+  return "  for (" + L + " idxmap_point = " + c + "blockIdx.x) * " + c + "blockDim.x) + " + c +
+         "threadIdx.x);\n       idxmap_point < " + std::to_string(points_) +
+         "; idxmap_point += " + c + "gridDim.x) * " + c + "blockDim.x)) {\n";
+}
+
+std::string ThreadPoints::declaredDims(int indent) const {
+  std::string out;
+  std::vector<CExpr> point = decoded("idxmap_point");
+  for (size_t i = 0; i < point.size(); ++i)
+    out += pad(indent) + "const " + typeName(width_) + " d" + std::to_string(i) + " = " +
+           printCExpr(point[i]) + ";\n";
+  return out;
+}
+
+std::string cudaKernelFunction(const std::string& name, const std::vector<CudaBuffer>& buffers,
+                               const std::string& extraParameters, const std::string& body) {
+  std::string parameters;
+  for (const CudaBuffer& b : buffers) {
+    const bool used = body.find(b.name + "[") != std::string::npos;
+    parameters += (parameters.empty() ? "" : ", ") + b.type + "* __restrict__ " +
+                  (used ? b.name : "/*" + b.name + "*/");
+  }
+  return "static __global__ void __launch_bounds__(" + std::to_string(kCudaThreadsPerBlock) + ") " +
+         name + "(" + parameters + extraParameters + ") {\n" + body;
+}
+
+std::string cudaLaunch(const std::string& kernel, int64_t points, const std::string& arguments) {
+  return "  IDXMAP_LAUNCH(" + kernel + ", idxmap_blocks(" + std::to_string(points) + "), " +
+         std::to_string(kCudaThreadsPerBlock) + ", stream, " + arguments + ");\n";
+}
+
+std::string cudaLaunchSignature(const std::string& symbol, const std::vector<EntryBuffer>& entry) {
+  std::string signature = entrySignature(symbol + "_launch", entry);
+  signature.pop_back();
+  return signature + ",\n    cudaStream_t stream)";
+}
+
+std::string cudaLaunchInSignature(const std::string& symbol,
+                                  const std::vector<EntryBuffer>& entry) {
+  std::string signature = entrySignature(symbol + "_launch_in", entry);
+  signature.pop_back();
+  return signature + ",\n    void* idxmap_workspace, cudaStream_t stream)";
+}
+
+std::string cudaWorkspaceLaunch(const std::string& symbol, const std::vector<EntryBuffer>& entry,
+                                bool checked) {
+  std::string call;
+  for (const EntryBuffer& b : entry) call += b.name + ", " + b.name + "_elements, ";
+  std::string out =
+      cudaLaunchSignature(symbol, entry) +
+      " {\n  void* idxmap_workspace = nullptr;\n  const size_t idxmap_bytes = " + symbol +
+      "_workspace_bytes();\n  if (idxmap_bytes > 0 && cudaMallocAsync(&idxmap_workspace, "
+      "idxmap_bytes, stream) != cudaSuccess)\n    return 3;\n  int idxmap_status = " +
+      symbol + "_launch_in(" + call + "idxmap_workspace, stream);\n";
+  if (checked)
+    out +=
+        "  int idxmap_bad = 0;\n  if (idxmap_status == 0) {\n    cudaMemcpyAsync(&idxmap_bad, "
+        "idxmap_workspace, sizeof(int), cudaMemcpyDeviceToHost, stream);\n"
+        "    cudaStreamSynchronize(stream);\n    if (cudaGetLastError() != cudaSuccess) "
+        "idxmap_status = 3;\n    else if (idxmap_bad) idxmap_status = 2;\n  }\n";
+  return out +
+         "  if (idxmap_workspace) cudaFreeAsync(idxmap_workspace, stream);  // after the kernels\n"
+         "  return idxmap_status;\n}\n";
+}
+
+std::string cudaHostEntries(const std::string& symbol, const std::vector<EntryBuffer>& entry) {
+  const std::string n = std::to_string(entry.size());
+  std::string host, bytes, written, call;
+  for (size_t i = 0; i < entry.size(); ++i) {
+    const EntryBuffer& b = entry[i];
+    const std::string sep = i ? ", " : "";
+    host += sep + "const_cast<void*>(static_cast<const void*>(" + b.name + "))";
+    bytes += sep + "sizeof(" + b.storage + ") * " + std::to_string(b.elements);
+    written += sep + (b.written ? "true" : "false");
+    call += sep + "static_cast<" + (b.written ? "" : "const ") + b.storage + "*>(device[" +
+            std::to_string(i) + "]), " + b.name + "_elements";
+  }
+  std::string out = entrySignature(symbol, entry) + " {\n" + sizeChecks(entry);
+  out += "  void* const host[] = {" + host + "};\n  const size_t bytes[] = {" + bytes +
+         "};\n  const bool written[] = {" + written + "};\n  void* device[" + n + "] = {};\n";
+  out += "  int status = idxmap_to_device(host, bytes, " + n + ", device);\n";
+  out += "  if (status == 0) status = " + symbol + "_launch(" + call + ", nullptr);\n";
+  out += "  return idxmap_from_device(host, bytes, written, " + n + ", device, status);\n}\n";
+  return out + packedEntry(symbol, entry);
+}
+
+}  // namespace idxmap::codegen

@@ -1,0 +1,363 @@
+#include "codegen/hlo/hlo_kernel.h"
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <set>
+
+#include "codegen/cuda/cuda_threads.h"
+#include "codegen/hlo/hlo_computation_internal.h"
+#include "codegen/hlo/hlo_stage_internal.h"
+#include "codegen/kernel/loop_nest.h"
+#include "codegen/validate/validation.h"
+#include "ops/hlo/attributes.h"
+#include "ops/hlo/models/model.h"
+
+namespace idxmap::codegen {
+namespace {
+
+using hlo::Instruction;
+using hlo_stage::KernelScope;
+using hlo_stage::PendingCheck;
+using hlo_stage::StageEmitter;
+using hlo_stage::unsupported;
+using hlo_stage::ValueBuffer;
+using namespace hlo_kernel_parts;
+
+// How many results an instruction has: a variadic reduction's tuple elements, else one.
+size_t resultCount(const Instruction& instruction) {
+  return instruction.shape.isTuple ? instruction.shape.tupleElements.size() : 1;
+}
+
+// Whether an instruction of `computation` other than its tuple root reads `value`.
+bool readInside(const hlo::Computation& computation, const Instruction& value) {
+  for (const auto& instruction : computation.instructions) {
+    if (instruction.get() == computation.root && instruction->opcode == "tuple") continue;
+    if (std::count(instruction->operands.begin(), instruction->operands.end(), &value)) return true;
+  }
+  return false;
+}
+
+class HloKernelPrinter {
+ public:
+  // `widthNote`: why index arithmetic is in `width`, for the header.
+  HloKernelPrinter(const Instruction& instruction, std::string symbol, CWidth width,
+                   std::string widthNote, bool cuda)
+      : instruction_(instruction),
+        symbol_(std::move(symbol)),
+        width_(width),
+        widthNote_(std::move(widthNote)),
+        cuda_(cuda) {}
+
+  HloKernel print() {
+    KernelComputation kernel = computationOf(instruction_);
+    std::set<const Instruction*> seen;
+    checkInstructions(*kernel.computation, seen);
+    scope_.computation = kernel.computation;
+    HloKernel out{symbol_, instruction_.opcode, instruction_.location.toString(), {}, {}, {}};
+    for (size_t i = 0; i < instruction_.operands.size(); ++i) {
+      const hlo::Shape& shape = instruction_.operands[i]->shape;
+      std::optional<ElementCode> type = elementCode(shape.element_type);
+      if (!type || shape.isTuple)
+        throw unsupported(instruction_, "operand " + std::to_string(i) + " of type " +
+                                            shape.toString() + " has no kernel storage");
+      scope_.parameters.push_back({identifier(i, "in"), *type, shape.shape, false,
+                                   layoutOf(*instruction_.operands[i], shape)});
+      out.buffers.push_back({identifier(i, "in"), shape.element_type, shape.shape, false,
+                             scope_.parameters.back().layout});
+      header_ += "// " + identifier(i, "in") + " = " + instruction_.operands[i]->name + ": " +
+                 shape.toString() + "\n";
+    }
+    // The stages: every reduce and dot the roots reach, in text order, then the roots.
+    const Instruction* root = kernel.computation->root;
+    std::vector<const Instruction*> roots{root};
+    if (root->opcode == "tuple") roots.assign(root->operands.begin(), root->operands.end());
+    std::string body;
+    size_t temporaries = 0, constants = 0;
+    for (const auto& instruction : kernel.computation->instructions) {
+      if (!seen.count(instruction.get())) continue;
+      if (instruction->opcode == "constant" && instruction->shape.rank() > 0)
+        scope_.constants[instruction.get()] =
+            constantArray(*instruction, constants++, scope_.constantArrays);
+      if (!hlo_stage::reducesInStage(instruction->opcode)) continue;
+      // A root that nothing else reads is computed straight into its output.
+      if (std::count(roots.begin(), roots.end(), instruction.get()) == 1 &&
+          !readInside(*kernel.computation, *instruction))
+        continue;
+      std::vector<ValueBuffer> buffers;  // one per result
+      for (size_t k = 0; k < resultCount(*instruction); ++k) {
+        ValueBuffer buffer{identifier(temporaries++, "t"), hlo_stage::codeOfResult(*instruction, k),
+                           hlo_stage::resultShape(*instruction), true};
+        const std::string size = std::to_string(elementsOf(buffer.shape));
+        if (cuda_) {  // a 256-byte aligned region of the caller's workspace
+          body += "  " + buffer.type.compute + "* const " + buffer.name + " = reinterpret_cast<" +
+                  buffer.type.compute + "*>(idxmap_space + " + workspaceBytes_ + ");\n";
+          workspaceBytes_ = "(" + workspaceBytes_ + " + (sizeof(" + buffer.type.compute + ") * " +
+                            size + " + 255) / 256 * 256)";
+          temporaries_.push_back(buffer);
+        } else {
+          body += "  std::vector<" + buffer.type.compute + "> " + buffer.name + "(" + size + ");\n";
+        }
+        buffers.push_back(buffer);
+      }
+      body += stage(*instruction, buffers);
+      if (instruction->shape.isTuple)
+        scope_.materializedTuples[instruction.get()] = buffers;
+      else
+        scope_.materialized[instruction.get()] = buffers[0];
+    }
+    for (size_t k = 0; k < roots.size(); ++k) {
+      const Instruction& root = *roots[k];
+      // A variadic reduction as the kernel's root: its results are the outputs (one inside a
+      // tuple root would make a nested tuple, which no buffer is).
+      if (root.shape.isTuple && kernel.computation->root != &root)
+        throw unsupported(root, "a tuple result inside a tuple result is not computed");
+      std::vector<ValueBuffer> outputs;
+      for (size_t j = 0; j < resultCount(root); ++j) {
+        const size_t n = root.shape.isTuple ? j : k;
+        const hlo::Shape& declared =
+            instruction_.shape.isTuple && n < instruction_.shape.tupleElements.size()
+                ? instruction_.shape.tupleElements[n]
+                : instruction_.shape;
+        const hlo::Shape& shape = root.shape.isTuple ? root.shape.tupleElements[j] : root.shape;
+        ValueBuffer buffer{identifier(n, "out"), *elementCode(shape.element_type), shape.shape,
+                           false, layoutOf(instruction_, declared)};
+        out.buffers.push_back({buffer.name, shape.element_type, shape.shape, true, buffer.layout});
+        header_ += "// " + buffer.name + " = " + root.name +
+                   (root.shape.isTuple ? "." + std::to_string(j) : "") + ": " + shape.toString() +
+                   "\n";
+        outputs.push_back(buffer);
+      }
+      body += stage(root, outputs);
+    }
+    std::vector<EntryBuffer> entry;
+    for (const KernelBuffer& b : out.buffers)
+      entry.push_back({b.name, elementCode(b.elementType)->storage, b.written, b.elements()});
+    std::string text =
+        "// idxmap kernel: " + instruction_.opcode + " " + instruction_.name + " at " +
+        out.location +
+        (instruction_.opcode == "fusion" ? " (" + kernel.computation->name + ")" : "") + "\n" +
+        header_ + "// " + widthNote_ +
+        "\n// f16 / bf16 computed in float, rounded "
+        "after every operation\n"
+        "// proven (isl, Z3 where isl gives up): every simplified index expression is the op "
+        "models' composed one\n";
+    for (const std::string& certificate : certificates_) text += certificateComment(certificate);
+    if (cuda_) {
+      // The stages' temporaries are regions of a workspace (SYMBOL_workspace_bytes):
+      // SYMBOL_launch_in allocates nothing, SYMBOL_launch allocates it around launch_in.
+      text +=
+          "// CUDA: each stage a launch, a thread per element (256 a block), in order on the "
+          "stream; temporaries in the caller's workspace\n" +
+          cudaKernels_ + "extern \"C\" size_t " + symbol_ + "_workspace_bytes(void) {\n  return " +
+          workspaceBytes_ + ";\n}\n" + cudaLaunchInSignature(symbol_, entry) + " {\n" +
+          sizeChecks(entry) +
+          "  char* const idxmap_space = static_cast<char*>(idxmap_workspace);\n"
+          "  (void)idxmap_space;\n" +
+          body + "  return cudaGetLastError() == cudaSuccess ? 0 : 3;\n}\n" +
+          packedLaunchInEntry(symbol_, entry) + cudaWorkspaceLaunch(symbol_, entry, false) +
+          cudaHostEntries(symbol_, entry);
+    } else {
+      text += entrySignature(symbol_, entry) + " {\n" + sizeChecks(entry) + scope_.constantArrays +
+              body + "  return 0;\n}\n" + packedEntry(symbol_, entry);
+    }
+    out.printed = {text, certificates_};
+    return out;
+  }
+
+ private:
+  // The stage computing `instruction`'s results into `outputs` (one per result).
+  std::string stage(const Instruction& instruction, const std::vector<ValueBuffer>& outputs) {
+    StageEmitter emitter(scope_, instruction, outputs, width_);
+    const ValueBuffer& output = outputs.at(0);  // all results have its shape
+    const int64_t points = elementsOf(output.shape);
+    std::string names = output.name;
+    for (size_t k = 1; k < outputs.size(); ++k) names += ", " + outputs[k].name;
+    std::string describe = names + " = " + instruction.name + " (" + instruction.opcode +
+                           ") over " + instruction.shape.toString();
+    if (emitter.map().dims.size() > output.shape.size()) {
+      describe += ", reducing";
+      for (size_t i = output.shape.size(); i < emitter.map().dims.size(); ++i)
+        describe += " d" + std::to_string(i) + " in [" +
+                    std::to_string(emitter.map().dims[i].range.lo) + ", " +
+                    std::to_string(emitter.map().dims[i].range.hi) + "]";
+      describe += " (constant bounds, row-major order)";
+    }
+    header_ += "// stage " + describe + "\n";
+    if (points == 0) return "  // " + output.name + " has no elements\n";
+    std::string code;
+    IndexingMap loopMap = IndexingMap::identity(output.shape);
+    loopMap.results.clear();
+    if (cuda_) {
+      code = cudaStage(emitter, outputs, loopMap);
+    } else if (output.shape.empty()) {
+      code = emitter.statement({}, 2);
+    } else {
+      LoopNest nest = buildLoopNest(loopMap, width_);
+      KernelValidator loops(loopMap, IndexLowering(loopMap, width_).declared());
+      require(loops.checkLoopNest(nest), "the loop nest of " + output.name);
+      collect(loops);
+      std::string threaded = std::to_string(points > INT64_MAX / emitter.pointsPerStatement()
+                                                ? INT64_MAX
+                                                : points * emitter.pointsPerStatement()) +
+                             " >= IDXMAP_PARALLEL_GRAIN";
+      auto statement = [&](const std::vector<CExpr>& point, int indent) {
+        std::vector<std::string> declarations;
+        for (size_t i = 0; i < point.size(); ++i) {
+          std::string name = "d" + std::to_string(i);
+          if (point[i]->op != COp::kVariable || point[i]->name != name)
+            declarations.push_back("const " + std::string(typeName(width_)) + " " + name + " = " +
+                                   printCExpr(point[i]) + ";");
+        }
+        return emitter.statement(declarations, indent);
+      };
+      code = printLoopNest(nest, 2, statement, independentPragmas(threaded));
+    }
+    for (const hlo_stage::StageRead& read : emitter.reads()) {
+      IndexingMap map = emitter.map();
+      map.results = read.index;
+      std::string line = "//   " + names + " -> " + read.buffer + ": " + oneLine(map) + "\n";
+      if (readLines_.insert(line).second) header_ += line;
+    }
+    validate(emitter);
+    return code;
+  }
+
+  // The stage as a __global__ function (a thread per element of its outputs, added to the
+  // file's kernels) and its launch.
+  std::string cudaStage(StageEmitter& emitter, const std::vector<ValueBuffer>& outputs,
+                        const IndexingMap& loopMap) {
+    const ValueBuffer& output = outputs.at(0);
+    ThreadPoints threads(loopMap, width_);
+    KernelValidator loops(loopMap, IndexLowering(loopMap, width_).declared());
+    require(loops.checkLoopNest(threads.decodingNest()),
+            "the thread's point decoding of " + output.name);
+    collect(loops);
+    const std::string body = scope_.constantArrays + threads.loop() + threads.declaredDims(4) +
+                             emitter.statement({}, 4) + "  }\n}\n";
+    std::vector<CudaBuffer> buffers;  // in launch order
+    for (const ValueBuffer& p : scope_.parameters)
+      buffers.push_back({"const " + p.type.storage, p.name});
+    for (const ValueBuffer& t : temporaries_) buffers.push_back({t.type.compute, t.name});
+    for (const auto& [root, b] : outputs_) buffers.push_back({b.type.storage, b.name});
+    for (const ValueBuffer& o : outputs)
+      if (!o.holdsComputeType && !outputs_.count(o.name))
+        buffers.push_back({o.type.storage, o.name});
+    std::string arguments;
+    for (const CudaBuffer& b : buffers) arguments += (arguments.empty() ? "" : ", ") + b.name;
+    for (const ValueBuffer& o : outputs)
+      if (!o.holdsComputeType) outputs_.emplace(o.name, o);
+    const std::string kernel = symbol_ + "_" + output.name;
+    cudaKernels_ += cudaKernelFunction(kernel, buffers, "", body);
+    return cudaLaunch(kernel, threads.points(), arguments);
+  }
+
+  // Runs the stage's checks, one validator per branch context.
+  void validate(const StageEmitter& emitter) {
+    std::map<std::string, std::unique_ptr<KernelValidator>> validators;
+    for (const PendingCheck& check : emitter.checks()) {
+      IndexingMap map = emitter.map();
+      map.constraints = check.context;
+      std::string key;
+      for (const Constraint& c : check.context)
+        key += std::to_string(reinterpret_cast<uintptr_t>(c.expr.node())) + ":" +
+               std::to_string(c.range.lo) + ":" + std::to_string(c.range.hi) + ";";
+      auto& validator = validators[key];
+      if (!validator)
+        validator = std::make_unique<KernelValidator>(map, IndexLowering(map, width_).declared());
+      switch (check.kind) {
+        case PendingCheck::Kind::kExpression:
+          require(validator->checkExpression(check.role, check.text, check.meaning, Where::kGuarded,
+                                             check.elements),
+                  check.role);
+          break;
+        case PendingCheck::Kind::kCondition:
+          require(validator->checkCondition(check.role, check.text, check.condition),
+                  check.role + " condition");
+          break;
+        case PendingCheck::Kind::kCovered:
+          require(validator->checkCovered(check.role, check.alternatives),
+                  check.role + " branches");
+          break;
+        case PendingCheck::Kind::kRuntimeValue:
+          require(validator->checkRuntimeValue(check.runtimeVar, check.text, true, "", check.raw),
+                  check.role + "'s value");
+          break;
+      }
+    }
+    for (auto& [key, validator] : validators) {
+      require(validator->checkBitWidths(), "int32_t arithmetic");
+      collect(*validator);
+    }
+  }
+
+  void collect(const KernelValidator& validator) {
+    for (const std::string& certificate : validator.certificates())
+      if (certificateSet_.insert(certificate).second) certificates_.push_back(certificate);
+  }
+
+  void require(const ProofResult& result, const std::string& what) {
+    if (result.isProven()) return;
+    std::string detail = result.counterexample ? result.counterexample->explanation : result.reason;
+    throw ValidationError(instruction_.opcode + " " + instruction_.name + " at " +
+                              instruction_.location.toString() + ": " + what +
+                              (result.isRefuted() ? " is refuted: " : " is not proven: ") + detail,
+                          result);
+  }
+
+  const Instruction& instruction_;
+  std::string symbol_;
+  CWidth width_;
+  std::string widthNote_;
+  bool cuda_;
+  KernelScope scope_;
+  std::string header_;
+  // CUDA: the stages' __global__ functions, the temporaries allocated so far and the outputs
+  // written so far (each launch passes them all).
+  std::string cudaKernels_;
+  std::vector<ValueBuffer> temporaries_;
+  // CUDA: the bytes of the temporaries' regions so far (a C expression of sizeof).
+  std::string workspaceBytes_ = "size_t{0}";
+  std::map<std::string, ValueBuffer> outputs_;
+  std::set<std::string> readLines_;
+  std::vector<std::string> certificates_;
+  std::set<std::string> certificateSet_;
+};
+
+}  // namespace
+
+HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symbol, bool cuda) {
+  if (instruction.opcode == "scatter" || wrappedScatter(instruction))
+    return hloScatterKernel(instruction, symbol, cuda);
+  // int32_t index arithmetic when every buffer has fewer than 2^31 elements and validation
+  // proves no index expression, as printed in int32_t, leaves it; else int64_t.
+  bool small = true;
+  std::function<void(const hlo::Shape&)> fits = [&](const hlo::Shape& shape) {
+    if (shape.isTuple)
+      for (const hlo::Shape& element : shape.tupleElements) fits(element);
+    else
+      small &= shape.elementCount() < (int64_t{1} << 31);
+  };
+  fits(instruction.shape);
+  for (const hlo::Instruction* operand : instruction.operands) fits(operand->shape);
+  std::string why = "a buffer has 2^31 elements or more";
+  if (small) {
+    try {
+      HloKernel kernel = HloKernelPrinter(instruction, symbol, CWidth::k32,
+                                          "proven (isl): every index expression and offset, "
+                                          "printed in int32_t, fits -> int32_t index arithmetic",
+                                          cuda)
+                             .print();
+      kernel.int32 = true;
+      return kernel;
+    } catch (const ValidationError& error) {
+      if (!error.result().isRefuted()) throw;
+      why = std::string("int32_t refuted: ") + error.what();
+    }
+  }
+  return HloKernelPrinter(instruction, symbol, CWidth::k64, why + " -> int64_t index arithmetic",
+                          cuda)
+      .print();
+}
+
+}  // namespace idxmap::codegen

@@ -1,0 +1,170 @@
+// One stage of an HLO kernel (codegen/hlo/hlo_kernel.h): the statement that computes one
+// element of a stage's instruction, walking the computation toward the parameters through the op
+// models' maps. What it prints is validated afterwards, so every index expression, offset and
+// branch condition it prints is recorded as a PendingCheck. Private to codegen/hlo/.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "codegen/hlo/hlo_kernel.h"
+#include "codegen/kernel/index_code.h"
+#include "codegen/prelude/element_code.h"
+#include "core/indexing_map.h"
+#include "ops/hlo/module.h"
+
+namespace idxmap::codegen::hlo_stage {
+
+// A buffer the kernel reads: one of its parameters, a stage's own buffer, a constant array.
+struct ValueBuffer {
+  std::string name;
+  ElementCode type;
+  std::vector<int64_t> shape;
+  bool holdsComputeType = false;  // stage buffers hold computed values, not stored ones
+  // XLA's minor-to-major layout of the buffer's elements; empty: row-major.
+  std::vector<int64_t> layout = {};
+};
+
+// The offset of `at`'s results (an index of `buffer`'s logical shape) into the buffer's
+// elements as its layout orders them, simplified over `at`'s domain.
+Expr bufferOffset(IndexingMap at, const ValueBuffer& buffer);
+
+// What every stage of one kernel shares.
+struct KernelScope {
+  const hlo::Computation* computation = nullptr;
+  std::vector<ValueBuffer> parameters;                          // by parameter number
+  std::map<const hlo::Instruction*, ValueBuffer> materialized;  // stages computed before
+  // A variadic reduction's stage: its results' buffers, read through get-tuple-element.
+  std::map<const hlo::Instruction*, std::vector<ValueBuffer>> materializedTuples;
+  std::map<const hlo::Instruction*, ValueBuffer> constants;  // array constants
+  std::string constantArrays;                                // their definitions
+};
+
+// A check of printed text, run once the stage's variables are all known.
+struct PendingCheck {
+  // kRuntimeValue: `text` gives runtime variable `runtimeVar` its clamped value from `raw`.
+  enum class Kind : uint8_t { kExpression, kCondition, kCovered, kRuntimeValue } kind;
+  std::string role, text;
+  Expr meaning;                                       // kExpression (may be null)
+  std::optional<int64_t> elements;                    // kExpression into a buffer
+  std::vector<Constraint> condition;                  // kCondition
+  std::vector<std::vector<Constraint>> alternatives;  // kCovered
+  std::vector<Constraint> context;                    // the branch it runs in
+  size_t runtimeVar = 0;                              // kRuntimeValue
+  std::string raw;                                    // kRuntimeValue
+};
+
+// A load the stage performs, for the kernel's header: buffer and index over the stage's map.
+struct StageRead {
+  std::string buffer;
+  std::vector<Expr> index;
+};
+
+// What the stage's files share: an instruction kernels cannot compute, located at its opcode;
+// its element type as code; the op model's only map to an operand; the map of a fallback
+// operand (read at one index in every piece); whether a map reads its operand everywhere in
+// `shape`.
+UnsupportedHlo unsupported(const hlo::Instruction& at, const std::string& message);
+const ElementCode& codeOf(const hlo::Instruction& instruction);
+// The element type of result `k` as code: the instruction's own, or its tuple's element k (a
+// variadic reduction's).
+const ElementCode& codeOfResult(const hlo::Instruction& instruction, size_t k);
+// The shape of an instruction's results: its own, or a variadic reduction's (all alike).
+const std::vector<int64_t>& resultShape(const hlo::Instruction& instruction);
+IndexingMap operandMap(const hlo::Instruction& instruction, size_t operand);
+IndexingMap fallbackMap(const hlo::Instruction& instruction, size_t operand);
+bool coversShape(const IndexingMap& map, const hlo::Shape& shape);
+// The opcodes computed in a stage of their own, with loops over the positions they reduce:
+// reduce, reduce-window, dot, convolution.
+bool reducesInStage(const std::string& opcode);
+
+class StageEmitter {
+ public:
+  // `stage`: the instruction whose element the statement computes, into `outputs` (one per
+  // result: a variadic reduction has several; the offset into each is the one its layout gives
+  // the loop iterators d0..).
+  // Index variables (loop iterators, runtime variables) and arithmetic in `width`.
+  StageEmitter(KernelScope& scope, const hlo::Instruction& stage, std::vector<ValueBuffer> outputs,
+               CWidth width);
+
+  // The stage's variables: its output dims, a reduce's reduced dims (a dot's contracting dims)
+  // after them, and the runtime variables the statement declares.
+  const IndexingMap& map() const { return map_; }
+  // The statement at one point of the loop nest (`point` gives d0.. when isl fixed some).
+  std::string statement(const std::vector<std::string>& pointDeclarations, int indent);
+  const std::vector<PendingCheck>& checks() const { return checks_; }
+  const std::vector<StageRead>& reads() const { return reads_; }
+  // The points one statement visits: the reduced dims' sizes (1 for other stages).
+  int64_t pointsPerStatement() const;
+
+ private:
+  struct Frame;  // a computation being walked and its bound parameters
+  std::string value(const Frame& frame, const hlo::Instruction& instruction,
+                    const std::vector<Expr>& index);
+  std::string compute(const Frame& frame, const hlo::Instruction& instruction,
+                      const std::vector<Expr>& index);
+  // A reduction's accumulators (one per result) at the end of its loops.
+  std::vector<std::string> reduction(const Frame& frame, const hlo::Instruction& reduce,
+                                     const std::vector<Expr>& index);
+  std::string dotProduct(const Frame& frame, const hlo::Instruction& dot,
+                         const std::vector<Expr>& index);
+  // The loops over a reduction's dims (d<outputDims>.., in row-major order) and, where `reads`
+  // (the map whose range variables they walk) has constraints, the guard that skips a position
+  // in padding or a base dilation hole, as XLA skips it; and their ends.
+  struct ReducedLoops {
+    std::vector<Expr> iterators;
+    bool guarded = false;
+    std::vector<Constraint> outerContext;
+  };
+  ReducedLoops openReducedLoops(const IndexingMap& reads, const std::vector<Expr>& index,
+                                const std::string& opcode);
+  void closeReducedLoops(const ReducedLoops& loops);
+  std::string branch(const Frame& frame, const hlo::Instruction& instruction,
+                     const std::vector<Expr>& index);
+  std::string load(const ValueBuffer& buffer, const std::vector<Expr>& index);
+  std::string gather(const Frame& frame, const hlo::Instruction& instruction,
+                     const std::vector<Expr>& index);
+  // A new runtime variable rt<k>: `raw` (of integer `type`) clamped into `range`.
+  Expr declareRuntime(const std::string& raw, const ElementCode& type, Interval range);
+  std::vector<Expr> runtimeStarts(const Frame& frame, const hlo::Instruction& instruction,
+                                  size_t firstOperand, const IndexingMap& map);
+  std::vector<Expr> through(const IndexingMap& map, const std::vector<Expr>& index,
+                            const std::vector<Expr>& runtime = {}) const;
+  std::vector<Constraint> conditionOf(const IndexingMap& map, const std::vector<Expr>& index,
+                                      const std::vector<Expr>& runtime) const;
+  std::string printIndex(const std::string& role, Expr meaning,
+                         std::optional<int64_t> elements = std::nullopt);
+  std::string printCondition(const std::string& role, const std::vector<Constraint>& condition);
+  std::string local(const std::string& type, const std::string& value);
+  std::string fresh(const std::string& prefix);
+  void line(const std::string& text);
+  IndexingMap contextMap() const;
+
+  KernelScope& scope_;
+  const hlo::Instruction& stage_;
+  std::vector<ValueBuffer> outputs_;
+  IndexingMap map_;
+  size_t outputDims_;
+  CWidth width_;
+  bool emptyReduction_ = false;  // a reduction over no position: the init value
+  IndexLowering lowering_;
+  std::vector<PendingCheck> checks_;
+  std::vector<StageRead> reads_;
+  // Per statement: the text, its indent, the branch constraints, values already computed.
+  std::string out_;
+  int indent_ = 0;
+  std::vector<Constraint> context_;
+  std::vector<std::map<std::string, std::string>> memo_;
+  int next_ = 0;
+};
+
+struct StageEmitter::Frame {
+  const hlo::Computation* computation;
+  std::vector<std::string> bound;  // a reducer's parameters; empty: the kernel's parameters
+  int id;                          // distinguishes memoized values of different frames
+};
+
+}  // namespace idxmap::codegen::hlo_stage

@@ -1,0 +1,406 @@
+#include "codegen/prelude/element_code.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <map>
+
+#include "codegen/prelude/prelude.h"
+
+namespace idxmap::codegen {
+namespace {
+
+using Kind = ElementCode::Kind;
+
+// One line per opcode: its value on floats (f16 / bf16 computed in float, then rounded), on
+// integers, on pred; "" where XLA does not define it. $0.. are the operands, $T the operand's
+// compute type, $U its unsigned twin.
+struct ElementRule {
+  const char* onFloat;
+  const char* onInt;
+  const char* onPred;
+  bool predResult = false;  // compare, is-finite: the result is pred whatever the operands
+};
+
+const std::map<std::string_view, ElementRule, std::less<>>& rules() {
+  static const std::map<std::string_view, ElementRule, std::less<>> table = {
+      {"abs", {"std::fabs($0)", "idxmap_int_abs($0)", ""}},
+      {"negate", {"-$0", "idxmap_wrap_neg($0)", ""}},
+      {"sign", {"idxmap_float_sign($0)", "idxmap_int_sign($0)", ""}},
+      {"not", {"", "static_cast<$T>(~$0)", "!$0"}},
+      {"ceil", {"std::ceil($0)", "", ""}},
+      {"floor", {"std::floor($0)", "", ""}},
+      {"round-nearest-even", {"std::nearbyint($0)", "", ""}},
+      {"round-nearest-afz", {"std::round($0)", "", ""}},
+      {"sqrt", {"std::sqrt($0)", "", ""}},
+      {"rsqrt", {"$T(1) / std::sqrt($0)", "", ""}},
+      {"cbrt", {"std::cbrt($0)", "", ""}},
+      {"exponential", {"std::exp($0)", "", ""}},
+      {"exponential-minus-one", {"std::expm1($0)", "", ""}},
+      {"log", {"std::log($0)", "", ""}},
+      {"log-plus-one", {"std::log1p($0)", "", ""}},
+      {"logistic", {"$T(1) / ($T(1) + std::exp(-$0))", "", ""}},
+      {"sine", {"std::sin($0)", "", ""}},
+      {"cosine", {"std::cos($0)", "", ""}},
+      {"tan", {"std::tan($0)", "", ""}},
+      {"tanh", {"std::tanh($0)", "", ""}},
+      {"sinh", {"std::sinh($0)", "", ""}},
+      {"cosh", {"std::cosh($0)", "", ""}},
+      {"asin", {"std::asin($0)", "", ""}},
+      {"acos", {"std::acos($0)", "", ""}},
+      {"asinh", {"std::asinh($0)", "", ""}},
+      {"acosh", {"std::acosh($0)", "", ""}},
+      {"atanh", {"std::atanh($0)", "", ""}},
+      {"erf", {"std::erf($0)", "", ""}},
+      {"is-finite", {"std::isfinite($0)", "", "", true}},
+      {"popcnt", {"", "static_cast<$T>(std::popcount(static_cast<$U>($0)))", ""}},
+      {"count-leading-zeros", {"", "static_cast<$T>(std::countl_zero(static_cast<$U>($0)))", ""}},
+      {"add", {"$0 + $1", "idxmap_wrap_add($0, $1)", "$0 || $1"}},
+      {"subtract", {"$0 - $1", "idxmap_wrap_sub($0, $1)", ""}},
+      {"multiply", {"$0 * $1", "idxmap_wrap_mul($0, $1)", "$0 && $1"}},
+      {"divide", {"$0 / $1", "idxmap_int_div($0, $1)", ""}},
+      {"remainder", {"std::fmod($0, $1)", "idxmap_int_rem($0, $1)", ""}},
+      {"power", {"std::pow($0, $1)", "", ""}},
+      {"atan2", {"std::atan2($0, $1)", "", ""}},
+      {"maximum", {"idxmap_ieee_max($0, $1)", "idxmap_max($0, $1)", "$0 || $1"}},
+      {"minimum", {"idxmap_ieee_min($0, $1)", "idxmap_min($0, $1)", "$0 && $1"}},
+      {"and", {"", "static_cast<$T>($0 & $1)", "$0 && $1"}},
+      {"or", {"", "static_cast<$T>($0 | $1)", "$0 || $1"}},
+      {"xor", {"", "static_cast<$T>($0 ^ $1)", "$0 != $1"}},
+      {"shift-left", {"", "idxmap_shl($0, $1)", ""}},
+      {"shift-right-logical", {"", "idxmap_shr_logical($0, $1)", ""}},
+      {"shift-right-arithmetic", {"", "idxmap_shr_arithmetic($0, $1)", ""}},
+      {"compare", {"$0 $D $1", "$0 $D $1", "$0 $D $1", true}},
+      // select and clamp read their type from operand 1 (select's operand 0 is the pred).
+      {"select", {"$0 ? $1 : $2", "$0 ? $1 : $2", "$0 ? $1 : $2"}},
+      {"clamp",
+       {"idxmap_ieee_min(idxmap_ieee_max($1, $0), $2)", "idxmap_min(idxmap_max($1, $0), $2)",
+        "($1 || $0) && $2"}},
+  };
+  return table;
+}
+
+const std::map<std::string_view, std::string_view, std::less<>> kDirections = {
+    {"EQ", "=="}, {"NE", "!="}, {"LT", "<"}, {"LE", "<="}, {"GT", ">"}, {"GE", ">="}};
+
+std::string substitute(std::string_view pattern, const std::vector<std::string>& operands,
+                       const ElementCode& type, std::string_view direction) {
+  std::string out;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] != '$' || i + 1 == pattern.size()) {
+      out += pattern[i];
+      continue;
+    }
+    char c = pattern[++i];
+    if (c == 'T')
+      out += type.compute;
+    else if (c == 'U')
+      out += "std::make_unsigned_t<" + type.compute + ">";
+    else if (c == 'D')
+      out += std::string(direction);
+    else
+      out += "(" + operands.at(static_cast<size_t>(c - '0')) + ")";
+  }
+  return out;
+}
+
+// A double as an exact C++ literal (hexadecimal), infinities and NaN by name.
+std::string exactDouble(double value) {
+  if (std::isnan(value)) return "std::numeric_limits<double>::quiet_NaN()";
+  if (std::isinf(value))
+    return value > 0 ? "std::numeric_limits<double>::infinity()"
+                     : "-std::numeric_limits<double>::infinity()";
+  char text[64];
+  std::snprintf(text, sizeof text, "%a", value);
+  return text;
+}
+
+std::string halfName(const ElementCode& type) { return type.hloType == "f16" ? "f16" : "bf16"; }
+
+}  // namespace
+
+std::optional<ElementCode> elementCode(const std::string& hloType) {
+  static const std::map<std::string, ElementCode, std::less<>> types = {
+      {"f32", {"f32", "float", "float", Kind::kFloat}},
+      {"f64", {"f64", "double", "double", Kind::kFloat}},
+      {"f16", {"f16", "uint16_t", "float", Kind::kHalf}},
+      {"bf16", {"bf16", "uint16_t", "float", Kind::kHalf}},
+      {"pred", {"pred", "bool", "bool", Kind::kPred}},
+      {"s8", {"s8", "int8_t", "int8_t", Kind::kInt, 8, true}},
+      {"s16", {"s16", "int16_t", "int16_t", Kind::kInt, 16, true}},
+      {"s32", {"s32", "int32_t", "int32_t", Kind::kInt, 32, true}},
+      {"s64", {"s64", "int64_t", "int64_t", Kind::kInt, 64, true}},
+      {"u8", {"u8", "uint8_t", "uint8_t", Kind::kInt, 8, false}},
+      {"u16", {"u16", "uint16_t", "uint16_t", Kind::kInt, 16, false}},
+      {"u32", {"u32", "uint32_t", "uint32_t", Kind::kInt, 32, false}},
+      {"u64", {"u64", "uint64_t", "uint64_t", Kind::kInt, 64, false}},
+  };
+  auto found = types.find(hloType);
+  if (found == types.end()) return std::nullopt;
+  return found->second;
+}
+
+std::string loadElement(const ElementCode& type, const std::string& stored) {
+  if (type.kind == Kind::kHalf) return "idxmap_" + halfName(type) + "_to_f32(" + stored + ")";
+  return stored;
+}
+
+std::string storeElement(const ElementCode& type, const std::string& value) {
+  if (type.kind == Kind::kHalf) return "idxmap_f32_to_" + halfName(type) + "(" + value + ")";
+  return value;
+}
+
+std::optional<std::string> literalElement(const ElementCode& type, std::string_view text) {
+  std::string s(text);
+  if (s.empty()) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  if (type.kind == Kind::kPred) {
+    if (s == "true" || s == "1") return "true";
+    if (s == "false" || s == "0") return "false";
+    return std::nullopt;
+  }
+  if (type.kind == Kind::kInt) {
+    if (type.isSigned) {
+      long long v = std::strtoll(s.c_str(), &end, 10);
+      if (errno || *end ||
+          (type.bits < 64 && (v < -(1LL << (type.bits - 1)) || v >= (1LL << (type.bits - 1)))))
+        return std::nullopt;
+      // INT64_MIN has no literal of its own: written as a sum.
+      if (v == std::numeric_limits<long long>::min())
+        return "static_cast<int64_t>(-9223372036854775807LL - 1)";
+      return "static_cast<" + type.compute + ">(" + std::to_string(v) + "LL)";
+    }
+    if (s[0] == '-') return std::nullopt;
+    unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+    if (errno || *end || (type.bits < 64 && v >= (1ULL << type.bits))) return std::nullopt;
+    return "static_cast<" + type.compute + ">(" + std::to_string(v) + "ULL)";
+  }
+  double v = std::strtod(s.c_str(), &end);
+  if (*end) return std::nullopt;  // overflow gives an infinity, as XLA's reader does
+  if (type.compute == "double") return exactDouble(v);
+  if (type.kind == Kind::kFloat) return "static_cast<float>(" + exactDouble(v) + ")";
+  return "idxmap_round_" + halfName(type) + "(idxmap_f64_to_f32_odd(" + exactDouble(v) + "))";
+}
+
+std::string convertElement(const ElementCode& from, const ElementCode& to,
+                           const std::string& value) {
+  const std::string v = "(" + value + ")";
+  const bool fromFloat = from.kind == Kind::kFloat || from.kind == Kind::kHalf;
+  switch (to.kind) {
+    case Kind::kPred:
+      return fromFloat ? v + " != 0" : v + " != 0";
+    case Kind::kInt:
+      if (fromFloat) return "idxmap_float_to_int<" + to.compute + ">" + v;
+      return "static_cast<" + to.compute + ">" + v;
+    case Kind::kFloat:
+      return "static_cast<" + to.compute + ">" + v;
+    case Kind::kHalf: {
+      std::string round = "idxmap_round_" + halfName(to);
+      if (from.kind == Kind::kHalf || from.compute == "float") return round + v;
+      if (from.compute == "double") return round + "(idxmap_f64_to_f32_odd" + v + ")";
+      if (from.kind == Kind::kPred) return round + "(static_cast<float>" + v + ")";
+      return round + "(idxmap_int_to_f32_odd" + v + ")";
+    }
+  }
+  return value;
+}
+
+namespace {
+
+// Bytes of a type's storage; 0 for pred (a bool's bits are not HLO's one bit).
+int storageWidth(const ElementCode& type) {
+  static const std::map<std::string, int, std::less<>> widths = {
+      {"int8_t", 1},   {"uint8_t", 1}, {"int16_t", 2}, {"uint16_t", 2}, {"int32_t", 4},
+      {"uint32_t", 4}, {"float", 4},   {"int64_t", 8}, {"uint64_t", 8}, {"double", 8}};
+  auto found = widths.find(type.storage);
+  return type.kind == Kind::kPred || found == widths.end() ? 0 : found->second;
+}
+
+}  // namespace
+
+std::optional<std::string> elementwiseValue(std::string_view opcode, std::string_view direction,
+                                            const std::vector<ElementCode>& operandTypes,
+                                            const ElementCode& resultType,
+                                            const std::vector<std::string>& operands) {
+  if (opcode == "convert" && operands.size() == 1)
+    return convertElement(operandTypes.at(0), resultType, operands[0]);
+  // The operand's stored bits read as the result's storage: types of one width only (another
+  // width changes the shape, which no elementwise value does).
+  if (opcode == "bitcast-convert" && operands.size() == 1) {
+    const int width = storageWidth(operandTypes.at(0));
+    if (width == 0 || width != storageWidth(resultType)) return std::nullopt;
+    return loadElement(resultType, "std::bit_cast<" + resultType.storage + ">(" +
+                                       storeElement(operandTypes[0], operands[0]) + ")");
+  }
+  auto found = rules().find(opcode);
+  if (found == rules().end() || operandTypes.empty()) return std::nullopt;
+  const ElementRule& rule = found->second;
+  const ElementCode& type = (opcode == "select" || opcode == "clamp") && operandTypes.size() > 1
+                                ? operandTypes[1]
+                                : operandTypes[0];
+  std::string_view symbol;
+  if (opcode == "compare") {
+    auto d = kDirections.find(direction);
+    if (d == kDirections.end()) return std::nullopt;
+    symbol = d->second;
+  }
+  const char* pattern = type.kind == Kind::kPred  ? rule.onPred
+                        : type.kind == Kind::kInt ? rule.onInt
+                                                  : rule.onFloat;
+  if (!*pattern) return std::nullopt;
+  std::string value = substitute(pattern, operands, type, symbol);
+  // A float operation on f16 / bf16 rounds its float result to the type; select and clamp
+  // pick an operand's value, which is already one.
+  if (type.kind == Kind::kHalf && !rule.predResult && opcode != "select" && opcode != "clamp")
+    value = "idxmap_round_" + halfName(type) + "(" + value + ")";
+  return value;
+}
+
+namespace {
+constexpr const char* kElementHelpers = R"(
+// HLO's elementwise arithmetic (codegen/element_code.h): integers wrap, division by zero
+// and overflowing division as XLA defines them, shifts past the width, saturating float to
+// integer conversion, and 16-bit floats rounded after every operation.
+#include <bit>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+template <class T> static inline T idxmap_wrap_sub(T a, T b) {
+  return static_cast<T>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
+template <class T> static inline T idxmap_wrap_neg(T a) {
+  return static_cast<T>(uint64_t{0} - static_cast<uint64_t>(a));
+}
+template <class T> static inline T idxmap_int_abs(T a) {
+  if constexpr (std::is_signed_v<T>) return a < 0 ? idxmap_wrap_neg(a) : a;
+  return a;
+}
+template <class T> static inline T idxmap_int_sign(T a) { return static_cast<T>((a > 0) - (a < 0)); }
+template <class F> static inline F idxmap_float_sign(F a) {
+  return a > 0 ? F(1) : a < 0 ? F(-1) : a;  // keeps -0, +0 and NaN
+}
+template <class T> static inline T idxmap_int_div(T a, T b) {
+  if (b == 0) return static_cast<T>(-1);
+  if constexpr (std::is_signed_v<T>)
+    if (b == -1 && a == std::numeric_limits<T>::min()) return a;
+  return static_cast<T>(a / b);
+}
+template <class T> static inline T idxmap_int_rem(T a, T b) {
+  if (b == 0) return a;
+  if constexpr (std::is_signed_v<T>)
+    if (b == -1) return 0;
+  return static_cast<T>(a % b);
+}
+template <class T> static inline T idxmap_shl(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  if (static_cast<U>(b) >= sizeof(T) * 8) return 0;
+  return static_cast<T>(static_cast<U>(static_cast<U>(a) << static_cast<U>(b)));
+}
+template <class T> static inline T idxmap_shr_logical(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  if (static_cast<U>(b) >= sizeof(T) * 8) return 0;
+  return static_cast<T>(static_cast<U>(a) >> static_cast<U>(b));
+}
+template <class T> static inline T idxmap_shr_arithmetic(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  using S = std::make_signed_t<T>;
+  U shift = static_cast<U>(b) >= sizeof(T) * 8 ? static_cast<U>(sizeof(T) * 8 - 1) : static_cast<U>(b);
+  return static_cast<T>(static_cast<S>(a) >> shift);
+}
+template <class T, class F> static inline T idxmap_float_to_int(F x) {
+  if (x != x) return 0;
+  if (x <= static_cast<F>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
+  if (x >= static_cast<F>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+  return static_cast<T>(x);
+}
+// XLA's reduce-precision on a float's bit pattern `v` (its elemental emitter's recipe; the
+// format has `ownMantissa` and `ownExponent` bits, `width` in all): the mantissa rounded to
+// nearest even at `mantissa` bits (a carry moves the exponent), then a value past the
+// `exponent`-bit format's range becomes a signed infinity and one at or below its smallest
+// normal a signed zero (denormals flush). Arithmetic wraps at `width` bits, as the emitter's.
+static inline uint64_t idxmap_reduce_precision_bits(uint64_t v, int width, int ownMantissa,
+                                                    int ownExponent, int exponent, int mantissa) {
+  const uint64_t all = width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+  if (mantissa < ownMantissa) {
+    const uint64_t last = uint64_t{1} << (ownMantissa - mantissa);
+    v = ((v + (last >> 1) - 1 + ((v & last) >> (ownMantissa - mantissa))) & all) & ~(last - 1);
+  }
+  if (exponent < ownExponent) {
+    const uint64_t sign = uint64_t{1} << (width - 1);
+    const uint64_t field = ((uint64_t{1} << ownExponent) - 1) << ownMantissa;
+    const uint64_t bias = (uint64_t{1} << (ownExponent - 1)) - 1;
+    const uint64_t reduced = (uint64_t{1} << (exponent - 1)) - 1;
+    if ((v & field) > ((bias + reduced) << ownMantissa))
+      v = (v & sign) | field;
+    else if ((v & field) <= ((bias - reduced) << ownMantissa))
+      v &= sign;
+  }
+  return v;
+}
+// On a float or double's own bits; a NaN stays, or becomes +inf with no mantissa bits left.
+template <class F> static inline F idxmap_reduce_precision(F x, int exponent, int mantissa) {
+  using U = std::conditional_t<sizeof(F) == 4, uint32_t, uint64_t>;
+  constexpr int ownMantissa = std::numeric_limits<F>::digits - 1;
+  U v;
+  std::memcpy(&v, &x, sizeof v);
+  v = static_cast<U>(idxmap_reduce_precision_bits(v, sizeof(F) * 8, ownMantissa,
+                                                  sizeof(F) * 8 - 1 - ownMantissa, exponent,
+                                                  mantissa));
+  F out;
+  std::memcpy(&out, &v, sizeof out);
+  if (x != x) return mantissa > 0 ? x : std::numeric_limits<F>::infinity();
+  return out;
+}
+// f16 and bf16 (held in float, exactly): on the 16-bit pattern, as XLA applies it.
+static inline float idxmap_reduce_precision_f16(float x, int exponent, int mantissa) {
+  if (x != x) return mantissa > 0 ? x : std::numeric_limits<float>::infinity();
+  return idxmap_f16_to_f32(static_cast<uint16_t>(
+      idxmap_reduce_precision_bits(idxmap_f32_to_f16(x), 16, 10, 5, exponent, mantissa)));
+}
+static inline float idxmap_reduce_precision_bf16(float x, int exponent, int mantissa) {
+  if (x != x) return mantissa > 0 ? x : std::numeric_limits<float>::infinity();
+  return idxmap_bf16_to_f32(static_cast<uint16_t>(
+      idxmap_reduce_precision_bits(idxmap_f32_to_bf16(x), 16, 7, 8, exponent, mantissa)));
+}
+static inline float idxmap_round_f16(float x) { return idxmap_f16_to_f32(idxmap_f32_to_f16(x)); }
+static inline float idxmap_round_bf16(float x) { return idxmap_bf16_to_f32(idxmap_f32_to_bf16(x)); }
+// Rounded to odd: truncated toward zero, the last bit set when anything was cut off. Rounding
+// that to a format of at most 22 bits gives the correctly rounded result of the original.
+static inline float idxmap_f64_to_f32_odd(double x) {
+  float f = static_cast<float>(x);
+  if (x != x || static_cast<double>(f) == x) return f;
+  if (std::fabs(static_cast<double>(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);
+  return idxmap_bits_float(idxmap_float_bits(f) | 1u);
+}
+template <class T> static inline float idxmap_int_to_f32_odd(T x) {
+  if constexpr (sizeof(T) < 8) return idxmap_f64_to_f32_odd(static_cast<double>(x));  // exact
+  bool negative = false;
+  uint64_t m;
+  if constexpr (std::is_signed_v<T>) {
+    negative = x < 0;
+    m = negative ? uint64_t{0} - static_cast<uint64_t>(x) : static_cast<uint64_t>(x);
+  } else {
+    m = x;
+  }
+  int drop = 64 - std::countl_zero(m) - 24;
+  if (drop > 0) {
+    uint64_t cut = m & ((uint64_t{1} << drop) - 1);
+    m = (m >> drop) | (cut != 0 ? 1 : 0);
+    float f = std::ldexp(static_cast<float>(m), drop);
+    return negative ? -f : f;
+  }
+  return negative ? -static_cast<float>(m) : static_cast<float>(m);
+}
+)";
+}  // namespace
+
+std::string_view elementHelpers(bool device) {
+  static const std::string plain = kElementHelpers, annotated = deviceAnnotated(plain);
+  return device ? annotated : plain;
+}
+
+}  // namespace idxmap::codegen
