@@ -28,6 +28,8 @@ class KernelPrinter : KernelText {
       for (ir::Node& node : loops()) function.body.push_back(std::move(node));
       if (kernel_.check) function.body.push_back(ir::returnIfBad());
     }
+    // Validated from the IR alone, then the int32_t arithmetic of every expression proven.
+    checkKernel(function);
     require(validator_.checkBitWidths(), "int32_t arithmetic");
     // The header lists validation's certificates, so it is written last.
     function.header = header();
@@ -92,14 +94,6 @@ class KernelPrinter : KernelText {
     std::optional<std::pair<int64_t, int64_t>> range =
         narrowLoop(nest, d, "idxmap_first", "idxmap_last");
     if (!range) return std::nullopt;
-    // The narrowed nest as printed: every share [first, last) of the range (idxmap_thread_range's
-    // shares partition it, and moving both ends to run starts keeps them a partition) gets
-    // exactly the domain's points there.
-    require(validator_.checkLoopNest(
-                nest,
-                KernelValidator::ThreadShare{
-                    d, "idxmap_first", "idxmap_last", {range->first, range->second}}),
-            "each thread's share of " + d);
     std::vector<ir::Node> out;
     if (atRunStarts) {
       out.push_back(ir::comment(
@@ -125,7 +119,6 @@ class KernelPrinter : KernelText {
 
   std::vector<ir::Node> loops() {
     LoopNest nest = buildLoopNest(kernel_.map, width_);
-    require(validator_.checkLoopNest(nest), "the loop nest");
     ownership_ = Ownership::kAll;
     using SplitBy = Kernel::SplitBy;
     if (kernel_.strategy == Strategy::kSegmented)
@@ -146,17 +139,6 @@ class KernelPrinter : KernelText {
         lo = range.lo;
         count = range.hi - range.lo + 1;
       }
-      // The test statement() prints (the target's offset, a validated expression, in place of
-      // the idxmap_target it is stored in): exactly the points whose owner is in the share.
-      const Transfer& first = kernel_.transfers.at(0);
-      const std::string owner = byValue ? "rt" + std::to_string(kernel_.splitIndex)
-                                        : "(" + offset("store to", first.to, Where::kGuarded) + ")";
-      require(
-          validator_.checkOwnership(
-              "each thread's updates", owner + " >= idxmap_first && " + owner + " < idxmap_last",
-              byValue ? Expr::runtimeVar(kernel_.splitIndex) : first.to.offset,
-              {lo, lo + count - 1}, "idxmap_first", "idxmap_last"),
-          "the threads' ownership test");
       std::vector<ir::Node> team{ir::threadShare("idxmap_first", "idxmap_last", lo, count)};
       for (ir::Node& node : statements(nest)) team.push_back(std::move(node));
       std::vector<ir::Node> out;

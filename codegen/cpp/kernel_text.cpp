@@ -68,12 +68,25 @@ CExpr KernelText::offsetExpr(const std::string& role, const Access& access, Wher
   const auto key = std::make_tuple(access.buffer, access.offset.node(), where);
   if (auto found = offsets_.find(key); found != offsets_.end()) return found->second;
   CExpr lowered = lowering_.lower(access.offset);
-  const KernelBuffer& into = buffer(access.buffer);
-  require(validator_.checkExpression(role + " " + into.name, printCExpr(lowered), access.offset,
-                                     where, into.elements()),
-          "offset into " + into.name);
+  proveOffset(role, lowered, access, where);
   offsets_.emplace(key, lowered);
   return lowered;
+}
+
+void KernelText::proveOffset(const std::string& role, const CExpr& offset, const Access& access,
+                             Where where) {
+  const std::string text = printCExpr(offset);
+  if (!provenOffsets_.emplace(text, access.offset.node(), access.buffer, where).second) return;
+  const KernelBuffer& into = buffer(access.buffer);
+  require(validator_.checkExpression(role + " " + into.name, text, access.offset, where,
+                                     into.elements()),
+          "offset into " + into.name);
+}
+
+void KernelText::requireShape(bool holds, const std::string& what) {
+  if (!holds)
+    require(ProofResult::unknown("the kernel's IR has a node validation does not know there"),
+            what);
 }
 
 ir::Value KernelText::loadedValue(size_t k) {
@@ -117,7 +130,6 @@ CExpr KernelText::skipTest() {
   for (const Constraint& c : map.constraints)
     if (!usesOnlyDims(c.expr))  // the points enumerated satisfy the others
       within(guardLowering_.lower(c.expr), c.range.lo, c.range.hi);
-  if (test) require(validator_.checkGuard(printCExpr(test)), "the skip test");
   return test;
 }
 
@@ -132,11 +144,7 @@ ir::Node KernelText::statementAt(const std::vector<CExpr>& point,
   }
   for (size_t k = 0; k < kernel_.loads.size(); ++k)
     body.push_back(ir::let("int64_t", "v" + std::to_string(k), loadedValue(k)));
-  const bool tested = kernel_.guard || kernel_.check;
-  const CExpr test = tested ? skipTest() : nullptr;
-  // Why an unclamped loaded value is in its range where rt<k> takes it.
-  const std::string inRange = tested ? "the skip test checks the range first"
-                                     : "the proof above that every loaded value lies there";
+  const CExpr test = kernel_.guard || kernel_.check ? skipTest() : nullptr;
   const IndexingMap& map = kernel_.map;
   std::vector<ir::Node> values;
   for (size_t k = 0; k < map.runtimeVars.size(); ++k) {
@@ -145,11 +153,7 @@ ir::Node KernelText::statementAt(const std::vector<CExpr>& point,
       v = ir::callValue("idxmap_clamp<int64_t>",
                         {v, ir::indexValue(literal(map.runtimeVars[k].range.lo)),
                          ir::indexValue(literal(map.runtimeVars[k].range.hi))});
-    const ir::Value value = ir::castValue(W, v);
-    const std::string rt = "rt" + std::to_string(k);
-    require(validator_.checkRuntimeValue(k, ir::printValue(value), kernel_.clamp, inRange),
-            rt + "'s value");
-    values.push_back(ir::let(W, rt, value));
+    values.push_back(ir::let(W, "rt" + std::to_string(k), ir::castValue(W, v)));
   }
   for (ir::Node& node : inner()) values.push_back(std::move(node));
   if (test) {

@@ -6,6 +6,8 @@
 
 #include <functional>
 #include <map>
+#include <set>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "codegen/ir/kernel_ir.h"
 #include "codegen/kernel/index_code.h"
 #include "codegen/kernel/kernel.h"
+#include "codegen/kernel/loop_nest.h"
 #include "codegen/validate/validation.h"
 
 namespace idxmap::codegen {
@@ -30,11 +33,29 @@ class KernelText {
 
  protected:
   // The statement at one point (`point`: the dims' values; a plain d<i> is not redeclared), with
-  // `inner()` (its stores, built once what they use is validated) inside every test it opens: a
-  // scope that declares the loaded values v<k>, the skip test (whose else reports a bad index
-  // under Kernel::check) and rt<k>.
+  // `inner()` (its stores) inside every test it opens: a scope that declares the loaded values
+  // v<k>, the skip test (whose else reports a bad index under Kernel::check) and rt<k>.
   ir::Node statementAt(const std::vector<CExpr>& point,
                        const std::function<std::vector<ir::Node>()>& inner);
+  // Such a statement validated from its IR alone: each v<k> loads the kernel's index at an
+  // offset proven to be the op's, the skip test holds exactly on the map's domain (its else
+  // reports a bad index under Kernel::check, and nothing else), each rt<k> is its loaded value as
+  // the op takes it (clamped where it clamps). Returns the nodes inside (the stores and what
+  // selects them) for the caller to check; a node of another shape is not proven.
+  std::span<const ir::Node> checkOpening(const ir::Node& statement);
+  // `offset` (as printed) proven to be `access`'s offset where `where` says, inside its buffer;
+  // a text proven once is not asked again.
+  void proveOffset(const std::string& role, const CExpr& offset, const Access& access, Where where);
+  // Throws ValidationError (not proven) unless `holds`: `what` names the node.
+  void requireShape(bool holds, const std::string& what);
+  // A C++ gather/scatter kernel (cpp_kernel.cpp) validated from its IR alone (kernel_check.cpp):
+  // the initial copies are the kernel's, the loop nest (or each thread's share of a dim's loop)
+  // enumerates exactly the domain's points, threads and SIMD lanes run points at once only where
+  // no two write one element (Strategy::kIndependent), threads that walk every point apply only
+  // those they own (the ownership test proven a partition), the run-start test loads the
+  // kernel's indices, every statement's opening (checkOpening), stores and prefetches are the
+  // op's. The int32_t width is the caller's to check, after.
+  void checkKernel(const ir::Function& function);
 
   // Throws ValidationError unless `result` is proven.
   void require(const ProofResult& result, const std::string& what);
@@ -67,8 +88,24 @@ class KernelText {
  private:
   std::vector<DeclaredVariable> declared() const;
   CExpr skipTest();
-  // offsetExpr's validated expressions, by buffer, offset and where it is validated.
+  // How the threads of a team that walk every point tell theirs (checkKernel).
+  enum class Ownership : uint8_t { kNone, kTargetElement, kRuntimeVar };
+  struct NestParts;
+  void checkRunStarts(const ir::Node& runs, Interval shares);
+  // A nest read back as the LoopNest validation proves; `lanes`: threads and SIMD lanes allowed.
+  LoopNode loopNodeOf(const ir::Node& node, bool lanes, NestParts& parts);
+  void checkNest(const std::vector<const ir::Node*>& nodes,
+                 const std::optional<KernelValidator::ThreadShare>& share, Ownership ownership,
+                 Interval shares, bool lanes);
+  void checkStatement(const ir::Node& statement, Ownership ownership, Interval shares);
+  void checkStores(std::span<const ir::Node> stores);
+  void checkPrefetch(const ir::Node& prefetch);
+  // The ownership tests proven (each statement of a nest repeats its team's).
+  std::set<std::string> provenTests_;
+  // offsetExpr's lowered expressions, by buffer, offset and where it is validated.
   std::map<std::tuple<size_t, const void*, Where>, CExpr> offsets_;
+  // proveOffset's proven texts, with the offset, buffer and where they were proven.
+  std::set<std::tuple<std::string, const void*, size_t, Where>> provenOffsets_;
 };
 
 }  // namespace idxmap::codegen

@@ -150,8 +150,9 @@ std::string CudaKernelPrinter::statement(const std::vector<CExpr>& point, int in
     }
     return out;
   };
-  return ir::printStatements({statementAt(point, stores)}, indent,
-                             {width_, 0, "atomicExch(idxmap_bad_index, 1);"});
+  const ir::Node node = statementAt(point, stores);
+  checkOpening(node);  // the stores inside are proven as they are built (offsetExpr)
+  return ir::printStatements({node}, indent, {width_, 0, "atomicExch(idxmap_bad_index, 1);"});
 }
 
 ir::Node CudaKernelPrinter::flush(const Transfer& transfer, const std::string& n,

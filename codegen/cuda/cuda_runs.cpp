@@ -67,6 +67,7 @@ std::string CudaKernelPrinter::keysKernel() {
     return std::vector<ir::Node>{ir::store("idxmap_keys", variable("idxmap_point", linear_),
                                            ir::castValue(keyType(), ir::indexValue(to)))};
   })};
+  checkOpening(statement[0]);  // its store is proven as it is built (offsetExpr)
   return kernelFunction(
       "keys", ", " + keyType() + "* idxmap_keys, " + L + "* idxmap_points",
       out + ir::printStatements(statement, 4, {width_, 0, "atomicExch(idxmap_bad_index, 1);"}) +
