@@ -18,7 +18,7 @@ class KernelPrinter : KernelText {
  public:
   explicit KernelPrinter(const Kernel& kernel) : KernelText(kernel) {}
 
-  PrintedKernel print() {
+  PrintedKernel print(const std::function<void(ir::Function&)>& edit) {
     ir::Function function{kernel_.symbol, entryBuffers(), "", width_, boxPoints(kernel_.map), {}};
     for (auto [into, from] : kernel_.initialCopies)
       function.body.push_back(ir::copy(buffer(into).name, buffer(from).name, storage(buffer(into)),
@@ -28,6 +28,7 @@ class KernelPrinter : KernelText {
       for (ir::Node& node : loops()) function.body.push_back(std::move(node));
       if (kernel_.check) function.body.push_back(ir::returnIfBad());
     }
+    if (edit) edit(function);
     // Validated from the IR alone, then the int32_t arithmetic of every expression proven.
     checkKernel(function);
     require(validator_.checkBitWidths(), "int32_t arithmetic");
@@ -261,10 +262,11 @@ class KernelPrinter : KernelText {
 
 }  // namespace
 
-PrintedKernel printCppKernel(const Kernel& kernel) {
-  // The header lists validation's certificates, so it is written after the body.
+PrintedKernel printCppKernel(const Kernel& kernel) { return printCppKernel(kernel, nullptr); }
+
+PrintedKernel printCppKernel(const Kernel& kernel, const std::function<void(ir::Function&)>& edit) {
   KernelPrinter printer(kernel);
-  return printer.print();
+  return printer.print(edit);
 }
 
 }  // namespace idxmap::codegen

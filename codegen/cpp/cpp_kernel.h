@@ -3,6 +3,7 @@
 // the kernel's map (codegen/validate/validation.h) before the text is returned.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,10 @@ std::string sizeChecks(const std::vector<EntryBuffer>& buffers);
 // Throws ValidationError when a check fails, Error for a kernel outside what the printer
 // supports (an element type without storage, a range variable in an expression).
 PrintedKernel printCppKernel(const Kernel& kernel);
+// The same with `edit` applied to the kernel's IR between building and validating it: the
+// mutation test's seam (tests/codegen/validate/ir_mutation_test.cpp), which asks whether
+// validation refuses a changed kernel.
+PrintedKernel printCppKernel(const Kernel& kernel, const std::function<void(ir::Function&)>& edit);
 
 // One self-contained file: the prelude, then every kernel, then idxmap_set_num_threads.
 std::string cppFile(const std::vector<PrintedKernel>& kernels);

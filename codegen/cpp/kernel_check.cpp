@@ -157,6 +157,10 @@ void KernelText::checkKernel(const ir::Function& function) {
     const bool byDim = kernel_.strategy == Strategy::kOrdered && kernel_.splitBy == SplitBy::kDim &&
                        shared == "d" + std::to_string(kernel_.splitIndex) && !runs;
     requireShape(segmented || byDim, "the threads' shares of " + shared);
+    // The shares together cover the dim's range: no point is left to no thread.
+    const Interval& range = kernel_.map.dims.at(std::stoul(shared.substr(1))).range;
+    requireShape(shares.lo <= range.lo && shares.hi >= range.hi,
+                 "the threads' shares of " + shared + " covering its range");
     if (runs) checkRunStarts(*runs, shares);
     return checkNest(nest, KernelValidator::ThreadShare{shared, share.name, share.from, shares},
                      Ownership::kNone, {}, false);

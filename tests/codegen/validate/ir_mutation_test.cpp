@@ -1,0 +1,242 @@
+// Validation from the IR alone (issue 32, items 2 and 3): changes to a kernel's structure that
+// the text-level mutants (validator_mutation_test.cpp) cannot express — threads or SIMD lanes
+// put on points that may write one element, an ownership test dropped, a thread share that
+// leaves part of its dim to no thread, a run-start move dropped, a shared loop that is not the
+// split one, a statement run twice, a store or a copy dropped, a store moved out of its test —
+// each made to the IR of every kernel of random gathers and scatters (random_kernel_cases.h)
+// between building and validating it (printCppKernel's seam). Each one breaks what the kernel
+// promises for some index values or thread counts, so validation must refuse every one; the
+// kernel as built must pass. CI runs a sample of the ops; IDXMAP_TEST_FULL=1 all of them.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <iostream>
+#include <map>
+
+#include "codegen/cpp/cpp_kernel.h"
+#include "codegen/emit.h"
+#include "codegen/lower/gather_scatter_kernels.h"
+#include "tests/codegen/random_kernel_cases.h"
+#include "tests/support/sampling.h"
+
+namespace idxmap::codegen {
+namespace {
+
+using namespace testing;
+using Kind = ir::Node::Kind;
+
+// Every node of the tree, parents before children.
+void forEachNode(std::vector<ir::Node>& nodes, const std::function<void(ir::Node&)>& visit) {
+  for (ir::Node& node : nodes) {
+    visit(node);
+    forEachNode(node.body, visit);
+    forEachNode(node.orElse, visit);
+  }
+}
+
+ir::Node* firstOf(ir::Function& function, const std::function<bool(const ir::Node&)>& is) {
+  ir::Node* found = nullptr;
+  forEachNode(function.body, [&](ir::Node& node) {
+    if (!found && is(node)) found = &node;
+  });
+  return found;
+}
+
+// The list that holds the first node `is` accepts, and its place there.
+std::pair<std::vector<ir::Node>*, size_t> placeOf(std::vector<ir::Node>& nodes,
+                                                  const std::function<bool(const ir::Node&)>& is) {
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (is(nodes[i])) return {&nodes, i};
+    for (std::vector<ir::Node>* children : {&nodes[i].body, &nodes[i].orElse})
+      if (auto place = placeOf(*children, is); place.first) return place;
+  }
+  return {nullptr, 0};
+}
+
+bool isOwnershipTest(const ir::Node& node) {
+  return node.kind == Kind::kIf && node.condition &&
+         printCExpr(node.condition).find("idxmap_first") != std::string::npos;
+}
+
+bool isStatement(const ir::Node& node) { return node.kind == Kind::kBlock && node.scoped; }
+
+// A named change to a kernel's IR; false where the kernel has nothing it applies to.
+struct Mutation {
+  std::string name;
+  std::function<bool(ir::Function&, const Kernel&)> apply;
+};
+
+std::vector<Mutation> mutations() {
+  return {
+      {"threads over points that may collide",
+       [](ir::Function& f, const Kernel& k) {
+         if (k.strategy == Strategy::kIndependent) return false;
+         ir::Node* loop = firstOf(f, [](const ir::Node& n) { return n.kind == Kind::kFor; });
+         if (!loop) return false;
+         loop->mapping = {ir::LoopMapping::Kind::kThreads, 1, false};
+         return true;
+       }},
+      {"SIMD lanes over points that may collide",
+       [](ir::Function& f, const Kernel& k) {
+         if (k.strategy == Strategy::kIndependent) return false;
+         ir::Node* loop = firstOf(f, [](const ir::Node& n) { return n.kind == Kind::kFor; });
+         if (!loop) return false;
+         loop->mapping.kind = ir::LoopMapping::Kind::kSimd;
+         return true;
+       }},
+      {"the ownership test dropped",
+       [](ir::Function& f, const Kernel&) {
+         auto [list, at] = placeOf(f.body, isOwnershipTest);
+         if (!list) return false;
+         std::vector<ir::Node> stores = std::move((*list)[at].body);
+         list->erase(list->begin() + static_cast<long>(at));
+         list->insert(list->begin() + static_cast<long>(at), stores.begin(), stores.end());
+         return true;
+       }},
+      {"a thread share one short",
+       [](ir::Function& f, const Kernel&) {
+         ir::Node* share =
+             firstOf(f, [](const ir::Node& n) { return n.kind == Kind::kThreadShare; });
+         if (!share || share->count < 2) return false;
+         share->count -= 1;
+         return true;
+       }},
+      {"thread shares moved one up",
+       [](ir::Function& f, const Kernel&) {
+         ir::Node* share =
+             firstOf(f, [](const ir::Node& n) { return n.kind == Kind::kThreadShare; });
+         if (!share) return false;
+         share->lo += 1;
+         return true;
+       }},
+      {"the run-start moves dropped",
+       [](ir::Function& f, const Kernel&) {
+         bool dropped = false;
+         forEachNode(f.body, [&](ir::Node& node) {
+           std::erase_if(node.body, [&](const ir::Node& n) {
+             return n.kind == Kind::kToRunStart && (dropped = true);
+           });
+         });
+         return dropped;
+       }},
+      {"the shared loop not the split one",
+       [](ir::Function& f, const Kernel& k) {
+         ir::Node* loop = firstOf(f, [](const ir::Node& n) {
+           return n.kind == Kind::kFor && n.lower->op == COp::kVariable &&
+                  n.lower->name == "idxmap_first";
+         });
+         if (!loop || k.map.dims.size() < 2) return false;
+         loop->name = loop->name == "d0" ? "d1" : "d0";
+         loop->condition = binary(COp::kLess, variable(loop->name, CWidth::k64),
+                                  variable("idxmap_last", CWidth::k64));
+         return true;
+       }},
+      {"a statement run twice",
+       [](ir::Function& f, const Kernel&) {
+         auto [list, at] = placeOf(f.body, isStatement);
+         if (!list) return false;
+         list->insert(list->begin() + static_cast<long>(at), (*list)[at]);
+         return true;
+       }},
+      {"a store dropped",
+       [](ir::Function& f, const Kernel&) {
+         auto [list, at] =
+             placeOf(f.body, [](const ir::Node& n) { return n.kind == Kind::kStore; });
+         if (!list) return false;
+         list->erase(list->begin() + static_cast<long>(at));
+         return true;
+       }},
+      {"a store moved out of its test",
+       [](ir::Function& f, const Kernel&) {
+         auto [list, at] = placeOf(f.body, [](const ir::Node& n) {
+           return n.kind == Kind::kIf && !n.body.empty() && n.body.back().kind == Kind::kStore;
+         });
+         if (!list) return false;
+         ir::Node store = (*list)[at].body.back();
+         (*list)[at].body.pop_back();
+         list->insert(list->begin() + static_cast<long>(at) + 1, store);
+         return true;
+       }},
+      {"the initial copy dropped",
+       [](ir::Function& f, const Kernel&) {
+         return std::erase_if(f.body, [](const ir::Node& n) { return n.kind == Kind::kCopy; }) > 0;
+       }},
+  };
+}
+
+// Each mutation that applies to `kernel` refused, counted by name; the kernel as built passes.
+void expectRefused(const Kernel& kernel, std::map<std::string, int>& refusedBy, int& applied) {
+  for (const Mutation& mutation : mutations()) {
+    bool changed = false;
+    try {
+      printCppKernel(kernel, [&](ir::Function& f) { changed = mutation.apply(f, kernel); });
+      EXPECT_FALSE(changed) << mutation.name << " is accepted in " << kernel.op << " at "
+                            << kernel.location;
+    } catch (const ValidationError&) {
+      EXPECT_TRUE(changed) << "validation refuses an unchanged kernel";
+      ++refusedBy[mutation.name];
+    }
+    applied += changed;
+  }
+}
+
+TEST(IrMutation, RefusesEveryStructuralChange) {
+  constexpr size_t kFull = 120;
+  const sampling::Sample sample = sampling::sampleOf("IrMutation", kFull, 24);
+  const int gathers = static_cast<int>(sample.count / 3);
+  RandomCases random =
+      randomKernelCases(gathers, static_cast<int>(sample.count) - gathers, sample.seed);
+  int kernels = 0, applied = 0;
+  std::map<std::string, int> refusedBy;
+  for (const RandomCase& c : random.cases) {
+    Kernel kernel;
+    try {
+      kernel = c.scatter ? scatterKernel(c.scatterOp, {}, {"updates", "result", "scatter_indices"})
+                         : gatherKernel(c.gather, {}, {"result", "operand", "start_indices"});
+      printCppKernel(kernel);  // as built: validated
+    } catch (const ValidationError& e) {
+      ADD_FAILURE() << "the kernel as built is refused: " << e.what();
+      continue;
+    } catch (const Error&) {
+      continue;  // an update computation or element type kernels do not take
+    }
+    ++kernels;
+    expectRefused(kernel, refusedBy, applied);
+  }
+  ASSERT_GT(kernels, 0);
+  std::cout << "[ score ] structural IR mutants refused: " << applied << " applied to " << kernels
+            << " kernels\n";
+  for (const auto& [name, count] : refusedBy) std::cout << "  " << name << ": " << count << "\n";
+  // Every kind met but the run-start moves (no random case proves its indices sorted: below).
+  EXPECT_GE(refusedBy.size(), mutations().size() - 1);
+}
+
+// A scatter whose indices are assumed sorted: threads split d0 at runs of equal indices.
+TEST(IrMutation, RefusesStructuralChangesOfASegmentedScatter) {
+  const std::string text =
+      R"(func.func @main(%table: tensor<16x8xf32>, %rows: tensor<64x1xi32>, %updates: tensor<64x8xf32>) -> tensor<16x8xf32> {
+  %0 = "stablehlo.scatter"(%table, %rows, %updates) ({
+  ^bb0(%old: tensor<f32>, %new: tensor<f32>):
+    %s = "stablehlo.add"(%old, %new) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s) : (tensor<f32>) -> ()
+  }) {
+    scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1],
+      inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>
+  } : (tensor<16x8xf32>, tensor<64x1xi32>, tensor<64x8xf32>) -> tensor<16x8xf32>
+  func.return %0 : tensor<16x8xf32>
+})";
+  mlir_ir::Module module = mlir_ir::parseMlirModule(text, "sorted.mlir");
+  EmittedModule emitted = emitMlirModule(module, parseAssumptions({"%rows: sorted"}));
+  ASSERT_EQ(emitted.kernels.size(), 1u);
+  const Kernel& kernel = emitted.kernels[0].kernel;
+  ASSERT_EQ(kernel.strategy, Strategy::kSegmented);
+  std::map<std::string, int> refusedBy;
+  int applied = 0;
+  expectRefused(kernel, refusedBy, applied);
+  EXPECT_EQ(refusedBy["the run-start moves dropped"], 1);
+  EXPECT_EQ(refusedBy["threads over points that may collide"], 1);
+  EXPECT_EQ(refusedBy["thread shares moved one up"], 1);
+}
+
+}  // namespace
+}  // namespace idxmap::codegen
