@@ -15,10 +15,10 @@ std::span<const ir::Node> KernelText::checkOpening(const ir::Node& statement) {
   const std::string what = "the statement at a point";
   requireShape(statement.kind == ir::Node::Kind::kBlock && statement.scoped, what);
   std::span<const ir::Node> nodes = statement.body;
-  // The point's fixed dims: what the loop nest check reads (kernel_check's nestOf).
-  while (!nodes.empty() && nodes.front().kind == ir::Node::Kind::kLet &&
-         nodes.front().name.starts_with("d"))
-    nodes = nodes.subspan(1);
+  // The point's fixed dims, in order: the caller's to prove (a C++ kernel's loop nest check reads
+  // them as the statement's point, loopNodeOf).
+  for (size_t i = 0; i < kernel_.map.dims.size() && !nodes.empty(); ++i)
+    if (isLet(nodes.front(), "d" + std::to_string(i))) nodes = nodes.subspan(1);
   for (size_t k = 0; k < kernel_.loads.size(); ++k) {
     const std::string v = "v" + std::to_string(k);
     requireShape(!nodes.empty() && isLet(nodes.front(), v) && nodes.front().type == "int64_t",
@@ -33,6 +33,7 @@ std::span<const ir::Node> KernelText::checkOpening(const ir::Node& statement) {
       value = value->operands[0];
     }
     requireShape(value->kind == ir::ValueNode::Kind::kCast && value->name == "int64_t" &&
+                     value->operands.size() == 1 &&
                      value->operands[0]->kind == ir::ValueNode::Kind::kLoad &&
                      value->operands[0]->name == buffer(kernel_.loads[k].buffer).name,
                  v + "'s load");
@@ -369,8 +370,10 @@ void KernelText::checkPrefetch(const ir::Node& prefetch) {
     const ir::Node& rt = point[map.dims.size() + k];
     const ir::Value& value = rt.value;
     requireShape(isLet(rt, "rt" + std::to_string(k)) && value->kind == ir::ValueNode::Kind::kCast &&
-                     value->name == typeName(width_) &&
+                     value->name == typeName(width_) && value->operands.size() == 1 &&
                      value->operands[0]->kind == ir::ValueNode::Kind::kCast &&
+                     value->operands[0]->name == "int64_t" &&
+                     value->operands[0]->operands.size() == 1 &&
                      value->operands[0]->operands[0]->kind == ir::ValueNode::Kind::kLoad &&
                      value->operands[0]->operands[0]->name == buffer(kernel_.loads[k].buffer).name,
                  "the prefetch's rt" + std::to_string(k));
