@@ -28,8 +28,10 @@ bool windowOwnsTargets(const IndexingMap& map) {
 
 }  // namespace
 
-CudaKernelPrinter::CudaKernelPrinter(const Kernel& kernel, const CudaOptions& options)
+CudaKernelPrinter::CudaKernelPrinter(const Kernel& kernel, const CudaOptions& options,
+                                     std::function<void(ir::Node&)> edit)
     : KernelText(kernel),
+      edit_(std::move(edit)),
       stores_(chooseStores(options)),
       threads_(kernel.map, width_, stores_ == Stores::kSegmented ? kSegmentRows : 1),
       points_(threads_.points()),
@@ -150,9 +152,28 @@ std::string CudaKernelPrinter::statement(const std::vector<CExpr>& point, int in
     }
     return out;
   };
-  const ir::Node node = statementAt(point, stores);
-  checkOpening(node);  // the stores inside are proven as they are built (offsetExpr)
+  ir::Node node = statementAt(point, stores);
+  checkStores(node);
+  checkOpening(node);  // the stores' offsets are proven as they are built (offsetExpr)
   return ir::printStatements({node}, indent, {width_, 0, "atomicExch(idxmap_bad_index, 1);"});
+}
+
+void CudaKernelPrinter::checkStores(ir::Node& node) {
+  if (edit_) edit_(node);
+  std::function<void(const ir::Node&)> walk = [&](const ir::Node& n) {
+    for (const Transfer& transfer : kernel_.transfers) {
+      if (n.name != buffer(transfer.to.buffer).name) continue;
+      if (n.kind == ir::Node::Kind::kStore && stores_ == Stores::kAtomic)
+        requireShape(n.atomic == atomicFunction(combineOf(transfer)),
+                     "a store into " + n.name + " where points may write one element");
+      if (n.kind == ir::Node::Kind::kVectorCopy)
+        requireShape(stores_ == Stores::kPlain,
+                     "a 16-byte copy into " + n.name + " where points may write one element");
+    }
+    for (const ir::Node& child : n.body) walk(child);
+    for (const ir::Node& child : n.orElse) walk(child);
+  };
+  walk(node);
 }
 
 ir::Node CudaKernelPrinter::flush(const Transfer& transfer, const std::string& n,
@@ -162,7 +183,7 @@ ir::Node CudaKernelPrinter::flush(const Transfer& transfer, const std::string& n
                    store == Store::kAtomic ? atomicFunction(combineOf(transfer)) : "");
 }
 
-std::string CudaKernelPrinter::pendingUpdates(bool flushing, int indent, Store store) const {
+std::string CudaKernelPrinter::pendingUpdates(bool flushing, int indent, Store store) {
   std::vector<ir::Node> out;
   for (size_t t = 0; t < kernel_.transfers.size(); ++t) {
     const Transfer& transfer = kernel_.transfers[t];
@@ -176,7 +197,9 @@ std::string CudaKernelPrinter::pendingUpdates(bool flushing, int indent, Store s
       out.push_back(ir::var(storage(buffer(transfer.to.buffer)), "idxmap_acc" + n));
     }
   }
-  return ir::printStatements(out, indent, {width_, 0, ""});
+  ir::Node all = ir::block(std::move(out));
+  if (flushing) checkStores(all);
+  return ir::printStatements({all}, indent, {width_, 0, ""});
 }
 
 std::string CudaKernelPrinter::kernelFunction(const std::string& part,
@@ -275,7 +298,12 @@ std::string CudaKernelPrinter::launcher() {
 }
 
 PrintedKernel printCudaKernel(const Kernel& kernel, const CudaOptions& options) {
-  CudaKernelPrinter printer(kernel, options);
+  return printCudaKernel(kernel, options, nullptr);
+}
+
+PrintedKernel printCudaKernel(const Kernel& kernel, const CudaOptions& options,
+                              const std::function<void(ir::Node&)>& edit) {
+  CudaKernelPrinter printer(kernel, options, edit);
   return printer.print();
 }
 

@@ -28,6 +28,7 @@
 //   SYMBOL_packed(void* const*, const int64_t*)  the same, for runtimes (codegen/run/).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,11 @@ struct CudaOptions {
 // Throws ValidationError when a check fails, Error for a kernel outside what the CUDA printer
 // supports (a loop domain that is not a box, an element type without storage).
 PrintedKernel printCudaKernel(const Kernel& kernel, const CudaOptions& options = {});
+// The same with `edit` applied to the IR of each statement (and of a thread's last flushes)
+// between building and validating it: the mutation test's seam
+// (tests/codegen/validate/ir_mutation_test.cpp).
+PrintedKernel printCudaKernel(const Kernel& kernel, const CudaOptions& options,
+                              const std::function<void(ir::Node&)>& edit);
 
 // One self-contained .cu file: the runtime (emulated without nvcc), the device prelude, the
 // atomic updates, then every kernel.

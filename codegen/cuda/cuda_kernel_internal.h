@@ -25,7 +25,8 @@ enum class Stores : uint8_t { kPlain, kSegmented, kAtomic, kSorted };
 
 class CudaKernelPrinter : KernelText {
  public:
-  CudaKernelPrinter(const Kernel& kernel, const CudaOptions& options);
+  CudaKernelPrinter(const Kernel& kernel, const CudaOptions& options,
+                    std::function<void(ir::Node&)> edit = nullptr);
 
   PrintedKernel print();
 
@@ -78,12 +79,18 @@ class CudaKernelPrinter : KernelText {
   std::string statement(const std::vector<CExpr>& point, int indent, Store store,
                         const std::vector<std::string>& sources = {});
 
+  // Statement IR as built (after the test seam's edit) validated from the IR: its opening
+  // (checkOpening) and how it stores: where points may write one element (Stores::kAtomic) every
+  // store into a target is the transfer's atomic update; 16-byte copies only where points are
+  // independent (Stores::kPlain).
+  void checkStores(ir::Node& node);
+
   // Stores (kHeld) or applies atomically (kAtomic) transfer n's pending update.
   ir::Node flush(const Transfer& transfer, const std::string& n, Store store) const;
 
   // The pending updates of a thread, one per transfer: declared (`!flushing`) before the points
   // that may share them, flushed after.
-  std::string pendingUpdates(bool flushing, int indent, Store store) const;
+  std::string pendingUpdates(bool flushing, int indent, Store store);
 
   // A __global__ function over the kernel's buffers (and a checked kernel's flag): `body`
   // follows its opening brace.
@@ -133,6 +140,7 @@ class CudaKernelPrinter : KernelText {
   // SYMBOL_launch: size checks, initial copies, the launches, the checked kernel's flag.
   std::string launcher();
 
+  std::function<void(ir::Node&)> edit_;
   Stores stores_;
   ThreadPoints threads_;
   int64_t points_;  // threads of the points kernel (or of the sort's)

@@ -6,7 +6,9 @@
 // each made to the IR of every kernel of random gathers and scatters (random_kernel_cases.h)
 // between building and validating it (printCppKernel's seam). Each one breaks what the kernel
 // promises for some index values or thread counts, so validation must refuse every one; the
-// kernel as built must pass. CI runs a sample of the ops; IDXMAP_TEST_FULL=1 all of them.
+// kernel as built must pass. For the CUDA target (its statements are IR): an atomic update made
+// a plain store, and a 16-byte copy where points may collide. CI runs a sample of the ops;
+// IDXMAP_TEST_FULL=1 all of them.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -14,6 +16,7 @@
 #include <map>
 
 #include "codegen/cpp/cpp_kernel.h"
+#include "codegen/cuda/cuda_kernel.h"
 #include "codegen/emit.h"
 #include "codegen/lower/gather_scatter_kernels.h"
 #include "tests/codegen/random_kernel_cases.h"
@@ -236,6 +239,53 @@ TEST(IrMutation, RefusesStructuralChangesOfASegmentedScatter) {
   EXPECT_EQ(refusedBy["the run-start moves dropped"], 1);
   EXPECT_EQ(refusedBy["threads over points that may collide"], 1);
   EXPECT_EQ(refusedBy["thread shares moved one up"], 1);
+}
+
+// CUDA: threads take a point each, so where points may write one element every update is the
+// transfer's atomic one. Each atomic store of each statement made plain, or turned into a 16-byte
+// copy, must be refused.
+TEST(IrMutation, RefusesAPlainCudaStoreWherePointsMayCollide) {
+  const sampling::Sample sample = sampling::sampleOf("IrMutationCuda", 60, 12);
+  RandomCases random = randomKernelCases(0, static_cast<int>(sample.count), sample.seed);
+  int atomic = 0;
+  for (const RandomCase& c : random.cases) {
+    Kernel kernel;
+    try {
+      kernel = scatterKernel(c.scatterOp, {}, {"updates", "result", "scatter_indices"});
+      printCudaKernel(kernel, {});  // as built: validated
+    } catch (const ValidationError& e) {
+      ADD_FAILURE() << "the kernel as built is refused: " << e.what();
+      continue;
+    } catch (const Error&) {
+      continue;  // an update computation, element type or domain CUDA kernels do not take
+    }
+    for (bool vector : {false, true}) {
+      bool changed = false;
+      auto plain = [&](ir::Node& statement) {
+        std::function<void(ir::Node&)> walk = [&](ir::Node& node) {
+          if (node.kind == Kind::kStore && !node.atomic.empty() && !changed) {
+            node.atomic.clear();
+            if (vector) node.kind = Kind::kVectorCopy;
+            changed = true;
+          }
+          for (ir::Node& child : node.body) walk(child);
+          for (ir::Node& child : node.orElse) walk(child);
+        };
+        walk(statement);
+      };
+      try {
+        printCudaKernel(kernel, {}, plain);
+        EXPECT_FALSE(changed) << (vector ? "a 16-byte copy" : "a plain store")
+                              << " replaced an atomic update and was accepted";
+      } catch (const ValidationError&) {
+        EXPECT_TRUE(changed);
+      }
+      atomic += changed;
+    }
+  }
+  std::cout << "[ score ] CUDA atomic updates made plain or 16-byte copies, refused: " << atomic
+            << "\n";
+  EXPECT_GT(atomic, 0);
 }
 
 }  // namespace
