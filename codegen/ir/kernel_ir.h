@@ -1,6 +1,7 @@
 // The kernel IR: a kernel as a tree of statements over index expressions (CExpr) and element
-// values. Lowering builds it from a Kernel (codegen/kernel.h); the printers print only it, so
-// what a kernel does is written down once, as data, before any text exists.
+// values. Lowering builds it from a Kernel (codegen/kernel/kernel.h), validation reads it back
+// (codegen/cpp/kernel_check.cpp) and the printers print it (codegen/cpp/ir_printer.h), so what
+// a kernel does is written down once, as data, before any text exists.
 //
 // Semantics, one statement at a time (C's, as both targets compile them):
 //   kBlock       the body in order; a scope of its own (`{ }`) when `scoped`
@@ -17,12 +18,12 @@
 //   kVectorCopy  the 16 bytes at &name[offset] take those at the address of `value` (a load)
 //   kThreads     every thread of a team runs body (one thread when the function's point count
 //                is below the parallel grain); names declared inside are the thread's own
-//   kThreadShare int64_t name, last: the calling thread's share [name, last) of
+//   kThreadShare int64_t name, from: the calling thread's share [name, from) of
 //                [lo, lo + count) (idxmap_thread_range's: the shares of a team partition it)
 //   kRunStarts   declares idxmap_run_starts_at(d0): d0 <= lo || d0 > hi, or some load of
 //                `loads` differs between d0 and d0 - 1 (a run of equal index vectors starts)
 //   kToRunStart  while (!idxmap_run_starts_at(name)) ++name
-//   kPrefetch    a hint to fetch `bytes` bytes from the address `value` (changes no value)
+//   kPrefetch    a hint to fetch `count` bytes from the address `value` (changes no value)
 //   kCopy        name's `count` elements of type `type` copied from `from` unless they are one
 //                buffer (threads share the bytes)
 //   kBadIndexFlag declares the flag kBadIndex sets (before any thread runs)
@@ -31,7 +32,8 @@
 //
 // Invariants: a kLet's, kFor's and kThreadShare's names are not redeclared in their scope
 // (the point's dims d<i> excepted: a statement may rebind a dim to a fixed value in a nested
-// block); a kStore's buffer is a written parameter.
+// block); a kStore's buffer is a written parameter or an array the kernel is handed (CUDA's sort
+// keys).
 #pragma once
 
 #include <cstdint>
