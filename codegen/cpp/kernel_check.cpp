@@ -124,8 +124,9 @@ void KernelText::checkKernel(const ir::Function& function) {
   if (!team) {
     requireShape(!runs, "a run-start test");
     // Threads and SIMD lanes run points at once: only where no two write one element.
-    return checkNest(nest, std::nullopt, Ownership::kNone, {},
-                     kernel_.strategy == Strategy::kIndependent);
+    const bool independent = kernel_.strategy == Strategy::kIndependent;
+    if (independent && runsAtOnce(nest)) requireDistinctTargets();
+    return checkNest(nest, std::nullopt, Ownership::kNone, {}, independent);
   }
   std::span<const ir::Node> inside = team->body;
   requireShape(!inside.empty() && is(inside.front(), ir::Node::Kind::kThreadShare),
@@ -177,6 +178,38 @@ void KernelText::checkKernel(const ir::Function& function) {
                "the threads' shares of the owners");
   checkNest(nest, std::nullopt, byValue ? Ownership::kRuntimeVar : Ownership::kTargetElement,
             shares, false);
+}
+
+bool KernelText::runsAtOnce(const std::vector<const ir::Node*>& nodes) {
+  std::function<bool(const ir::Node&)> parallel = [&](const ir::Node& node) {
+    if (is(node, ir::Node::Kind::kFor) && node.mapping.kind != ir::LoopMapping::Kind::kSerial)
+      return true;
+    for (const std::vector<ir::Node>* children : {&node.body, &node.orElse})
+      for (const ir::Node& child : *children)
+        if (parallel(child)) return true;
+    return false;
+  };
+  for (const ir::Node* node : nodes)
+    if (parallel(*node)) return true;
+  return false;
+}
+
+void KernelText::requireDistinctTargets() {
+  for (const Transfer& transfer : kernel_.transfers) {
+    const std::string role = "points run at once, each writing " + buffer(transfer.to.buffer).name;
+    if (usesOnlyDims(transfer.to.offset)) {
+      const ProofResult distinct = validator_.checkDistinct(role, transfer.to.offset);
+      if (distinct.isProven()) continue;
+      // Every point writes unless a skip test drops some: then the pair may be one that never
+      // writes both, and only verify/'s proof on the index values can say.
+      if (!kernel_.guard && !kernel_.check) require(distinct, role);
+    }
+    // Targets that read index values, or only some points writing: verify/'s proof, which the
+    // kernel must cite.
+    const std::optional<size_t> fact = kernel_.distinctTargets;
+    requireShape(fact && *fact < kernel_.facts.size() && kernel_.facts[*fact].proof.isProven(),
+                 role + " (no proof that its targets are distinct)");
+  }
 }
 
 void KernelText::checkRunStarts(const ir::Node& runs, Interval shares) {

@@ -92,6 +92,11 @@ class KernelText {
   enum class Ownership : uint8_t { kNone, kTargetElement, kRuntimeVar };
   struct NestParts;
   void checkRunStarts(const ir::Node& runs, Interval shares);
+  // Whether a loop of the nest runs its iterations at once (threads or SIMD lanes).
+  static bool runsAtOnce(const std::vector<const ir::Node*>& nodes);
+  // Points that run at once write distinct elements: proven here for targets of dims alone,
+  // else cited from verify/ (Kernel::distinctTargets).
+  void requireDistinctTargets();
   // A nest read back as the LoopNest validation proves; `lanes`: threads and SIMD lanes allowed.
   LoopNode loopNodeOf(const ir::Node& node, bool lanes, NestParts& parts);
   void checkNest(const std::vector<const ir::Node*>& nodes,

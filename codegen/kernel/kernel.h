@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -83,9 +84,12 @@ struct Kernel {
   // Otherwise each thread owns a range of the target's elements (and walks every point).
   enum class SplitBy : uint8_t { kTargetElements, kDim, kRuntimeVar };
   SplitBy splitBy = SplitBy::kTargetElements;
-  unsigned splitIndex = 0;         // the dim or runtime variable
-  bool int32 = false;              // index arithmetic in int32_t
-  std::vector<ReliedFact> facts;   // what the choices above rest on
+  unsigned splitIndex = 0;        // the dim or runtime variable
+  bool int32 = false;             // index arithmetic in int32_t
+  std::vector<ReliedFact> facts;  // what the choices above rest on
+  // kIndependent where a target reads index values: the entry of `facts` proving that no two
+  // points write one element (a target of dims alone is proven distinct by validation itself).
+  std::optional<size_t> distinctTargets;
   std::vector<std::string> notes;  // choices made without a proof ("clamps kept: ...")
 };
 

@@ -270,6 +270,7 @@ Kernel scatterKernel(const ScatterOp& op, const OpIndexProperties& properties,
     kernel.strategy = Strategy::kIndependent;
     kernel.facts.push_back({"no two applied updates write one element -> parallel plain stores",
                             properties.unique->result});
+    kernel.distinctTargets = kernel.facts.size() - 1;
   } else if (proven(properties.sorted) && segmentable(kernel)) {
     kernel.strategy = Strategy::kSegmented;
     kernel.facts.push_back(

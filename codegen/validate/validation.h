@@ -74,6 +74,10 @@ class KernelValidator {
   // lies in `shares` there. Threads whose shares partition them apply each point once.
   ProofResult checkOwnership(const std::string& role, const std::string& condition, Expr owner,
                              Interval shares, const std::string& first, const std::string& last);
+  // Points that run at once (threads, SIMD lanes) write distinct elements: `offset` (over dims
+  // only) sends no two points of the map's domain to one element. Refuted with such a pair,
+  // replayed by evaluating `offset` at both.
+  ProofResult checkDistinct(const std::string& role, Expr offset);
   // `text` as printed must equal `meaning` (a null Expr: no meaning to compare) at the points
   // `where` says; with `bufferElements`, it must also lie in [0, bufferElements).
   ProofResult checkExpression(const std::string& role, const std::string& text, Expr meaning,

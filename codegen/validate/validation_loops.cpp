@@ -1,6 +1,7 @@
-// KernelValidator::checkLoopNest and checkOwnership (codegen/validate/validation.h): a loop nest,
-// as printed and read back, enumerates exactly the map's domain (or a thread's share of it), each
-// point once; threads that walk every point apply exactly those they own (isl).
+// KernelValidator::checkLoopNest, checkOwnership and checkDistinct (codegen/validate/validation.h):
+// a loop nest, as printed and read back, enumerates exactly the map's domain (or a thread's share
+// of it), each point once; threads that walk every point apply exactly those they own; points
+// that run at once write distinct elements (isl).
 #include <isl/map.h>
 #include <isl/set.h>
 
@@ -175,6 +176,62 @@ ProofResult KernelValidator::checkOwnership(const std::string& role, const std::
   } catch (const CExprParseError& error) {
     return ProofResult::refuted("read-back", role + ": " + error.what());
   } catch (const isl_bridge::IslError& error) {
+    return ProofResult::unknown(role + ": " + error.what());
+  }
+}
+
+ProofResult KernelValidator::checkDistinct(const std::string& role, Expr offset) {
+  try {
+    return isl_bridge::withIslBudget([&]() -> ProofResult {
+      const IndexingMap& m = state_->map;
+      if (!usesOnlyDims(offset))
+        return ProofResult::unknown(
+            role + ": " + printExpr(offset, &m) +
+            " reads index values; their distinctness is verify/'s to prove");
+      IslExpressions e(m.dims.size(), 0);
+      isl::set domain = e.universe();
+      for (size_t i = 0; i < m.dims.size(); ++i)
+        domain = domain.intersect(e.inRange(i, m.dims[i].range));
+      for (const Constraint& c : m.constraints)
+        if (usesOnlyDims(c.expr)) domain = domain.intersect(e.valueIn(e.fromExpr(c.expr), c.range));
+      // Pairs p -> q of distinct points that `offset` sends to one element.
+      isl::map sends = own(isl_map_intersect_domain(
+          isl_map_from_pw_aff(e.fromExpr(offset).release()), domain.copy()));
+      isl::map pairs = own(isl_map_subtract(
+          isl_map_apply_range(sends.copy(), isl_map_reverse(sends.copy())),
+          isl_map_identity(isl_space_map_from_set(isl_set_get_space(domain.get())))));
+      if (!isl_bridge::checked(isl_map_is_empty(pairs.get()))) {
+        isl::point point = own(isl_set_sample_point(isl_map_wrap(pairs.copy())));
+        std::vector<int64_t> p, q;
+        for (size_t i = 0; i < 2 * m.dims.size(); ++i)
+          (i < m.dims.size() ? p : q)
+              .push_back(isl_bridge::toInt64(own(
+                  isl_point_get_coordinate_val(point.get(), isl_dim_set, static_cast<int>(i)))));
+        const int64_t at = offset.evaluate(p, {}, {}), again = offset.evaluate(q, {}, {});
+        if (at != again)
+          return ProofResult::unknown(role +
+                                      ": isl found two points with one element, "
+                                      "evaluation did not confirm");
+        auto list = [](const std::vector<int64_t>& values) {
+          std::string out = "(";
+          for (size_t i = 0; i < values.size(); ++i)
+            out += (i ? ", " : "") + std::to_string(values[i]);
+          return out + ")";
+        };
+        Counterexample counterexample;
+        counterexample.dims = p;
+        counterexample.explanation = role + ": points (" + printExpr(offset, &m) + " = " +
+                                     std::to_string(at) + ") at d = " + list(p) + " and " +
+                                     list(q) + " write one element";
+        return ProofResult::refuted("isl", std::move(counterexample));
+      }
+      certificates_.push_back(role + ": " + printExpr(offset, &m) +
+                              " sends distinct points of the domain to distinct elements");
+      return ProofResult::proven("isl");
+    });
+  } catch (const isl_bridge::IslError& error) {
+    return ProofResult::unknown(role + ": " + error.what());
+  } catch (const OverflowError& error) {
     return ProofResult::unknown(role + ": " + error.what());
   }
 }

@@ -5,6 +5,8 @@
 // brute-force enumeration by running them.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <functional>
 #include <optional>
 #include <set>
@@ -81,6 +83,33 @@ TEST(Validation, OffsetsStayInsideTheirBuffer) {
       validator.checkExpression("store", "d0 * 3 + d1", m.results[0], Where::kBox, 11);
   ASSERT_TRUE(past.isRefuted());
   EXPECT_EQ(past.counterexample->dims, (std::vector<int64_t>{3, 2}));
+}
+
+// Points that run at once must write distinct elements; brute force over the box is the oracle.
+TEST(Validation, PointsRunAtOnceWriteDistinctElements) {
+  for (const char* text :
+       {"(d0, d1) -> (d0 * 3 + d1), domain: d0 in [0, 3], d1 in [0, 2]",
+        "(d0, d1) -> (d0 * 2 + d1), domain: d0 in [0, 3], d1 in [0, 2]",
+        "(d0, d1) -> ((d0 * 3 + d1) floordiv 2), domain: d0 in [0, 1], d1 in [0, 1]",
+        "(d0, d1) -> (d1 * 5 - d0), domain: d0 in [0, 4], d1 in [0, 2]"}) {
+    IndexingMap m = map(text);
+    std::map<int64_t, int> writes;
+    bool collide = false;
+    for (int64_t d0 = m.dims[0].range.lo; d0 <= m.dims[0].range.hi; ++d0)
+      for (int64_t d1 = m.dims[1].range.lo; d1 <= m.dims[1].range.hi; ++d1)
+        collide |= ++writes[m.results[0].evaluate(std::vector<int64_t>{d0, d1}, {}, {})] > 1;
+    KernelValidator validator(m, variables(m, CWidth::k32));
+    ProofResult distinct = validator.checkDistinct("store", m.results[0]);
+    EXPECT_EQ(distinct.isRefuted(), collide) << text;
+    EXPECT_EQ(distinct.isProven(), !collide) << text;
+    if (collide) {  // the pair is real: its first point is the counterexample
+      ASSERT_TRUE(distinct.counterexample.has_value());
+      EXPECT_EQ(distinct.counterexample->dims.size(), 2u);
+    }
+  }
+  IndexingMap gather = map("(d0){rt0} -> (rt0), domain: d0 in [0, 3], rt0 in [0, 3]");
+  KernelValidator validator(gather, variables(gather, CWidth::k32));
+  EXPECT_FALSE(validator.checkDistinct("store", gather.results[0]).isProven());  // index values
 }
 
 TEST(Validation, TheSkipTestMustBeTheMapsDomain) {
