@@ -60,7 +60,7 @@ class KernelPrinter : KernelText {
     };
     std::vector<ir::Node> inner;
     switch (ownership_) {
-      case Ownership::kAll:
+      case Ownership::kNone:
         inner = std::move(stores);
         break;
       case Ownership::kRuntimeVar:
@@ -120,7 +120,7 @@ class KernelPrinter : KernelText {
 
   std::vector<ir::Node> loops() {
     LoopNest nest = buildLoopNest(kernel_.map, width_);
-    ownership_ = Ownership::kAll;
+    ownership_ = Ownership::kNone;
     using SplitBy = Kernel::SplitBy;
     if (kernel_.strategy == Strategy::kSegmented)
       if (std::optional<std::vector<ir::Node>> out = sharedLoops(nest, 0, true)) return *out;
@@ -254,10 +254,7 @@ class KernelPrinter : KernelText {
     return false;
   }
 
-  // How a statement of an ordered kernel whose threads all walk every point tells whether the
-  // point is its thread's: by the target element, or by a runtime variable's value.
-  enum class Ownership : uint8_t { kAll, kTargetElement, kRuntimeVar };
-  Ownership ownership_ = Ownership::kAll;
+  Ownership ownership_ = Ownership::kNone;  // the statements' (KernelText::Ownership)
 };
 
 }  // namespace

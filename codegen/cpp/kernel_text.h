@@ -57,6 +57,11 @@ class KernelText {
   // op's. The int32_t width is the caller's to check, after.
   void checkKernel(const ir::Function& function);
 
+  // How a statement tells whether its point is its thread's, where every thread of a team walks
+  // every point (ordered kernels): by its target element, or by a runtime variable's value
+  // (Kernel::splitIndex); kNone where threads take points of their own.
+  enum class Ownership : uint8_t { kNone, kTargetElement, kRuntimeVar };
+
   // Throws ValidationError unless `result` is proven.
   void require(const ProofResult& result, const std::string& what);
   const KernelBuffer& buffer(size_t index) const { return kernel_.buffers.at(index); }
@@ -88,8 +93,6 @@ class KernelText {
  private:
   std::vector<DeclaredVariable> declared() const;
   CExpr skipTest();
-  // How the threads of a team that walk every point tell theirs (checkKernel).
-  enum class Ownership : uint8_t { kNone, kTargetElement, kRuntimeVar };
   struct NestParts;
   void checkRunStarts(const ir::Node& runs, Interval shares);
   // Whether a loop of the nest runs its iterations at once (threads or SIMD lanes).
