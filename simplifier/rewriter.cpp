@@ -1,6 +1,7 @@
 #include "simplifier/rewriter.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "simplifier/digits.h"
 #include "simplifier/linear_form.h"
@@ -31,23 +32,28 @@ bool isLinear(Expr e) {
   }
 }
 
-int nodeCost(Expr e) {
+// The cost of `e`'s nodes, counted only up to `limit` (a larger one comes back as `limit`):
+// whether an input costs at least its rewrite's cost is decided without walking all of it.
+int nodeCost(Expr e, int limit = std::numeric_limits<int>::max()) {
   switch (e.kind()) {
     case ExprKind::Constant:
       return 0;  // counted with their operator, as in Expr::size
     case ExprKind::FloorDiv:
     case ExprKind::CeilDiv:
     case ExprKind::Mod:
-      return 3 + nodeCost(e.lhs());
+      return limit <= 3 ? limit : 3 + nodeCost(e.lhs(), limit - 3);
     case ExprKind::Min:
     case ExprKind::Max:
-      return 3 + nodeCost(e.lhs()) + nodeCost(e.rhs());
-    case ExprKind::Add:
-      return 1 + nodeCost(e.lhs()) + nodeCost(e.rhs());
+    case ExprKind::Add: {
+      const int own = e.kind() == ExprKind::Add ? 1 : 3;
+      if (limit <= own) return limit;
+      const int lhs = nodeCost(e.lhs(), limit - own);
+      return lhs >= limit - own ? limit : own + lhs + nodeCost(e.rhs(), limit - own - lhs);
+    }
     case ExprKind::Mul:
-      return 1 + nodeCost(e.lhs());
+      return limit <= 1 ? limit : 1 + nodeCost(e.lhs(), limit - 1);
     default:
-      return 1;
+      return std::min(1, limit);
   }
 }
 }  // namespace
@@ -64,7 +70,9 @@ Expr Rewriter::simplify(Expr e) {
   } catch (const OverflowError&) {
     return e;  // a coefficient left int64 while combining terms: keep the input as is
   }
-  return simplificationCost(out) <= simplificationCost(e) ? out : e;
+  // The input's cost only as far as the output's: an input that reaches it is no cheaper.
+  const int costOut = simplificationCost(out);
+  return nodeCost(e, costOut) >= costOut || simplificationCost(e) >= costOut ? out : e;
 }
 
 Expr Rewriter::rebuildFromSimplifiedChildren(Expr e, int depth) {
