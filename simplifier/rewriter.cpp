@@ -56,12 +56,15 @@ int nodeCost(Expr e, int limit = std::numeric_limits<int>::max()) {
       return std::min(1, limit);
   }
 }
+
+// A cost from its nodes' cost: constants that stand alone (a sum's offset, a result) still count
+// one.
+int costOf(Expr e, int nodes) {
+  return std::max(nodes, 1) + (e.kind() == ExprKind::Add && e.rhs().isConstant() ? 1 : 0);
+}
 }  // namespace
 
-int simplificationCost(Expr e) {
-  // Constants that stand alone (a sum's offset, a result) still count one.
-  return std::max(nodeCost(e), 1) + (e.kind() == ExprKind::Add && e.rhs().isConstant() ? 1 : 0);
-}
+int simplificationCost(Expr e) { return costOf(e, nodeCost(e)); }
 
 Expr Rewriter::simplify(Expr e) {
   Expr out;
@@ -70,9 +73,10 @@ Expr Rewriter::simplify(Expr e) {
   } catch (const OverflowError&) {
     return e;  // a coefficient left int64 while combining terms: keep the input as is
   }
-  // The input's cost only as far as the output's: an input that reaches it is no cheaper.
+  // The input's nodes counted only as far as the output's cost: exact below it, and an input
+  // that reaches it is no cheaper.
   const int costOut = simplificationCost(out);
-  return nodeCost(e, costOut) >= costOut || simplificationCost(e) >= costOut ? out : e;
+  return costOf(e, nodeCost(e, costOut)) >= costOut ? out : e;
 }
 
 Expr Rewriter::rebuildFromSimplifiedChildren(Expr e, int depth) {

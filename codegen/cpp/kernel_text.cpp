@@ -89,12 +89,14 @@ void KernelText::requireShape(bool holds, const std::string& what) {
             what);
 }
 
-ir::Value KernelText::loadedValue(size_t k) {
+ir::Value KernelText::indexLoad(size_t k) {
   const Access& load = kernel_.loads[k];
-  ir::Value value = ir::castValue(
-      "int64_t",
-      ir::loadValue(buffer(load.buffer).name,
-                    offsetExpr("load of rt" + std::to_string(k) + " from", load, Where::kBox)));
+  return ir::loadValue(buffer(load.buffer).name,
+                       offsetExpr("load of rt" + std::to_string(k) + " from", load, Where::kBox));
+}
+
+ir::Value KernelText::loadedValue(size_t k) {
+  ir::Value value = ir::castValue("int64_t", indexLoad(k));
   if (k < kernel_.wrapNegative.size() && kernel_.wrapNegative[k] != 0)
     value = ir::callValue("idxmap_wrap_negative",
                           {value, ir::indexValue(literal(kernel_.wrapNegative[k]))});
@@ -105,10 +107,7 @@ ir::Node KernelText::runStarts(int64_t lo, int64_t hi) {
   // Each load's offset is validated (over the box) as printed; the test reads it at d0 and
   // d0 - 1, both inside d0's range.
   std::vector<ir::Value> loads;
-  for (size_t k = 0; k < kernel_.loads.size(); ++k)
-    loads.push_back(ir::loadValue(
-        buffer(kernel_.loads[k].buffer).name,
-        offsetExpr("load of rt" + std::to_string(k) + " from", kernel_.loads[k], Where::kBox)));
+  for (size_t k = 0; k < kernel_.loads.size(); ++k) loads.push_back(indexLoad(k));
   return ir::runStarts(lo, hi, std::move(loads));
 }
 

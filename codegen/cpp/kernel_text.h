@@ -43,6 +43,9 @@ class KernelText {
   // the op takes it (clamped where it clamps). Returns the nodes inside (the stores and what
   // selects them) for the caller to check; a node of another shape is not proven.
   std::span<const ir::Node> checkOpening(const ir::Node& statement);
+  // `value` is runtime variable k's loaded value as loadedValue builds it: its index read at
+  // an offset proven to be the kernel's load (wrapped where ONNX's negatives wrap).
+  void checkLoadedValue(size_t k, ir::Value value);
   // `offset` (as printed) proven to be `access`'s offset where `where` says, inside its buffer;
   // a text proven once is not asked again.
   void proveOffset(const std::string& role, const CExpr& offset, const Access& access, Where where);
@@ -78,7 +81,8 @@ class KernelText {
   // segmented kernel's). As text, `indent` deep.
   ir::Node runStarts(int64_t lo, int64_t hi);
   std::string runStartTest(int64_t lo, int64_t hi, int indent);
-  // The loaded value of runtime variable k at the point (int64_t).
+  // Runtime variable k's index element at the point, and its loaded value (int64_t, wrapped).
+  ir::Value indexLoad(size_t k);
   ir::Value loadedValue(size_t k);
   // The header comment: maps, relied facts, lowering facts, notes and certificates (`extra`
   // lines after the notes).

@@ -153,12 +153,12 @@ std::string CudaKernelPrinter::statement(const std::vector<CExpr>& point, int in
     return out;
   };
   ir::Node node = statementAt(point, stores);
-  checkStores(node);
+  checkStoreStrategy(node);
   checkOpening(node);  // the stores' offsets are proven as they are built (offsetExpr)
   return ir::printStatements({node}, indent, {width_, 0, "atomicExch(idxmap_bad_index, 1);"});
 }
 
-void CudaKernelPrinter::checkStores(ir::Node& node) {
+void CudaKernelPrinter::checkStoreStrategy(ir::Node& node) {
   if (edit_) edit_(node);
   std::function<void(const ir::Node&)> walk = [&](const ir::Node& n) {
     for (const Transfer& transfer : kernel_.transfers) {
@@ -198,7 +198,7 @@ std::string CudaKernelPrinter::pendingUpdates(bool flushing, int indent, Store s
     }
   }
   ir::Node all = ir::block(std::move(out));
-  if (flushing) checkStores(all);
+  if (flushing) checkStoreStrategy(all);
   return ir::printStatements({all}, indent, {width_, 0, ""});
 }
 

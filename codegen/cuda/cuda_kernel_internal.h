@@ -83,7 +83,7 @@ class CudaKernelPrinter : KernelText {
   // (checkOpening) and how it stores: where points may write one element (Stores::kAtomic) every
   // store into a target is the transfer's atomic update; 16-byte copies only where points are
   // independent (Stores::kPlain).
-  void checkStores(ir::Node& node);
+  void checkStoreStrategy(ir::Node& node);
 
   // Stores (kHeld) or applies atomically (kAtomic) transfer n's pending update.
   ir::Node flush(const Transfer& transfer, const std::string& n, Store store) const;

@@ -134,6 +134,11 @@ struct Node {
   std::vector<Node> body, orElse;  // kBlock, kFor, kThreads, kIf (then / else)
 };
 
+// Whether `node` is the kLet of `name`.
+inline bool isLet(const Node& node, const std::string& name) {
+  return node.kind == Node::Kind::kLet && node.name == name;
+}
+
 Node block(std::vector<Node> body, bool scoped = false);
 Node comment(std::string text);
 Node forLoop(std::string iterator, CExpr lower, CExpr condition, int64_t step,

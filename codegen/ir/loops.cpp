@@ -76,9 +76,7 @@ struct Mapper {
         last = &last->body[0];
         if (last->kind == Node::Kind::kBlock) last = &last->body[0];
       }
-      size_t collapse = 0;
-      int64_t chunks = 1;
-      while (collapse < trips.size() && chunks < 64) chunks *= trips[collapse++];
+      const size_t collapse = threadedCollapse(trips);
       if (collapse > 0) {
         const bool simd = vectorize && collapse == trips.size() && !containsLoop(last->body);
         node.mapping = {LoopMapping::Kind::kThreads, collapse, simd};

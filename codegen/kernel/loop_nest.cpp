@@ -279,12 +279,25 @@ std::optional<std::pair<int64_t, int64_t>> narrowLoop(LoopNest& nest, const std:
   return range;
 }
 
+std::vector<Constraint> dimConstraints(const IndexingMap& map) {
+  std::vector<Constraint> out;
+  for (const Constraint& c : map.constraints)
+    if (usesOnlyDims(c.expr)) out.push_back(c);
+  return out;
+}
+
+size_t threadedCollapse(const std::vector<int64_t>& trips) {
+  size_t collapse = 0;
+  int64_t chunks = 1;
+  while (collapse < trips.size() && chunks < 64) chunks *= trips[collapse++];
+  return collapse;
+}
+
 LoopNest buildLoopNest(const IndexingMap& map, CWidth width) {
   LoopNest nest;
   nest.dims = map.dims.size();
   nest.width = width;
-  for (const Constraint& c : map.constraints)
-    if (usesOnlyDims(c.expr)) nest.dimConstraints.push_back(c);
+  nest.dimConstraints = dimConstraints(map);
   if (nest.dims == 0) {  // a 0-d domain: one point, no loop
     nest.root.kind = LoopNode::Kind::kStatement;
     return nest;
@@ -333,9 +346,7 @@ LoopPragmas independentPragmas(const std::string& threaded, bool vectorize) {
   LoopPragmas pragmas;
   if (vectorize) pragmas.innermost = "#pragma omp simd\n";
   pragmas.outer = [threaded, vectorize](const std::vector<int64_t>& trips, bool lastIsInnermost) {
-    size_t collapse = 0;
-    int64_t chunks = 1;
-    while (collapse < trips.size() && chunks < 64) chunks *= trips[collapse++];
+    const size_t collapse = threadedCollapse(trips);
     if (collapse == 0) return std::pair<std::string, size_t>();
     bool simd = vectorize && collapse == trips.size() && lastIsInnermost;
     return std::pair<std::string, size_t>(

@@ -43,6 +43,12 @@ LoopNest buildLoopNest(const IndexingMap& map, CWidth width);
 
 // Whether an expression uses a runtime or range variable (then it is not a loop constraint).
 bool usesOnlyDims(Expr expr);
+// The map's constraints on dims alone: what a loop nest enumerates besides the dims' ranges.
+std::vector<Constraint> dimConstraints(const IndexingMap& map);
+// How many of the perfectly nested loops with these trip counts, outermost first, threads share
+// through one collapse clause: only as far as it takes to have 64 chunks (collapsing costs a
+// division per point); 0 when there are none.
+size_t threadedCollapse(const std::vector<int64_t>& trips);
 
 // OpenMP pragmas a kernel puts on its nest.
 struct LoopPragmas {

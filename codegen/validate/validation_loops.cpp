@@ -192,8 +192,8 @@ ProofResult KernelValidator::checkDistinct(const std::string& role, Expr offset)
       isl::set domain = e.universe();
       for (size_t i = 0; i < m.dims.size(); ++i)
         domain = domain.intersect(e.inRange(i, m.dims[i].range));
-      for (const Constraint& c : m.constraints)
-        if (usesOnlyDims(c.expr)) domain = domain.intersect(e.valueIn(e.fromExpr(c.expr), c.range));
+      for (const Constraint& c : dimConstraints(m))
+        domain = domain.intersect(e.valueIn(e.fromExpr(c.expr), c.range));
       // Pairs p -> q of distinct points that `offset` sends to one element.
       isl::map sends = own(isl_map_intersect_domain(
           isl_map_from_pw_aff(e.fromExpr(offset).release()), domain.copy()));
