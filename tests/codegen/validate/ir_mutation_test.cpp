@@ -241,6 +241,61 @@ TEST(IrMutation, RefusesStructuralChangesOfASegmentedScatter) {
   EXPECT_EQ(refusedBy["thread shares moved one up"], 1);
 }
 
+// Parallel plain stores rest on a proof that no two points write one element: a scatter whose
+// kernel claims independent points (Strategy::kIndependent) with no proof cited, or citing one that
+// is not proven, is refused; a gather's targets (dims alone) are proven distinct by isl.
+TEST(IrMutation, RefusesParallelStoresWithoutAProofOfDistinctTargets) {
+  RandomCases random = randomKernelCases(4, 8, 20261129);
+  int scatters = 0, gathers = 0;
+  for (const RandomCase& c : random.cases) {
+    Kernel kernel;
+    try {
+      kernel = c.scatter ? scatterKernel(c.scatterOp, {}, {"updates", "result", "scatter_indices"})
+                         : gatherKernel(c.gather, {}, {"result", "operand", "start_indices"});
+      printCppKernel(kernel);
+    } catch (const Error&) {
+      continue;
+    }
+    if (!c.scatter) {
+      ASSERT_EQ(kernel.strategy, Strategy::kIndependent);
+      EXPECT_NE(printCppKernel(kernel).text.find("sends distinct points of the domain to distinct"),
+                std::string::npos);
+      ++gathers;
+      continue;
+    }
+    kernel.strategy = Strategy::kIndependent;
+    // Refused where a loop runs points at once, unless validation itself proves the targets
+    // distinct (a target of dims alone, its certificate in the header); a domain of one point has
+    // no such loop.
+    auto accepted = [&] {
+      bool parallel = false;
+      auto look = [&](ir::Function& f) {
+        parallel =
+            firstOf(f, [](const ir::Node& n) {
+              return n.kind == Kind::kFor && n.mapping.kind != ir::LoopMapping::Kind::kSerial;
+            }) != nullptr;
+      };
+      try {
+        const std::string text = printCppKernel(kernel, look).text;
+        const bool distinct = text.find("to distinct elements") != std::string::npos;
+        EXPECT_TRUE(!parallel || distinct) << "parallel stores accepted with nothing proven";
+        return true;
+      } catch (const ValidationError&) {
+        EXPECT_TRUE(parallel) << "a serial kernel refused";
+        return false;
+      }
+    };
+    const bool safe = accepted();  // nothing runs at once, or the targets proven distinct
+    kernel.facts.push_back({"no two applied updates write one element -> parallel plain stores",
+                            ProofResult::unknown("not proven")});
+    kernel.distinctTargets = kernel.facts.size() - 1;
+    EXPECT_EQ(accepted(), safe) << "an unproven proof cited";
+    scatters += !safe;  // refused both times
+  }
+  EXPECT_GT(scatters, 0);
+  EXPECT_GT(gathers, 0);
+}
+
 // CUDA: threads take a point each, so where points may write one element every update is the
 // transfer's atomic one. Each atomic store of each statement made plain, or turned into a 16-byte
 // copy, must be refused.
