@@ -107,6 +107,9 @@ struct Printer {
       case Node::Kind::kReturnIfBad:
         out += at + "if (idxmap_bad_index) return 2;\n";
         return;
+      case Node::Kind::kText:
+        out += node.name;
+        return;
     }
   }
 
@@ -119,9 +122,21 @@ struct Printer {
     else if (mapping.kind == LoopMapping::Kind::kSimd)
       out += "#pragma omp simd\n";
     const std::string& i = node.name;
-    out += pad(indent) + "for (" + typeName(style.width) + " " + i + " = " +
-           printCExpr(node.lower) + "; " + printCExpr(node.condition) + "; " +
-           (node.step == 1 ? "++" + i : i + " += " + std::to_string(node.step)) + ") {\n";
+    const std::string W = node.type.empty() ? typeName(style.width) : node.type;
+    if (mapping.kind == LoopMapping::Kind::kGrid) {
+      // From the thread's number, by the grid's threads (C's arithmetic in W).
+      const std::string c = "static_cast<" + W + ">(";
+      const bool zero = node.lower->op == COp::kLiteral && node.lower->value == 0;
+      out += pad(indent) + "for (" + W + " " + i + " = " +
+             (zero ? "" : printCExpr(node.lower) + " + ") + c + "blockIdx.x) * " + c +
+             "blockDim.x) + " + c + "threadIdx.x);\n" + pad(indent + 5) +
+             printCExpr(node.condition) + "; " + i + " += " + c + "gridDim.x) * " + c +
+             "blockDim.x)) {\n";
+    } else {
+      out += pad(indent) + "for (" + W + " " + i + " = " + printCExpr(node.lower) + "; " +
+             printCExpr(node.condition) + "; " +
+             (node.step == 1 ? "++" + i : i + " += " + std::to_string(node.step)) + ") {\n";
+    }
     print(node.body, indent + 2);
     out += pad(indent) + "}\n";
   }

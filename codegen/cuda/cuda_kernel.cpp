@@ -48,7 +48,6 @@ CudaKernelPrinter::CudaKernelPrinter(const Kernel& kernel, const CudaOptions& op
 PrintedKernel CudaKernelPrinter::print() {
   std::string kernels;
   if (points_ > 0) {
-    require(validator_.checkLoopNest(threads_.decodingNest()), "the thread's point decoding");
     if (stores_ == Stores::kSorted)
       kernels = keysKernel() + applyKernel();
     else
@@ -106,8 +105,14 @@ std::string CudaKernelPrinter::describeStores() const {
   return threads;
 }
 
-std::string CudaKernelPrinter::statement(const std::vector<CExpr>& point, int indent, Store store,
-                                         const std::vector<std::string>& sources) {
+ir::Node CudaKernelPrinter::checkedGrid(ir::Node loop, ThreadGroup group, const std::string& what) {
+  if (edit_) edit_(loop);
+  require(checkGridPoints(validator_, loop, kernel_.map, group), what);
+  return loop;
+}
+
+ir::Node CudaKernelPrinter::statement(const std::vector<CExpr>& point, Store store,
+                                      const std::vector<std::string>& sources) {
   const std::string W = typeName(width_);
   auto stores = [&] {
     std::vector<ir::Node> out;
@@ -155,7 +160,7 @@ std::string CudaKernelPrinter::statement(const std::vector<CExpr>& point, int in
   ir::Node node = statementAt(point, stores);
   checkStoreStrategy(node);
   checkOpening(node);  // the stores' offsets are proven as they are built (offsetExpr)
-  return ir::printStatements({node}, indent, {width_, 0, "atomicExch(idxmap_bad_index, 1);"});
+  return node;
 }
 
 void CudaKernelPrinter::checkStoreStrategy(ir::Node& node) {
@@ -183,7 +188,7 @@ ir::Node CudaKernelPrinter::flush(const Transfer& transfer, const std::string& n
                    store == Store::kAtomic ? atomicFunction(combineOf(transfer)) : "");
 }
 
-std::string CudaKernelPrinter::pendingUpdates(bool flushing, int indent, Store store) {
+ir::Node CudaKernelPrinter::pendingUpdates(bool flushing, Store store) {
   std::vector<ir::Node> out;
   for (size_t t = 0; t < kernel_.transfers.size(); ++t) {
     const Transfer& transfer = kernel_.transfers[t];
@@ -199,30 +204,28 @@ std::string CudaKernelPrinter::pendingUpdates(bool flushing, int indent, Store s
   }
   ir::Node all = ir::block(std::move(out));
   if (flushing) checkStoreStrategy(all);
-  return ir::printStatements({all}, indent, {width_, 0, ""});
+  return all;
 }
 
 std::string CudaKernelPrinter::kernelFunction(const std::string& part,
                                               const std::string& extraParameters,
-                                              const std::string& body) const {
+                                              const std::vector<ir::Node>& body) const {
   std::vector<CudaBuffer> buffers;
   for (const KernelBuffer& b : kernel_.buffers)
     buffers.push_back({(b.written ? "" : "const ") + storage(b), b.name});
   return cudaKernelFunction(name(part), buffers,
                             (kernel_.check ? ", int* idxmap_bad_index" : "") + extraParameters,
-                            body);
+                            ir::printStatements(body, 2, style()) + "}\n");
 }
 
 std::string CudaKernelPrinter::pointsKernel() {
-  if (stores_ == Stores::kAtomic)
-    return kernelFunction("points", "",
-                          pendingUpdates(false, 2, Store::kAtomic) + pointLoop() + declaredDims(4) +
-                              statement(dimVariables(), 4, Store::kAtomic) + "  }\n" +
-                              pendingUpdates(true, 2, Store::kAtomic) + "}\n");
   if (stores_ == Stores::kSegmented) return segmentedKernel();
-  return kernelFunction(
-      "points", "",
-      pointLoop() + declaredDims(4) + statement(dimVariables(), 4, Store::kInPlace) + "  }\n}\n");
+  const Store store = stores_ == Stores::kAtomic ? Store::kAtomic : Store::kInPlace;
+  ir::Node points = checkedGrid(threads_.gridLoop({statement(dimVariables(), store)}), {},
+                                "the thread's point decoding");
+  if (store == Store::kInPlace) return kernelFunction("points", "", {points});
+  return kernelFunction("points", "",
+                        {pendingUpdates(false, store), points, pendingUpdates(true, store)});
 }
 
 // Three entries. SYMBOL_workspace_bytes(): the device memory the launch needs (0: none): a

@@ -44,8 +44,8 @@ struct CudaOptions {
 // Throws ValidationError when a check fails, Error for a kernel outside what the CUDA printer
 // supports (a loop domain that is not a box, an element type without storage).
 PrintedKernel printCudaKernel(const Kernel& kernel, const CudaOptions& options = {});
-// The same with `edit` applied to the IR of each statement (and of a thread's last flushes)
-// between building and validating it: the mutation test's seam
+// The same with `edit` applied to the IR of each statement, of a thread's last flushes and of
+// each kernel's grid-stride loop between building and validating it: the mutation test's seam
 // (tests/codegen/validate/ir_mutation_test.cpp).
 PrintedKernel printCudaKernel(const Kernel& kernel, const CudaOptions& options,
                               const std::function<void(ir::Node&)>& edit);

@@ -10,6 +10,7 @@
 #include "codegen/cpp/kernel_text.h"
 #include "codegen/cuda/cuda_kernel.h"
 #include "codegen/cuda/cuda_threads.h"
+#include "codegen/cuda/thread_check.h"
 #include "codegen/prelude/prelude.h"
 
 namespace idxmap::codegen {
@@ -37,8 +38,6 @@ class CudaKernelPrinter : KernelText {
   // The header's line on threads and stores.
   std::string describeStores() const;
 
-  std::string declaredDims(int indent) const { return threads_.declaredDims(indent); }
-
   std::vector<CExpr> dimVariables() const {
     std::vector<CExpr> out;
     for (size_t i = 0; i < kernel_.map.dims.size(); ++i)
@@ -55,7 +54,12 @@ class CudaKernelPrinter : KernelText {
 
   std::string name(const std::string& part) const { return kernel_.symbol + "_" + part; }
 
-  std::string pointLoop() const { return threads_.loop(); }
+  // How a thread's statements print (a bad index sets the launch's flag).
+  ir::StatementStyle style() const { return {width_, 0, "atomicExch(idxmap_bad_index, 1);"}; }
+
+  // `loop` (a grid-stride loop over points, tiles or lane groups) proven from its IR to give the
+  // threads each point of the domain once (thread_check.h), then returned.
+  ir::Node checkedGrid(ir::Node loop, ThreadGroup group, const std::string& what);
 
   // The combine function of a transfer: a copy is a replace.
   std::string combineOf(const Transfer& transfer) const {
@@ -74,10 +78,16 @@ class CudaKernelPrinter : KernelText {
   // kVector: a copy of 16 bytes from the point's source to its target (vectorsKernel).
   enum class Store : uint8_t { kInPlace, kHeld, kAtomic, kVector };
 
-  // The stores of one point (its statement). `sources`: transfer t's source value as an
-  // expression already loaded (a segmented thread's prefetch); empty: loaded here.
-  std::string statement(const std::vector<CExpr>& point, int indent, Store store,
-                        const std::vector<std::string>& sources = {});
+  // The stores of one point (its statement), validated (checkStoreStrategy). `sources`:
+  // transfer t's source value as an expression already loaded (a segmented thread's prefetch);
+  // empty: loaded here.
+  ir::Node statement(const std::vector<CExpr>& point, Store store,
+                     const std::vector<std::string>& sources = {});
+  // The same printed, `indent` deep (the tiles of runs, still text).
+  std::string statementText(const std::vector<CExpr>& point, int indent, Store store,
+                            const std::vector<std::string>& sources = {}) {
+    return ir::printStatements({statement(point, store, sources)}, indent, style());
+  }
 
   // Statement IR as built (after the test seam's edit) validated from the IR: its opening
   // (checkOpening) and how it stores: where points may write one element (Stores::kAtomic) every
@@ -89,13 +99,16 @@ class CudaKernelPrinter : KernelText {
   ir::Node flush(const Transfer& transfer, const std::string& n, Store store) const;
 
   // The pending updates of a thread, one per transfer: declared (`!flushing`) before the points
-  // that may share them, flushed after.
-  std::string pendingUpdates(bool flushing, int indent, Store store);
+  // that may share them, flushed after (validated: checkStoreStrategy).
+  ir::Node pendingUpdates(bool flushing, Store store);
+  std::string pendingText(bool flushing, int indent, Store store) {
+    return ir::printStatements({pendingUpdates(flushing, store)}, indent, style());
+  }
 
   // A __global__ function over the kernel's buffers (and a checked kernel's flag): `body`
   // follows its opening brace.
   std::string kernelFunction(const std::string& part, const std::string& extraParameters,
-                             const std::string& body) const;
+                             const std::vector<ir::Node>& body) const;
 
   // The kernel of a thread a point (plain, atomic) or of a tile (segmented).
   std::string pointsKernel();

@@ -53,10 +53,7 @@ ThreadPoints::ThreadPoints(const IndexingMap& map, CWidth width, int64_t rows, i
 }
 
 std::vector<CExpr> ThreadPoints::decoded(const std::string& number) const {
-  return decoded(variable(number, number_));
-}
-
-std::vector<CExpr> ThreadPoints::decoded(const CExpr& p) const {
+  const CExpr p = variable(number, number_);
   std::vector<CExpr> point;
   int64_t stride = points_;
   for (size_t i = 0; i < ranges_.size(); ++i) {
@@ -84,72 +81,18 @@ std::vector<CExpr> ThreadPoints::decoded(const CExpr& p) const {
   return point;
 }
 
-namespace {
-
-LoopNode forLoop(const std::string& iterator, CWidth width, int64_t count, LoopNode body) {
-  LoopNode loop;
-  loop.kind = LoopNode::Kind::kFor;
-  loop.iterator = iterator;
-  loop.lower = literal(0);
-  loop.condition = binary(COp::kLess, variable(iterator, width), literal(count));
-  loop.body.push_back(std::move(body));
-  return loop;
-}
-
-}  // namespace
-
-LoopNest ThreadPoints::decodingNest() const {
-  LoopNest nest;
-  nest.dims = ranges_.size();
-  nest.width = number_;
-  LoopNode statement;
-  statement.kind = LoopNode::Kind::kStatement;
-  statement.point = decoded("d0");
-  if (nest.dims == 0) {
-    nest.root.body.push_back(statement);
-    return nest;
-  }
-  if (rows_ == 1 && lanes_ == 1) {
-    nest.root.body.push_back(forLoop("d0", number_, points_, statement));
-    return nest;
-  }
-  // A tile or lane group flattened: d0 numbers a thread's members, thread * size + member;
-  // the member adds to d0 (a tile's rows while first + member <= hi) or to the last dim.
-  const int64_t size = std::max(rows_, lanes_);
-  nest.width = CWidth::k64;
-  const CExpr number = variable("d0", CWidth::k64);
-  statement.point = decoded(binary(COp::kDiv, number, literal(size)));
-  CExpr member = binary(COp::kRem, number, literal(size));
-  if (width_ != CWidth::k64) member = cast(width_, member);
-  const size_t dim = rows_ > 1 ? 0 : ranges_.size() - 1;
-  const CExpr first = statement.point[dim];
-  statement.point[dim] = binary(COp::kAdd, first, member);
-  LoopNode inGroup = statement;
-  if (rows_ > 1) {
-    inGroup = LoopNode{};
-    inGroup.kind = LoopNode::Kind::kIf;
-    inGroup.condition =
-        binary(COp::kLessEqual, member, binary(COp::kSub, literal(dims_[0].hi), first));
-    inGroup.body.push_back(statement);
-  }
-  nest.root.body.push_back(forLoop("d0", CWidth::k64, points_ * size, inGroup));
-  return nest;
-}
-
-std::string ThreadPoints::loop() const {
-  const std::string L = typeName(number_), c = "static_cast<" + L + ">(";
-  return "  for (" + L + " idxmap_point = " + c + "blockIdx.x) * " + c + "blockDim.x) + " + c +
-         "threadIdx.x);\n       idxmap_point < " + std::to_string(points_) +
-         "; idxmap_point += " + c + "gridDim.x) * " + c + "blockDim.x)) {\n";
-}
-
-std::string ThreadPoints::declaredDims(int indent) const {
-  std::string out;
-  std::vector<CExpr> point = decoded("idxmap_point");
+std::vector<ir::Node> ThreadPoints::declaredDims(const std::string& number) const {
+  std::vector<ir::Node> out;
+  std::vector<CExpr> point = decoded(number);
   for (size_t i = 0; i < point.size(); ++i)
-    out += pad(indent) + "const " + typeName(width_) + " d" + std::to_string(i) + " = " +
-           printCExpr(point[i]) + ";\n";
+    out.push_back(ir::let(typeName(width_), "d" + std::to_string(i), ir::indexValue(point[i])));
   return out;
+}
+
+ir::Node ThreadPoints::gridLoop(std::vector<ir::Node> body) const {
+  std::vector<ir::Node> nodes = declaredDims("idxmap_point");
+  for (ir::Node& node : body) nodes.push_back(std::move(node));
+  return ir::gridLoop(number_, "idxmap_point", points_, std::move(nodes));
 }
 
 std::string cudaKernelFunction(const std::string& name, const std::vector<CudaBuffer>& buffers,

@@ -1,14 +1,15 @@
 // How points reach CUDA threads, shared by the CUDA printers of gather/scatter kernels
 // (cuda_kernel.cpp) and of HLO stages (codegen/hlo/hlo_kernel.cpp). A launch has a
 // thread per point of a box, 256 a block, grid-stride past the block limit (cuda_file.cpp's
-// idxmap_blocks); a thread decodes its point from its number, and that decoding is validated
-// as a loop nest is (isl: it enumerates the box, each point once).
+// idxmap_blocks); a thread decodes its point from its number. The loop and the decoding are
+// kernel IR, read back and proven as a loop nest (thread_check.h: each point of the box once).
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "codegen/cpp/cpp_kernel.h"
+#include "codegen/ir/kernel_ir.h"
 #include "codegen/kernel/c_expr.h"
 #include "codegen/kernel/loop_nest.h"
 #include "core/indexing_map.h"
@@ -31,21 +32,17 @@ class ThreadPoints {
   int64_t points() const { return points_; }
   int64_t rows() const { return rows_; }
   CWidth numberWidth() const { return number_; }
-  // The decoding as a loop nest over the number (named d0, as the validator names iterators):
-  // for d0 in [0, points) the statement at the decoded point; with tiles or lanes, d0 numbers
-  // a thread's members (thread * size + member: a tile's rows while it has them, or lanes).
-  // KernelValidator::checkLoopNest proves it.
-  LoopNest decodingNest() const;
-  // `for (idxmap_point = ...; idxmap_point < points; idxmap_point += stride) {` (unclosed).
-  std::string loop() const;
-  // `const W d<i> = <digit of idxmap_point>;` for every dim, `indent` deep.
-  std::string declaredDims(int indent) const;
+  // The grid-stride loop over the threads' numbers (idxmap_point, kGrid), its body the point's
+  // dims declared (`const W d<i> = <digit>;`, the tile's or lane group's first) then `body`.
+  // checkGridPoints (thread_check.h) proves it from the IR.
+  ir::Node gridLoop(std::vector<ir::Node> body) const;
+  // The dims of the point numbered `number` (a name of numberWidth()), declared as kLets.
+  std::vector<ir::Node> declaredDims(const std::string& number) const;
 
  private:
   // Mixed-radix digits of `number` over the extents (d0's counting tiles), d0 most
   // significant: consecutive threads take consecutive points of the last dim.
   std::vector<CExpr> decoded(const std::string& number) const;
-  std::vector<CExpr> decoded(const CExpr& number) const;
 
   std::vector<Interval> ranges_;  // the dims', counting tiles of d0 or lane groups from 0
   std::vector<Interval> dims_;    // the dims'

@@ -92,13 +92,12 @@ std::string CudaKernelPrinter::vectorsKernel() {
       return "";
   }
   ThreadPoints threads(kernel_.map, width_, 1, plan->lanes);
-  require(validator_.checkLoopNest(threads.decodingNest()), "the thread's lanes decoding");
+  ir::Node vectors = checkedGrid(threads.gridLoop({statement(dimVariables(), Store::kVector)}),
+                                 {1, plan->lanes}, "the thread's lanes decoding");
   lanes_ = plan->lanes;
   vectorThreads_ = threads.points();
   for (size_t b : plan->moved) aligned_.push_back(buffer(b).name);
-  return kernelFunction("vectors", "",
-                        threads.loop() + threads.declaredDims(4) +
-                            statement(dimVariables(), 4, Store::kVector) + "  }\n}\n");
+  return kernelFunction("vectors", "", {vectors});
 }
 
 }  // namespace idxmap::codegen

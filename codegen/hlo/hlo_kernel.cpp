@@ -5,7 +5,9 @@
 #include <memory>
 #include <set>
 
+#include "codegen/cpp/ir_printer.h"
 #include "codegen/cuda/cuda_threads.h"
+#include "codegen/cuda/thread_check.h"
 #include "codegen/hlo/hlo_computation_internal.h"
 #include "codegen/hlo/hlo_stage_internal.h"
 #include "codegen/kernel/loop_nest.h"
@@ -229,12 +231,13 @@ class HloKernelPrinter {
                         const IndexingMap& loopMap) {
     const ValueBuffer& output = outputs.at(0);
     ThreadPoints threads(loopMap, width_);
+    // The stage's element code is text still; the thread's point is IR, read back and proven.
+    const ir::Node loop = threads.gridLoop({ir::text(emitter.statement({}, 4))});
     KernelValidator loops(loopMap, IndexLowering(loopMap, width_).declared());
-    require(loops.checkLoopNest(threads.decodingNest()),
-            "the thread's point decoding of " + output.name);
+    require(checkGridPoints(loops, loop, loopMap), "the thread's point decoding of " + output.name);
     collect(loops);
-    const std::string body = scope_.constantArrays + threads.loop() + threads.declaredDims(4) +
-                             emitter.statement({}, 4) + "  }\n}\n";
+    const std::string body =
+        scope_.constantArrays + ir::printStatements({loop}, 2, {width_, 0, ""}) + "}\n";
     std::vector<CudaBuffer> buffers;  // in launch order
     for (const ValueBuffer& p : scope_.parameters)
       buffers.push_back({"const " + p.type.storage, p.name});

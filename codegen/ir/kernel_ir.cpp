@@ -67,6 +67,14 @@ Node forLoop(std::string iterator, CExpr lower, CExpr condition, int64_t step,
   return node;
 }
 
+Node gridLoop(CWidth width, std::string iterator, int64_t count, std::vector<Node> body) {
+  CExpr condition = binary(COp::kLess, variable(iterator, width), literal(count));
+  Node node = forLoop(std::move(iterator), literal(0), std::move(condition), 1, std::move(body));
+  node.type = typeName(width);
+  node.mapping.kind = LoopMapping::Kind::kGrid;
+  return node;
+}
+
 Node ifThen(CExpr condition, std::vector<Node> body, std::vector<Node> orElse) {
   Node node = nodeOf(Node::Kind::kIf);
   node.condition = std::move(condition);
@@ -159,5 +167,11 @@ Node copy(std::string into, std::string from, std::string type, int64_t elements
 Node badIndexFlag() { return nodeOf(Node::Kind::kBadIndexFlag); }
 Node badIndex() { return nodeOf(Node::Kind::kBadIndex); }
 Node returnIfBad() { return nodeOf(Node::Kind::kReturnIfBad); }
+
+Node text(std::string statements) {
+  Node node = nodeOf(Node::Kind::kText);
+  node.name = std::move(statements);
+  return node;
+}
 
 }  // namespace idxmap::codegen::ir

@@ -6,9 +6,10 @@
 // Semantics, one statement at a time (C's, as both targets compile them):
 //   kBlock       the body in order; a scope of its own (`{ }`) when `scoped`
 //   kComment     nothing (printed as `//` lines)
-//   kFor         for (W name = lower; condition; name += step) body, W the function's index
-//                width; `mapping` says how iterations are spread (threads, SIMD lanes), never
-//                what they compute: every mapping runs each iteration once
+//   kFor         for (W name = lower; condition; name += step) body, W `type` or else the
+//                function's index width; `mapping` says how iterations are spread (threads,
+//                SIMD lanes, a CUDA grid's threads), never what they compute: every mapping
+//                runs each iteration once
 //   kIf          body where condition != 0, else orElse
 //   kLet         const type name = value, in scope to the end of the enclosing block
 //   kVar         type name = value (value-initialized when there is none): a local the
@@ -29,6 +30,8 @@
 //   kBadIndexFlag declares the flag kBadIndex sets (before any thread runs)
 //   kBadIndex    reports an index value out of range: sets the flag, from any thread
 //   kReturnIfBad returns 2 when the flag is set
+//   kText        C statements as written (`name`), which no validation reads: what is still
+//                printed as text inside IR (the HLO stages' element code, CUDA's tiles of runs)
 //
 // Invariants: a kLet's, kFor's and kThreadShare's names are not redeclared in their scope
 // (the point's dims d<i> excepted: a statement may rebind a dim to a fixed value in a nested
@@ -86,9 +89,11 @@ Value literalValue(std::string text);
 
 // How a loop's iterations are spread. kThreads: an `omp parallel for` over this loop and the
 // `collapse - 1` loops perfectly nested in it, SIMD lanes too when `simd`, threads only from the
-// function's parallel grain of points on; kSimd: lanes of one thread.
+// function's parallel grain of points on; kSimd: lanes of one thread; kGrid: a CUDA kernel's
+// threads, thread t of T running iterations lower + t, lower + t + T, ... (step 1: a grid-stride
+// loop, whatever the launch's size).
 struct LoopMapping {
-  enum class Kind : uint8_t { kSerial, kSimd, kThreads };
+  enum class Kind : uint8_t { kSerial, kSimd, kThreads, kGrid };
   Kind kind = Kind::kSerial;
   size_t collapse = 1;
   bool simd = false;
@@ -114,13 +119,15 @@ struct Node {
     kBadIndexFlag,
     kBadIndex,
     kReturnIfBad,
+    kText,
   };
   Kind kind = Kind::kBlock;
   bool scoped = false;             // kBlock
   std::string name;                // kFor: iterator; kLet, kThreadShare, kToRunStart: the variable;
                                    // kVar, kAssign: the variable; kStore, kVectorCopy, kCopy: the
-                                   // buffer written; kComment: the text
-  std::string type;                // kLet, kVar: the C type; kCopy: the element type
+                                   // buffer written; kComment, kText: the text
+  std::string type;                // kLet, kVar: the C type; kCopy: the element type; kFor: the
+                                   // iterator's (empty: the function's index width)
   std::string atomic;              // kStore: the atomic update function, or empty for a plain store
   std::string from;                // kCopy: the buffer read; kThreadShare: the last variable
   CExpr lower, condition, offset;  // kFor: lower, condition; kIf: condition; kStore,
@@ -143,6 +150,8 @@ Node block(std::vector<Node> body, bool scoped = false);
 Node comment(std::string text);
 Node forLoop(std::string iterator, CExpr lower, CExpr condition, int64_t step,
              std::vector<Node> body);
+// for (W iterator = 0; iterator < count; ++iterator) over a CUDA grid's threads (kGrid).
+Node gridLoop(CWidth width, std::string iterator, int64_t count, std::vector<Node> body);
 Node ifThen(CExpr condition, std::vector<Node> body, std::vector<Node> orElse = {});
 Node let(std::string type, std::string name, Value value);
 Node var(std::string type, std::string name, Value value = nullptr);
@@ -158,6 +167,7 @@ Node copy(std::string into, std::string from, std::string type, int64_t elements
 Node badIndexFlag();
 Node badIndex();
 Node returnIfBad();
+Node text(std::string statements);
 
 // One kernel entry point: `extern "C" int symbol(buffers...)` returning 0, 1 for element
 // counts other than the buffers', 2 after a kBadIndex.

@@ -254,6 +254,18 @@ CExpr call(std::string function, CWidth width, std::vector<CExpr> arguments) {
 }
 CExpr cast(CWidth width, CExpr operand) { return make({COp::kCast, 0, "", width, {operand}}); }
 
+CExpr replaceVariable(const CExpr& expr, const std::string& name, const CExpr& by) {
+  if (expr->op == COp::kVariable) return expr->name == name ? by : expr;
+  CExprNode copy = *expr;
+  bool changed = false;
+  for (CExpr& operand : copy.operands) {
+    CExpr replaced = replaceVariable(operand, name, by);
+    changed = changed || replaced != operand;
+    operand = std::move(replaced);
+  }
+  return changed ? make(std::move(copy)) : expr;
+}
+
 CWidth widthOf(const CExpr& expr) {
   switch (expr->op) {
     case COp::kLiteral:

@@ -60,6 +60,9 @@ CExpr negate(CExpr operand);
 CExpr call(std::string function, CWidth width, std::vector<CExpr> arguments);
 CExpr cast(CWidth width, CExpr operand);
 
+// `expr` with every use of variable `name` replaced by `by` (the rest of the tree shared).
+CExpr replaceVariable(const CExpr& expr, const std::string& name, const CExpr& by);
+
 // The width C evaluates the node in: literals by their value, variables as declared, binary
 // arithmetic the wider operand's, calls and casts their type; comparisons are int (32).
 CWidth widthOf(const CExpr& expr);

@@ -44,6 +44,7 @@ ProofResult KernelValidator::checkLoopNest(const LoopNest& nest,
       }
       for (size_t i = 0; i < nest.dims; ++i) start = start.intersect(iterators.inRange(i, {0, 0}));
       std::vector<isl::set> statements;
+      bool runsTwice = false;
       std::function<void(const LoopNode&, isl::set)> walk = [&](const LoopNode& node, isl::set at) {
         auto readBack = [&](const CExpr& e) { return parseCExpr(printCExpr(e), declared); };
         switch (node.kind) {
@@ -86,14 +87,18 @@ ProofResult KernelValidator::checkLoopNest(const LoopNest& nest,
                       isl_map_from_pw_aff(iterators.fromCExpr(readBack(coordinate)).release()),
                       at.copy()));
             isl::map owned = own(image);
-            if (!isl_bridge::checked(isl_map_is_injective(owned.get())))
-              throw Error("a statement of the loop nest runs twice at one point");
+            if (!isl_bridge::checked(isl_map_is_injective(owned.get()))) {
+              runsTwice = true;  // refuted below, once the walk is done
+              return;
+            }
             statements.push_back(own(isl_map_range(owned.release())));
             return;
           }
         }
       };
       walk(nest.root, start);
+      if (runsTwice)
+        return ProofResult::refuted("isl", "a statement of the loop nest runs twice at one point");
       IndexingMap dimsOnly;
       dimsOnly.dims = map().dims;
       dimsOnly.constraints = nest.dimConstraints;
@@ -114,7 +119,12 @@ ProofResult KernelValidator::checkLoopNest(const LoopNest& nest,
         return ProofResult::refuted("isl", std::string("the loop nest does not enumerate the ") +
                                                (share ? "share of " : "") + "map's domain");
       if (!share) {
-        certificates_.push_back("the loop nest enumerates the domain exactly, each point once");
+        const std::string certificate =
+            "the loop nest enumerates the domain exactly, each point once";
+        // Said once for a kernel whose several nests (CUDA's keys and apply) each do.
+        if (std::find(certificates_.begin(), certificates_.end(), certificate) ==
+            certificates_.end())
+          certificates_.push_back(certificate);
       } else {
         const std::string top = std::to_string(share->range.hi + 1);
         certificates_.push_back("each thread's share: for every " + share->first +

@@ -343,5 +343,120 @@ TEST(IrMutation, RefusesAPlainCudaStoreWherePointsMayCollide) {
   EXPECT_GT(atomic, 0);
 }
 
+// CUDA: each thread decodes its point from its number in a grid-stride loop, read back from the
+// IR and proven to give the threads each point of the domain once. A loop one number short or
+// one long, a loop that does not start at 0 or is no longer spread over the grid, a dim's digit
+// shifted by one or taken modulo one more than its extent: each leaves a point to no thread, or
+// gives a thread a point outside the domain, and must be refused.
+TEST(IrMutation, RefusesAWrongCudaThreadDecoding) {
+  const sampling::Sample sample = sampling::sampleOf("IrMutationCudaThreads", 60, 12);
+  const int gathers = static_cast<int>(sample.count) / 2;
+  RandomCases random =
+      randomKernelCases(gathers, static_cast<int>(sample.count) - gathers, sample.seed);
+  using Edit = std::function<bool(ir::Node&)>;  // false: nothing it applies to
+  auto lets = [](ir::Node& loop, const std::function<bool(ir::Node&)>& change) {
+    for (ir::Node& node : loop.body)
+      if (node.kind == Kind::kLet && node.name.starts_with("d") && change(node)) return true;
+    return false;
+  };
+  // The first kRem of `e` with its divisor plus one; null when it has none.
+  std::function<CExpr(const CExpr&)> widerRem = [&](const CExpr& e) -> CExpr {
+    if (e->op == COp::kRem)
+      return binary(COp::kRem, e->operands[0], literal(e->operands[1]->value + 1));
+    for (size_t i = 0; i < e->operands.size(); ++i)
+      if (CExpr changed = widerRem(e->operands[i])) {
+        CExprNode copy = *e;
+        copy.operands[i] = changed;
+        return std::make_shared<const CExprNode>(std::move(copy));
+      }
+    return nullptr;
+  };
+  const std::vector<std::pair<std::string, Edit>> edits = {
+      {"one number short",
+       [](ir::Node& loop) {
+         CExpr count = loop.condition->operands[1];
+         loop.condition =
+             binary(COp::kLess, loop.condition->operands[0], literal(count->value - 1));
+         return true;
+       }},
+      {"one number long",
+       [](ir::Node& loop) {
+         CExpr count = loop.condition->operands[1];
+         loop.condition =
+             binary(COp::kLess, loop.condition->operands[0], literal(count->value + 1));
+         return true;
+       }},
+      {"starting at 1",
+       [](ir::Node& loop) {
+         loop.lower = literal(1);
+         return true;
+       }},
+      {"not spread over the grid",
+       [](ir::Node& loop) {
+         loop.mapping.kind = ir::LoopMapping::Kind::kSerial;
+         return true;
+       }},
+      {"a digit shifted by one",
+       [&](ir::Node& loop) {
+         return lets(loop, [](ir::Node& let) {
+           if (let.value->index->op == COp::kLiteral) return false;  // a dim of one value
+           let.value = ir::indexValue(binary(COp::kAdd, let.value->index, literal(1)));
+           return true;
+         });
+       }},
+      {"a digit modulo one more",
+       [&](ir::Node& loop) {
+         // A digit's remainder matters only where the quotient reaches its extent: where an
+         // earlier dim (more significant) takes more than one value.
+         bool moreSignificant = false;
+         return lets(loop, [&](ir::Node& let) {
+           CExpr changed = moreSignificant ? widerRem(let.value->index) : nullptr;
+           moreSignificant = moreSignificant || let.value->index->op != COp::kLiteral;
+           if (changed) let.value = ir::indexValue(changed);
+           return changed != nullptr;
+         });
+       }},
+  };
+  std::map<std::string, int> refused;
+  int kernels = 0;
+  for (const RandomCase& c : random.cases) {
+    {
+      Kernel kernel;
+      try {
+        kernel = c.scatter
+                     ? scatterKernel(c.scatterOp, {}, {"updates", "result", "scatter_indices"})
+                     : gatherKernel(c.gather, {}, {"result", "operand", "start_indices"});
+        if (printCudaKernel(kernel, {}).text.find("idxmap_point") == std::string::npos) continue;
+      } catch (const ValidationError& e) {
+        ADD_FAILURE() << "the kernel as built is refused: " << e.what();
+        continue;
+      } catch (const Error&) {
+        continue;  // an update computation, element type or domain CUDA kernels do not take
+      }
+      ++kernels;
+      for (const auto& [name, edit] : edits) {
+        bool changed = false;
+        auto onGrid = [&](ir::Node& node) {
+          if (!changed && node.kind == Kind::kFor &&
+              node.mapping.kind == ir::LoopMapping::Kind::kGrid)
+            changed = edit(node);
+        };
+        try {
+          printCudaKernel(kernel, {}, onGrid);
+          EXPECT_FALSE(changed) << name << " accepted";
+        } catch (const ValidationError&) {
+          EXPECT_TRUE(changed) << name << ": the kernel as built is refused";
+        }
+        refused[name] += changed;
+      }
+    }
+  }
+  std::cout << "[ score ] CUDA thread decodings changed and refused, of " << kernels << " kernels:";
+  for (const auto& [name, count] : refused) std::cout << " " << name << " " << count << ";";
+  std::cout << "\n";
+  EXPECT_GT(kernels, 0);
+  for (const auto& [name, count] : refused) EXPECT_GT(count, 0) << name;
+}
+
 }  // namespace
 }  // namespace idxmap::codegen
