@@ -107,9 +107,14 @@ struct Printer {
       case Node::Kind::kReturnIfBad:
         out += at + "if (idxmap_bad_index) return 2;\n";
         return;
-      case Node::Kind::kText:
-        out += node.name;
+      case Node::Kind::kTileRuns:
+        return printTileRuns(node, indent);
+      case Node::Kind::kText: {
+        std::istringstream lines(node.name);
+        for (std::string line; std::getline(lines, line);)
+          out += (line.empty() ? "" : at + line) + "\n";
         return;
+      }
     }
   }
 
@@ -139,6 +144,37 @@ struct Printer {
     }
     print(node.body, indent + 2);
     out += pad(indent) + "}\n";
+  }
+
+  void printTileRuns(const Node& node, int indent) {
+    const std::string at = pad(indent), W = typeName(style.width);
+    const std::string hi = std::to_string(node.hi), rows = std::to_string(node.count);
+    const std::string eachRow = at + "IDXMAP_UNROLL\n" + at + "for (" + W +
+                                " idxmap_row = 0; idxmap_row < " + rows + "; ++idxmap_row)\n";
+    out += at + "const " + W + " idxmap_first = d0;\n" + at + "const " + W +
+           " idxmap_rows = " + hi + " - idxmap_first < " + rows + " ? " + hi +
+           " - idxmap_first + 1 : " + rows + ";\n";
+    if (node.body.empty()) throw Error("internal: a tile of runs with no statement");
+    const std::vector<Node> sources(node.body.begin(), node.body.end() - 1);
+    if (!sources.empty()) {
+      for (const Node& source : sources)
+        out += at + source.type + " " + source.name + "[" + rows + "];\n";
+      out += eachRow + at + "  if (idxmap_row < idxmap_rows) {\n" + at + "    const " + W +
+             " d0 = idxmap_first + idxmap_row;\n";
+      for (const Node& source : sources)
+        out += at + "    " + source.name + "[idxmap_row] = " + printValue(source.value) + ";\n";
+      out += at + "  }\n";
+    }
+    out += at + W + " idxmap_skip = 0;  // rows of a run the tile before applies\n" + at +
+           "while (idxmap_skip < idxmap_rows && !idxmap_run_starts_at(idxmap_first + "
+           "idxmap_skip)) ++idxmap_skip;\n";
+    out += eachRow + at + "  if (idxmap_row >= idxmap_skip && idxmap_row < idxmap_rows)\n";
+    print(node.body.back(), indent + 4);
+    // The last run goes on past the tile, row by row (`row <= hi - first`: no overflow).
+    out += at + "if (idxmap_skip < idxmap_rows)\n" + at + "  for (" + W +
+           " idxmap_row = idxmap_rows; idxmap_row <= " + hi +
+           " - idxmap_first && !idxmap_run_starts_at(idxmap_first + idxmap_row); ++idxmap_row)\n";
+    print(node.orElse, indent + 4);
   }
 
   // A lambda: whether index vector d0 differs from d0 - 1's (each load read at both).

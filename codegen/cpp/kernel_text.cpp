@@ -111,10 +111,6 @@ ir::Node KernelText::runStarts(int64_t lo, int64_t hi) {
   return ir::runStarts(lo, hi, std::move(loads));
 }
 
-std::string KernelText::runStartTest(int64_t lo, int64_t hi, int indent) {
-  return ir::printStatements({runStarts(lo, hi)}, indent, {width_, 0, ""});
-}
-
 CExpr KernelText::skipTest() {
   CExpr test;
   auto within = [&](const CExpr& e, int64_t lo, int64_t hi) {

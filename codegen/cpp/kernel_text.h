@@ -51,6 +51,9 @@ class KernelText {
   void proveOffset(const std::string& role, const CExpr& offset, const Access& access, Where where);
   // Throws ValidationError (not proven) unless `holds`: `what` names the node.
   void requireShape(bool holds, const std::string& what);
+  // A run-start test (kRunStarts) over d0 in `shares`: it loads the kernel's indices, at offsets
+  // proven over the box.
+  void checkRunStarts(const ir::Node& runs, Interval shares);
   // A C++ gather/scatter kernel (cpp_kernel.cpp) validated from its IR alone (kernel_check.cpp):
   // the initial copies are the kernel's, the loop nest (or each thread's share of a dim's loop)
   // enumerates exactly the domain's points, threads and SIMD lanes run points at once only where
@@ -78,9 +81,8 @@ class KernelText {
   }
   // The declaration of idxmap_run_starts_at(d0): whether d0 starts a run of equal index vectors
   // along d0 in [lo, hi] (lo and hi + 1 do). The loads' offsets must use no dim but d0 (a
-  // segmented kernel's). As text, `indent` deep.
+  // segmented kernel's).
   ir::Node runStarts(int64_t lo, int64_t hi);
-  std::string runStartTest(int64_t lo, int64_t hi, int indent);
   // Runtime variable k's index element at the point, and its loaded value (int64_t, wrapped).
   ir::Value indexLoad(size_t k);
   ir::Value loadedValue(size_t k);
@@ -98,7 +100,6 @@ class KernelText {
   std::vector<DeclaredVariable> declared() const;
   CExpr skipTest();
   struct NestParts;
-  void checkRunStarts(const ir::Node& runs, Interval shares);
   // Whether a loop of the nest runs its iterations at once (threads or SIMD lanes).
   static bool runsAtOnce(const std::vector<const ir::Node*>& nodes);
   // Points that run at once write distinct elements: proven here for targets of dims alone,

@@ -112,7 +112,7 @@ ir::Node CudaKernelPrinter::checkedGrid(ir::Node loop, ThreadGroup group, const 
 }
 
 ir::Node CudaKernelPrinter::statement(const std::vector<CExpr>& point, Store store,
-                                      const std::vector<std::string>& sources) {
+                                      const std::vector<ir::Value>& sources) {
   const std::string W = typeName(width_);
   auto stores = [&] {
     std::vector<ir::Node> out;
@@ -123,7 +123,7 @@ ir::Node CudaKernelPrinter::statement(const std::vector<CExpr>& point, Store sto
       const ir::Value source =
           sources.empty() ? ir::loadValue(buffer(transfer.from.buffer).name,
                                           offsetExpr("load from", transfer.from, Where::kGuarded))
-                          : ir::variableValue(sources.at(t));
+                          : sources.at(t);
       if (store == Store::kVector) {
         out.push_back(ir::vectorCopy(target.name, to, source));
         continue;

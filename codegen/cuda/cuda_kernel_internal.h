@@ -79,15 +79,10 @@ class CudaKernelPrinter : KernelText {
   enum class Store : uint8_t { kInPlace, kHeld, kAtomic, kVector };
 
   // The stores of one point (its statement), validated (checkStoreStrategy). `sources`:
-  // transfer t's source value as an expression already loaded (a segmented thread's prefetch);
-  // empty: loaded here.
+  // transfer t's source value already loaded (a segmented thread's fetched sources); empty:
+  // loaded here.
   ir::Node statement(const std::vector<CExpr>& point, Store store,
-                     const std::vector<std::string>& sources = {});
-  // The same printed, `indent` deep (the tiles of runs, still text).
-  std::string statementText(const std::vector<CExpr>& point, int indent, Store store,
-                            const std::vector<std::string>& sources = {}) {
-    return ir::printStatements({statement(point, store, sources)}, indent, style());
-  }
+                     const std::vector<ir::Value>& sources = {});
 
   // Statement IR as built (after the test seam's edit) validated from the IR: its opening
   // (checkOpening) and how it stores: where points may write one element (Stores::kAtomic) every
@@ -101,9 +96,6 @@ class CudaKernelPrinter : KernelText {
   // The pending updates of a thread, one per transfer: declared (`!flushing`) before the points
   // that may share them, flushed after (validated: checkStoreStrategy).
   ir::Node pendingUpdates(bool flushing, Store store);
-  std::string pendingText(bool flushing, int indent, Store store) {
-    return ir::printStatements({pendingUpdates(flushing, store)}, indent, style());
-  }
 
   // A __global__ function over the kernel's buffers (and a checked kernel's flag): `body`
   // follows its opening brace.
@@ -114,12 +106,14 @@ class CudaKernelPrinter : KernelText {
   std::string pointsKernel();
 
   // A segmented thread takes a tile of d0's rows at one window element (its d0 is the tile's
-  // first row). A run of equal index vectors along d0 starts where d0's vector differs from the
-  // one before; the thread applies the runs that start in its tile, the last one to its end
-  // past the tile, and skips the rows before its first run start (the tile before finishes
-  // that run). When every source offset uses dims alone, the tile's sources are loaded first,
-  // all at once (they lie in the box), for the loads to overlap.
+  // first row) and applies the runs of equal index vectors along d0 that start in it, the last
+  // one to its end past the tile (ir's kTileRuns); a run starts where d0's vector differs from
+  // the one before.
   std::string segmentedKernel();
+  // Its IR read back (after the test seam's edit): the run-start test over d0's range, the tile
+  // of rows up to d0's last, each statement at the tile's row, the fetched sources the
+  // transfers' own loads, and the threads' tiles proven to cover each row once.
+  void checkSegmented(ir::Node& loop);
 
   // Whether a segmented thread loads its tile's sources first: every source offset uses dims
   // alone (valid over the whole box, whatever the index values).

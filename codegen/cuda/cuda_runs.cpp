@@ -8,51 +8,76 @@ namespace idxmap::codegen {
 
 std::string CudaKernelPrinter::segmentedKernel() {
   const Interval d0 = kernel_.map.dims.at(0).range;
-  const std::string W = typeName(width_), hi = std::to_string(d0.hi);
-  const std::string rows = std::to_string(threads_.rows());
   // Transfers that share a target could update one element: then no element is held.
   Store store = Store::kHeld;
   for (size_t a = 0; a < kernel_.transfers.size(); ++a)
     for (size_t b = 0; b < a; ++b)
       if (kernel_.transfers[a].to.buffer == kernel_.transfers[b].to.buffer) store = Store::kInPlace;
-  std::string out = runStartTest(d0.lo, d0.hi, 4);
-  out += "    const " + W + " idxmap_first = d0;\n    const " + W + " idxmap_rows = " + hi +
-         " - idxmap_first < " + rows + " ? " + hi + " - idxmap_first + 1 : " + rows + ";\n";
-  std::vector<std::string> sources;
-  std::vector<CExpr> row = dimVariables();
-  row[0] = binary(COp::kAdd, variable("idxmap_first", width_), variable("idxmap_row", width_));
+  const CExpr row = variable("idxmap_row", width_);
+  std::vector<CExpr> point = dimVariables();
+  point[0] = binary(COp::kAdd, variable("idxmap_first", width_), row);
+  // When every source offset uses dims alone, the tile's sources are loaded first, all at
+  // once (they lie in the box), for the loads to overlap.
+  std::vector<ir::Node> tile;
+  std::vector<ir::Value> sources;
   if (segmentSourcesPrefetched()) {
-    std::string loads;
     for (size_t t = 0; t < kernel_.transfers.size(); ++t) {
-      const Transfer& transfer = kernel_.transfers[t];
+      const Access& from = kernel_.transfers[t].from;
       const std::string array = "idxmap_source" + std::to_string(t);
-      out += "    " + storage(buffer(transfer.from.buffer)) + " " + array + "[" + rows + "];\n";
-      loads += "        " + array + "[idxmap_row] = " + buffer(transfer.from.buffer).name + "[" +
-               offset("load from", transfer.from, Where::kBox) + "];\n";
-      sources.push_back(array + "[idxmap_row]");
+      tile.push_back(ir::let(
+          storage(buffer(from.buffer)), array,
+          ir::loadValue(buffer(from.buffer).name, offsetExpr("load from", from, Where::kBox))));
+      sources.push_back(ir::loadValue(array, row));
     }
-    out += "    IDXMAP_UNROLL\n    for (" + W + " idxmap_row = 0; idxmap_row < " + rows +
-           "; ++idxmap_row)\n      if (idxmap_row < idxmap_rows) {\n        const " + W +
-           " d0 = idxmap_first + idxmap_row;\n" + loads + "      }\n";
   }
-  out += "    " + W +
-         " idxmap_skip = 0;  // rows of a run the tile before applies\n"
-         "    while (idxmap_skip < idxmap_rows && !idxmap_run_starts_at(idxmap_first + "
-         "idxmap_skip)) ++idxmap_skip;\n";
-  out += pendingText(false, 4, store);
-  out += "    IDXMAP_UNROLL\n    for (" + W + " idxmap_row = 0; idxmap_row < " + rows +
-         "; ++idxmap_row)\n      if (idxmap_row >= idxmap_skip && idxmap_row < idxmap_rows)\n" +
-         statementText(row, 8, store, sources);
-  // The last run goes on past the tile, row by row (`row <= hi - first`: no overflow).
-  out += "    if (idxmap_skip < idxmap_rows)\n      for (" + W +
-         " idxmap_row = idxmap_rows; idxmap_row <= " + hi +
-         " - idxmap_first && !idxmap_run_starts_at(idxmap_first + idxmap_row); ++idxmap_row)\n" +
-         statementText(row, 8, store);
-  out += pendingText(true, 4, store);
-  // The tile's walk is text still; the thread's tile is read back from the IR and proven.
-  return kernelFunction("points", "",
-                        {checkedGrid(threads_.gridLoop({ir::text(out)}), {threads_.rows(), 1},
-                                     "the thread's tile decoding")});
+  tile.push_back(statement(point, store, sources));
+  ir::Node loop = threads_.gridLoop(
+      {runStarts(d0.lo, d0.hi), pendingUpdates(false, store),
+       ir::tileRuns(threads_.rows(), d0.hi, std::move(tile), {statement(point, store)}),
+       pendingUpdates(true, store)});
+  checkSegmented(loop);
+  return kernelFunction("points", "", {loop});
+}
+
+void CudaKernelPrinter::checkSegmented(ir::Node& loop) {
+  if (edit_) edit_(loop);
+  const Interval d0 = kernel_.map.dims.at(0).range;
+  const ir::Node *runs = nullptr, *tile = nullptr;
+  for (const ir::Node& node : loop.body) {
+    if (node.kind == ir::Node::Kind::kRunStarts && !runs && !tile) runs = &node;
+    if (node.kind == ir::Node::Kind::kTileRuns && runs && !tile) tile = &node;
+  }
+  requireShape(runs && tile, "a segmented thread's runs");
+  checkRunStarts(*runs, d0);
+  requireShape(
+      tile->count >= 1 && tile->hi == d0.hi && !tile->body.empty() && tile->orElse.size() == 1,
+      "the thread's tile of rows");
+  // Each statement at d0 = idxmap_first + idxmap_row (its opening and stores are validated
+  // as it is built: statement()).
+  for (const ir::Node* statement : {&tile->body.back(), &tile->orElse[0]}) {
+    bool atRow = false;
+    for (const ir::Node& let : statement->body)
+      atRow = atRow || (ir::isLet(let, "d0") && let.value->kind == ir::ValueNode::Kind::kIndex &&
+                        printCExpr(let.value->index) == "idxmap_first + idxmap_row");
+    requireShape(statement->kind == ir::Node::Kind::kBlock && statement->scoped && atRow,
+                 "a tile's statement at d0 = idxmap_first + idxmap_row");
+  }
+  // Sources fetched first: each transfer's own load, at an offset proven over the box.
+  const size_t fetched = tile->body.size() - 1;
+  requireShape(fetched == 0 || fetched == kernel_.transfers.size(), "the tile's fetched sources");
+  for (size_t t = 0; t < fetched; ++t) {
+    const ir::Node& source = tile->body[t];
+    const Access& from = kernel_.transfers[t].from;
+    requireShape(source.kind == ir::Node::Kind::kLet &&
+                     source.name == "idxmap_source" + std::to_string(t) &&
+                     source.value->kind == ir::ValueNode::Kind::kLoad &&
+                     source.value->name == buffer(from.buffer).name,
+                 "the tile's fetched source " + std::to_string(t));
+    proveOffset("load from", source.value->index, from, Where::kBox);
+  }
+  // The tiles: each thread's of `count` rows, together each of d0's rows once.
+  require(checkGridPoints(validator_, loop, kernel_.map, {tile->count, 1}),
+          "the thread's tile decoding");
 }
 
 bool CudaKernelPrinter::segmentSourcesPrefetched() const {
@@ -87,15 +112,14 @@ std::string CudaKernelPrinter::applyKernel() {
   require(checkDecodedPoints(validator_, point, "idxmap_point", linear_, points_, kernel_.map),
           "the sorted point numbers' decoding");
   point.push_back(statement(dimVariables(), Store::kInPlace));
-  std::string out =
-      "    const " + K +
-      " idxmap_key = idxmap_keys[idxmap_point];\n    if (idxmap_key == " + skippedKey() +
-      " || (idxmap_point > 0 && idxmap_keys[idxmap_point - 1] == idxmap_key)) "
-      "continue;\n";
-  out += "    for (" + L + " idxmap_at = idxmap_point; idxmap_at < " + std::to_string(points_) +
-         " && idxmap_keys[idxmap_at] == idxmap_key; ++idxmap_at) {\n      const " + L +
-         " idxmap_point = idxmap_points[idxmap_at];\n" + ir::printStatements(point, 6, style()) +
-         "    }\n";
+  std::string out = "const " + K +
+                    " idxmap_key = idxmap_keys[idxmap_point];\nif (idxmap_key == " + skippedKey() +
+                    " || (idxmap_point > 0 && idxmap_keys[idxmap_point - 1] == idxmap_key)) "
+                    "continue;\n";
+  out += "for (" + L + " idxmap_at = idxmap_point; idxmap_at < " + std::to_string(points_) +
+         " && idxmap_keys[idxmap_at] == idxmap_key; ++idxmap_at) {\n  const " + L +
+         " idxmap_point = idxmap_points[idxmap_at];\n" + ir::printStatements(point, 2, style()) +
+         "}\n";
   return kernelFunction("apply", ", const " + K + "* idxmap_keys, const " + L + "* idxmap_points",
                         {ir::gridLoop(linear_, "idxmap_point", points_, {ir::text(out)})});
 }

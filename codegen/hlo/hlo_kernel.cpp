@@ -10,6 +10,7 @@
 #include "codegen/cuda/thread_check.h"
 #include "codegen/hlo/hlo_computation_internal.h"
 #include "codegen/hlo/hlo_stage_internal.h"
+#include "codegen/ir/loops.h"
 #include "codegen/kernel/loop_nest.h"
 #include "codegen/validate/validation.h"
 #include "ops/hlo/attributes.h"
@@ -192,28 +193,8 @@ class HloKernelPrinter {
     loopMap.results.clear();
     if (cuda_) {
       code = cudaStage(emitter, outputs, loopMap);
-    } else if (output.shape.empty()) {
-      code = emitter.statement({}, 2);
     } else {
-      LoopNest nest = buildLoopNest(loopMap, width_);
-      KernelValidator loops(loopMap, IndexLowering(loopMap, width_).declared());
-      require(loops.checkLoopNest(nest), "the loop nest of " + output.name);
-      collect(loops);
-      std::string threaded = std::to_string(points > INT64_MAX / emitter.pointsPerStatement()
-                                                ? INT64_MAX
-                                                : points * emitter.pointsPerStatement()) +
-                             " >= IDXMAP_PARALLEL_GRAIN";
-      auto statement = [&](const std::vector<CExpr>& point, int indent) {
-        std::vector<std::string> declarations;
-        for (size_t i = 0; i < point.size(); ++i) {
-          std::string name = "d" + std::to_string(i);
-          if (point[i]->op != COp::kVariable || point[i]->name != name)
-            declarations.push_back("const " + std::string(typeName(width_)) + " " + name + " = " +
-                                   printCExpr(point[i]) + ";");
-        }
-        return emitter.statement(declarations, indent);
-      };
-      code = printLoopNest(nest, 2, statement, independentPragmas(threaded));
+      code = cppStage(emitter, points, loopMap, output.name);
     }
     for (const hlo_stage::StageRead& read : emitter.reads()) {
       IndexingMap map = emitter.map();
@@ -225,6 +206,35 @@ class HloKernelPrinter {
     return code;
   }
 
+  // The stage as C++: isl's loop nest over its outputs' elements as IR, threads and SIMD lanes
+  // on its loops (its points are independent: each writes its own elements), the loops read
+  // back from the IR and proven to enumerate each point once.
+  std::string cppStage(StageEmitter& emitter, int64_t points, const IndexingMap& loopMap,
+                       const std::string& output) {
+    const int64_t perStatement = emitter.pointsPerStatement();
+    const ir::StatementStyle style{
+        width_, points > INT64_MAX / perStatement ? INT64_MAX : points * perStatement, ""};
+    if (loopMap.dims.empty()) return ir::printStatements({emitter.statement({})}, 2, style);
+    std::vector<ir::Node> nest =
+        ir::fromLoopNest(buildLoopNest(loopMap, width_), [&](const std::vector<CExpr>& point) {
+          std::vector<ir::Node> lets;  // the dims isl fixed to a value
+          for (size_t i = 0; i < point.size(); ++i) {
+            const std::string d = "d" + std::to_string(i);
+            if (point[i]->op != COp::kVariable || point[i]->name != d)
+              lets.push_back(ir::let(typeName(width_), d, ir::indexValue(point[i])));
+          }
+          return emitter.statement(std::move(lets));
+        });
+    ir::mapIndependentLoops(nest, true);
+    KernelValidator loops(loopMap, IndexLowering(loopMap, width_).declared());
+    std::string why;
+    const std::optional<LoopNest> read = ir::readLoopNest(nest, loopMap, width_, why);
+    require(read ? loops.checkLoopNest(*read) : ProofResult::unknown(why),
+            "the loop nest of " + output);
+    collect(loops);
+    return ir::printStatements(nest, 2, style);
+  }
+
   // The stage as a __global__ function (a thread per element of its outputs, added to the
   // file's kernels) and its launch.
   std::string cudaStage(StageEmitter& emitter, const std::vector<ValueBuffer>& outputs,
@@ -232,7 +242,7 @@ class HloKernelPrinter {
     const ValueBuffer& output = outputs.at(0);
     ThreadPoints threads(loopMap, width_);
     // The stage's element code is text still; the thread's point is IR, read back and proven.
-    const ir::Node loop = threads.gridLoop({ir::text(emitter.statement({}, 4))});
+    const ir::Node loop = threads.gridLoop({emitter.statement({})});
     KernelValidator loops(loopMap, IndexLowering(loopMap, width_).declared());
     require(checkGridPoints(loops, loop, loopMap), "the thread's point decoding of " + output.name);
     collect(loops);

@@ -226,12 +226,11 @@ std::string StageEmitter::load(const ValueBuffer& buffer, const std::vector<Expr
                buffer.holdsComputeType ? element : loadElement(buffer.type, element));
 }
 
-std::string StageEmitter::statement(const std::vector<std::string>& pointDeclarations, int indent) {
+ir::Node StageEmitter::statement(std::vector<ir::Node> pointLets) {
   out_.clear();
-  indent_ = indent + 2;
+  indent_ = 0;
   memo_.assign(1, {});
   context_.clear();
-  for (const std::string& declaration : pointDeclarations) line(declaration);
   std::vector<Expr> index;
   for (size_t i = 0; i < outputDims_; ++i) index.push_back(Expr::dim(static_cast<unsigned>(i)));
   Frame frame{scope_.computation, {}, 0};
@@ -251,8 +250,8 @@ std::string StageEmitter::statement(const std::vector<std::string>& pointDeclara
     line(output.name + "[" + offset +
          "] = " + (output.holdsComputeType ? v : storeElement(output.type, v)) + ";");
   }
-  return std::string(static_cast<size_t>(indent), ' ') + "{\n" + out_ +
-         std::string(static_cast<size_t>(indent), ' ') + "}\n";
+  pointLets.push_back(ir::text(out_));
+  return ir::block(std::move(pointLets), true);
 }
 
 std::string StageEmitter::value(const Frame& frame, const Instruction& instruction,

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "codegen/hlo/hlo_kernel.h"
+#include "codegen/ir/kernel_ir.h"
 #include "codegen/kernel/index_code.h"
 #include "codegen/prelude/element_code.h"
 #include "core/indexing_map.h"
@@ -93,8 +94,9 @@ class StageEmitter {
   // The stage's variables: its output dims, a reduce's reduced dims (a dot's contracting dims)
   // after them, and the runtime variables the statement declares.
   const IndexingMap& map() const { return map_; }
-  // The statement at one point of the loop nest (`point` gives d0.. when isl fixed some).
-  std::string statement(const std::vector<std::string>& pointDeclarations, int indent);
+  // The statement at one point of the loop nest: a scope of `pointLets` (d<i> where isl fixed
+  // some) and the stage's element code (text, lines indented from 0).
+  ir::Node statement(std::vector<ir::Node> pointLets);
   const std::vector<PendingCheck>& checks() const { return checks_; }
   const std::vector<StageRead>& reads() const { return reads_; }
   // The points one statement visits: the reduced dims' sizes (1 for other stages).

@@ -168,6 +168,15 @@ Node badIndexFlag() { return nodeOf(Node::Kind::kBadIndexFlag); }
 Node badIndex() { return nodeOf(Node::Kind::kBadIndex); }
 Node returnIfBad() { return nodeOf(Node::Kind::kReturnIfBad); }
 
+Node tileRuns(int64_t rows, int64_t hi, std::vector<Node> body, std::vector<Node> pastTile) {
+  Node node = nodeOf(Node::Kind::kTileRuns);
+  node.count = rows;
+  node.hi = hi;
+  node.body = std::move(body);
+  node.orElse = std::move(pastTile);
+  return node;
+}
+
 Node text(std::string statements) {
   Node node = nodeOf(Node::Kind::kText);
   node.name = std::move(statements);

@@ -30,8 +30,17 @@
 //   kBadIndexFlag declares the flag kBadIndex sets (before any thread runs)
 //   kBadIndex    reports an index value out of range: sets the flag, from any thread
 //   kReturnIfBad returns 2 when the flag is set
-//   kText        C statements as written (`name`), which no validation reads: what is still
-//                printed as text inside IR (the HLO stages' element code, CUDA's tiles of runs)
+//   kTileRuns    a segmented CUDA thread's tile of `count` rows of d0 from the declared d0 (none
+//                past `hi`): declares idxmap_first = d0, then runs a statement at d0 = idxmap_first
+//                + idxmap_row for every row from the tile's first run start (kRunStarts' test)
+//                to the tile's end and on past it while no run starts: the runs that start in
+//                the tile, each whole. `body`: sources fetched first (kLets, each an array of
+//                `count` values, row r's computed at d0 = idxmap_first + r, rows past hi
+//                skipped), then the statement for the tile's rows; `orElse`: the statement for
+//                the rows past it
+//   kText        C statements as written (`name`, lines indented from 0, printed at the node's
+//                depth), which no validation reads: what is still text inside the IR (the HLO
+//                stages' element code, deterministic mode's walk over a sorted run)
 //
 // Invariants: a kLet's, kFor's and kThreadShare's names are not redeclared in their scope
 // (the point's dims d<i> excepted: a statement may rebind a dim to a fixed value in a nested
@@ -119,6 +128,7 @@ struct Node {
     kBadIndexFlag,
     kBadIndex,
     kReturnIfBad,
+    kTileRuns,
     kText,
   };
   Kind kind = Kind::kBlock;
@@ -134,7 +144,8 @@ struct Node {
                                    // kVectorCopy: offset
   int64_t step = 1;                // kFor
   int64_t lo = 0, hi = 0, count = 0;  // kThreadShare: lo, count; kRunStarts: lo, hi;
-                                      // kPrefetch: count (bytes); kCopy: count (elements)
+                                      // kPrefetch: count (bytes); kCopy: count (elements);
+                                      // kTileRuns: count (rows), hi
   LoopMapping mapping;                // kFor
   Value value;  // kLet, kVar, kAssign, kStore, kVectorCopy (the source), kPrefetch (the address)
   std::vector<Value> loads;        // kRunStarts
@@ -167,6 +178,7 @@ Node copy(std::string into, std::string from, std::string type, int64_t elements
 Node badIndexFlag();
 Node badIndex();
 Node returnIfBad();
+Node tileRuns(int64_t rows, int64_t hi, std::vector<Node> body, std::vector<Node> pastTile);
 Node text(std::string statements);
 
 // One kernel entry point: `extern "C" int symbol(buffers...)` returning 0, 1 for element

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,13 @@ namespace idxmap::codegen::ir {
 // The nest's loops and guards as IR, each statement of it `statement(point)`.
 std::vector<Node> fromLoopNest(const LoopNest& nest,
                                const std::function<Node(const std::vector<CExpr>&)>& statement);
+
+// A nest of loops (kFor), guards (kIf), blocks and statements (scoped kBlocks) read back from
+// the IR as the LoopNest validation proves (KernelValidator::checkLoopNest) over `map`'s dims,
+// iterators in `width`: what the IR runs, whatever built it. A statement's point is the dims'
+// iterators, or the index values its kLets give d<i>. nullopt, with `why`, for another node.
+std::optional<LoopNest> readLoopNest(const std::vector<Node>& nodes, const IndexingMap& map,
+                                     CWidth width, std::string& why);
 
 // Where a nest's points are independent: threads share its first loop and the perfectly
 // nested, constant-bounded loops below it, collapsed only as far as it takes to have 64 chunks

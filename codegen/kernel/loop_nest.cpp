@@ -146,96 +146,6 @@ std::vector<LoopNode> readNodes(isl_ast_node* node, AstReader& reader) {
   return {readNode(node, reader)};
 }
 
-std::string spaces(int n) { return std::string(static_cast<size_t>(n), ' '); }
-
-// The trip counts of the loops from `node` down that are perfectly nested with constant
-// bounds: what an OpenMP collapse clause may cover.
-std::vector<int64_t> collapsibleTrips(const LoopNode& node) {
-  std::vector<int64_t> trips;
-  const LoopNode* current = &node;
-  while (current->kind == LoopNode::Kind::kFor && current->step == 1 &&
-         current->lower->op == COp::kLiteral && current->condition->operands.size() == 2 &&
-         current->condition->operands[1]->op == COp::kLiteral &&
-         current->condition->op == COp::kLessEqual) {
-    trips.push_back(current->condition->operands[1]->value - current->lower->value + 1);
-    if (current->body.size() != 1) break;
-    current = &current->body[0];
-    if (current->kind == LoopNode::Kind::kBlock && current->body.size() == 1)
-      current = &current->body[0];
-  }
-  return trips;
-}
-
-bool containsLoop(const std::vector<LoopNode>& nodes) {
-  for (const LoopNode& node : nodes)
-    if (node.kind == LoopNode::Kind::kFor || containsLoop(node.body) || containsLoop(node.orElse))
-      return true;
-  return false;
-}
-
-struct Printer {
-  CWidth width;
-  const std::function<std::string(const std::vector<CExpr>&, int)>& statement;
-  const LoopPragmas& pragmas;
-  bool outerPrinted = false;
-  size_t covered = 0;  // loops of the outer chain still under the outer pragma
-
-  void print(const std::vector<LoopNode>& nodes, int indent, std::string& out) {
-    for (const LoopNode& node : nodes) print(node, indent, out);
-  }
-  void print(const LoopNode& node, int indent, std::string& out) {
-    switch (node.kind) {
-      case LoopNode::Kind::kFor: {
-        bool innermost = !containsLoop(node.body);
-        if (!outerPrinted) {
-          outerPrinted = true;
-          std::vector<int64_t> trips = collapsibleTrips(node);
-          const LoopNode* last = &node;
-          for (size_t i = 1; i < trips.size(); ++i) {
-            last = &last->body[0];
-            if (last->kind == LoopNode::Kind::kBlock) last = &last->body[0];
-          }
-          if (pragmas.outer) {
-            auto [text, loops] = pragmas.outer(trips, !containsLoop(last->body));
-            out += text;
-            covered = loops;
-          }
-        }
-        if (covered > 0) {
-          --covered;
-        } else if (innermost) {
-          out += pragmas.innermost;
-        }
-        out += spaces(indent) + "for (" + typeName(width) + " " + node.iterator + " = " +
-               printCExpr(node.lower) + "; " + printCExpr(node.condition) + "; " +
-               (node.step == 1 ? "++" + node.iterator
-                               : node.iterator + " += " + std::to_string(node.step)) +
-               ") {\n";
-        if (pragmas.bodyStart && node.iterator == pragmas.bodyStartIterator && covered == 0)
-          out += pragmas.bodyStart(indent + 2);
-        print(node.body, indent + 2, out);
-        out += spaces(indent) + "}\n";
-        return;
-      }
-      case LoopNode::Kind::kIf:
-        out += spaces(indent) + "if (" + printCExpr(node.condition) + ") {\n";
-        print(node.body, indent + 2, out);
-        if (!node.orElse.empty()) {
-          out += spaces(indent) + "} else {\n";
-          print(node.orElse, indent + 2, out);
-        }
-        out += spaces(indent) + "}\n";
-        return;
-      case LoopNode::Kind::kBlock:
-        print(node.body, indent, out);
-        return;
-      case LoopNode::Kind::kStatement:
-        out += statement(node.point, indent);
-        return;
-    }
-  }
-};
-
 void loopsOver(LoopNode& node, const std::string& iterator, std::vector<LoopNode*>& found) {
   if (node.kind == LoopNode::Kind::kFor && node.iterator == iterator) found.push_back(&node);
   for (LoopNode& child : node.body) loopsOver(child, iterator, found);
@@ -326,36 +236,6 @@ LoopNest buildLoopNest(const IndexingMap& map, CWidth width) {
     nest.root = readNode(root, reader);
     return nest;
   });
-}
-
-std::string printLoopNest(
-    const LoopNest& nest, int indent,
-    const std::function<std::string(const std::vector<CExpr>&, int)>& statement,
-    const LoopPragmas& pragmas) {
-  Printer printer{nest.width, statement, pragmas};
-  std::string out;
-  printer.print(nest.root, indent, out);
-  return out;
-}
-
-}  // namespace idxmap::codegen
-
-namespace idxmap::codegen {
-
-LoopPragmas independentPragmas(const std::string& threaded, bool vectorize) {
-  LoopPragmas pragmas;
-  if (vectorize) pragmas.innermost = "#pragma omp simd\n";
-  pragmas.outer = [threaded, vectorize](const std::vector<int64_t>& trips, bool lastIsInnermost) {
-    const size_t collapse = threadedCollapse(trips);
-    if (collapse == 0) return std::pair<std::string, size_t>();
-    bool simd = vectorize && collapse == trips.size() && lastIsInnermost;
-    return std::pair<std::string, size_t>(
-        "#pragma omp parallel for" + std::string(simd ? " simd" : "") +
-            (collapse > 1 ? " collapse(" + std::to_string(collapse) + ")" : "") +
-            " schedule(static) if (" + threaded + ")\n",
-        collapse);
-  };
-  return pragmas;
 }
 
 }  // namespace idxmap::codegen

@@ -50,28 +50,6 @@ std::vector<Constraint> dimConstraints(const IndexingMap& map);
 // division per point); 0 when there are none.
 size_t threadedCollapse(const std::vector<int64_t>& trips);
 
-// OpenMP pragmas a kernel puts on its nest.
-struct LoopPragmas {
-  // Before the outermost loop, given the trip counts of the perfectly nested, constant-bounded
-  // loops it starts (what a collapse clause may cover) and whether the last of them is
-  // innermost; returns the pragma and how many loops it covers (no pragma may come between).
-  std::function<std::pair<std::string, size_t>(const std::vector<int64_t>& tripCounts,
-                                               bool lastIsInnermost)>
-      outer;
-  // Before every innermost loop the outer pragma does not cover (e.g. "#pragma omp simd\n").
-  std::string innermost;
-  // At the start of the body of each loop over `bodyStartIterator` that no collapse clause
-  // joins to the loops inside it, `bodyStart(indent)` (a prefetch of a later iteration's data).
-  std::string bodyStartIterator;
-  std::function<std::string(int)> bodyStart;
-};
-
-// The pragmas of a nest whose points are independent: threads share the outer loops
-// (collapsed only as far as it takes to have 64 chunks: collapsing costs a division per
-// point), the innermost loop is vectorized unless `vectorize` is false; `threaded` is the
-// condition under which threads pay off (an OpenMP `if` clause).
-LoopPragmas independentPragmas(const std::string& threaded, bool vectorize = true);
-
 // A thread's share of one dim: the nest's only loop over `iterator` becomes
 // `for (iterator = first; iterator < last; ++iterator)`, `first` and `last` int64_t variables
 // the caller declares. Returns the loop's range [lo, hi] as it was; nullopt, and the nest
@@ -81,12 +59,5 @@ LoopPragmas independentPragmas(const std::string& threaded, bool vectorize = tru
 std::optional<std::pair<int64_t, int64_t>> narrowLoop(LoopNest& nest, const std::string& iterator,
                                                       const std::string& first,
                                                       const std::string& last);
-
-// The nest as C++, `indent` spaces deep; `statement(point, indent)` prints a statement's body
-// given its point.
-std::string printLoopNest(
-    const LoopNest& nest, int indent,
-    const std::function<std::string(const std::vector<CExpr>&, int)>& statement,
-    const LoopPragmas& pragmas);
 
 }  // namespace idxmap::codegen

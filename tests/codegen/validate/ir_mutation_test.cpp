@@ -6,9 +6,8 @@
 // each made to the IR of every kernel of random gathers and scatters (random_kernel_cases.h)
 // between building and validating it (printCppKernel's seam). Each one breaks what the kernel
 // promises for some index values or thread counts, so validation must refuse every one; the
-// kernel as built must pass. For the CUDA target (its statements are IR): an atomic update made
-// a plain store, and a 16-byte copy where points may collide. CI runs a sample of the ops;
-// IDXMAP_TEST_FULL=1 all of them.
+// kernel as built must pass (the CUDA target's: cuda_ir_mutation_test.cpp). CI runs a sample of
+// the ops; IDXMAP_TEST_FULL=1 all of them.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -20,6 +19,7 @@
 #include "codegen/emit.h"
 #include "codegen/lower/gather_scatter_kernels.h"
 #include "tests/codegen/random_kernel_cases.h"
+#include "tests/codegen/validate/sorted_scatter_case.h"
 #include "tests/support/sampling.h"
 
 namespace idxmap::codegen {
@@ -216,22 +216,7 @@ TEST(IrMutation, RefusesEveryStructuralChange) {
 
 // A scatter whose indices are assumed sorted: threads split d0 at runs of equal indices.
 TEST(IrMutation, RefusesStructuralChangesOfASegmentedScatter) {
-  const std::string text =
-      R"(func.func @main(%table: tensor<16x8xf32>, %rows: tensor<64x1xi32>, %updates: tensor<64x8xf32>) -> tensor<16x8xf32> {
-  %0 = "stablehlo.scatter"(%table, %rows, %updates) ({
-  ^bb0(%old: tensor<f32>, %new: tensor<f32>):
-    %s = "stablehlo.add"(%old, %new) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-    "stablehlo.return"(%s) : (tensor<f32>) -> ()
-  }) {
-    scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1],
-      inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>
-  } : (tensor<16x8xf32>, tensor<64x1xi32>, tensor<64x8xf32>) -> tensor<16x8xf32>
-  func.return %0 : tensor<16x8xf32>
-})";
-  mlir_ir::Module module = mlir_ir::parseMlirModule(text, "sorted.mlir");
-  EmittedModule emitted = emitMlirModule(module, parseAssumptions({"%rows: sorted"}));
-  ASSERT_EQ(emitted.kernels.size(), 1u);
-  const Kernel& kernel = emitted.kernels[0].kernel;
+  const Kernel kernel = segmentedScatter();
   ASSERT_EQ(kernel.strategy, Strategy::kSegmented);
   std::map<std::string, int> refusedBy;
   int applied = 0;
@@ -294,168 +279,6 @@ TEST(IrMutation, RefusesParallelStoresWithoutAProofOfDistinctTargets) {
   }
   EXPECT_GT(scatters, 0);
   EXPECT_GT(gathers, 0);
-}
-
-// CUDA: threads take a point each, so where points may write one element every update is the
-// transfer's atomic one. Each atomic store of each statement made plain, or turned into a 16-byte
-// copy, must be refused.
-TEST(IrMutation, RefusesAPlainCudaStoreWherePointsMayCollide) {
-  const sampling::Sample sample = sampling::sampleOf("IrMutationCuda", 60, 12);
-  RandomCases random = randomKernelCases(0, static_cast<int>(sample.count), sample.seed);
-  int atomic = 0;
-  for (const RandomCase& c : random.cases) {
-    Kernel kernel;
-    try {
-      kernel = scatterKernel(c.scatterOp, {}, {"updates", "result", "scatter_indices"});
-      printCudaKernel(kernel, {});  // as built: validated
-    } catch (const ValidationError& e) {
-      ADD_FAILURE() << "the kernel as built is refused: " << e.what();
-      continue;
-    } catch (const Error&) {
-      continue;  // an update computation, element type or domain CUDA kernels do not take
-    }
-    for (bool vector : {false, true}) {
-      bool changed = false;
-      auto plain = [&](ir::Node& statement) {
-        std::function<void(ir::Node&)> walk = [&](ir::Node& node) {
-          if (node.kind == Kind::kStore && !node.atomic.empty() && !changed) {
-            node.atomic.clear();
-            if (vector) node.kind = Kind::kVectorCopy;
-            changed = true;
-          }
-          for (ir::Node& child : node.body) walk(child);
-          for (ir::Node& child : node.orElse) walk(child);
-        };
-        walk(statement);
-      };
-      try {
-        printCudaKernel(kernel, {}, plain);
-        EXPECT_FALSE(changed) << (vector ? "a 16-byte copy" : "a plain store")
-                              << " replaced an atomic update and was accepted";
-      } catch (const ValidationError&) {
-        EXPECT_TRUE(changed);
-      }
-      atomic += changed;
-    }
-  }
-  std::cout << "[ score ] CUDA atomic updates made plain or 16-byte copies, refused: " << atomic
-            << "\n";
-  EXPECT_GT(atomic, 0);
-}
-
-// CUDA: each thread decodes its point from its number in a grid-stride loop, read back from the
-// IR and proven to give the threads each point of the domain once. A loop one number short or
-// one long, a loop that does not start at 0 or is no longer spread over the grid, a dim's digit
-// shifted by one or taken modulo one more than its extent: each leaves a point to no thread, or
-// gives a thread a point outside the domain, and must be refused.
-TEST(IrMutation, RefusesAWrongCudaThreadDecoding) {
-  const sampling::Sample sample = sampling::sampleOf("IrMutationCudaThreads", 60, 12);
-  const int gathers = static_cast<int>(sample.count) / 2;
-  RandomCases random =
-      randomKernelCases(gathers, static_cast<int>(sample.count) - gathers, sample.seed);
-  using Edit = std::function<bool(ir::Node&)>;  // false: nothing it applies to
-  auto lets = [](ir::Node& loop, const std::function<bool(ir::Node&)>& change) {
-    for (ir::Node& node : loop.body)
-      if (node.kind == Kind::kLet && node.name.starts_with("d") && change(node)) return true;
-    return false;
-  };
-  // The first kRem of `e` with its divisor plus one; null when it has none.
-  std::function<CExpr(const CExpr&)> widerRem = [&](const CExpr& e) -> CExpr {
-    if (e->op == COp::kRem)
-      return binary(COp::kRem, e->operands[0], literal(e->operands[1]->value + 1));
-    for (size_t i = 0; i < e->operands.size(); ++i)
-      if (CExpr changed = widerRem(e->operands[i])) {
-        CExprNode copy = *e;
-        copy.operands[i] = changed;
-        return std::make_shared<const CExprNode>(std::move(copy));
-      }
-    return nullptr;
-  };
-  const std::vector<std::pair<std::string, Edit>> edits = {
-      {"one number short",
-       [](ir::Node& loop) {
-         CExpr count = loop.condition->operands[1];
-         loop.condition =
-             binary(COp::kLess, loop.condition->operands[0], literal(count->value - 1));
-         return true;
-       }},
-      {"one number long",
-       [](ir::Node& loop) {
-         CExpr count = loop.condition->operands[1];
-         loop.condition =
-             binary(COp::kLess, loop.condition->operands[0], literal(count->value + 1));
-         return true;
-       }},
-      {"starting at 1",
-       [](ir::Node& loop) {
-         loop.lower = literal(1);
-         return true;
-       }},
-      {"not spread over the grid",
-       [](ir::Node& loop) {
-         loop.mapping.kind = ir::LoopMapping::Kind::kSerial;
-         return true;
-       }},
-      {"a digit shifted by one",
-       [&](ir::Node& loop) {
-         return lets(loop, [](ir::Node& let) {
-           if (let.value->index->op == COp::kLiteral) return false;  // a dim of one value
-           let.value = ir::indexValue(binary(COp::kAdd, let.value->index, literal(1)));
-           return true;
-         });
-       }},
-      {"a digit modulo one more",
-       [&](ir::Node& loop) {
-         // A digit's remainder matters only where the quotient reaches its extent: where an
-         // earlier dim (more significant) takes more than one value.
-         bool moreSignificant = false;
-         return lets(loop, [&](ir::Node& let) {
-           CExpr changed = moreSignificant ? widerRem(let.value->index) : nullptr;
-           moreSignificant = moreSignificant || let.value->index->op != COp::kLiteral;
-           if (changed) let.value = ir::indexValue(changed);
-           return changed != nullptr;
-         });
-       }},
-  };
-  std::map<std::string, int> refused;
-  int kernels = 0;
-  for (const RandomCase& c : random.cases) {
-    {
-      Kernel kernel;
-      try {
-        kernel = c.scatter
-                     ? scatterKernel(c.scatterOp, {}, {"updates", "result", "scatter_indices"})
-                     : gatherKernel(c.gather, {}, {"result", "operand", "start_indices"});
-        if (printCudaKernel(kernel, {}).text.find("idxmap_point") == std::string::npos) continue;
-      } catch (const ValidationError& e) {
-        ADD_FAILURE() << "the kernel as built is refused: " << e.what();
-        continue;
-      } catch (const Error&) {
-        continue;  // an update computation, element type or domain CUDA kernels do not take
-      }
-      ++kernels;
-      for (const auto& [name, edit] : edits) {
-        bool changed = false;
-        auto onGrid = [&](ir::Node& node) {
-          if (!changed && node.kind == Kind::kFor &&
-              node.mapping.kind == ir::LoopMapping::Kind::kGrid)
-            changed = edit(node);
-        };
-        try {
-          printCudaKernel(kernel, {}, onGrid);
-          EXPECT_FALSE(changed) << name << " accepted";
-        } catch (const ValidationError&) {
-          EXPECT_TRUE(changed) << name << ": the kernel as built is refused";
-        }
-        refused[name] += changed;
-      }
-    }
-  }
-  std::cout << "[ score ] CUDA thread decodings changed and refused, of " << kernels << " kernels:";
-  for (const auto& [name, count] : refused) std::cout << " " << name << " " << count << ";";
-  std::cout << "\n";
-  EXPECT_GT(kernels, 0);
-  for (const auto& [name, count] : refused) EXPECT_GT(count, 0) << name;
 }
 
 }  // namespace

@@ -1,8 +1,7 @@
 // Validation refuses what is wrong and accepts what is right: C '/' on a dividend that can be
 // negative, int32 arithmetic past 2^31, an offset past its buffer, a guard that lets an
 // out-of-bounds update through and a loop nest that misses points are each refuted with a
-// replayed point; their correct versions are proven. Loop nests are also checked against
-// brute-force enumeration by running them.
+// replayed point; their correct versions are proven (loop nests: loop_nest_test.cpp).
 #include <gtest/gtest.h>
 
 #include <map>
@@ -203,69 +202,6 @@ TEST(Validation, ASimplifiedExpressionMustTakeTheSameValueAtEveryPoint) {
           << e.what();
     }
   }
-}
-
-TEST(LoopNest, EnumeratesTheDomainOnceAsBruteForceDoes) {
-  const char* maps[] = {
-      "(d0, d1) -> (d0, d1), domain: d0 in [0, 4], d1 in [0, 6], d0 + d1 in [2, 7]",
-      "(d0, d1, d2) -> (d0), domain: d0 in [0, 3], d1 in [0, 0], d2 in [0, 5], d2 - d0 in [0, 3]",
-      "(d0, d1) -> (d0), domain: d0 in [0, 11], d1 in [0, 3], d0 mod 3 in [0, 0], d0 + d1 * 4 in "
-      "[0, 13]",
-      "(d0) -> (d0), domain: d0 in [-3, 3]",
-  };
-  for (const char* text : maps) {
-    IndexingMap m = map(text);
-    LoopNest nest = buildLoopNest(m, CWidth::k32);
-    KernelValidator validator(m, variables(m, CWidth::k32));
-    EXPECT_TRUE(validator.checkLoopNest(nest).isProven()) << text;
-    // The nest run as C would run it (the printed bounds, read back), its points collected.
-    std::optional<std::vector<std::vector<int64_t>>> run = mutants::runLoopNest(nest, 1000);
-    ASSERT_TRUE(run.has_value()) << text;
-    std::vector<std::vector<int64_t>> points = *run;
-    std::vector<std::vector<int64_t>> expected;
-    std::vector<int64_t> point(m.dims.size());
-    std::function<void(size_t)> walk = [&](size_t i) {
-      if (i == m.dims.size()) {
-        if (m.contains(point, {}, {})) expected.push_back(point);
-        return;
-      }
-      for (point[i] = m.dims[i].range.lo; point[i] <= m.dims[i].range.hi; ++point[i]) walk(i + 1);
-    };
-    walk(0);
-    std::sort(points.begin(), points.end());
-    EXPECT_EQ(points, expected) << text;  // every point, each once
-  }
-}
-
-TEST(LoopNest, ANestThatMissesPointsIsRefuted) {
-  IndexingMap m = map("(d0, d1) -> (d0, d1), domain: d0 in [0, 4], d1 in [0, 6]");
-  LoopNest nest = buildLoopNest(m, CWidth::k32);
-  ASSERT_EQ(nest.root.kind, LoopNode::Kind::kFor);
-  nest.root.condition = binary(COp::kLessEqual, variable("d0", CWidth::k32), literal(3));
-  KernelValidator validator(m, variables(m, CWidth::k32));
-  EXPECT_TRUE(validator.checkLoopNest(nest).isRefuted());
-}
-
-// A thread's share of d0's loop (narrowLoop), proven for every share [first, last) of the
-// range: the narrowed nest runs exactly the domain's points there. A share that also runs its
-// last row, or the whole nest run by every thread, would apply a point twice: refuted.
-TEST(LoopNest, AThreadsShareRunsExactlyTheDomainsPointsInIt) {
-  IndexingMap m =
-      map("(d0, d1) -> (d0, d1), domain: d0 in [2, 9], d1 in [0, 3], d0 + d1 in [0, 10]");
-  const LoopNest whole = buildLoopNest(m, CWidth::k32);
-  LoopNest nest = whole;
-  ASSERT_EQ(narrowLoop(nest, "d0", "idxmap_first", "idxmap_last"),
-            (std::pair<int64_t, int64_t>{2, 9}));
-  KernelValidator validator(m, variables(m, CWidth::k32));
-  const KernelValidator::ThreadShare share{"d0", "idxmap_first", "idxmap_last", {2, 9}};
-  EXPECT_TRUE(validator.checkLoopNest(nest, share).isProven());
-  ASSERT_EQ(nest.root.kind, LoopNode::Kind::kFor);
-  LoopNest overlapping = nest;
-  overlapping.root.condition =
-      binary(COp::kLessEqual, variable("d0", CWidth::k32), variable("idxmap_last", CWidth::k64));
-  EXPECT_TRUE(validator.checkLoopNest(overlapping, share).isRefuted());
-  EXPECT_TRUE(validator.checkLoopNest(whole, share).isRefuted());
-  EXPECT_TRUE(validator.checkLoopNest(whole).isProven());
 }
 
 // Threads that walk every point and apply the ones they own: the printed test must be exactly
