@@ -109,6 +109,8 @@ struct Printer {
         return;
       case Node::Kind::kTileRuns:
         return printTileRuns(node, indent);
+      case Node::Kind::kSortedRun:
+        return printSortedRun(node, indent);
       case Node::Kind::kText: {
         std::istringstream lines(node.name);
         for (std::string line; std::getline(lines, line);)
@@ -175,6 +177,20 @@ struct Printer {
            " idxmap_row = idxmap_rows; idxmap_row <= " + hi +
            " - idxmap_first && !idxmap_run_starts_at(idxmap_first + idxmap_row); ++idxmap_row)\n";
     print(node.orElse, indent + 4);
+  }
+
+  void printSortedRun(const Node& node, int indent) {
+    const std::string at = pad(indent), K = node.type, L = node.from;
+    const std::string skipped = "static_cast<" + K + ">(" + std::to_string(node.hi) + "ull)";
+    out += at + "const " + K + " idxmap_key = idxmap_keys[idxmap_point];\n" + at +
+           "if (idxmap_key == " + skipped +
+           " || (idxmap_point > 0 && idxmap_keys[idxmap_point - 1] == idxmap_key)) continue;\n";
+    out += at + "for (" + L + " idxmap_at = idxmap_point; idxmap_at < " +
+           std::to_string(node.count) +
+           " && idxmap_keys[idxmap_at] == idxmap_key; ++idxmap_at) {\n" + at + "  const " + L +
+           " idxmap_point = idxmap_points[idxmap_at];\n";
+    print(node.body, indent + 2);
+    out += at + "}\n";
   }
 
   // A lambda: whether index vector d0 differs from d0 - 1's (each load read at both).

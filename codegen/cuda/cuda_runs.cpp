@@ -106,22 +106,22 @@ std::string CudaKernelPrinter::keysKernel() {
 
 std::string CudaKernelPrinter::applyKernel() {
   const std::string L = typeName(linear_), K = keyType();
+  std::vector<ir::Node> point = threads_.declaredDims("idxmap_point");
+  point.push_back(statement(dimVariables(), Store::kInPlace));
+  ir::Node apply =
+      ir::gridLoop(linear_, "idxmap_point", points_,
+                   {ir::sortedRun(K, L, (int64_t{1} << keyBits()) - 1, points_, std::move(point))});
+  if (edit_) edit_(apply);
   // The point numbers the sort permuted, each decoded as the keys kernel decoded it: proven
   // from the IR to be the domain's points, each once, over the numbers [0, points).
-  std::vector<ir::Node> point = threads_.declaredDims("idxmap_point");
-  require(checkDecodedPoints(validator_, point, "idxmap_point", linear_, points_, kernel_.map),
+  const ir::Node& run = apply.body.at(0);
+  requireShape(run.kind == ir::Node::Kind::kSortedRun && run.count == points_ &&
+                   run.hi == (int64_t{1} << keyBits()) - 1 && run.from == L,
+               "the walk over a run of sorted targets");
+  require(checkDecodedPoints(validator_, run.body, "idxmap_point", linear_, points_, kernel_.map),
           "the sorted point numbers' decoding");
-  point.push_back(statement(dimVariables(), Store::kInPlace));
-  std::string out = "const " + K +
-                    " idxmap_key = idxmap_keys[idxmap_point];\nif (idxmap_key == " + skippedKey() +
-                    " || (idxmap_point > 0 && idxmap_keys[idxmap_point - 1] == idxmap_key)) "
-                    "continue;\n";
-  out += "for (" + L + " idxmap_at = idxmap_point; idxmap_at < " + std::to_string(points_) +
-         " && idxmap_keys[idxmap_at] == idxmap_key; ++idxmap_at) {\n  const " + L +
-         " idxmap_point = idxmap_points[idxmap_at];\n" + ir::printStatements(point, 2, style()) +
-         "}\n";
   return kernelFunction("apply", ", const " + K + "* idxmap_keys, const " + L + "* idxmap_points",
-                        {ir::gridLoop(linear_, "idxmap_point", points_, {ir::text(out)})});
+                        {apply});
 }
 
 int CudaKernelPrinter::keyBits() const {

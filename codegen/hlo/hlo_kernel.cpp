@@ -231,8 +231,17 @@ class HloKernelPrinter {
     const std::optional<LoopNest> read = ir::readLoopNest(nest, loopMap, width_, why);
     require(read ? loops.checkLoopNest(*read) : ProofResult::unknown(why),
             "the loop nest of " + output);
+    requireDistinctWrites(emitter, loops);
     collect(loops);
     return ir::printStatements(nest, 2, style);
+  }
+
+  // Points run at once (threads, SIMD lanes, CUDA threads) store with plain stores: proven here
+  // that no two points of the stage write one element of an output (isl, over the output dims).
+  void requireDistinctWrites(const StageEmitter& emitter, KernelValidator& loops) {
+    for (const StageEmitter::Write& write : emitter.writes())
+      require(loops.checkDistinct("points run at once, each writing " + write.buffer, write.offset),
+              "points run at once, each writing " + write.buffer);
   }
 
   // The stage as a __global__ function (a thread per element of its outputs, added to the
@@ -245,6 +254,7 @@ class HloKernelPrinter {
     const ir::Node loop = threads.gridLoop({emitter.statement({})});
     KernelValidator loops(loopMap, IndexLowering(loopMap, width_).declared());
     require(checkGridPoints(loops, loop, loopMap), "the thread's point decoding of " + output.name);
+    requireDistinctWrites(emitter, loops);
     collect(loops);
     const std::string body =
         scope_.constantArrays + ir::printStatements({loop}, 2, {width_, 0, ""}) + "}\n";

@@ -241,11 +241,13 @@ ir::Node StageEmitter::statement(std::vector<ir::Node> pointLets) {
                                         : std::vector{compute(frame, stage_, index)};
   IndexingMap at = contextMap();
   at.results = index;
+  writes_.clear();
   for (size_t k = 0; k < outputs_.size(); ++k) {
     const ValueBuffer& output = outputs_[k];
     int64_t elements = 1;
     for (int64_t size : output.shape) elements *= size;
-    std::string offset = printIndex("store to " + output.name, bufferOffset(at, output), elements);
+    writes_.push_back({output.name, bufferOffset(at, output)});
+    std::string offset = printIndex("store to " + output.name, writes_.back().offset, elements);
     const std::string& v = values.at(k);
     line(output.name + "[" + offset +
          "] = " + (output.holdsComputeType ? v : storeElement(output.type, v)) + ";");

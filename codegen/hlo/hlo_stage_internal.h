@@ -99,6 +99,13 @@ class StageEmitter {
   ir::Node statement(std::vector<ir::Node> pointLets);
   const std::vector<PendingCheck>& checks() const { return checks_; }
   const std::vector<StageRead>& reads() const { return reads_; }
+  // What the last statement stores: each output buffer and the offset it writes, over the
+  // output's dims (row-major in its layout), for the caller to prove distinct across points.
+  struct Write {
+    std::string buffer;
+    Expr offset;
+  };
+  const std::vector<Write>& writes() const { return writes_; }
   // The points one statement visits: the reduced dims' sizes (1 for other stages).
   int64_t pointsPerStatement() const;
 
@@ -155,6 +162,7 @@ class StageEmitter {
   IndexLowering lowering_;
   std::vector<PendingCheck> checks_;
   std::vector<StageRead> reads_;
+  std::vector<Write> writes_;
   // Per statement: the text, its indent, the branch constraints, values already computed.
   std::string out_;
   int indent_ = 0;

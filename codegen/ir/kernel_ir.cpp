@@ -177,6 +177,17 @@ Node tileRuns(int64_t rows, int64_t hi, std::vector<Node> body, std::vector<Node
   return node;
 }
 
+Node sortedRun(std::string keyType, std::string pointType, int64_t skippedKey, int64_t positions,
+               std::vector<Node> body) {
+  Node node = nodeOf(Node::Kind::kSortedRun);
+  node.type = std::move(keyType);
+  node.from = std::move(pointType);
+  node.hi = skippedKey;
+  node.count = positions;
+  node.body = std::move(body);
+  return node;
+}
+
 Node text(std::string statements) {
   Node node = nodeOf(Node::Kind::kText);
   node.name = std::move(statements);

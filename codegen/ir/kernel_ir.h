@@ -38,9 +38,14 @@
 //                `count` values, row r's computed at d0 = idxmap_first + r, rows past hi
 //                skipped), then the statement for the tile's rows; `orElse`: the statement for
 //                the rows past it
+//   kSortedRun   deterministic mode's thread at sorted position idxmap_point: unless its key
+//                (idxmap_keys[idxmap_point], of C type `type`) is the skipped key `hi` or the
+//                one before it is equal, runs body for each position of the run of equal keys
+//                from it (at most `count` positions in all), in order, with idxmap_point
+//                rebound to the point number stored there (idxmap_points[at], of type `from`)
 //   kText        C statements as written (`name`, lines indented from 0, printed at the node's
 //                depth), which no validation reads: what is still text inside the IR (the HLO
-//                stages' element code, deterministic mode's walk over a sorted run)
+//                stages' element code)
 //
 // Invariants: a kLet's, kFor's and kThreadShare's names are not redeclared in their scope
 // (the point's dims d<i> excepted: a statement may rebind a dim to a fixed value in a nested
@@ -129,6 +134,7 @@ struct Node {
     kBadIndex,
     kReturnIfBad,
     kTileRuns,
+    kSortedRun,
     kText,
   };
   Kind kind = Kind::kBlock;
@@ -137,15 +143,18 @@ struct Node {
                                    // kVar, kAssign: the variable; kStore, kVectorCopy, kCopy: the
                                    // buffer written; kComment, kText: the text
   std::string type;                // kLet, kVar: the C type; kCopy: the element type; kFor: the
-                                   // iterator's (empty: the function's index width)
+                                   // iterator's (empty: the function's index width);
+                                   // kSortedRun: the keys'
   std::string atomic;              // kStore: the atomic update function, or empty for a plain store
-  std::string from;                // kCopy: the buffer read; kThreadShare: the last variable
+  std::string from;                // kCopy: the buffer read; kThreadShare: the last variable;
+                                   // kSortedRun: the point numbers' C type
   CExpr lower, condition, offset;  // kFor: lower, condition; kIf: condition; kStore,
                                    // kVectorCopy: offset
   int64_t step = 1;                // kFor
   int64_t lo = 0, hi = 0, count = 0;  // kThreadShare: lo, count; kRunStarts: lo, hi;
                                       // kPrefetch: count (bytes); kCopy: count (elements);
-                                      // kTileRuns: count (rows), hi
+                                      // kTileRuns: count (rows), hi; kSortedRun:
+                                      // count (positions), hi (the skipped key)
   LoopMapping mapping;                // kFor
   Value value;  // kLet, kVar, kAssign, kStore, kVectorCopy (the source), kPrefetch (the address)
   std::vector<Value> loads;        // kRunStarts
@@ -179,6 +188,8 @@ Node badIndexFlag();
 Node badIndex();
 Node returnIfBad();
 Node tileRuns(int64_t rows, int64_t hi, std::vector<Node> body, std::vector<Node> pastTile);
+Node sortedRun(std::string keyType, std::string pointType, int64_t skippedKey, int64_t positions,
+               std::vector<Node> body);
 Node text(std::string statements);
 
 // One kernel entry point: `extern "C" int symbol(buffers...)` returning 0, 1 for element

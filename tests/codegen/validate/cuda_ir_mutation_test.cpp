@@ -160,7 +160,8 @@ TEST(IrMutation, RefusesAWrongCudaThreadDecoding) {
         continue;  // an update computation, element type or domain CUDA kernels do not take
       }
       ++kernels;
-      for (const auto& [name, edit] : edits) {
+      for (const auto& [name, change] : edits) {
+        const Edit& edit = change;  // a lambda may not capture a structured binding (C++17)
         bool changed = false;
         auto onGrid = [&](ir::Node& node) {
           if (!changed && node.kind == Kind::kFor &&
@@ -219,7 +220,8 @@ TEST(IrMutation, RefusesAWrongCudaTileOfRuns) {
              let.value = ir::indexValue(binary(COp::kAdd, let.value->index, literal(1)));
        }},
   };
-  for (const auto& [name, edit] : edits) {
+  for (const auto& [name, change] : edits) {
+    const Edit& edit = change;  // a lambda may not capture a structured binding (C++17)
     bool applied = false;
     auto onGrid = [&](ir::Node& node) {
       if (applied || node.kind != Kind::kFor || node.mapping.kind != ir::LoopMapping::Kind::kGrid)
