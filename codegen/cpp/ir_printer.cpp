@@ -37,15 +37,23 @@ struct Printer {
       }
       case Node::Kind::kFor:
         return printFor(node, indent);
-      case Node::Kind::kIf:
+      case Node::Kind::kIf: {
         out += at + "if (" + printCExpr(node.condition) + ") {\n";
         print(node.body, indent + 2);
-        if (!node.orElse.empty()) {
+        // An else whose only statement is an if prints as `else if`.
+        const Node* next = &node;
+        while (next->orElse.size() == 1 && next->orElse[0].kind == Node::Kind::kIf) {
+          next = &next->orElse[0];
+          out += at + "} else if (" + printCExpr(next->condition) + ") {\n";
+          print(next->body, indent + 2);
+        }
+        if (!next->orElse.empty()) {
           out += at + "} else {\n";
-          print(node.orElse, indent + 2);
+          print(next->orElse, indent + 2);
         }
         out += at + "}\n";
         return;
+      }
       case Node::Kind::kLet:
         out += at + "const " + node.type + " " + node.name + " = " + printValue(node.value) + ";\n";
         return;
@@ -111,12 +119,6 @@ struct Printer {
         return printTileRuns(node, indent);
       case Node::Kind::kSortedRun:
         return printSortedRun(node, indent);
-      case Node::Kind::kText: {
-        std::istringstream lines(node.name);
-        for (std::string line; std::getline(lines, line);)
-          out += (line.empty() ? "" : at + line) + "\n";
-        return;
-      }
     }
   }
 
@@ -214,6 +216,7 @@ std::string printValue(const Value& value) {
       return printCExpr(value->index);
     case ValueNode::Kind::kVariable:
     case ValueNode::Kind::kLiteral:
+    case ValueNode::Kind::kElement:
       return value->name;
     case ValueNode::Kind::kLoad:
       return value->name + "[" + printCExpr(value->index) + "]";

@@ -142,18 +142,8 @@ int64_t StageEmitter::pointsPerStatement() const {
   return points;
 }
 
-void StageEmitter::line(const std::string& text) {
-  out_ += std::string(static_cast<size_t>(indent_), ' ') + text + "\n";
-}
-
 std::string StageEmitter::fresh(const std::string& prefix) {
   return prefix + std::to_string(next_++);
-}
-
-std::string StageEmitter::local(const std::string& type, const std::string& value) {
-  std::string name = fresh("v");
-  line("const " + type + " " + name + " = " + value + ";");
-  return name;
 }
 
 IndexingMap StageEmitter::contextMap() const {
@@ -191,44 +181,8 @@ std::vector<Constraint> StageEmitter::conditionOf(const IndexingMap& map,
   return out;
 }
 
-std::string StageEmitter::printIndex(const std::string& role, Expr meaning,
-                                     std::optional<int64_t> elements) {
-  std::string text = printCExpr(lowering_.lower(meaning));
-  checks_.push_back(
-      {PendingCheck::Kind::kExpression, role, text, meaning, elements, {}, {}, context_, 0, ""});
-  return text;
-}
-
-std::string StageEmitter::printCondition(const std::string& role,
-                                         const std::vector<Constraint>& condition) {
-  std::string text;
-  for (const Constraint& c : condition) {
-    std::string e = printCExpr(lowering_.lower(c.expr));
-    std::string lo = printCExpr(literal(c.range.lo)), hi = printCExpr(literal(c.range.hi));
-    text += (text.empty() ? "" : " && ") + e + " >= " + lo + " && " + e + " <= " + hi;
-  }
-  if (text.empty()) text = "0 <= 0";  // always: printed so that it reads back
-  checks_.push_back(
-      {PendingCheck::Kind::kCondition, role, text, {}, {}, condition, {}, context_, 0, ""});
-  return text;
-}
-
-std::string StageEmitter::load(const ValueBuffer& buffer, const std::vector<Expr>& index) {
-  IndexingMap at = contextMap();
-  at.results = index;
-  Expr offset = bufferOffset(at, buffer);
-  int64_t elements = 1;
-  for (int64_t size : buffer.shape) elements *= size;
-  reads_.push_back({buffer.name, index});
-  std::string element =
-      buffer.name + "[" + printIndex("load from " + buffer.name, offset, elements) + "]";
-  return local(buffer.type.compute,
-               buffer.holdsComputeType ? element : loadElement(buffer.type, element));
-}
-
 ir::Node StageEmitter::statement(std::vector<ir::Node> pointLets) {
-  out_.clear();
-  indent_ = 0;
+  blocks_.assign(1, {});
   memo_.assign(1, {});
   context_.clear();
   std::vector<Expr> index;
@@ -247,12 +201,12 @@ ir::Node StageEmitter::statement(std::vector<ir::Node> pointLets) {
     int64_t elements = 1;
     for (int64_t size : output.shape) elements *= size;
     writes_.push_back({output.name, bufferOffset(at, output)});
-    std::string offset = printIndex("store to " + output.name, writes_.back().offset, elements);
     const std::string& v = values.at(k);
-    line(output.name + "[" + offset +
-         "] = " + (output.holdsComputeType ? v : storeElement(output.type, v)) + ";");
+    emit(ir::store(output.name,
+                   indexExpr("store to " + output.name, writes_.back().offset, elements),
+                   ir::elementValue(output.holdsComputeType ? v : storeElement(output.type, v))));
   }
-  pointLets.push_back(ir::text(out_));
+  for (ir::Node& node : close()) pointLets.push_back(std::move(node));
   return ir::block(std::move(pointLets), true);
 }
 
@@ -272,30 +226,6 @@ std::string StageEmitter::value(const Frame& frame, const Instruction& instructi
   }
   memo_.back()[k] = v;
   return v;
-}
-
-Expr StageEmitter::declareRuntime(const std::string& raw, const ElementCode& type, Interval range) {
-  if (range.lo < 0) throw Error("a runtime variable's range starts below 0");
-  // Clamped in the index's own type where it is unsigned 64-bit (a value past 2^63 is
-  // large, not negative), else in int64_t.
-  std::string clamped =
-      type.bits == 64 && !type.isSigned
-          ? "static_cast<int64_t>(idxmap_clamp<uint64_t>(" + raw + ", " + std::to_string(range.lo) +
-                "ULL, " + std::to_string(range.hi) + "ULL))"
-          : "idxmap_clamp<int64_t>(static_cast<int64_t>(" + raw + "), " +
-                printCExpr(literal(range.lo)) + ", " + printCExpr(literal(range.hi)) + ")";
-  const size_t k = map_.runtimeVars.size();
-  std::string name = "rt" + std::to_string(k);
-  // In range, so it fits the index width (int32_t only when every buffer has < 2^31 elements).
-  const std::string text = "static_cast<" + std::string(typeName(width_)) + ">(" + clamped + ")";
-  line("const " + std::string(typeName(width_)) + " " + name + " = " + text + ";");
-  // The signed clamp is validated as printed; an unsigned 64-bit one has no model in the
-  // validator's integers (and no certificate).
-  if (!(type.bits == 64 && !type.isSigned))
-    checks_.push_back(
-        {PendingCheck::Kind::kRuntimeValue, name, text, {}, {}, {}, {}, context_, k, raw});
-  map_.runtimeVars.push_back({range, ""});
-  return Expr::runtimeVar(static_cast<unsigned>(map_.runtimeVars.size() - 1));
 }
 
 std::vector<Expr> StageEmitter::runtimeStarts(const Frame& frame, const Instruction& instruction,

@@ -95,7 +95,7 @@ class StageEmitter {
   // after them, and the runtime variables the statement declares.
   const IndexingMap& map() const { return map_; }
   // The statement at one point of the loop nest: a scope of `pointLets` (d<i> where isl fixed
-  // some) and the stage's element code (text, lines indented from 0).
+  // some) and the stage's code as IR, its element values as element_code writes them.
   ir::Node statement(std::vector<ir::Node> pointLets);
   const std::vector<PendingCheck>& checks() const { return checks_; }
   const std::vector<StageRead>& reads() const { return reads_; }
@@ -125,7 +125,7 @@ class StageEmitter {
   // in padding or a base dilation hole, as XLA skips it; and their ends.
   struct ReducedLoops {
     std::vector<Expr> iterators;
-    bool guarded = false;
+    CExpr guard;  // null: none
     std::vector<Constraint> outerContext;
   };
   ReducedLoops openReducedLoops(const IndexingMap& reads, const std::vector<Expr>& index,
@@ -144,12 +144,28 @@ class StageEmitter {
                             const std::vector<Expr>& runtime = {}) const;
   std::vector<Constraint> conditionOf(const IndexingMap& map, const std::vector<Expr>& index,
                                       const std::vector<Expr>& runtime) const;
+  // `meaning` as the index expression the statement computes, its printed text checked later
+  // (PendingCheck) against `meaning` and, with `elements`, the buffer's bounds.
+  CExpr indexExpr(const std::string& role, Expr meaning,
+                  std::optional<int64_t> elements = std::nullopt);
   std::string printIndex(const std::string& role, Expr meaning,
-                         std::optional<int64_t> elements = std::nullopt);
-  std::string printCondition(const std::string& role, const std::vector<Constraint>& condition);
+                         std::optional<int64_t> elements = std::nullopt) {
+    return printCExpr(indexExpr(role, meaning, elements));
+  }
+  // The test that `condition` holds (each expression within its range), checked later.
+  CExpr conditionExpr(const std::string& role, const std::vector<Constraint>& condition);
+  // A new local `const type v<n> = value;`, its name returned.
   std::string local(const std::string& type, const std::string& value);
   std::string fresh(const std::string& prefix);
-  void line(const std::string& text);
+  // The statement is built as IR: nodes go to the innermost open block (a branch's or a
+  // reduction loop's body, or the statement's own).
+  void emit(ir::Node node) { blocks_.back().push_back(std::move(node)); }
+  void open() { blocks_.emplace_back(); }
+  std::vector<ir::Node> close() {
+    std::vector<ir::Node> body = std::move(blocks_.back());
+    blocks_.pop_back();
+    return body;
+  }
   IndexingMap contextMap() const;
 
   KernelScope& scope_;
@@ -163,9 +179,8 @@ class StageEmitter {
   std::vector<PendingCheck> checks_;
   std::vector<StageRead> reads_;
   std::vector<Write> writes_;
-  // Per statement: the text, its indent, the branch constraints, values already computed.
-  std::string out_;
-  int indent_ = 0;
+  // Per statement: its open blocks, the branch constraints, values already computed.
+  std::vector<std::vector<ir::Node>> blocks_;
   std::vector<Constraint> context_;
   std::vector<std::map<std::string, std::string>> memo_;
   int next_ = 0;

@@ -37,7 +37,7 @@ std::string StageEmitter::branch(const Frame& frame, const Instruction& instruct
   const std::string& op = instruction.opcode;
   std::string result = fresh("v");
   const ElementCode& type = codeOf(instruction);
-  line(type.compute + " " + result + ";");
+  emit(ir::var(type.compute, result));
   // The operands that apply under conditions, in order; the fallback applies elsewhere.
   std::vector<size_t> conditional;
   std::optional<size_t> fallback;
@@ -51,7 +51,11 @@ std::string StageEmitter::branch(const Frame& frame, const Instruction& instruct
     for (size_t i = 0; i < instruction.operands.size(); ++i) conditional.push_back(i);
   }
   std::vector<std::vector<Constraint>> alternatives;
-  size_t printed = 0;
+  struct Taken {
+    CExpr condition;  // null: where no earlier condition holds
+    std::vector<ir::Node> body;
+  };
+  std::vector<Taken> branches;
   for (size_t n = 0; n < conditional.size(); ++n) {
     size_t i = conditional[n];
     IndexingMap map = operandMap(instruction, i);
@@ -64,40 +68,48 @@ std::string StageEmitter::branch(const Frame& frame, const Instruction& instruct
     bool last = !fallback;
     for (size_t later = n + 1; last && later < conditional.size(); ++later)
       last = operandMap(instruction, conditional[later]).knownEmpty;
-    std::string role = op + " operand " + std::to_string(i);
-    if (last) {
+    CExpr test;
+    if (last)
       checks_.push_back(
           {PendingCheck::Kind::kCovered, op, "", {}, {}, {}, alternatives, context_, 0, ""});
-      line(printed ? "} else {" : "{");
-    } else {
-      std::string text = printCondition(role, condition);
-      line(std::string(printed ? "} else if (" : "if (") + text + ") {");
-    }
-    ++printed;
-    indent_ += 2;
+    else
+      test = conditionExpr(op + " operand " + std::to_string(i), condition);
+    open();
     memo_.emplace_back();
     std::vector<Constraint> outer = context_;
     context_.insert(context_.end(), condition.begin(), condition.end());
     std::string v = value(frame, *instruction.operands[i], through(map, index, runtime));
-    line(result + " = " + v + ";");
+    emit(ir::assign(result, ir::elementValue(v)));
     context_ = outer;
     memo_.pop_back();
-    indent_ -= 2;
+    branches.push_back({test, close()});
   }
   if (fallback) {
     IndexingMap map = fallbackMap(instruction, *fallback);
-    line(printed ? "} else {" : "{");
-    indent_ += 2;
+    open();
     memo_.emplace_back();
     // Runs where no condition holds: checked over the whole branch, a superset.
     std::string v = value(frame, *instruction.operands[*fallback], through(map, index));
-    line(result + " = " + v + ";");
+    emit(ir::assign(result, ir::elementValue(v)));
     memo_.pop_back();
-    indent_ -= 2;
-  } else if (printed == 0) {
+    branches.push_back({nullptr, close()});
+  } else if (branches.empty()) {
     throw unsupported(instruction, "no operand has elements");
   }
-  line("}");
+  // if (c0) {...} else if (c1) {...} else {...}: built from the last branch back.
+  std::vector<ir::Node> otherwise;
+  if (!branches.back().condition) {
+    otherwise = std::move(branches.back().body);
+    branches.pop_back();
+  }
+  if (branches.empty()) {
+    emit(ir::block(std::move(otherwise), true));
+    return result;
+  }
+  for (size_t b = branches.size(); b-- > 0;)
+    otherwise = {
+        ir::ifThen(branches[b].condition, std::move(branches[b].body), std::move(otherwise))};
+  emit(std::move(otherwise.front()));
   return result;
 }
 
@@ -117,8 +129,8 @@ std::vector<std::string> StageEmitter::reduction(const Frame& frame, const Instr
   std::vector<std::string> accumulators;
   for (size_t k = 0; k < n; ++k) {
     accumulators.push_back(fresh("a"));
-    line(codeOfResult(reduce, k).compute + " " + accumulators.back() + " = " +
-         value(frame, *reduce.operands[n + k], {}) + ";");
+    emit(ir::var(codeOfResult(reduce, k).compute, accumulators.back(),
+                 ir::elementValue(value(frame, *reduce.operands[n + k], {}))));
   }
   if (emptyReduction_) return accumulators;
   IndexingMap reads = operandMap(reduce, 0);
@@ -138,13 +150,13 @@ std::vector<std::string> StageEmitter::reduction(const Frame& frame, const Instr
   Frame inner{reducer, bound, next_++};
   memo_.emplace_back();
   if (n == 1) {
-    line(accumulators[0] + " = " + value(inner, *reducer->root, {}) + ";");
+    emit(ir::assign(accumulators[0], ir::elementValue(value(inner, *reducer->root, {}))));
   } else {
     std::vector<std::string> next;
     for (size_t k = 0; k < n; ++k)
       next.push_back(
           local(codeOfResult(reduce, k).compute, value(inner, *reducer->root->operands[k], {})));
-    for (size_t k = 0; k < n; ++k) line(accumulators[k] + " = " + next[k] + ";");
+    for (size_t k = 0; k < n; ++k) emit(ir::assign(accumulators[k], ir::elementValue(next[k])));
   }
   memo_.pop_back();
   closeReducedLoops(loops);
@@ -156,11 +168,7 @@ StageEmitter::ReducedLoops StageEmitter::openReducedLoops(const IndexingMap& rea
                                                           const std::string& opcode) {
   ReducedLoops loops;
   for (size_t j = 0; j < reads.rangeVars.size(); ++j) {
-    std::string d = "d" + std::to_string(outputDims_ + j);
-    const Interval& range = map_.dims[outputDims_ + j].range;
-    line("for (" + std::string(typeName(width_)) + " " + d + " = " + printCExpr(literal(range.lo)) +
-         "; " + d + " <= " + printCExpr(literal(range.hi)) + "; ++" + d + ") {");
-    indent_ += 2;
+    open();  // the loop's body (closeReducedLoops)
     loops.iterators.push_back(Expr::dim(static_cast<unsigned>(outputDims_ + j)));
   }
   memo_.emplace_back();  // values computed inside the loops stay there
@@ -171,24 +179,28 @@ StageEmitter::ReducedLoops StageEmitter::openReducedLoops(const IndexingMap& rea
   std::vector<Constraint> condition = conditionOf(walked, index, {});
   loops.outerContext = context_;
   if (!condition.empty()) {
-    line("if (" + printCondition(opcode + " window", condition) + ") {");
-    indent_ += 2;
+    loops.guard = conditionExpr(opcode + " window", condition);
+    open();
     context_.insert(context_.end(), condition.begin(), condition.end());
-    loops.guarded = true;
   }
   return loops;
 }
 
 void StageEmitter::closeReducedLoops(const ReducedLoops& loops) {
-  if (loops.guarded) {
-    indent_ -= 2;
-    line("}");
+  if (loops.guard) {
+    std::vector<ir::Node> guarded = close();
+    emit(ir::ifThen(loops.guard, std::move(guarded)));
     context_ = loops.outerContext;
   }
   memo_.pop_back();
-  for (size_t j = 0; j < loops.iterators.size(); ++j) {
-    indent_ -= 2;
-    line("}");
+  // Innermost first: each loop's body is the innermost open block.
+  for (size_t j = loops.iterators.size(); j-- > 0;) {
+    const std::string d = "d" + std::to_string(outputDims_ + j);
+    const Interval& range = map_.dims[outputDims_ + j].range;
+    std::vector<ir::Node> body = close();
+    emit(ir::forLoop(d, literal(range.lo),
+                     binary(COp::kLessEqual, variable(d, width_), literal(range.hi)), 1,
+                     std::move(body)));
   }
 }
 
@@ -215,7 +227,7 @@ std::string StageEmitter::dotProduct(const Frame& frame, const Instruction& dot,
                                  "group, an over-approximation XLA's analysis shares)"
                                : "its operands do not share their contracting dims");
   std::string accumulator = fresh("a");
-  line(sum.compute + " " + accumulator + " = " + *literalElement(sum, "0") + ";");
+  emit(ir::var(sum.compute, accumulator, ir::elementValue(*literalElement(sum, "0"))));
   if (emptyReduction_) return accumulator;
   ReducedLoops loops = openReducedLoops(lhs, index, dot.opcode);
   const std::vector<Expr>& reduced = loops.iterators;
@@ -231,13 +243,13 @@ std::string StageEmitter::dotProduct(const Frame& frame, const Instruction& dot,
   std::string l = operand(0, lhs), r = operand(1, rhs);
   if (type.kind == ElementCode::Kind::kInt) {
     std::string product = *elementwiseValue("multiply", "", {type, type}, type, {l, r});
-    line(accumulator + " = " +
-         *elementwiseValue("add", "", {type, type}, type,
-                           {accumulator, local(type.compute, product)}) +
-         ";");
+    emit(ir::assign(accumulator, ir::elementValue(*elementwiseValue(
+                                     "add", "", {type, type}, type,
+                                     {accumulator, local(type.compute, product)}))));
   } else {
-    line(accumulator + " = " + accumulator + " + static_cast<" + sum.compute + ">(" + l +
-         ") * static_cast<" + sum.compute + ">(" + r + ");");
+    emit(ir::assign(accumulator,
+                    ir::elementValue(accumulator + " + static_cast<" + sum.compute + ">(" + l +
+                                     ") * static_cast<" + sum.compute + ">(" + r + ")")));
   }
   closeReducedLoops(loops);
   return type.kind == ElementCode::Kind::kHalf

@@ -43,6 +43,10 @@ Value literalValue(std::string text) {
   return valueOf({ValueNode::Kind::kLiteral, std::move(text), {}, {}});
 }
 
+Value elementValue(std::string code) {
+  return valueOf({ValueNode::Kind::kElement, std::move(code), {}, {}});
+}
+
 Node block(std::vector<Node> body, bool scoped) {
   Node node = nodeOf(Node::Kind::kBlock);
   node.scoped = scoped;
@@ -185,12 +189,6 @@ Node sortedRun(std::string keyType, std::string pointType, int64_t skippedKey, i
   node.hi = skippedKey;
   node.count = positions;
   node.body = std::move(body);
-  return node;
-}
-
-Node text(std::string statements) {
-  Node node = nodeOf(Node::Kind::kText);
-  node.name = std::move(statements);
   return node;
 }
 

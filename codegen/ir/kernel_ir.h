@@ -43,9 +43,6 @@
 //                one before it is equal, runs body for each position of the run of equal keys
 //                from it (at most `count` positions in all), in order, with idxmap_point
 //                rebound to the point number stored there (idxmap_points[at], of type `from`)
-//   kText        C statements as written (`name`, lines indented from 0, printed at the node's
-//                depth), which no validation reads: what is still text inside the IR (the HLO
-//                stages' element code)
 //
 // Invariants: a kLet's, kFor's and kThreadShare's names are not redeclared in their scope
 // (the point's dims d<i> excepted: a statement may rebind a dim to a fixed value in a nested
@@ -86,6 +83,8 @@ struct ValueNode {
     kCast,      // static_cast<name>(operands[0])
     kCall,      // name(operands...): a prelude helper, `name` with its template arguments
     kLiteral,   // `name`, a C literal as written (`false`, `0`)
+    kElement,   // `name`, an element value as prelude/element_code writes it (C, as written;
+                // element_code's tests check its semantics, kernel validation reads it not)
   };
   Kind kind = Kind::kIndex;
   std::string name;
@@ -100,6 +99,7 @@ Value addressValue(std::string buffer, CExpr offset);
 Value castValue(std::string type, Value operand);
 Value callValue(std::string function, std::vector<Value> arguments);
 Value literalValue(std::string text);
+Value elementValue(std::string code);
 
 // How a loop's iterations are spread. kThreads: an `omp parallel for` over this loop and the
 // `collapse - 1` loops perfectly nested in it, SIMD lanes too when `simd`, threads only from the
@@ -135,13 +135,12 @@ struct Node {
     kReturnIfBad,
     kTileRuns,
     kSortedRun,
-    kText,
   };
   Kind kind = Kind::kBlock;
   bool scoped = false;             // kBlock
   std::string name;                // kFor: iterator; kLet, kThreadShare, kToRunStart: the variable;
                                    // kVar, kAssign: the variable; kStore, kVectorCopy, kCopy: the
-                                   // buffer written; kComment, kText: the text
+                                   // buffer written; kComment: the text
   std::string type;                // kLet, kVar: the C type; kCopy: the element type; kFor: the
                                    // iterator's (empty: the function's index width);
                                    // kSortedRun: the keys'
@@ -190,7 +189,6 @@ Node returnIfBad();
 Node tileRuns(int64_t rows, int64_t hi, std::vector<Node> body, std::vector<Node> pastTile);
 Node sortedRun(std::string keyType, std::string pointType, int64_t skippedKey, int64_t positions,
                std::vector<Node> body);
-Node text(std::string statements);
 
 // One kernel entry point: `extern "C" int symbol(buffers...)` returning 0, 1 for element
 // counts other than the buffers', 2 after a kBadIndex.

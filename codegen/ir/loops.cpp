@@ -41,9 +41,14 @@ std::vector<int64_t> collapsibleTrips(const Node& node) {
   return trips;
 }
 
+// A statement (a scoped block) is one point of the nest: loops inside it (an HLO stage's
+// reduction) are its own, never the nest's, and get no threads or lanes.
+bool isStatement(const Node& node) { return node.kind == Node::Kind::kBlock && node.scoped; }
+
 bool containsLoop(const std::vector<Node>& nodes) {
   for (const Node& node : nodes)
-    if (node.kind == Node::Kind::kFor || containsLoop(node.body) || containsLoop(node.orElse))
+    if (!isStatement(node) &&
+        (node.kind == Node::Kind::kFor || containsLoop(node.body) || containsLoop(node.orElse)))
       return true;
   return false;
 }
@@ -62,6 +67,7 @@ struct Mapper {
   }
 
   void map(Node& node) {
+    if (isStatement(node)) return;
     if (node.kind != Node::Kind::kFor) {
       map(node.body);
       map(node.orElse);
