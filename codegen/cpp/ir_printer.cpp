@@ -13,8 +13,8 @@ struct Printer {
   const StatementStyle& style;
   std::string out;
 
-  std::string threadedIf() const {
-    return "if (" + std::to_string(style.points) + " >= IDXMAP_PARALLEL_GRAIN)";
+  std::string threadedIf(int64_t points = 0) const {
+    return "if (" + std::to_string(points ? points : style.points) + " >= IDXMAP_PARALLEL_GRAIN)";
   }
 
   void print(const std::vector<Node>& nodes, int indent) {
@@ -119,6 +119,20 @@ struct Printer {
         return printTileRuns(node, indent);
       case Node::Kind::kSortedRun:
         return printSortedRun(node, indent);
+      case Node::Kind::kConstants:
+        out += at + "static const " + node.type + " " + node.name + "[] = {";
+        for (size_t i = 0; i < node.loads.size(); ++i)
+          out += (i ? ", " : "") + printValue(node.loads[i]);
+        out += "};\n";
+        return;
+      case Node::Kind::kBuffer:
+        out += at + "std::vector<" + node.type + "> " + node.name + "(" +
+               std::to_string(node.count) + ");\n";
+        return;
+      case Node::Kind::kLaunch:
+        out += at + "IDXMAP_LAUNCH(" + node.name + ", idxmap_blocks(" + std::to_string(node.count) +
+               "), " + std::to_string(kCudaThreadsPerBlock) + ", stream, " + node.from + ");\n";
+        return;
     }
   }
 
@@ -127,7 +141,7 @@ struct Printer {
     if (mapping.kind == LoopMapping::Kind::kThreads)
       out += "#pragma omp parallel for" + std::string(mapping.simd ? " simd" : "") +
              (mapping.collapse > 1 ? " collapse(" + std::to_string(mapping.collapse) + ")" : "") +
-             " schedule(static) " + threadedIf() + "\n";
+             " schedule(static) " + threadedIf(mapping.points) + "\n";
     else if (mapping.kind == LoopMapping::Kind::kSimd)
       out += "#pragma omp simd\n";
     const std::string& i = node.name;

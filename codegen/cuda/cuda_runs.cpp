@@ -114,9 +114,16 @@ std::string CudaKernelPrinter::applyKernel() {
   if (edit_) edit_(apply);
   // The point numbers the sort permuted, each decoded as the keys kernel decoded it: proven
   // from the IR to be the domain's points, each once, over the numbers [0, points).
-  const ir::Node& run = apply.body.at(0);
+  // Its threads take the sorted positions [0, points), each once (a grid-stride loop from 0).
+  const CExpr& test = apply.condition;
+  requireShape(
+      apply.kind == ir::Node::Kind::kFor && apply.mapping.kind == ir::LoopMapping::Kind::kGrid &&
+          apply.type == L && apply.step == 1 && printCExpr(apply.lower) == "0" &&
+          printCExpr(test) == "idxmap_point < " + std::to_string(points_) && apply.body.size() == 1,
+      "the threads over the sorted positions");
+  const ir::Node& run = apply.body[0];
   requireShape(run.kind == ir::Node::Kind::kSortedRun && run.count == points_ &&
-                   run.hi == (int64_t{1} << keyBits()) - 1 && run.from == L,
+                   run.hi == (int64_t{1} << keyBits()) - 1 && run.type == K && run.from == L,
                "the walk over a run of sorted targets");
   require(checkDecodedPoints(validator_, run.body, "idxmap_point", linear_, points_, kernel_.map),
           "the sorted point numbers' decoding");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "codegen/cpp/ir_printer.h"
 #include "codegen/cpp/kernel_text.h"
 
 namespace idxmap::codegen {
@@ -108,8 +109,7 @@ std::string cudaKernelFunction(const std::string& name, const std::vector<CudaBu
 }
 
 std::string cudaLaunch(const std::string& kernel, int64_t points, const std::string& arguments) {
-  return "  IDXMAP_LAUNCH(" + kernel + ", idxmap_blocks(" + std::to_string(points) + "), " +
-         std::to_string(kCudaThreadsPerBlock) + ", stream, " + arguments + ");\n";
+  return ir::printStatements({ir::launch(kernel, points, arguments)}, 2, {});
 }
 
 std::string cudaLaunchSignature(const std::string& symbol, const std::vector<EntryBuffer>& entry) {

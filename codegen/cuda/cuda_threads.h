@@ -16,8 +16,6 @@
 
 namespace idxmap::codegen {
 
-constexpr int64_t kCudaThreadsPerBlock = 256;
-
 class ThreadPoints {
  public:
   // The points of `map`'s dims (a box: the caller refuses dim constraints), each dim declared

@@ -118,22 +118,21 @@ std::string identifier(size_t index, const std::string& prefix) {
 }
 
 // An array constant as a static array of computed values.
-ValueBuffer constantArray(const Instruction& constant, size_t number, std::string& definitions) {
+ValueBuffer constantArray(const Instruction& constant, size_t number,
+                          std::vector<ir::Node>& definitions) {
   ElementCode type = *elementCode(constant.shape.element_type);
-  std::vector<std::string> values;
+  std::vector<ir::Value> values;
   for (std::string_view token : hlo::literalElements(constant.literal)) {
     std::optional<std::string> value = literalElement(type, token);
     if (!value)
       throw unsupported(constant, "cannot read `" + std::string(token) + "` as " + type.hloType);
-    values.push_back(*value);
+    values.push_back(ir::elementValue(*value));
   }
   if (static_cast<int64_t>(values.size()) != elementsOf(constant.shape.shape))
     throw unsupported(constant, "its literal has " + std::to_string(values.size()) +
                                     " values for " + constant.shape.toString());
   std::string name = identifier(number, "c");
-  definitions += "  static const " + type.compute + " " + name + "[] = {";
-  for (size_t i = 0; i < values.size(); ++i) definitions += (i ? ", " : "") + values[i];
-  definitions += "};\n";
+  definitions.push_back(ir::constants(type.compute, name, std::move(values)));
   return {name, type, constant.shape.shape, true};
 }
 

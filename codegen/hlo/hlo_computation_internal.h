@@ -35,8 +35,9 @@ std::vector<int64_t> layoutOf(const hlo::Instruction& instruction, const hlo::Sh
 
 std::string identifier(size_t index, const std::string& prefix);
 
-// An array constant as a static array of computed values, defined in `definitions`.
+// An array constant as a static array of computed values, its definition added to
+// `definitions`.
 hlo_stage::ValueBuffer constantArray(const hlo::Instruction& constant, size_t number,
-                                     std::string& definitions);
+                                     std::vector<ir::Node>& definitions);
 
 }  // namespace idxmap::codegen::hlo_kernel_parts

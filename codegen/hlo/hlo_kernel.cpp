@@ -75,7 +75,8 @@ class HloKernelPrinter {
     const Instruction* root = kernel.computation->root;
     std::vector<const Instruction*> roots{root};
     if (root->opcode == "tuple") roots.assign(root->operands.begin(), root->operands.end());
-    std::string body;
+    std::string body;              // CUDA: the launcher's (launches as IR, printed)
+    std::vector<ir::Node> stages;  // C++: the function's
     size_t temporaries = 0, constants = 0;
     for (const auto& instruction : kernel.computation->instructions) {
       if (!seen.count(instruction.get())) continue;
@@ -99,11 +100,11 @@ class HloKernelPrinter {
                             size + " + 255) / 256 * 256)";
           temporaries_.push_back(buffer);
         } else {
-          body += "  std::vector<" + buffer.type.compute + "> " + buffer.name + "(" + size + ");\n";
+          stages.push_back(ir::buffer(buffer.type.compute, buffer.name, elementsOf(buffer.shape)));
         }
         buffers.push_back(buffer);
       }
-      body += stage(*instruction, buffers);
+      append(stages, body, stage(*instruction, buffers));
       if (instruction->shape.isTuple)
         scope_.materializedTuples[instruction.get()] = buffers;
       else
@@ -131,7 +132,7 @@ class HloKernelPrinter {
                    "\n";
         outputs.push_back(buffer);
       }
-      body += stage(root, outputs);
+      append(stages, body, stage(root, outputs));
     }
     std::vector<EntryBuffer> entry;
     for (const KernelBuffer& b : out.buffers)
@@ -161,16 +162,19 @@ class HloKernelPrinter {
           packedLaunchInEntry(symbol_, entry) + cudaWorkspaceLaunch(symbol_, entry, false) +
           cudaHostEntries(symbol_, entry);
     } else {
-      text += entrySignature(symbol_, entry) + " {\n" + sizeChecks(entry) + scope_.constantArrays +
-              body + "  return 0;\n}\n" + packedEntry(symbol_, entry);
+      ir::Function function{symbol_, entry, "", width_, 0, scope_.constantArrays};
+      for (ir::Node& node : stages) function.body.push_back(std::move(node));
+      text += ir::printCppFunction(function);
     }
     out.printed = {text, certificates_};
     return out;
   }
 
  private:
-  // The stage computing `instruction`'s results into `outputs` (one per result).
-  std::string stage(const Instruction& instruction, const std::vector<ValueBuffer>& outputs) {
+  // The stage computing `instruction`'s results into `outputs` (one per result): its loops and
+  // statement (C++), or its launch (CUDA; its __global__ function goes to cudaKernels_).
+  std::vector<ir::Node> stage(const Instruction& instruction,
+                              const std::vector<ValueBuffer>& outputs) {
     StageEmitter emitter(scope_, instruction, outputs, width_);
     const ValueBuffer& output = outputs.at(0);  // all results have its shape
     const int64_t points = elementsOf(output.shape);
@@ -187,12 +191,12 @@ class HloKernelPrinter {
       describe += " (constant bounds, row-major order)";
     }
     header_ += "// stage " + describe + "\n";
-    if (points == 0) return "  // " + output.name + " has no elements\n";
-    std::string code;
+    if (points == 0) return {ir::comment(output.name + " has no elements")};
+    std::vector<ir::Node> code;
     IndexingMap loopMap = IndexingMap::identity(output.shape);
     loopMap.results.clear();
     if (cuda_) {
-      code = cudaStage(emitter, outputs, loopMap);
+      code = {cudaStage(emitter, outputs, loopMap)};
     } else {
       code = cppStage(emitter, points, loopMap, output.name);
     }
@@ -206,15 +210,21 @@ class HloKernelPrinter {
     return code;
   }
 
+  // A stage's nodes into the C++ function's body, or printed into the CUDA launcher's.
+  void append(std::vector<ir::Node>& stages, std::string& body, std::vector<ir::Node> nodes) {
+    if (cuda_) {
+      body += ir::printStatements(nodes, 2, {width_, 0, ""});
+      return;
+    }
+    for (ir::Node& node : nodes) stages.push_back(std::move(node));
+  }
+
   // The stage as C++: isl's loop nest over its outputs' elements as IR, threads and SIMD lanes
   // on its loops (its points are independent: each writes its own elements), the loops read
   // back from the IR and proven to enumerate each point once.
-  std::string cppStage(StageEmitter& emitter, int64_t points, const IndexingMap& loopMap,
-                       const std::string& output) {
-    const int64_t perStatement = emitter.pointsPerStatement();
-    const ir::StatementStyle style{
-        width_, points > INT64_MAX / perStatement ? INT64_MAX : points * perStatement, ""};
-    if (loopMap.dims.empty()) return ir::printStatements({emitter.statement({})}, 2, style);
+  std::vector<ir::Node> cppStage(StageEmitter& emitter, int64_t points, const IndexingMap& loopMap,
+                                 const std::string& output) {
+    if (loopMap.dims.empty()) return {emitter.statement({})};
     std::vector<ir::Node> nest =
         ir::fromLoopNest(buildLoopNest(loopMap, width_), [&](const std::vector<CExpr>& point) {
           std::vector<ir::Node> lets;  // the dims isl fixed to a value
@@ -226,6 +236,17 @@ class HloKernelPrinter {
           return emitter.statement(std::move(lets));
         });
     ir::mapIndependentLoops(nest, true);
+    // Threads pay off by the stage's own points (a reduction's statement visits several).
+    const int64_t perStatement = emitter.pointsPerStatement();
+    std::function<void(std::vector<ir::Node>&)> grain = [&](std::vector<ir::Node>& nodes) {
+      for (ir::Node& node : nodes) {
+        if (node.mapping.kind == ir::LoopMapping::Kind::kThreads)
+          node.mapping.points =
+              points > INT64_MAX / perStatement ? INT64_MAX : points * perStatement;
+        if (!(node.kind == ir::Node::Kind::kBlock && node.scoped)) grain(node.body);
+      }
+    };
+    grain(nest);
     KernelValidator loops(loopMap, IndexLowering(loopMap, width_).declared());
     std::string why;
     const std::optional<LoopNest> read = ir::readLoopNest(nest, loopMap, width_, why);
@@ -233,7 +254,7 @@ class HloKernelPrinter {
             "the loop nest of " + output);
     requireDistinctWrites(emitter, loops);
     collect(loops);
-    return ir::printStatements(nest, 2, style);
+    return nest;
   }
 
   // Points run at once (threads, SIMD lanes, CUDA threads) store with plain stores: proven here
@@ -246,18 +267,17 @@ class HloKernelPrinter {
 
   // The stage as a __global__ function (a thread per element of its outputs, added to the
   // file's kernels) and its launch.
-  std::string cudaStage(StageEmitter& emitter, const std::vector<ValueBuffer>& outputs,
-                        const IndexingMap& loopMap) {
+  ir::Node cudaStage(StageEmitter& emitter, const std::vector<ValueBuffer>& outputs,
+                     const IndexingMap& loopMap) {
     const ValueBuffer& output = outputs.at(0);
     ThreadPoints threads(loopMap, width_);
-    // The stage's element code is text still; the thread's point is IR, read back and proven.
     const ir::Node loop = threads.gridLoop({emitter.statement({})});
     KernelValidator loops(loopMap, IndexLowering(loopMap, width_).declared());
     require(checkGridPoints(loops, loop, loopMap), "the thread's point decoding of " + output.name);
     requireDistinctWrites(emitter, loops);
     collect(loops);
-    const std::string body =
-        scope_.constantArrays + ir::printStatements({loop}, 2, {width_, 0, ""}) + "}\n";
+    const std::string body = ir::printStatements(scope_.constantArrays, 2, {}) +
+                             ir::printStatements({loop}, 2, {width_, 0, ""}) + "}\n";
     std::vector<CudaBuffer> buffers;  // in launch order
     for (const ValueBuffer& p : scope_.parameters)
       buffers.push_back({"const " + p.type.storage, p.name});
@@ -272,7 +292,7 @@ class HloKernelPrinter {
       if (!o.holdsComputeType) outputs_.emplace(o.name, o);
     const std::string kernel = symbol_ + "_" + output.name;
     cudaKernels_ += cudaKernelFunction(kernel, buffers, "", body);
-    return cudaLaunch(kernel, threads.points(), arguments);
+    return ir::launch(kernel, threads.points(), arguments);
   }
 
   // Runs the stage's checks, one validator per branch context.

@@ -41,7 +41,7 @@ struct KernelScope {
   // A variadic reduction's stage: its results' buffers, read through get-tuple-element.
   std::map<const hlo::Instruction*, std::vector<ValueBuffer>> materializedTuples;
   std::map<const hlo::Instruction*, ValueBuffer> constants;  // array constants
-  std::string constantArrays;                                // their definitions
+  std::vector<ir::Node> constantArrays;                      // their definitions
 };
 
 // A check of printed text, run once the stage's variables are all known.

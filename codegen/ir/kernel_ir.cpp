@@ -181,6 +181,30 @@ Node tileRuns(int64_t rows, int64_t hi, std::vector<Node> body, std::vector<Node
   return node;
 }
 
+Node constants(std::string type, std::string name, std::vector<Value> values) {
+  Node node = nodeOf(Node::Kind::kConstants);
+  node.type = std::move(type);
+  node.name = std::move(name);
+  node.loads = std::move(values);
+  return node;
+}
+
+Node buffer(std::string type, std::string name, int64_t elements) {
+  Node node = nodeOf(Node::Kind::kBuffer);
+  node.type = std::move(type);
+  node.name = std::move(name);
+  node.count = elements;
+  return node;
+}
+
+Node launch(std::string kernel, int64_t threads, std::string arguments) {
+  Node node = nodeOf(Node::Kind::kLaunch);
+  node.name = std::move(kernel);
+  node.count = threads;
+  node.from = std::move(arguments);
+  return node;
+}
+
 Node sortedRun(std::string keyType, std::string pointType, int64_t skippedKey, int64_t positions,
                std::vector<Node> body) {
   Node node = nodeOf(Node::Kind::kSortedRun);

@@ -38,6 +38,11 @@
 //                `count` values, row r's computed at d0 = idxmap_first + r, rows past hi
 //                skipped), then the statement for the tile's rows; `orElse`: the statement for
 //                the rows past it
+//   kConstants   static const type name[] = {values...}: a constant array (an HLO constant)
+//   kBuffer      std::vector<type> name(count): a local buffer of count zeros (an HLO stage's
+//                temporary, C++)
+//   kLaunch      a CUDA launch of kernel `name` over `count` threads (256 a block, grid-stride
+//                past the block limit) with the arguments `from`, on the launcher's stream
 //   kSortedRun   deterministic mode's thread at sorted position idxmap_point: unless its key
 //                (idxmap_keys[idxmap_point], of C type `type`) is the skipped key `hi` or the
 //                one before it is equal, runs body for each position of the run of equal keys
@@ -66,6 +71,13 @@ struct EntryBuffer {
   bool written = false;
   int64_t elements = 0;
 };
+
+}  // namespace idxmap::codegen
+
+namespace idxmap::codegen {
+
+// Threads of a CUDA block in every launch (kLaunch) and kernel's launch bounds.
+inline constexpr int64_t kCudaThreadsPerBlock = 256;
 
 }  // namespace idxmap::codegen
 
@@ -103,14 +115,15 @@ Value elementValue(std::string code);
 
 // How a loop's iterations are spread. kThreads: an `omp parallel for` over this loop and the
 // `collapse - 1` loops perfectly nested in it, SIMD lanes too when `simd`, threads only from the
-// function's parallel grain of points on; kSimd: lanes of one thread; kGrid: a CUDA kernel's
-// threads, thread t of T running iterations lower + t, lower + t + T, ... (step 1: a grid-stride
-// loop, whatever the launch's size).
+// parallel grain of points on (the function's points, or the loop's own `points`); kSimd: lanes of
+// one thread; kGrid: a CUDA kernel's threads, thread t of T running iterations lower + t, lower + t
+// + T, ... (step 1: a grid-stride loop, whatever the launch's size).
 struct LoopMapping {
   enum class Kind : uint8_t { kSerial, kSimd, kThreads, kGrid };
   Kind kind = Kind::kSerial;
   size_t collapse = 1;
   bool simd = false;
+  int64_t points = 0;  // kThreads: the points that decide the grain (0: the function's)
 };
 
 struct Node {
@@ -135,6 +148,9 @@ struct Node {
     kReturnIfBad,
     kTileRuns,
     kSortedRun,
+    kConstants,
+    kBuffer,
+    kLaunch,
   };
   Kind kind = Kind::kBlock;
   bool scoped = false;             // kBlock
@@ -156,7 +172,7 @@ struct Node {
                                       // count (positions), hi (the skipped key)
   LoopMapping mapping;                // kFor
   Value value;  // kLet, kVar, kAssign, kStore, kVectorCopy (the source), kPrefetch (the address)
-  std::vector<Value> loads;        // kRunStarts
+  std::vector<Value> loads;        // kRunStarts; kConstants: the values
   std::vector<Node> body, orElse;  // kBlock, kFor, kThreads, kIf (then / else)
 };
 
@@ -187,6 +203,9 @@ Node badIndexFlag();
 Node badIndex();
 Node returnIfBad();
 Node tileRuns(int64_t rows, int64_t hi, std::vector<Node> body, std::vector<Node> pastTile);
+Node constants(std::string type, std::string name, std::vector<Value> values);
+Node buffer(std::string type, std::string name, int64_t elements);
+Node launch(std::string kernel, int64_t threads, std::string arguments);
 Node sortedRun(std::string keyType, std::string pointType, int64_t skippedKey, int64_t positions,
                std::vector<Node> body);
 
