@@ -92,8 +92,22 @@ std::string CudaKernelPrinter::vectorsKernel() {
       return "";
   }
   ThreadPoints threads(kernel_.map, width_, 1, plan->lanes);
-  ir::Node vectors = checkedGrid(threads.gridLoop({statement(dimVariables(), Store::kVector)}),
-                                 {1, plan->lanes}, "the thread's lanes decoding");
+  ir::Node vectors = threads.gridLoop({statement(dimVariables(), Store::kVector)});
+  if (edit_) edit_(vectors);
+  // The lanes a thread takes, read from the IR: a 16-byte copy moves 16 / (element size) of them.
+  std::optional<int> copied;
+  std::function<void(const ir::Node&)> find = [&](const ir::Node& node) {
+    if (node.kind == ir::Node::Kind::kVectorCopy) {
+      for (const KernelBuffer& b : kernel_.buffers)
+        if (b.name == node.name) copied = storageBytes(b.elementType);
+    }
+    for (const ir::Node& child : node.body) find(child);
+    for (const ir::Node& child : node.orElse) find(child);
+  };
+  find(vectors);
+  requireShape(copied && kVectorBytes % *copied == 0, "the thread's 16-byte copies");
+  require(checkGridPoints(validator_, vectors, kernel_.map, {1, kVectorBytes / *copied}),
+          "the thread's lanes decoding");
   lanes_ = plan->lanes;
   vectorThreads_ = threads.points();
   for (size_t b : plan->moved) aligned_.push_back(buffer(b).name);
