@@ -1,7 +1,9 @@
 // The kernel IR: a kernel as a tree of statements over index expressions (CExpr) and element
-// values. Lowering builds it from a Kernel (codegen/kernel/kernel.h), validation reads it back
-// (codegen/cpp/kernel_check.cpp) and the printers print it (codegen/cpp/ir_printer.h), so what
-// a kernel does is written down once, as data, before any text exists.
+// values. Lowering builds it (from a Kernel, codegen/kernel/kernel.h, or an HLO stage,
+// codegen/hlo/), validation reads it back (codegen/cpp/kernel_check.cpp, codegen/cuda/
+// thread_check.h, ir/loops.h's readLoopNest) and the printer prints it
+// (codegen/cpp/ir_printer.h), so what a kernel does is written down once, as data, before any
+// text exists.
 //
 // Semantics, one statement at a time (C's, as both targets compile them):
 //   kBlock       the body in order; a scope of its own (`{ }`) when `scoped`
@@ -51,8 +53,8 @@
 //
 // Invariants: a kLet's, kFor's and kThreadShare's names are not redeclared in their scope
 // (the point's dims d<i> excepted: a statement may rebind a dim to a fixed value in a nested
-// block); a kStore's buffer is a written parameter or an array the kernel is handed (CUDA's sort
-// keys).
+// block); a kStore's buffer is a written parameter, an array the kernel is handed (CUDA's sort
+// keys) or a local buffer (kBuffer, an HLO stage's temporary).
 #pragma once
 
 #include <cstdint>

@@ -144,7 +144,7 @@ TEST(IrMutation, RefusesAWrongCudaThreadDecoding) {
        }},
   };
   std::map<std::string, int> refused;
-  int kernels = 0;
+  int kernels = 0, lanes = 0;
   for (const RandomCase& c : random.cases) {
     {
       Kernel kernel;
@@ -160,27 +160,33 @@ TEST(IrMutation, RefusesAWrongCudaThreadDecoding) {
         continue;  // an update computation, element type or domain CUDA kernels do not take
       }
       ++kernels;
-      for (const auto& [name, change] : edits) {
-        const Edit& edit = change;  // a lambda may not capture a structured binding (C++17)
-        bool changed = false;
-        auto onGrid = [&](ir::Node& node) {
-          if (!changed && node.kind == Kind::kFor &&
-              node.mapping.kind == ir::LoopMapping::Kind::kGrid)
-            changed = edit(node);
-        };
-        try {
-          printCudaKernel(kernel, {}, onGrid);
-          EXPECT_FALSE(changed) << name << " accepted";
-        } catch (const ValidationError&) {
-          EXPECT_TRUE(changed) << name << ": the kernel as built is refused";
+      // The first grid loop (a thread a point), then the second where there is one (a plain
+      // kernel's 16-byte rows: a thread a lane group).
+      for (int target : {0, 1}) {
+        for (const auto& [name, change] : edits) {
+          const Edit& edit = change;  // a lambda may not capture a structured binding (C++17)
+          bool changed = false;
+          int seen = 0;
+          auto onGrid = [&](ir::Node& node) {
+            if (!changed && node.kind == Kind::kFor &&
+                node.mapping.kind == ir::LoopMapping::Kind::kGrid && seen++ == target)
+              changed = edit(node);
+          };
+          try {
+            printCudaKernel(kernel, {}, onGrid);
+            EXPECT_FALSE(changed) << name << " accepted";
+          } catch (const ValidationError&) {
+            EXPECT_TRUE(changed) << name << ": the kernel as built is refused";
+          }
+          refused[name] += changed;
+          lanes += changed && target == 1;
         }
-        refused[name] += changed;
       }
     }
   }
   std::cout << "[ score ] CUDA thread decodings changed and refused, of " << kernels << " kernels:";
   for (const auto& [name, count] : refused) std::cout << " " << name << " " << count << ";";
-  std::cout << "\n";
+  std::cout << " (" << lanes << " of them of lane groups)\n";
   EXPECT_GT(kernels, 0);
   for (const auto& [name, count] : refused) EXPECT_GT(count, 0) << name;
 }
