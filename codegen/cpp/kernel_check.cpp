@@ -4,6 +4,8 @@
 // whatever code built it.
 #include "codegen/cpp/kernel_text.h"
 
+#include "codegen/ir/loops.h"
+
 namespace idxmap::codegen {
 namespace {
 
@@ -15,11 +17,6 @@ bool containsPrefetch(const ir::Node& node) {
 }
 
 }  // namespace
-
-// What a nest's statements and prefetches are, gathered while it is read back as a LoopNest.
-struct KernelText::NestParts {
-  std::vector<const ir::Node*> statements, prefetches;
-};
 
 void KernelText::checkKernel(const ir::Function& function) {
   std::span<const ir::Node> nodes = function.body;
@@ -157,78 +154,21 @@ void KernelText::checkRunStarts(const ir::Node& runs, Interval shares) {
   }
 }
 
-LoopNode KernelText::loopNodeOf(const ir::Node& node, bool lanes, NestParts& parts) {
-  auto children = [&](const std::vector<ir::Node>& nodes) {
-    std::vector<LoopNode> out;
-    for (const ir::Node& child : nodes) {
-      if (child.kind == ir::Node::Kind::kComment) continue;
-      if (child.kind == ir::Node::Kind::kIf && containsPrefetch(child)) {
-        parts.prefetches.push_back(&child);
-        continue;
-      }
-      out.push_back(loopNodeOf(child, lanes, parts));
-    }
-    return out;
-  };
-  LoopNode out;
-  switch (node.kind) {
-    case ir::Node::Kind::kFor:
-      requireShape(lanes || node.mapping.kind == ir::LoopMapping::Kind::kSerial,
-                   "threads or SIMD lanes over points that may write one element");
-      out.kind = LoopNode::Kind::kFor;
-      out.iterator = node.name;
-      out.lower = node.lower;
-      out.step = node.step;
-      out.condition = node.condition;
-      out.body = children(node.body);
-      return out;
-    case ir::Node::Kind::kIf:
-      out.kind = LoopNode::Kind::kIf;
-      out.condition = node.condition;
-      out.body = children(node.body);
-      out.orElse = children(node.orElse);
-      return out;
-    case ir::Node::Kind::kBlock:
-      if (!node.scoped) {
-        out.body = children(node.body);
-        return out;
-      }
-      // A statement: its point is the dims' iterators, or the values its lets fix them to.
-      out.kind = LoopNode::Kind::kStatement;
-      for (size_t i = 0; i < kernel_.map.dims.size(); ++i) {
-        const std::string d = "d" + std::to_string(i);
-        CExpr value = variable(d, width_);
-        for (const ir::Node& let : node.body)
-          if (ir::isLet(let, d) && let.value->kind == ir::ValueNode::Kind::kIndex)
-            value = let.value->index;
-        out.point.push_back(value);
-      }
-      parts.statements.push_back(&node);
-      return out;
-    default:
-      requireShape(false, "the loop nest");
-      return out;
-  }
-}
-
 void KernelText::checkNest(const std::vector<const ir::Node*>& nodes,
                            const std::optional<KernelValidator::ThreadShare>& share,
                            Ownership ownership, Interval shares, bool lanes) {
-  LoopNest nest;
-  nest.dims = kernel_.map.dims.size();
-  nest.width = width_;
-  nest.dimConstraints = dimConstraints(kernel_.map);
-  NestParts parts;
-  std::vector<LoopNode> roots;
-  for (const ir::Node* node : nodes) roots.push_back(loopNodeOf(*node, lanes, parts));
-  if (roots.size() == 1) {
-    nest.root = std::move(roots[0]);
-  } else {
-    nest.root.body = std::move(roots);
-  }
-  require(validator_.checkLoopNest(nest, share),
+  requireShape(lanes || !runsAtOnce(nodes),
+               "threads or SIMD lanes over points that may write one element");
+  ir::NestParts parts;
+  std::string why;
+  const std::optional<LoopNest> nest =
+      ir::readLoopNest(nodes, kernel_.map, width_, why, &parts, [](const ir::Node& node) {
+        return node.kind == ir::Node::Kind::kIf && containsPrefetch(node);
+      });
+  requireShape(nest.has_value(), "the loop nest");
+  require(validator_.checkLoopNest(*nest, share),
           share ? "each thread's share of " + share->iterator : "the loop nest");
-  for (const ir::Node* prefetch : parts.prefetches) checkPrefetch(*prefetch);
+  for (const ir::Node* prefetch : parts.aside) checkPrefetch(*prefetch);
   for (const ir::Node* statement : parts.statements) checkStatement(*statement, ownership, shares);
 }
 

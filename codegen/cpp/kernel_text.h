@@ -99,14 +99,13 @@ class KernelText {
  private:
   std::vector<DeclaredVariable> declared() const;
   CExpr skipTest();
-  struct NestParts;
   // Whether a loop of the nest runs its iterations at once (threads or SIMD lanes).
   static bool runsAtOnce(const std::vector<const ir::Node*>& nodes);
   // Points that run at once write distinct elements: proven here for targets of dims alone,
   // else cited from verify/ (Kernel::distinctTargets).
   void requireDistinctTargets();
-  // A nest read back as the LoopNest validation proves; `lanes`: threads and SIMD lanes allowed.
-  LoopNode loopNodeOf(const ir::Node& node, bool lanes, NestParts& parts);
+  // A nest read back from the IR (ir::readLoopNest; prefetches set aside) and proven; `lanes`:
+  // threads and SIMD lanes allowed. Then its prefetches and statements.
   void checkNest(const std::vector<const ir::Node*>& nodes,
                  const std::optional<KernelValidator::ThreadShare>& share, Ownership ownership,
                  Interval shares, bool lanes);

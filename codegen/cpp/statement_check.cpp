@@ -29,7 +29,7 @@ std::span<const ir::Node> KernelText::checkOpening(const ir::Node& statement) {
   requireShape(statement.kind == ir::Node::Kind::kBlock && statement.scoped, what);
   std::span<const ir::Node> nodes = statement.body;
   // The point's fixed dims, in order: the caller's to prove (a C++ kernel's loop nest check reads
-  // them as the statement's point, loopNodeOf).
+  // them as the statement's point, ir::readLoopNest).
   for (size_t i = 0; i < kernel_.map.dims.size() && !nodes.empty(); ++i)
     if (ir::isLet(nodes.front(), "d" + std::to_string(i))) nodes = nodes.subspan(1);
   for (size_t k = 0; k < kernel_.loads.size(); ++k) {

@@ -104,73 +104,91 @@ struct Mapper {
 
 namespace {
 
-std::optional<LoopNode> readLoopNode(const Node& node, size_t dims, CWidth width,
-                                     std::string& why) {
-  auto children = [&](const std::vector<Node>& nodes) -> std::optional<std::vector<LoopNode>> {
+// Reads nodes back as loop nodes, gathering the statements and the nodes set aside.
+struct NestReader {
+  size_t dims;
+  CWidth width;
+  const std::function<bool(const Node&)>& isAside;
+  NestParts& parts;
+  std::string& why;
+
+  std::optional<std::vector<LoopNode>> children(const std::vector<Node>& nodes) {
     std::vector<LoopNode> out;
     for (const Node& child : nodes) {
       if (child.kind == Node::Kind::kComment) continue;
-      std::optional<LoopNode> read = readLoopNode(child, dims, width, why);
+      if (isAside && isAside(child)) {
+        parts.aside.push_back(&child);
+        continue;
+      }
+      std::optional<LoopNode> read = node(child);
       if (!read) return std::nullopt;
       out.push_back(std::move(*read));
     }
     return out;
-  };
-  LoopNode out;
-  std::optional<std::vector<LoopNode>> body, orElse;
-  switch (node.kind) {
-    case Node::Kind::kFor:
-      if (!node.type.empty() || node.mapping.kind == LoopMapping::Kind::kGrid) break;
-      out.kind = LoopNode::Kind::kFor;
-      out.iterator = node.name;
-      out.lower = node.lower;
-      out.step = node.step;
-      out.condition = node.condition;
-      if (!(body = children(node.body))) return std::nullopt;
-      out.body = std::move(*body);
-      return out;
-    case Node::Kind::kIf:
-      out.kind = LoopNode::Kind::kIf;
-      out.condition = node.condition;
-      if (!(body = children(node.body)) || !(orElse = children(node.orElse))) return std::nullopt;
-      out.body = std::move(*body);
-      out.orElse = std::move(*orElse);
-      return out;
-    case Node::Kind::kBlock:
-      if (!node.scoped) {
+  }
+
+  std::optional<LoopNode> node(const Node& node) {
+    LoopNode out;
+    std::optional<std::vector<LoopNode>> body, orElse;
+    switch (node.kind) {
+      case Node::Kind::kFor:
+        if (!node.type.empty() || node.mapping.kind == LoopMapping::Kind::kGrid) break;
+        out.kind = LoopNode::Kind::kFor;
+        out.iterator = node.name;
+        out.lower = node.lower;
+        out.step = node.step;
+        out.condition = node.condition;
         if (!(body = children(node.body))) return std::nullopt;
         out.body = std::move(*body);
         return out;
-      }
-      // A statement: its point is the dims' iterators, or the values its lets fix them to.
-      out.kind = LoopNode::Kind::kStatement;
-      for (size_t i = 0; i < dims; ++i) {
-        const std::string d = "d" + std::to_string(i);
-        CExpr value = variable(d, width);
-        for (const Node& let : node.body)
-          if (isLet(let, d) && let.value->kind == ValueNode::Kind::kIndex) value = let.value->index;
-        out.point.push_back(value);
-      }
-      return out;
-    default:
-      break;
+      case Node::Kind::kIf:
+        out.kind = LoopNode::Kind::kIf;
+        out.condition = node.condition;
+        if (!(body = children(node.body)) || !(orElse = children(node.orElse))) return std::nullopt;
+        out.body = std::move(*body);
+        out.orElse = std::move(*orElse);
+        return out;
+      case Node::Kind::kBlock:
+        if (!node.scoped) {
+          if (!(body = children(node.body))) return std::nullopt;
+          out.body = std::move(*body);
+          return out;
+        }
+        // A statement: its point is the dims' iterators, or the values its lets fix them to.
+        out.kind = LoopNode::Kind::kStatement;
+        for (size_t i = 0; i < dims; ++i) {
+          const std::string d = "d" + std::to_string(i);
+          CExpr value = variable(d, width);
+          for (const Node& let : node.body)
+            if (isLet(let, d) && let.value->kind == ValueNode::Kind::kIndex)
+              value = let.value->index;
+          out.point.push_back(value);
+        }
+        parts.statements.push_back(&node);
+        return out;
+      default:
+        break;
+    }
+    why = "a node of the loop nest that is not a loop, a guard or a statement";
+    return std::nullopt;
   }
-  why = "a node of the loop nest that is not a loop, a guard or a statement";
-  return std::nullopt;
-}
+};
 
 }  // namespace
 
-std::optional<LoopNest> readLoopNest(const std::vector<Node>& nodes, const IndexingMap& map,
-                                     CWidth width, std::string& why) {
+std::optional<LoopNest> readLoopNest(const std::vector<const Node*>& nodes, const IndexingMap& map,
+                                     CWidth width, std::string& why, NestParts* parts,
+                                     const std::function<bool(const Node&)>& isAside) {
+  NestParts unused;
+  NestReader reader{map.dims.size(), width, isAside, parts ? *parts : unused, why};
   LoopNest nest;
   nest.dims = map.dims.size();
   nest.width = width;
   nest.dimConstraints = dimConstraints(map);
   std::vector<LoopNode> roots;
-  for (const Node& node : nodes) {
-    if (node.kind == Node::Kind::kComment) continue;
-    std::optional<LoopNode> read = readLoopNode(node, nest.dims, width, why);
+  for (const Node* node : nodes) {
+    if (node->kind == Node::Kind::kComment) continue;
+    std::optional<LoopNode> read = reader.node(*node);
     if (!read) return std::nullopt;
     roots.push_back(std::move(*read));
   }
@@ -179,6 +197,13 @@ std::optional<LoopNest> readLoopNest(const std::vector<Node>& nodes, const Index
   else
     nest.root.body = std::move(roots);
   return nest;
+}
+
+std::optional<LoopNest> readLoopNest(const std::vector<Node>& nodes, const IndexingMap& map,
+                                     CWidth width, std::string& why) {
+  std::vector<const Node*> roots;
+  for (const Node& node : nodes) roots.push_back(&node);
+  return readLoopNest(roots, map, width, why);
 }
 
 std::vector<Node> fromLoopNest(const LoopNest& nest,

@@ -22,6 +22,14 @@ std::vector<Node> fromLoopNest(const LoopNest& nest,
 // iterators, or the index values its kLets give d<i>. nullopt, with `why`, for another node.
 std::optional<LoopNest> readLoopNest(const std::vector<Node>& nodes, const IndexingMap& map,
                                      CWidth width, std::string& why);
+// The same over the nest's top nodes, gathering into `parts` each statement read and each node
+// inside a loop or guard that `isAside` keeps out of the nest (a prefetch, which runs no point).
+struct NestParts {
+  std::vector<const Node*> statements, aside;
+};
+std::optional<LoopNest> readLoopNest(const std::vector<const Node*>& nodes, const IndexingMap& map,
+                                     CWidth width, std::string& why, NestParts* parts = nullptr,
+                                     const std::function<bool(const Node&)>& isAside = {});
 
 // Where a nest's points are independent: threads share its first loop and the perfectly
 // nested, constant-bounded loops below it, collapsed only as far as it takes to have 64 chunks

@@ -4,35 +4,18 @@
 // exactly the domain's points in it.
 #include <gtest/gtest.h>
 
-#include <map>
-
 #include <functional>
 #include <optional>
-#include <set>
 
-#include "codegen/cpp/cpp_kernel.h"
 #include "codegen/ir/loops.h"
 #include "codegen/kernel/index_code.h"
 #include "codegen/kernel/loop_nest.h"
-#include "codegen/lower/gather_scatter_kernels.h"
 #include "codegen/validate/validation.h"
 #include "core/text.h"
 #include "tests/codegen/validate/validator_mutants.h"
 
 namespace idxmap::codegen {
 namespace {
-
-IndexingMap mapOf(const char* text) { return parseIndexingMap(text); }
-
-std::vector<DeclaredVariable> declaredOf(const IndexingMap& m, CWidth width) {
-  std::vector<DeclaredVariable> out;
-  for (size_t i = 0; i < m.dims.size(); ++i) out.push_back({"d" + std::to_string(i), width});
-  for (size_t k = 0; k < m.runtimeVars.size(); ++k) {
-    out.push_back({"rt" + std::to_string(k), width});
-    out.push_back({"v" + std::to_string(k), CWidth::k64});
-  }
-  return out;
-}
 
 // The points of a map's domain (no runtime variables), row-major: brute force over its box.
 std::vector<std::vector<int64_t>> domainPoints(const IndexingMap& m) {
@@ -58,9 +41,9 @@ TEST(LoopNest, EnumeratesTheDomainOnceAsBruteForceDoes) {
       "(d0) -> (d0), domain: d0 in [-3, 3]",
   };
   for (const char* text : maps) {
-    IndexingMap m = mapOf(text);
+    IndexingMap m = parseIndexingMap(text);
     LoopNest nest = buildLoopNest(m, CWidth::k32);
-    KernelValidator validator(m, declaredOf(m, CWidth::k32));
+    KernelValidator validator(m, IndexLowering(m, CWidth::k32).declared());
     EXPECT_TRUE(validator.checkLoopNest(nest).isProven()) << text;
     // The nest run as C would run it (the printed bounds, read back), its points collected.
     std::optional<std::vector<std::vector<int64_t>>> run = mutants::runLoopNest(nest, 1000);
@@ -83,7 +66,7 @@ TEST(LoopNest, ReadBackFromTheIrIsWhatTheIrRuns) {
       "(d0, d1) -> (d0), domain: d0 in [0, 11], d1 in [0, 3], d0 mod 3 in [0, 0]",
   };
   for (const char* text : maps) {
-    IndexingMap m = mapOf(text);
+    IndexingMap m = parseIndexingMap(text);
     auto statement = [&](const std::vector<CExpr>& point) {
       std::vector<ir::Node> lets;
       for (size_t i = 0; i < point.size(); ++i)
@@ -96,7 +79,7 @@ TEST(LoopNest, ReadBackFromTheIrIsWhatTheIrRuns) {
     std::string why;
     std::optional<LoopNest> read = ir::readLoopNest(nodes, m, CWidth::k32, why);
     ASSERT_TRUE(read.has_value()) << why;
-    KernelValidator validator(m, declaredOf(m, CWidth::k32));
+    KernelValidator validator(m, IndexLowering(m, CWidth::k32).declared());
     EXPECT_TRUE(validator.checkLoopNest(*read).isProven()) << text;
     std::optional<std::vector<std::vector<int64_t>>> run = mutants::runLoopNest(*read, 1000);
     ASSERT_TRUE(run.has_value()) << text;
@@ -137,11 +120,11 @@ TEST(LoopNest, ReadBackFromTheIrIsWhatTheIrRuns) {
 }
 
 TEST(LoopNest, ANestThatMissesPointsIsRefuted) {
-  IndexingMap m = mapOf("(d0, d1) -> (d0, d1), domain: d0 in [0, 4], d1 in [0, 6]");
+  IndexingMap m = parseIndexingMap("(d0, d1) -> (d0, d1), domain: d0 in [0, 4], d1 in [0, 6]");
   LoopNest nest = buildLoopNest(m, CWidth::k32);
   ASSERT_EQ(nest.root.kind, LoopNode::Kind::kFor);
   nest.root.condition = binary(COp::kLessEqual, variable("d0", CWidth::k32), literal(3));
-  KernelValidator validator(m, declaredOf(m, CWidth::k32));
+  KernelValidator validator(m, IndexLowering(m, CWidth::k32).declared());
   EXPECT_TRUE(validator.checkLoopNest(nest).isRefuted());
 }
 
@@ -149,13 +132,13 @@ TEST(LoopNest, ANestThatMissesPointsIsRefuted) {
 // range: the narrowed nest runs exactly the domain's points there. A share that also runs its
 // last row, or the whole nest run by every thread, would apply a point twice: refuted.
 TEST(LoopNest, AThreadsShareRunsExactlyTheDomainsPointsInIt) {
-  IndexingMap m =
-      mapOf("(d0, d1) -> (d0, d1), domain: d0 in [2, 9], d1 in [0, 3], d0 + d1 in [0, 10]");
+  IndexingMap m = parseIndexingMap(
+      "(d0, d1) -> (d0, d1), domain: d0 in [2, 9], d1 in [0, 3], d0 + d1 in [0, 10]");
   const LoopNest whole = buildLoopNest(m, CWidth::k32);
   LoopNest nest = whole;
   ASSERT_EQ(narrowLoop(nest, "d0", "idxmap_first", "idxmap_last"),
             (std::pair<int64_t, int64_t>{2, 9}));
-  KernelValidator validator(m, declaredOf(m, CWidth::k32));
+  KernelValidator validator(m, IndexLowering(m, CWidth::k32).declared());
   const KernelValidator::ThreadShare share{"d0", "idxmap_first", "idxmap_last", {2, 9}};
   EXPECT_TRUE(validator.checkLoopNest(nest, share).isProven());
   ASSERT_EQ(nest.root.kind, LoopNode::Kind::kFor);
