@@ -208,14 +208,14 @@ ir::Node CudaKernelPrinter::pendingUpdates(bool flushing, Store store) {
 }
 
 std::string CudaKernelPrinter::kernelFunction(const std::string& part,
-                                              const std::string& extraParameters,
-                                              const std::vector<ir::Node>& body) const {
-  std::vector<CudaBuffer> buffers;
+                                              std::vector<ir::Parameter> extra,
+                                              std::vector<ir::Node> body) const {
+  ir::GlobalFunction function{name(part), {}, std::move(body)};
   for (const KernelBuffer& b : kernel_.buffers)
-    buffers.push_back({(b.written ? "" : "const ") + storage(b), b.name});
-  return cudaKernelFunction(name(part), buffers,
-                            (kernel_.check ? ", int* idxmap_bad_index" : "") + extraParameters,
-                            ir::printStatements(body, 2, style()) + "}\n");
+    function.parameters.push_back({(b.written ? "" : "const ") + storage(b), b.name});
+  if (kernel_.check) function.parameters.push_back({"int*", "idxmap_bad_index", false});
+  for (ir::Parameter& p : extra) function.parameters.push_back(std::move(p));
+  return printGlobalFunction(function, style());
 }
 
 std::string CudaKernelPrinter::pointsKernel() {
@@ -223,8 +223,8 @@ std::string CudaKernelPrinter::pointsKernel() {
   const Store store = stores_ == Stores::kAtomic ? Store::kAtomic : Store::kInPlace;
   ir::Node points = checkedGrid(threads_.gridLoop({statement(dimVariables(), store)}), {},
                                 "the thread's point decoding");
-  if (store == Store::kInPlace) return kernelFunction("points", "", {points});
-  return kernelFunction("points", "",
+  if (store == Store::kInPlace) return kernelFunction("points", {}, {points});
+  return kernelFunction("points", {},
                         {pendingUpdates(false, store), points, pendingUpdates(true, store)});
 }
 

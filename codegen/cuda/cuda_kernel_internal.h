@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "codegen/cpp/kernel_text.h"
+#include "codegen/cuda/cuda_functions.h"
 #include "codegen/cuda/cuda_kernel.h"
 #include "codegen/cuda/cuda_threads.h"
 #include "codegen/cuda/thread_check.h"
@@ -97,10 +98,10 @@ class CudaKernelPrinter : KernelText {
   // that may share them, flushed after (validated: checkStoreStrategy).
   ir::Node pendingUpdates(bool flushing, Store store);
 
-  // A __global__ function over the kernel's buffers (and a checked kernel's flag): `body`
-  // follows its opening brace.
-  std::string kernelFunction(const std::string& part, const std::string& extraParameters,
-                             const std::vector<ir::Node>& body) const;
+  // The __global__ function SYMBOL_part over the kernel's buffers, a checked kernel's flag and
+  // `extra`, running `body`.
+  std::string kernelFunction(const std::string& part, std::vector<ir::Parameter> extra,
+                             std::vector<ir::Node> body) const;
 
   // The kernel of a thread a point (plain, atomic) or of a tile (segmented).
   std::string pointsKernel();

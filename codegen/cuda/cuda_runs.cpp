@@ -36,7 +36,7 @@ std::string CudaKernelPrinter::segmentedKernel() {
        ir::tileRuns(threads_.rows(), d0.hi, std::move(tile), {statement(point, store)}),
        pendingUpdates(true, store)});
   checkSegmented(loop);
-  return kernelFunction("points", "", {loop});
+  return kernelFunction("points", {}, {loop});
 }
 
 void CudaKernelPrinter::checkSegmented(ir::Node& loop) {
@@ -100,8 +100,8 @@ std::string CudaKernelPrinter::keysKernel() {
                          ir::store("idxmap_points", point, ir::variableValue("idxmap_point")),
                          std::move(statement)}),
       {}, "the thread's point decoding");
-  return kernelFunction("keys", ", " + keyType() + "* idxmap_keys, " + L + "* idxmap_points",
-                        {keys});
+  return kernelFunction(
+      "keys", {{keyType() + "*", "idxmap_keys", false}, {L + "*", "idxmap_points", false}}, {keys});
 }
 
 std::string CudaKernelPrinter::applyKernel() {
@@ -127,8 +127,10 @@ std::string CudaKernelPrinter::applyKernel() {
                "the walk over a run of sorted targets");
   require(checkDecodedPoints(validator_, run.body, "idxmap_point", linear_, points_, kernel_.map),
           "the sorted point numbers' decoding");
-  return kernelFunction("apply", ", const " + K + "* idxmap_keys, const " + L + "* idxmap_points",
-                        {apply});
+  return kernelFunction(
+      "apply",
+      {{"const " + K + "*", "idxmap_keys", false}, {"const " + L + "*", "idxmap_points", false}},
+      {apply});
 }
 
 int CudaKernelPrinter::keyBits() const {

@@ -50,30 +50,4 @@ class ThreadPoints {
   CWidth number_;
 };
 
-// A buffer parameter of a __global__ function: "const float" and "in0" print
-// `const float* __restrict__ in0`.
-struct CudaBuffer {
-  std::string type, name;
-};
-// `static __global__ void __launch_bounds__(256) NAME(<buffers><extraParameters>) {` then
-// `body`. Every buffer is a parameter, in order (a launch passes them all); one that `body`
-// does not index is left unnamed.
-std::string cudaKernelFunction(const std::string& name, const std::vector<CudaBuffer>& buffers,
-                               const std::string& extraParameters, const std::string& body);
-// `IDXMAP_LAUNCH(kernel, idxmap_blocks(points), 256, stream, arguments);`, 2 spaces deep.
-std::string cudaLaunch(const std::string& kernel, int64_t points, const std::string& arguments);
-
-// `extern "C" int SYMBOL_launch(<device buffers and counts>, cudaStream_t stream)` (no body).
-std::string cudaLaunchSignature(const std::string& symbol, const std::vector<EntryBuffer>& entry);
-// `SYMBOL_launch_in(device buffers..., void* idxmap_workspace, cudaStream_t stream)`: the launch
-// in a caller's workspace (no allocation, no synchronization: a CUDA graph can capture it).
-std::string cudaLaunchInSignature(const std::string& symbol, const std::vector<EntryBuffer>& entry);
-// SYMBOL_launch's definition: SYMBOL_workspace_bytes() of device memory allocated and freed in
-// stream order around SYMBOL_launch_in; `checked`: then waits for the stream and returns 2
-// when the workspace's first int (the bad-index flag) is set.
-std::string cudaWorkspaceLaunch(const std::string& symbol, const std::vector<EntryBuffer>& entry,
-                                bool checked);
-// SYMBOL (host buffers: copied to the device, SYMBOL_launch, copied back) and SYMBOL_packed.
-std::string cudaHostEntries(const std::string& symbol, const std::vector<EntryBuffer>& entry);
-
 }  // namespace idxmap::codegen

@@ -111,7 +111,7 @@ std::string CudaKernelPrinter::vectorsKernel() {
   lanes_ = plan->lanes;
   vectorThreads_ = threads.points();
   for (size_t b : plan->moved) aligned_.push_back(buffer(b).name);
-  return kernelFunction("vectors", "", {vectors});
+  return kernelFunction("vectors", {}, {vectors});
 }
 
 }  // namespace idxmap::codegen

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "codegen/cpp/ir_printer.h"
+#include "codegen/cuda/cuda_functions.h"
 #include "codegen/cuda/cuda_threads.h"
 #include "codegen/cuda/thread_check.h"
 #include "codegen/hlo/hlo_computation_internal.h"
@@ -276,9 +277,10 @@ class HloKernelPrinter {
     require(checkGridPoints(loops, loop, loopMap), "the thread's point decoding of " + output.name);
     requireDistinctWrites(emitter, loops);
     collect(loops);
-    const std::string body = ir::printStatements(scope_.constantArrays, 2, {}) +
-                             ir::printStatements({loop}, 2, {width_, 0, ""}) + "}\n";
-    std::vector<CudaBuffer> buffers;  // in launch order
+    const std::string kernel = symbol_ + "_" + output.name;
+    ir::GlobalFunction function{kernel, {}, scope_.constantArrays};
+    function.body.push_back(loop);
+    std::vector<ir::Parameter>& buffers = function.parameters;  // in launch order
     for (const ValueBuffer& p : scope_.parameters)
       buffers.push_back({"const " + p.type.storage, p.name});
     for (const ValueBuffer& t : temporaries_) buffers.push_back({t.type.compute, t.name});
@@ -287,11 +289,10 @@ class HloKernelPrinter {
       if (!o.holdsComputeType && !outputs_.count(o.name))
         buffers.push_back({o.type.storage, o.name});
     std::string arguments;
-    for (const CudaBuffer& b : buffers) arguments += (arguments.empty() ? "" : ", ") + b.name;
+    for (const ir::Parameter& b : buffers) arguments += (arguments.empty() ? "" : ", ") + b.name;
     for (const ValueBuffer& o : outputs)
       if (!o.holdsComputeType) outputs_.emplace(o.name, o);
-    const std::string kernel = symbol_ + "_" + output.name;
-    cudaKernels_ += cudaKernelFunction(kernel, buffers, "", body);
+    cudaKernels_ += printGlobalFunction(function, {width_, 0, ""});
     return ir::launch(kernel, threads.points(), arguments);
   }
 

@@ -61,10 +61,11 @@ std::string StageEmitter::load(const ValueBuffer& buffer, const std::vector<Expr
   const ir::Value element =
       ir::loadValue(buffer.name, indexExpr("load from " + buffer.name, offset, elements));
   const std::string name = fresh("v");
-  emit(ir::let(buffer.type.compute, name,
-               buffer.holdsComputeType
-                   ? element
-                   : ir::elementValue(loadElement(buffer.type, ir::printValue(element)))));
+  emit(ir::let(
+      buffer.type.compute, name,
+      buffer.holdsComputeType
+          ? element
+          : ir::elementValue(loadElement(buffer.type, ir::printValue(element)), {element})));
   return name;
 }
 

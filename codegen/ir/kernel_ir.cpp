@@ -43,8 +43,8 @@ Value literalValue(std::string text) {
   return valueOf({ValueNode::Kind::kLiteral, std::move(text), {}, {}});
 }
 
-Value elementValue(std::string code) {
-  return valueOf({ValueNode::Kind::kElement, std::move(code), {}, {}});
+Value elementValue(std::string code, std::vector<Value> from) {
+  return valueOf({ValueNode::Kind::kElement, std::move(code), {}, std::move(from)});
 }
 
 Node block(std::vector<Node> body, bool scoped) {
@@ -214,6 +214,44 @@ Node sortedRun(std::string keyType, std::string pointType, int64_t skippedKey, i
   node.count = positions;
   node.body = std::move(body);
   return node;
+}
+
+namespace {
+
+void addBuffersOf(const Value& value, std::set<std::string>& used) {
+  if (!value) return;
+  if (value->kind == ValueNode::Kind::kLoad || value->kind == ValueNode::Kind::kAddress)
+    used.insert(value->name);
+  for (const Value& operand : value->operands) addBuffersOf(operand, used);
+}
+
+void addBuffersOf(const std::vector<Node>& nodes, std::set<std::string>& used) {
+  for (const Node& node : nodes) {
+    switch (node.kind) {
+      case Node::Kind::kStore:
+      case Node::Kind::kVectorCopy:
+        used.insert(node.name);
+        break;
+      case Node::Kind::kCopy:
+        used.insert(node.name);
+        used.insert(node.from);
+        break;
+      default:
+        break;
+    }
+    addBuffersOf(node.value, used);
+    for (const Value& load : node.loads) addBuffersOf(load, used);
+    addBuffersOf(node.body, used);
+    addBuffersOf(node.orElse, used);
+  }
+}
+
+}  // namespace
+
+std::set<std::string> buffersUsed(const std::vector<Node>& nodes) {
+  std::set<std::string> used;
+  addBuffersOf(nodes, used);
+  return used;
 }
 
 }  // namespace idxmap::codegen::ir

@@ -59,6 +59,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -98,7 +99,8 @@ struct ValueNode {
     kCall,      // name(operands...): a prelude helper, `name` with its template arguments
     kLiteral,   // `name`, a C literal as written (`false`, `0`)
     kElement,   // `name`, an element value as prelude/element_code writes it (C, as written;
-                // element_code's tests check its semantics, kernel validation reads it not)
+                // element_code's tests check its semantics, kernel validation reads it not),
+                // printed from `operands` (the loads it reads: buffersUsed's)
   };
   Kind kind = Kind::kIndex;
   std::string name;
@@ -113,7 +115,7 @@ Value addressValue(std::string buffer, CExpr offset);
 Value castValue(std::string type, Value operand);
 Value callValue(std::string function, std::vector<Value> arguments);
 Value literalValue(std::string text);
-Value elementValue(std::string code);
+Value elementValue(std::string code, std::vector<Value> from = {});
 
 // How a loop's iterations are spread. kThreads: an `omp parallel for` over this loop and the
 // `collapse - 1` loops perfectly nested in it, SIMD lanes too when `simd`, threads only from the
@@ -219,6 +221,26 @@ struct Function {
   std::string header;          // the comment above it: `//` lines of maps, proofs and certificates
   CWidth width = CWidth::k64;  // the index width of loops and index variables
   int64_t points = 0;          // kThreads and threaded loops run serially below the grain
+  std::vector<Node> body;
+};
+
+// The buffers `nodes` read or write: loads and addresses in their values (an element value's
+// operands too), stores, 16-byte copies and copies.
+std::set<std::string> buffersUsed(const std::vector<Node>& nodes);
+
+// A parameter of a CUDA kernel. A buffer prints as `type* __restrict__ name` (type: its
+// element's, `const` where it is read only), anything else as `type name`.
+struct Parameter {
+  std::string type, name;
+  bool buffer = true;
+};
+
+// A CUDA kernel: `static __global__ void __launch_bounds__(kCudaThreadsPerBlock) name(parameters)
+// { body }`, its threads each running body (a grid-stride loop). Its launches pass every
+// parameter, in order; a buffer no node of body reads or writes (buffersUsed) is left unnamed.
+struct GlobalFunction {
+  std::string name;
+  std::vector<Parameter> parameters;
   std::vector<Node> body;
 };
 
