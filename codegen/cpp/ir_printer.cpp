@@ -133,6 +133,10 @@ struct Printer {
         out += at + "IDXMAP_LAUNCH(" + node.name + ", idxmap_blocks(" + std::to_string(node.count) +
                "), " + std::to_string(kCudaThreadsPerBlock) + ", stream, " + node.from + ");\n";
         return;
+      case Node::Kind::kRegion:
+      case Node::Kind::kIfAligned:
+      case Node::Kind::kSortPairs:
+        throw Error("internal: a CUDA launcher's statement in a kernel's body");
     }
   }
 

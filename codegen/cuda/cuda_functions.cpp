@@ -21,9 +21,7 @@ std::string printGlobalFunction(const ir::GlobalFunction& function,
          "}\n";
 }
 
-std::string cudaLaunch(const std::string& kernel, int64_t points, const std::string& arguments) {
-  return ir::printStatements({ir::launch(kernel, points, arguments)}, 2, {});
-}
+namespace {
 
 std::string cudaLaunchSignature(const std::string& symbol, const std::vector<EntryBuffer>& entry) {
   std::string signature = entrySignature(symbol + "_launch", entry);
@@ -78,6 +76,84 @@ std::string cudaHostEntries(const std::string& symbol, const std::vector<EntryBu
   out += "  if (status == 0) status = " + symbol + "_launch(" + call + ", nullptr);\n";
   out += "  return idxmap_from_device(host, bytes, written, " + n + ", device, status);\n}\n";
   return out + packedEntry(symbol, entry);
+}
+
+// A launcher's statements (ir::LaunchFunction), `indent` spaces deep.
+void printHost(const std::vector<ir::Node>& nodes, int indent, std::string& out) {
+  using Kind = ir::Node::Kind;
+  const std::string at(static_cast<size_t>(indent), ' ');
+  auto region = [](const std::string& type, const ir::Value& offset) {
+    return "reinterpret_cast<" + type + "*>(idxmap_space + " + offset->name + ")";
+  };
+  for (const ir::Node& node : nodes) {
+    switch (node.kind) {
+      case Kind::kComment:
+      case Kind::kLaunch:
+        out += ir::printStatements({node}, indent, {});
+        break;
+      case Kind::kRegion:
+        if (node.loads.size() == 1) {
+          out += at + node.type + "* const " + node.name + " = " +
+                 region(node.type, node.loads[0]) + ";\n";
+        } else if (node.loads.size() == 2) {
+          out += at + node.type + "* const " + node.name + "[2] = {" +
+                 region(node.type, node.loads[0]) + ", " + region(node.type, node.loads[1]) +
+                 "};\n";
+        } else {
+          throw Error("internal: a workspace region of one or two pointers");
+        }
+        break;
+      case Kind::kCopy:
+        out += at + "if (" + node.name + " != " + node.from + " && cudaMemcpyAsync(" + node.name +
+               ", " + node.from + ", sizeof(" + node.type + ") * " + std::to_string(node.count) +
+               ", cudaMemcpyDeviceToDevice, stream) != cudaSuccess)\n" + at + "  return 3;\n";
+        break;
+      case Kind::kBadIndexFlag:
+        out += at + "int* const idxmap_bad_index = reinterpret_cast<int*>(idxmap_space);\n" + at +
+               "if (cudaMemsetAsync(idxmap_bad_index, 0, sizeof(int), stream) != cudaSuccess) "
+               "return 3;\n";
+        break;
+      case Kind::kIfAligned: {
+        std::string test;
+        for (const ir::Value& b : node.loads)
+          test += (test.empty() ? "" : " | ") + std::string("reinterpret_cast<uintptr_t>(") +
+                  b->name + ")";
+        if (node.body.size() != 1 || node.orElse.size() != 1)
+          throw Error("internal: an alignment test picks one statement or the other");
+        out += at + "if ((" + test + ") % " + std::to_string(node.count) + " == 0)\n";
+        printHost(node.body, indent + 2, out);
+        out += at + "else\n";
+        printHost(node.orElse, indent + 2, out);
+        break;
+      }
+      case Kind::kSortPairs: {
+        const std::string scratch = std::to_string(node.lo);
+        out += at + "if (idxmap_sort_pairs(idxmap_keys[0], idxmap_keys[1], idxmap_points[0], " +
+               "idxmap_points[1], " + std::to_string(node.count) + ", " + std::to_string(node.hi) +
+               ", idxmap_space + " + scratch + ", " + node.name + "() - " + scratch +
+               ", stream) != cudaSuccess)\n" + at + "  return 3;\n";
+        break;
+      }
+      default:
+        throw Error("internal: a kernel's statement in a CUDA launcher");
+    }
+  }
+}
+
+}  // namespace
+
+std::string printLaunchFunction(const ir::LaunchFunction& function) {
+  const std::string& symbol = function.symbol;
+  const std::vector<EntryBuffer>& entry = function.buffers;
+  std::string out = "extern \"C\" size_t " + symbol + "_workspace_bytes(void) {\n  return " +
+                    function.workspaceBytes + ";\n}\n" + cudaLaunchInSignature(symbol, entry) +
+                    " {\n" + sizeChecks(entry) +
+                    "  char* const idxmap_space = static_cast<char*>(idxmap_workspace);\n"
+                    "  (void)idxmap_space;\n";
+  printHost(function.body, 2, out);
+  return out + "  return cudaGetLastError() == cudaSuccess ? 0 : 3;\n}\n" +
+         packedLaunchInEntry(symbol, entry) + cudaWorkspaceLaunch(symbol, entry, function.checked) +
+         cudaHostEntries(symbol, entry);
 }
 
 }  // namespace idxmap::codegen

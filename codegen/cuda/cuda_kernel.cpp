@@ -54,7 +54,7 @@ PrintedKernel CudaKernelPrinter::print() {
       kernels = pointsKernel();
     if (stores_ == Stores::kPlain) kernels += vectorsKernel();
   }
-  std::string text = kernels + launcher() + cudaHostEntries(kernel_.symbol, entryBuffers());
+  std::string text = kernels + launcher();
   require(validator_.checkBitWidths(), "int32_t arithmetic");
   return {header({describeStores()}) + text, validator_.certificates()};
 }
@@ -228,76 +228,46 @@ std::string CudaKernelPrinter::pointsKernel() {
                         {pendingUpdates(false, store), points, pendingUpdates(true, store)});
 }
 
-// Three entries. SYMBOL_workspace_bytes(): the device memory the launch needs (0: none): a
-// checked kernel's bad-index flag, the sorted path's keys and points (twice) and CUB's
-// scratch, each region 256-byte aligned. SYMBOL_launch_in(buffers..., workspace, stream):
-// allocates nothing and waits for nothing, so a CUDA graph can capture it; a checked kernel's
-// flag (the workspace's first int) is the caller's to read. SYMBOL_launch(buffers..., stream):
-// the workspace allocated and freed in stream order around launch_in; a checked kernel waits
-// for the stream and returns 2 when the flag is set.
+// The launcher (ir::LaunchFunction): the workspace holds a checked kernel's bad-index flag, the
+// sorted path's keys and points (twice) and CUB's scratch, each region 256-byte aligned, their
+// offsets fixed at print time (CUB's scratch last); a checked kernel's flag is the workspace's
+// first int.
 std::string CudaKernelPrinter::launcher() {
-  std::vector<EntryBuffer> entry = entryBuffers();
   const bool sorted = points_ > 0 && lanes_ == 0 && stores_ == Stores::kSorted;
   const std::string L = typeName(linear_), K = sorted ? keyType() : "", n = std::to_string(points_);
   auto aligned = [](int64_t bytes) { return (bytes + 255) / 256 * 256; };
-  // Region offsets in the workspace, fixed at print time; CUB's scratch comes last.
   const int64_t keys = kernel_.check ? 256 : 0;
   const int64_t keyBytes = sorted ? aligned(points_ * (keyBits() <= 32 ? 4 : 8)) : 0,
                 pointBytes = sorted ? aligned(points_ * (linear_ == CWidth::k32 ? 4 : 8)) : 0;
   const int64_t scratch = keys + 2 * keyBytes + 2 * pointBytes;
-  std::string sizes = "extern \"C\" size_t " + name("workspace_bytes") + "(void) {\n  return " +
-                      std::to_string(scratch);
+  ir::LaunchFunction function{
+      kernel_.symbol, entryBuffers(), std::to_string(scratch), kernel_.check && points_ > 0, {}};
   if (sorted)
-    sizes += " + idxmap_sort_scratch_bytes<" + K + ", " + L + ">(" + n + ", " +
-             std::to_string(keyBits()) + ")";
-  sizes += ";\n}\n";
-
-  std::string out =
-      sizes + cudaLaunchInSignature(kernel_.symbol, entry) + " {\n" + sizeChecks(entry);
-  out +=
-      "  char* const idxmap_space = static_cast<char*>(idxmap_workspace);\n  (void)idxmap_space;\n";
+    function.workspaceBytes += " + idxmap_sort_scratch_bytes<" + K + ", " + L + ">(" + n + ", " +
+                               std::to_string(keyBits()) + ")";
+  std::vector<ir::Node>& body = function.body;
   for (auto [into, from] : kernel_.initialCopies)
-    out += "  if (" + buffer(into).name + " != " + buffer(from).name + " && cudaMemcpyAsync(" +
-           buffer(into).name + ", " + buffer(from).name + ", sizeof(" + storage(buffer(into)) +
-           ") * " + std::to_string(buffer(into).elements()) +
-           ", cudaMemcpyDeviceToDevice, stream) != cudaSuccess)\n    return 3;\n";
+    body.push_back(ir::copy(buffer(into).name, buffer(from).name, storage(buffer(into)),
+                            buffer(into).elements()));
   if (points_ > 0) {
-    if (kernel_.check)
-      out +=
-          "  int* const idxmap_bad_index = reinterpret_cast<int*>(idxmap_space);\n"
-          "  if (cudaMemsetAsync(idxmap_bad_index, 0, sizeof(int), stream) != cudaSuccess) "
-          "return 3;\n";
+    if (kernel_.check) body.push_back(ir::badIndexFlag());
     if (lanes_ > 0) {
-      std::string test;
-      for (const std::string& b : aligned_)
-        test += (test.empty() ? "" : " | ") + std::string("reinterpret_cast<uintptr_t>(") + b + ")";
-      out += "  if ((" + test + ") % 16 == 0)\n  " +
-             cudaLaunch(name("vectors"), vectorThreads_, arguments()) + "  else\n  " +
-             launch("points");
+      body.push_back(ir::ifAligned(aligned_, 16,
+                                   {ir::launch(name("vectors"), vectorThreads_, arguments())},
+                                   {launch("points")}));
     } else if (!sorted) {
-      out += launch("points");
+      body.push_back(launch("points"));
     } else {
-      auto region = [&](const std::string& type, int64_t at) {
-        return "reinterpret_cast<" + type + "*>(idxmap_space + " + std::to_string(at) + ")";
-      };
-      out += "  " + K + "* const idxmap_keys[2] = {" + region(K, keys) + ", " +
-             region(K, keys + keyBytes) + "};\n";
-      out += "  " + L + "* const idxmap_points[2] = {" + region(L, keys + 2 * keyBytes) + ", " +
-             region(L, keys + 2 * keyBytes + pointBytes) + "};\n";
-      out += launch("keys", ", idxmap_keys[0], idxmap_points[0]");
-      out +=
-          "  if (idxmap_sort_pairs(idxmap_keys[0], idxmap_keys[1], idxmap_points[0], "
-          "idxmap_points[1], " +
-          n + ", " + std::to_string(keyBits()) + ", idxmap_space + " + std::to_string(scratch) +
-          ", " + name("workspace_bytes") + "() - " + std::to_string(scratch) +
-          ", stream) != cudaSuccess)\n    return 3;\n";
-      out += launch("apply", ", idxmap_keys[1], idxmap_points[1]");
+      auto at = [](int64_t offset) { return std::to_string(offset); };
+      body.push_back(ir::region(K, "idxmap_keys", {at(keys), at(keys + keyBytes)}));
+      body.push_back(ir::region(L, "idxmap_points",
+                                {at(keys + 2 * keyBytes), at(keys + 2 * keyBytes + pointBytes)}));
+      body.push_back(launch("keys", ", idxmap_keys[0], idxmap_points[0]"));
+      body.push_back(ir::sortPairs(points_, keyBits(), scratch, name("workspace_bytes")));
+      body.push_back(launch("apply", ", idxmap_keys[1], idxmap_points[1]"));
     }
   }
-  out += "  return cudaGetLastError() == cudaSuccess ? 0 : 3;\n}\n" +
-         packedLaunchInEntry(kernel_.symbol, entry);
-
-  return out + cudaWorkspaceLaunch(kernel_.symbol, entry, kernel_.check && points_ > 0);
+  return printLaunchFunction(function);
 }
 
 PrintedKernel printCudaKernel(const Kernel& kernel, const CudaOptions& options) {

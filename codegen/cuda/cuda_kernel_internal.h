@@ -141,11 +141,12 @@ class CudaKernelPrinter : KernelText {
 
   std::string skippedKey() const;
 
-  std::string launch(const std::string& part, const std::string& extra = "") const {
-    return cudaLaunch(name(part), points_, arguments() + extra);
+  ir::Node launch(const std::string& part, const std::string& extra = "") const {
+    return ir::launch(name(part), points_, arguments() + extra);
   }
 
-  // SYMBOL_launch: size checks, initial copies, the launches, the checked kernel's flag.
+  // The launcher and the entries around it (ir::LaunchFunction): initial copies, the checked
+  // kernel's flag, the launches (the vectors kernel where the buffers are aligned), the sort.
   std::string launcher();
 
   std::function<void(ir::Node&)> edit_;

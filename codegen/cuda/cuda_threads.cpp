@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "codegen/cpp/ir_printer.h"
 #include "codegen/cpp/kernel_text.h"
+
 
 namespace idxmap::codegen {
 namespace {

@@ -76,8 +76,7 @@ class HloKernelPrinter {
     const Instruction* root = kernel.computation->root;
     std::vector<const Instruction*> roots{root};
     if (root->opcode == "tuple") roots.assign(root->operands.begin(), root->operands.end());
-    std::string body;              // CUDA: the launcher's (launches as IR, printed)
-    std::vector<ir::Node> stages;  // C++: the function's
+    std::vector<ir::Node> stages;  // C++: the function's; CUDA: the launcher's
     size_t temporaries = 0, constants = 0;
     for (const auto& instruction : kernel.computation->instructions) {
       if (!seen.count(instruction.get())) continue;
@@ -95,8 +94,7 @@ class HloKernelPrinter {
                            hlo_stage::resultShape(*instruction), true};
         const std::string size = std::to_string(elementsOf(buffer.shape));
         if (cuda_) {  // a 256-byte aligned region of the caller's workspace
-          body += "  " + buffer.type.compute + "* const " + buffer.name + " = reinterpret_cast<" +
-                  buffer.type.compute + "*>(idxmap_space + " + workspaceBytes_ + ");\n";
+          stages.push_back(ir::region(buffer.type.compute, buffer.name, {workspaceBytes_}));
           workspaceBytes_ = "(" + workspaceBytes_ + " + (sizeof(" + buffer.type.compute + ") * " +
                             size + " + 255) / 256 * 256)";
           temporaries_.push_back(buffer);
@@ -105,7 +103,7 @@ class HloKernelPrinter {
         }
         buffers.push_back(buffer);
       }
-      append(stages, body, stage(*instruction, buffers));
+      append(stages, stage(*instruction, buffers));
       if (instruction->shape.isTuple)
         scope_.materializedTuples[instruction.get()] = buffers;
       else
@@ -133,7 +131,7 @@ class HloKernelPrinter {
                    "\n";
         outputs.push_back(buffer);
       }
-      append(stages, body, stage(root, outputs));
+      append(stages, stage(root, outputs));
     }
     std::vector<EntryBuffer> entry;
     for (const KernelBuffer& b : out.buffers)
@@ -154,14 +152,8 @@ class HloKernelPrinter {
       text +=
           "// CUDA: each stage a launch, a thread per element (256 a block), in order on the "
           "stream; temporaries in the caller's workspace\n" +
-          cudaKernels_ + "extern \"C\" size_t " + symbol_ + "_workspace_bytes(void) {\n  return " +
-          workspaceBytes_ + ";\n}\n" + cudaLaunchInSignature(symbol_, entry) + " {\n" +
-          sizeChecks(entry) +
-          "  char* const idxmap_space = static_cast<char*>(idxmap_workspace);\n"
-          "  (void)idxmap_space;\n" +
-          body + "  return cudaGetLastError() == cudaSuccess ? 0 : 3;\n}\n" +
-          packedLaunchInEntry(symbol_, entry) + cudaWorkspaceLaunch(symbol_, entry, false) +
-          cudaHostEntries(symbol_, entry);
+          cudaKernels_ +
+          printLaunchFunction({symbol_, entry, workspaceBytes_, false, std::move(stages)});
     } else {
       ir::Function function{symbol_, entry, "", width_, 0, scope_.constantArrays};
       for (ir::Node& node : stages) function.body.push_back(std::move(node));
@@ -211,12 +203,8 @@ class HloKernelPrinter {
     return code;
   }
 
-  // A stage's nodes into the C++ function's body, or printed into the CUDA launcher's.
-  void append(std::vector<ir::Node>& stages, std::string& body, std::vector<ir::Node> nodes) {
-    if (cuda_) {
-      body += ir::printStatements(nodes, 2, {width_, 0, ""});
-      return;
-    }
+  // A stage's nodes into the C++ function's body or the CUDA launcher's.
+  void append(std::vector<ir::Node>& stages, std::vector<ir::Node> nodes) {
     for (ir::Node& node : nodes) stages.push_back(std::move(node));
   }
 

@@ -205,6 +205,33 @@ Node launch(std::string kernel, int64_t threads, std::string arguments) {
   return node;
 }
 
+Node region(std::string type, std::string name, std::vector<std::string> offsets) {
+  Node node = nodeOf(Node::Kind::kRegion);
+  node.type = std::move(type);
+  node.name = std::move(name);
+  for (std::string& offset : offsets) node.loads.push_back(literalValue(std::move(offset)));
+  return node;
+}
+
+Node ifAligned(std::vector<std::string> buffers, int64_t bytes, std::vector<Node> body,
+               std::vector<Node> orElse) {
+  Node node = nodeOf(Node::Kind::kIfAligned);
+  for (std::string& b : buffers) node.loads.push_back(variableValue(std::move(b)));
+  node.count = bytes;
+  node.body = std::move(body);
+  node.orElse = std::move(orElse);
+  return node;
+}
+
+Node sortPairs(int64_t pairs, int bits, int64_t scratch, std::string workspaceBytes) {
+  Node node = nodeOf(Node::Kind::kSortPairs);
+  node.count = pairs;
+  node.hi = bits;
+  node.lo = scratch;
+  node.name = std::move(workspaceBytes);
+  return node;
+}
+
 Node sortedRun(std::string keyType, std::string pointType, int64_t skippedKey, int64_t positions,
                std::vector<Node> body) {
   Node node = nodeOf(Node::Kind::kSortedRun);

@@ -45,11 +45,24 @@
 //                temporary, C++)
 //   kLaunch      a CUDA launch of kernel `name` over `count` threads (256 a block, grid-stride
 //                past the block limit) with the arguments `from`, on the launcher's stream
+//   kRegion      type* const name = a pointer `loads`' one offset (a literal: C text) bytes into
+//                the CUDA launcher's workspace (idxmap_space); with two offsets, type* const
+//                name[2] of both
+//   kIfAligned   body where the buffers `loads` names (kVariable values) each start at a
+//                multiple of `count` bytes, else orElse
+//   kSortPairs   CUB's stable radix sort of `count` (key, point number) pairs by the keys' low
+//                `hi` bits, from idxmap_keys[0] and idxmap_points[0] into idxmap_keys[1] and
+//                idxmap_points[1], its scratch the workspace from byte `lo` to the end (`name`:
+//                the function that gives the workspace's bytes)
 //   kSortedRun   deterministic mode's thread at sorted position idxmap_point: unless its key
 //                (idxmap_keys[idxmap_point], of C type `type`) is the skipped key `hi` or the
 //                one before it is equal, runs body for each position of the run of equal keys
 //                from it (at most `count` positions in all), in order, with idxmap_point
 //                rebound to the point number stored there (idxmap_points[at], of type `from`)
+//
+// In a CUDA launcher (LaunchFunction) every failing CUDA call returns 3, and kCopy and
+// kBadIndexFlag act on device memory in stream order: the copy device to device, the flag an
+// int of the workspace (its first bytes) zeroed.
 //
 // Invariants: a kLet's, kFor's and kThreadShare's names are not redeclared in their scope
 // (the point's dims d<i> excepted: a statement may rebind a dim to a fixed value in a nested
@@ -155,6 +168,9 @@ struct Node {
     kConstants,
     kBuffer,
     kLaunch,
+    kRegion,
+    kIfAligned,
+    kSortPairs,
   };
   Kind kind = Kind::kBlock;
   bool scoped = false;             // kBlock
@@ -210,6 +226,10 @@ Node tileRuns(int64_t rows, int64_t hi, std::vector<Node> body, std::vector<Node
 Node constants(std::string type, std::string name, std::vector<Value> values);
 Node buffer(std::string type, std::string name, int64_t elements);
 Node launch(std::string kernel, int64_t threads, std::string arguments);
+Node region(std::string type, std::string name, std::vector<std::string> offsets);
+Node ifAligned(std::vector<std::string> buffers, int64_t bytes, std::vector<Node> body,
+               std::vector<Node> orElse);
+Node sortPairs(int64_t pairs, int bits, int64_t scratch, std::string workspaceBytes);
 Node sortedRun(std::string keyType, std::string pointType, int64_t skippedKey, int64_t positions,
                std::vector<Node> body);
 
@@ -241,6 +261,20 @@ struct Parameter {
 struct GlobalFunction {
   std::string name;
   std::vector<Parameter> parameters;
+  std::vector<Node> body;
+};
+
+// A CUDA kernel's launcher in a caller's workspace: `extern "C" int symbol_launch_in(buffers...,
+// void* idxmap_workspace, cudaStream_t stream)` returning 1 for element counts other than the
+// buffers', 3 when a CUDA call fails, else 0 once body (regions, copies, launches, the sort)
+// is queued on the stream; with it SYMBOL_workspace_bytes() (returning `workspaceBytes`, C
+// text) and the entries around it: SYMBOL_launch (the workspace allocated around launch_in;
+// `checked`: waits and returns 2 when the bad-index flag is set), SYMBOL and their _packed forms.
+struct LaunchFunction {
+  std::string symbol;
+  std::vector<EntryBuffer> buffers;
+  std::string workspaceBytes;
+  bool checked = false;
   std::vector<Node> body;
 };
 
