@@ -43,12 +43,15 @@ static inline void idxmap_copy(void* into, const void* from, int64_t bytes) {
 
 }  // namespace
 
-std::string entrySignature(const std::string& symbol, const std::vector<EntryBuffer>& buffers) {
+std::string entrySignature(const std::string& symbol, const std::vector<EntryBuffer>& buffers,
+                           const std::set<std::string>* used) {
   std::string out = "extern \"C\" int " + symbol + "(";
   for (size_t i = 0; i < buffers.size(); ++i) {
     const EntryBuffer& b = buffers[i];
+    const bool named = !used || used->count(b.name);
     out += std::string(i ? ",\n    " : "") + (b.written ? "" : "const ") + b.storage +
-           "* __restrict " + b.name + ", int64_t " + b.name + "_elements";
+           "* __restrict " + (named ? b.name : "/*" + b.name + "*/") + ", int64_t " + b.name +
+           "_elements";
   }
   return out + ")";
 }

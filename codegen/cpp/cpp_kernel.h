@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,10 @@ struct PrintedKernel {
 // `extern "C" int SYMBOL(const T* __restrict name, int64_t name_elements, ...)` (no body). It
 // returns 0, 1 when an element count is not the emitted one, 2 when a checked kernel
 // (Kernel::check) met an index value out of range.
-std::string entrySignature(const std::string& symbol, const std::vector<EntryBuffer>& buffers);
+// `used`, where given: the buffers the body reads or writes; any other's name is left out (a
+// body need not touch a buffer: an empty kernel's, an input whose values no result depends on).
+std::string entrySignature(const std::string& symbol, const std::vector<EntryBuffer>& buffers,
+                           const std::set<std::string>* used = nullptr);
 // The same entry with its buffers in arrays, SYMBOL_packed(void* const*, const int64_t*): one
 // signature for every kernel, which a runtime (and the JIT runner) calls without knowing the
 // kernel's parameter list.

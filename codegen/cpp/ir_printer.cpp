@@ -2,12 +2,26 @@
 
 #include "codegen/cpp/cpp_kernel.h"
 
+#include <cctype>
 #include <sstream>
 
 namespace idxmap::codegen::ir {
 namespace {
 
 std::string pad(int n) { return std::string(static_cast<size_t>(n), ' '); }
+
+bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Whether C text, from byte `from` on, names `name` (as a whole identifier).
+bool names(const std::string& text, size_t from, const std::string& name) {
+  for (size_t at = text.find(name, from); at != std::string::npos; at = text.find(name, at + 1)) {
+    const size_t end = at + name.size();
+    if ((at == 0 || !identifierChar(text[at - 1])) &&
+        (end == text.size() || !identifierChar(text[end])))
+      return true;
+  }
+  return false;
+}
 
 struct Printer {
   const StatementStyle& style;
@@ -17,8 +31,26 @@ struct Printer {
     return "if (" + std::to_string(points ? points : style.points) + " >= IDXMAP_PARALLEL_GRAIN)";
   }
 
+  // A let that nothing after it in its block names is printed [[maybe_unused]] (a point's dim
+  // its statement does not read, a runtime value no offset needs): the search is over the text
+  // C++ reads, so the mark neither hides a read nor misses an unread let.
   void print(const std::vector<Node>& nodes, int indent) {
-    for (const Node& node : nodes) print(node, indent);
+    std::vector<std::string> pieces;
+    std::string before = std::move(out);
+    for (const Node& node : nodes) {
+      out.clear();
+      print(node, indent);
+      pieces.push_back(std::move(out));
+    }
+    out = std::move(before);
+    std::string all;
+    std::vector<size_t> ends;  // where each piece ends in `all`
+    for (const std::string& piece : pieces) ends.push_back((all += piece).size());
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (nodes[i].kind == Node::Kind::kLet && !names(all, ends[i], nodes[i].name))
+        pieces[i].insert(static_cast<size_t>(indent), "[[maybe_unused]] ");
+      out += pieces[i];
+    }
   }
 
   void print(const Node& node, int indent) {
@@ -129,10 +161,14 @@ struct Printer {
         out += at + "std::vector<" + node.type + "> " + node.name + "(" +
                std::to_string(node.count) + ");\n";
         return;
-      case Node::Kind::kLaunch:
+      case Node::Kind::kLaunch: {
+        std::string arguments;
+        for (const Value& argument : node.loads)
+          arguments += (arguments.empty() ? "" : ", ") + argument->name;
         out += at + "IDXMAP_LAUNCH(" + node.name + ", idxmap_blocks(" + std::to_string(node.count) +
-               "), " + std::to_string(kCudaThreadsPerBlock) + ", stream, " + node.from + ");\n";
+               "), " + std::to_string(kCudaThreadsPerBlock) + ", stream, " + arguments + ");\n";
         return;
+      }
       case Node::Kind::kRegion:
       case Node::Kind::kIfAligned:
       case Node::Kind::kSortPairs:
@@ -264,7 +300,8 @@ std::string printCppFunction(const Function& function) {
   StatementStyle style{
       function.width, function.points,
       "std::atomic_ref<int>(idxmap_bad_index).store(1, std::memory_order_relaxed);"};
-  return function.header + entrySignature(function.symbol, function.buffers) + " {\n" +
+  const std::set<std::string> used = buffersUsed(function.body);
+  return function.header + entrySignature(function.symbol, function.buffers, &used) + " {\n" +
          sizeChecks(function.buffers) + printStatements(function.body, 2, style) +
          "  return 0;\n}\n" + packedEntry(function.symbol, function.buffers);
 }

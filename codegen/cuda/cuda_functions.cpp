@@ -1,5 +1,7 @@
 #include "codegen/cuda/cuda_functions.h"
 
+#include <algorithm>
+
 #include "codegen/cpp/kernel_text.h"
 
 namespace idxmap::codegen {
@@ -29,11 +31,13 @@ std::string cudaLaunchSignature(const std::string& symbol, const std::vector<Ent
   return signature + ",\n    cudaStream_t stream)";
 }
 
-std::string cudaLaunchInSignature(const std::string& symbol,
-                                  const std::vector<EntryBuffer>& entry) {
-  std::string signature = entrySignature(symbol + "_launch_in", entry);
+// `used`: the buffers the body passes or copies; `queues`: whether it puts work on the stream.
+std::string cudaLaunchInSignature(const std::string& symbol, const std::vector<EntryBuffer>& entry,
+                                  const std::set<std::string>& used, bool queues) {
+  std::string signature = entrySignature(symbol + "_launch_in", entry, &used);
   signature.pop_back();
-  return signature + ",\n    void* idxmap_workspace, cudaStream_t stream)";
+  return signature + ",\n    void* idxmap_workspace, cudaStream_t " +
+         (queues ? "stream" : "/*stream*/") + ")";
 }
 
 std::string cudaWorkspaceLaunch(const std::string& symbol, const std::vector<EntryBuffer>& entry,
@@ -145,8 +149,14 @@ void printHost(const std::vector<ir::Node>& nodes, int indent, std::string& out)
 std::string printLaunchFunction(const ir::LaunchFunction& function) {
   const std::string& symbol = function.symbol;
   const std::vector<EntryBuffer>& entry = function.buffers;
+  // Regions and comments aside, every statement of a launcher queues work on the stream.
+  const bool queues =
+      std::any_of(function.body.begin(), function.body.end(), [](const ir::Node& n) {
+        return n.kind != ir::Node::Kind::kRegion && n.kind != ir::Node::Kind::kComment;
+      });
   std::string out = "extern \"C\" size_t " + symbol + "_workspace_bytes(void) {\n  return " +
-                    function.workspaceBytes + ";\n}\n" + cudaLaunchInSignature(symbol, entry) +
+                    function.workspaceBytes + ";\n}\n" +
+                    cudaLaunchInSignature(symbol, entry, ir::buffersUsed(function.body), queues) +
                     " {\n" + sizeChecks(entry) +
                     "  char* const idxmap_space = static_cast<char*>(idxmap_workspace);\n"
                     "  (void)idxmap_space;\n";

@@ -262,9 +262,9 @@ std::string CudaKernelPrinter::launcher() {
       body.push_back(ir::region(K, "idxmap_keys", {at(keys), at(keys + keyBytes)}));
       body.push_back(ir::region(L, "idxmap_points",
                                 {at(keys + 2 * keyBytes), at(keys + 2 * keyBytes + pointBytes)}));
-      body.push_back(launch("keys", ", idxmap_keys[0], idxmap_points[0]"));
+      body.push_back(launch("keys", {"idxmap_keys[0]", "idxmap_points[0]"}));
       body.push_back(ir::sortPairs(points_, keyBits(), scratch, name("workspace_bytes")));
-      body.push_back(launch("apply", ", idxmap_keys[1], idxmap_points[1]"));
+      body.push_back(launch("apply", {"idxmap_keys[1]", "idxmap_points[1]"}));
     }
   }
   return printLaunchFunction(function);

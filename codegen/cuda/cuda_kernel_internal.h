@@ -46,10 +46,11 @@ class CudaKernelPrinter : KernelText {
     return out;
   }
 
-  std::string arguments() const {
-    std::string out;
-    for (const KernelBuffer& b : kernel_.buffers) out += (out.empty() ? "" : ", ") + b.name;
-    if (kernel_.check) out += ", idxmap_bad_index";
+  // A launch's arguments: the kernel's buffers, then a checked kernel's flag.
+  std::vector<std::string> arguments() const {
+    std::vector<std::string> out;
+    for (const KernelBuffer& b : kernel_.buffers) out.push_back(b.name);
+    if (kernel_.check) out.push_back("idxmap_bad_index");
     return out;
   }
 
@@ -141,8 +142,10 @@ class CudaKernelPrinter : KernelText {
 
   std::string skippedKey() const;
 
-  ir::Node launch(const std::string& part, const std::string& extra = "") const {
-    return ir::launch(name(part), points_, arguments() + extra);
+  ir::Node launch(const std::string& part, const std::vector<std::string>& extra = {}) const {
+    std::vector<std::string> all = arguments();
+    all.insert(all.end(), extra.begin(), extra.end());
+    return ir::launch(name(part), points_, std::move(all));
   }
 
   // The launcher and the entries around it (ir::LaunchFunction): initial copies, the checked

@@ -4,7 +4,6 @@
 
 #include "codegen/cpp/kernel_text.h"
 
-
 namespace idxmap::codegen {
 namespace {
 

@@ -276,8 +276,8 @@ class HloKernelPrinter {
     for (const ValueBuffer& o : outputs)
       if (!o.holdsComputeType && !outputs_.count(o.name))
         buffers.push_back({o.type.storage, o.name});
-    std::string arguments;
-    for (const ir::Parameter& b : buffers) arguments += (arguments.empty() ? "" : ", ") + b.name;
+    std::vector<std::string> arguments;
+    for (const ir::Parameter& b : buffers) arguments.push_back(b.name);
     for (const ValueBuffer& o : outputs)
       if (!o.holdsComputeType) outputs_.emplace(o.name, o);
     cudaKernels_ += printGlobalFunction(function, {width_, 0, ""});

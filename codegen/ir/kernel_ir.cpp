@@ -197,11 +197,11 @@ Node buffer(std::string type, std::string name, int64_t elements) {
   return node;
 }
 
-Node launch(std::string kernel, int64_t threads, std::string arguments) {
+Node launch(std::string kernel, int64_t threads, std::vector<std::string> arguments) {
   Node node = nodeOf(Node::Kind::kLaunch);
   node.name = std::move(kernel);
   node.count = threads;
-  node.from = std::move(arguments);
+  for (std::string& argument : arguments) node.loads.push_back(variableValue(std::move(argument)));
   return node;
 }
 
@@ -262,6 +262,9 @@ void addBuffersOf(const std::vector<Node>& nodes, std::set<std::string>& used) {
       case Node::Kind::kCopy:
         used.insert(node.name);
         used.insert(node.from);
+        break;
+      case Node::Kind::kLaunch:
+        for (const Value& argument : node.loads) used.insert(argument->name);
         break;
       default:
         break;

@@ -44,7 +44,8 @@
 //   kBuffer      std::vector<type> name(count): a local buffer of count zeros (an HLO stage's
 //                temporary, C++)
 //   kLaunch      a CUDA launch of kernel `name` over `count` threads (256 a block, grid-stride
-//                past the block limit) with the arguments `from`, on the launcher's stream
+//                past the block limit) with the arguments `loads` (kVariable values: buffers,
+//                the flag, workspace pointers), on the launcher's stream
 //   kRegion      type* const name = a pointer `loads`' one offset (a literal: C text) bytes into
 //                the CUDA launcher's workspace (idxmap_space); with two offsets, type* const
 //                name[2] of both
@@ -225,7 +226,7 @@ Node returnIfBad();
 Node tileRuns(int64_t rows, int64_t hi, std::vector<Node> body, std::vector<Node> pastTile);
 Node constants(std::string type, std::string name, std::vector<Value> values);
 Node buffer(std::string type, std::string name, int64_t elements);
-Node launch(std::string kernel, int64_t threads, std::string arguments);
+Node launch(std::string kernel, int64_t threads, std::vector<std::string> arguments);
 Node region(std::string type, std::string name, std::vector<std::string> offsets);
 Node ifAligned(std::vector<std::string> buffers, int64_t bytes, std::vector<Node> body,
                std::vector<Node> orElse);
@@ -245,7 +246,7 @@ struct Function {
 };
 
 // The buffers `nodes` read or write: loads and addresses in their values (an element value's
-// operands too), stores, 16-byte copies and copies.
+// operands too), stores, 16-byte copies and copies, and a launch's arguments.
 std::set<std::string> buffersUsed(const std::vector<Node>& nodes);
 
 // A parameter of a CUDA kernel. A buffer prints as `type* __restrict__ name` (type: its

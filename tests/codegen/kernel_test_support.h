@@ -1,7 +1,9 @@
 // What the codegen tests share. How they compile kernels: in the user's cache (so the sanitizer
 // build and later runs reuse what the first run compiled), at -O1 (the tests check results, not
 // speed), with every kernel's threads switched on whatever its size (the parallel code paths run on
-// small ops too).
+// small ops too), and with an unused parameter or variable an error: emitted code names what it
+// uses and marks what it may not (a buffer no statement touches is unnamed, an unread let is
+// [[maybe_unused]]), so a user's -Wall -Wextra -Werror build takes it.
 #pragma once
 
 #include <cstring>
@@ -13,8 +15,14 @@ namespace idxmap::codegen::testing {
 
 inline JitOptions testJitOptions() {
   JitOptions options;
-  options.flags = {"-std=c++20", "-O1",     "-fopenmp",
-                   "-fPIC",      "-shared", "-DIDXMAP_PARALLEL_GRAIN=1"};
+  options.flags = {"-std=c++20",
+                   "-O1",
+                   "-fopenmp",
+                   "-fPIC",
+                   "-shared",
+                   "-DIDXMAP_PARALLEL_GRAIN=1",
+                   "-Werror=unused-parameter",
+                   "-Werror=unused-variable"};
   return options;
 }
 

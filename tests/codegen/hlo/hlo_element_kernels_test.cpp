@@ -165,6 +165,41 @@ ENTRY e {
   if (cuda && !onTheGpu(cuda) && nvccInstalled()) expectNvccClean(cases, "reduce-precision");
 }
 
+// Emitted code compiles in a user's -Wall -Wextra -Werror build: an input no result reads is an
+// unnamed parameter (of the C++ entry, of the CUDA kernel), and the kernels
+// compile with unused parameters and variables made errors (testJitOptions) and agree with the
+// reference. The control: those flags do refuse an unused parameter and an unused variable.
+TEST_P(HloElementTargets, AnInputNoResultReadsIsUnnamed) {
+  const bool cuda = GetParam();
+  const std::string text = R"(HloModule unused
+twice {
+  a = f32[4,3] parameter(0)
+  b = f32[4,3] parameter(1)
+  ROOT s = f32[4,3] add(b, b)
+}
+ENTRY e {
+  p0 = f32[4,3] parameter(0)
+  p1 = f32[4,3] parameter(1)
+  ROOT f = f32[4,3] fusion(p0, p1), kind=kLoop, calls=twice
+})";
+  auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text, "unused.hlo"));
+  std::vector<Case> cases = entryCases(*module, {"fusion"}, "unused_", cuda);
+  ASSERT_EQ(cases.size(), 1u);
+  const std::string& printed = cases[0].kernel.printed.text;
+  // C++: the entry's parameter; CUDA: the kernel's (its launches pass every buffer).
+  const std::string unnamed =
+      cuda ? "const float* __restrict__ /*in0*/, const float* __restrict__ in1"
+           : "const float* __restrict /*in0*/, int64_t in0_elements";
+  EXPECT_NE(printed.find(unnamed), std::string::npos) << printed;
+  auto library = compileCases(cases, cuda);
+  expectAgreement(cases, *library, 2, true, onTheGpu(cuda));
+  if (onTheGpu(cuda)) return;
+  for (const char* unused :
+       {"extern \"C\" int idxmap_unused_parameter(int x) { return 0; }\n",
+        "extern \"C\" int idxmap_unused_variable() { int x = 1; return 0; }\n"})
+    EXPECT_THROW(compileAndLoad(unused, testJitOptions()), JitError) << unused;
+}
+
 INSTANTIATE_TEST_SUITE_P(Targets, HloElementTargets, ::testing::Values(false, true),
                          [](const auto& info) { return info.param ? "Cuda" : "Cpp"; });
 
