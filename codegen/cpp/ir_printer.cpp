@@ -270,8 +270,15 @@ std::string printValue(const Value& value) {
       return printCExpr(value->index);
     case ValueNode::Kind::kVariable:
     case ValueNode::Kind::kLiteral:
-    case ValueNode::Kind::kElement:
-      return value->name;
+    case ValueNode::Kind::kElement: {
+      std::string text = value->name;  // `$k` stands for operand k
+      for (size_t k = value->operands.size(); k-- > 0;) {
+        const std::string mark = "$" + std::to_string(k), operand = printValue(value->operands[k]);
+        for (size_t at; (at = text.find(mark)) != std::string::npos;)
+          text.replace(at, mark.size(), operand);
+      }
+      return text;
+    }
     case ValueNode::Kind::kLoad:
       return value->name + "[" + printCExpr(value->index) + "]";
     case ValueNode::Kind::kAddress:

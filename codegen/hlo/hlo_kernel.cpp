@@ -46,12 +46,13 @@ class HloKernelPrinter {
  public:
   // `widthNote`: why index arithmetic is in `width`, for the header.
   HloKernelPrinter(const Instruction& instruction, std::string symbol, CWidth width,
-                   std::string widthNote, bool cuda)
+                   std::string widthNote, bool cuda, const StageEdit& edit)
       : instruction_(instruction),
         symbol_(std::move(symbol)),
         width_(width),
         widthNote_(std::move(widthNote)),
-        cuda_(cuda) {}
+        cuda_(cuda),
+        edit_(edit) {}
 
   HloKernel print() {
     KernelComputation kernel = computationOf(instruction_);
@@ -213,7 +214,14 @@ class HloKernelPrinter {
   // back from the IR and proven to enumerate each point once.
   std::vector<ir::Node> cppStage(StageEmitter& emitter, int64_t points, const IndexingMap& loopMap,
                                  const std::string& output) {
-    if (loopMap.dims.empty()) return {emitter.statement({})};
+    if (loopMap.dims.empty()) {
+      std::vector<ir::Node> nodes{emitter.statement({})};
+      if (edit_) edit_(nodes);
+      std::vector<const ir::Node*> statements;
+      for (const ir::Node& node : nodes) statements.push_back(&node);
+      readStores(emitter, statements);
+      return nodes;
+    }
     std::vector<ir::Node> nest =
         ir::fromLoopNest(buildLoopNest(loopMap, width_), [&](const std::vector<CExpr>& point) {
           std::vector<ir::Node> lets;  // the dims isl fixed to a value
@@ -236,14 +244,30 @@ class HloKernelPrinter {
       }
     };
     grain(nest);
+    if (edit_) edit_(nest);
     KernelValidator loops(loopMap, IndexLowering(loopMap, width_).declared());
     std::string why;
-    const std::optional<LoopNest> read = ir::readLoopNest(nest, loopMap, width_, why);
+    std::vector<const ir::Node*> top;
+    for (const ir::Node& node : nest) top.push_back(&node);
+    ir::NestParts parts;
+    const std::optional<LoopNest> read = ir::readLoopNest(top, loopMap, width_, why, &parts);
     require(read ? loops.checkLoopNest(*read) : ProofResult::unknown(why),
             "the loop nest of " + output);
+    readStores(emitter, parts.statements);
     requireDistinctWrites(emitter, loops);
     collect(loops);
     return nest;
+  }
+
+  // The stage's statements as its IR reads back (after the test seam's edit): their stores, whose
+  // offsets are checked with the stage's other expressions (validate), and every other
+  // expression in them one that a check holds.
+  void readStores(const StageEmitter& emitter, const std::vector<const ir::Node*>& statements) {
+    std::string why;
+    storeChecks_ = emitter.storesRead(statements, why);
+    if (!why.empty()) require(ProofResult::unknown(why), "the stage's stores");
+    why = emitter.uncheckedIn(statements);
+    if (!why.empty()) require(ProofResult::unknown(why), "the stage's statement");
   }
 
   // Points run at once (threads, SIMD lanes, CUDA threads) store with plain stores: proven here
@@ -260,9 +284,19 @@ class HloKernelPrinter {
                      const IndexingMap& loopMap) {
     const ValueBuffer& output = outputs.at(0);
     ThreadPoints threads(loopMap, width_);
-    const ir::Node loop = threads.gridLoop({emitter.statement({})});
+    std::vector<ir::Node> nodes{threads.gridLoop({emitter.statement({})})};
+    if (edit_) edit_(nodes);
     KernelValidator loops(loopMap, IndexLowering(loopMap, width_).declared());
+    if (nodes.size() != 1)
+      require(ProofResult::unknown("it has another node"), "the stage's grid loop");
+    const ir::Node& loop = nodes[0];
     require(checkGridPoints(loops, loop, loopMap), "the thread's point decoding of " + output.name);
+    // The statement a thread runs at its point: what follows the dims it declares.
+    std::vector<const ir::Node*> statements;
+    for (const ir::Node& node : loop.body)
+      if (!(node.kind == ir::Node::Kind::kLet && node.name.starts_with("d")))
+        statements.push_back(&node);
+    readStores(emitter, statements);
     requireDistinctWrites(emitter, loops);
     collect(loops);
     const std::string kernel = symbol_ + "_" + output.name;
@@ -287,7 +321,9 @@ class HloKernelPrinter {
   // Runs the stage's checks, one validator per branch context.
   void validate(const StageEmitter& emitter) {
     std::map<std::string, std::unique_ptr<KernelValidator>> validators;
-    for (const PendingCheck& check : emitter.checks()) {
+    std::vector<PendingCheck> checks = emitter.checks();
+    checks.insert(checks.end(), storeChecks_.begin(), storeChecks_.end());
+    for (const PendingCheck& check : checks) {
       IndexingMap map = emitter.map();
       map.constraints = check.context;
       std::string key;
@@ -354,11 +390,18 @@ class HloKernelPrinter {
   std::set<std::string> readLines_;
   std::vector<std::string> certificates_;
   std::set<std::string> certificateSet_;
+  const StageEdit& edit_;
+  std::vector<PendingCheck> storeChecks_;  // the stage's, read back from its IR
 };
 
 }  // namespace
 
 HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symbol, bool cuda) {
+  return hloKernel(instruction, symbol, cuda, nullptr);
+}
+
+HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symbol, bool cuda,
+                    const StageEdit& edit) {
   if (instruction.opcode == "scatter" || wrappedScatter(instruction))
     return hloScatterKernel(instruction, symbol, cuda);
   // int32_t index arithmetic when every buffer has fewer than 2^31 elements and validation
@@ -378,7 +421,7 @@ HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symb
       HloKernel kernel = HloKernelPrinter(instruction, symbol, CWidth::k32,
                                           "proven (isl): every index expression and offset, "
                                           "printed in int32_t, fits -> int32_t index arithmetic",
-                                          cuda)
+                                          cuda, edit)
                              .print();
       kernel.int32 = true;
       return kernel;
@@ -388,7 +431,7 @@ HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symb
     }
   }
   return HloKernelPrinter(instruction, symbol, CWidth::k64, why + " -> int64_t index arithmetic",
-                          cuda)
+                          cuda, edit)
       .print();
 }
 

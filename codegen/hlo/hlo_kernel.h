@@ -25,10 +25,12 @@
 // before the text is returned; a failure is a ValidationError and nothing is written.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "codegen/cpp/cpp_kernel.h"
+#include "codegen/ir/kernel_ir.h"
 #include "codegen/kernel/kernel.h"
 #include "ops/hlo/module.h"
 
@@ -58,6 +60,12 @@ struct HloKernel {
 // A scatter is the gather/scatter emitter's kernel (hloScatterKernel).
 HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symbol,
                     bool cuda = false);
+// The test seam (as printCppKernel's): `edit` changes each stage's IR (C++: its loop nest, or
+// its statement where it has no loops; CUDA: its grid loop) after it is built and before it is
+// read back and validated.
+using StageEdit = std::function<void(std::vector<ir::Node>&)>;
+HloKernel hloKernel(const hlo::Instruction& instruction, const std::string& symbol, bool cuda,
+                    const StageEdit& edit);
 
 // An entry computation's scatter (one input), or a fusion that wraps one: its index properties
 // proved on the HLO values feeding its indices, then codegen/lower/gather_scatter_kernels.h's

@@ -200,10 +200,10 @@ ir::Node StageEmitter::statement(std::vector<ir::Node> pointLets) {
     const ValueBuffer& output = outputs_[k];
     int64_t elements = 1;
     for (int64_t size : output.shape) elements *= size;
-    writes_.push_back({output.name, bufferOffset(at, output)});
+    writes_.push_back({output.name, bufferOffset(at, output), elements});
     const std::string& v = values.at(k);
-    emit(ir::store(output.name,
-                   indexExpr("store to " + output.name, writes_.back().offset, elements),
+    // Its offset is proven as the IR reads back after the stage is built (storesRead).
+    emit(ir::store(output.name, lowering_.lower(writes_.back().offset),
                    ir::elementValue(output.holdsComputeType ? v : storeElement(output.type, v))));
   }
   for (ir::Node& node : close()) pointLets.push_back(std::move(node));

@@ -4,6 +4,10 @@
 #include "codegen/cpp/ir_printer.h"
 #include "codegen/hlo/hlo_stage_internal.h"
 
+#include <algorithm>
+#include <functional>
+#include <set>
+
 namespace idxmap::codegen::hlo_stage {
 
 std::string StageEmitter::local(const std::string& type, const std::string& value) {
@@ -24,7 +28,8 @@ CExpr StageEmitter::indexExpr(const std::string& role, Expr meaning,
                      {},
                      context_,
                      0,
-                     ""});
+                     "",
+                     lowered});
   return lowered;
 }
 
@@ -47,7 +52,8 @@ CExpr StageEmitter::conditionExpr(const std::string& role,
                      {},
                      context_,
                      0,
-                     ""});
+                     "",
+                     test});
   return test;
 }
 
@@ -61,11 +67,10 @@ std::string StageEmitter::load(const ValueBuffer& buffer, const std::vector<Expr
   const ir::Value element =
       ir::loadValue(buffer.name, indexExpr("load from " + buffer.name, offset, elements));
   const std::string name = fresh("v");
-  emit(ir::let(
-      buffer.type.compute, name,
-      buffer.holdsComputeType
-          ? element
-          : ir::elementValue(loadElement(buffer.type, ir::printValue(element)), {element})));
+  emit(ir::let(buffer.type.compute, name,
+               buffer.holdsComputeType
+                   ? element
+                   : ir::elementValue(loadElement(buffer.type, "$0"), {element})));
   return name;
 }
 
@@ -90,13 +95,140 @@ Expr StageEmitter::declareRuntime(const std::string& raw, const ElementCode& typ
   const ir::Value value = ir::castValue(typeName(width_), clamped);
   const std::string text = ir::printValue(value);
   emit(ir::let(typeName(width_), name, value));
+  runtimeValues_.push_back(value);
   // The signed clamp is validated as printed; an unsigned 64-bit one has no model in the
   // validator's integers (and no certificate).
   if (!unsigned64)
-    checks_.push_back(
-        {PendingCheck::Kind::kRuntimeValue, name, text, {}, {}, {}, {}, context_, k, raw});
+    checks_.push_back({PendingCheck::Kind::kRuntimeValue,
+                       name,
+                       text,
+                       {},
+                       {},
+                       {},
+                       {},
+                       context_,
+                       k,
+                       raw,
+                       nullptr,
+                       value});
   map_.runtimeVars.push_back({range, ""});
   return Expr::runtimeVar(static_cast<unsigned>(map_.runtimeVars.size() - 1));
+}
+
+std::vector<PendingCheck> StageEmitter::storesRead(const std::vector<const ir::Node*>& statements,
+                                                   std::string& why) const {
+  std::vector<PendingCheck> out;
+  auto isOutput = [&](const ir::Node& node) {
+    return node.kind == ir::Node::Kind::kStore &&
+           std::any_of(writes_.begin(), writes_.end(),
+                       [&](const Write& w) { return w.buffer == node.name; });
+  };
+  std::function<size_t(const std::vector<ir::Node>&)> storesInside =
+      [&](const std::vector<ir::Node>& nodes) {
+        size_t count = 0;
+        for (const ir::Node& node : nodes)
+          count += isOutput(node) + storesInside(node.body) + storesInside(node.orElse);
+        return count;
+      };
+  for (const ir::Node* statement : statements) {
+    const std::vector<ir::Node>& nodes = statement->body;
+    std::vector<const ir::Node*> stores;
+    for (const ir::Node& node : nodes)
+      if (isOutput(node)) stores.push_back(&node);
+    if (!(statement->kind == ir::Node::Kind::kBlock && statement->scoped) ||
+        stores.size() != writes_.size() || storesInside(nodes) != stores.size()) {
+      why = "a statement does not store each output once, at its top level";
+      return {};
+    }
+    for (size_t k = 0; k < writes_.size(); ++k) {
+      const Write& write = writes_[k];
+      if (stores[k]->name != write.buffer || !stores[k]->atomic.empty()) {
+        why = "the statement's store into " + write.buffer;
+        return {};
+      }
+      out.push_back({PendingCheck::Kind::kExpression,
+                     "store to " + write.buffer,
+                     printCExpr(stores[k]->offset),
+                     write.offset,
+                     write.elements,
+                     {},
+                     {},
+                     {},
+                     0,
+                     ""});
+    }
+  }
+  return out;
+}
+
+std::string StageEmitter::uncheckedIn(const std::vector<const ir::Node*>& statements) const {
+  std::set<const CExprNode*> held;
+  for (const PendingCheck& check : checks_)
+    if (check.expr) held.insert(check.expr.get());
+  std::set<const ir::ValueNode*> runtime;
+  for (const ir::Value& value : runtimeValues_) runtime.insert(value.get());
+  std::string why;
+  auto hold = [&](const CExpr& e, const std::string& what) {
+    if (why.empty() && !held.count(e.get()))
+      why = what + " `" + printCExpr(e) + "` is no checked one";
+  };
+  std::function<void(const ir::Value&)> value = [&](const ir::Value& v) {
+    if (!v) return;
+    if (v->kind == ir::ValueNode::Kind::kLoad || v->kind == ir::ValueNode::Kind::kAddress)
+      hold(v->index, "the offset into " + v->name);
+    if (v->kind == ir::ValueNode::Kind::kIndex) hold(v->index, "an index value");
+    for (const ir::Value& operand : v->operands) value(operand);
+  };
+  std::function<void(const std::vector<ir::Node>&)> nodes = [&](const std::vector<ir::Node>& list) {
+    for (const ir::Node& node : list) {
+      switch (node.kind) {
+        case ir::Node::Kind::kLet:
+          if (node.name.starts_with("rt")) {
+            if (why.empty() && !runtime.count(node.value.get()))
+              why = node.name + "'s value is no checked one";
+            continue;
+          }
+          break;
+        case ir::Node::Kind::kIf:
+          hold(node.condition, "a branch condition");
+          break;
+        case ir::Node::Kind::kFor: {  // a reduced dim's loop, over its range
+          const size_t dim = node.name.starts_with("d") ? std::stoul(node.name.substr(1)) : 0;
+          const Interval range =
+              dim >= outputDims_ && dim < map_.dims.size() ? map_.dims[dim].range : Interval{1, 0};
+          if (why.empty() && !(range.lo <= range.hi && node.step == 1 && node.type.empty() &&
+                               printCExpr(node.lower) == printCExpr(literal(range.lo)) &&
+                               printCExpr(node.condition) ==
+                                   printCExpr(binary(COp::kLessEqual, variable(node.name, width_),
+                                                     literal(range.hi)))))
+            why = "the loop over " + node.name + " is not its reduced dim's range";
+          break;
+        }
+        case ir::Node::Kind::kStore:
+          value(node.value);  // its offset: storesRead
+          nodes(node.body);
+          continue;
+        default:
+          break;
+      }
+      value(node.value);
+      for (const ir::Value& load : node.loads) value(load);
+      nodes(node.body);
+      nodes(node.orElse);
+    }
+  };
+  for (const ir::Node* statement : statements) {
+    // The dims isl fixed at this statement (its first lets): read with the loop nest.
+    std::vector<ir::Node> rest;
+    bool opening = true;
+    for (const ir::Node& node : statement->body) {
+      opening = opening && node.kind == ir::Node::Kind::kLet && node.name.starts_with("d") &&
+                std::stoul(node.name.substr(1)) < outputDims_;
+      if (!opening) rest.push_back(node);
+    }
+    nodes(rest);
+  }
+  return why;
 }
 
 }  // namespace idxmap::codegen::hlo_stage

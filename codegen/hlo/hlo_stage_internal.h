@@ -56,6 +56,11 @@ struct PendingCheck {
   std::vector<Constraint> context;                    // the branch it runs in
   size_t runtimeVar = 0;                              // kRuntimeValue
   std::string raw;                                    // kRuntimeValue
+  // What the statement's IR holds: the index expression or condition (kExpression,
+  // kCondition), the runtime variable's value (kRuntimeValue). The IR is read back against
+  // these (uncheckedIn): an expression in it that no check holds is not proven.
+  CExpr expr;
+  ir::Value value;
 };
 
 // A load the stage performs, for the kernel's header: buffer and index over the stage's map.
@@ -104,8 +109,20 @@ class StageEmitter {
   struct Write {
     std::string buffer;
     Expr offset;
+    int64_t elements = 0;  // the buffer's
   };
   const std::vector<Write>& writes() const { return writes_; }
+  // The stores of `statements` (the stage's, read back from its IR after any edit), as checks
+  // that each offset is its output's (kExpression, "store to <buffer>"): every statement stores
+  // each output once, in order, at its top level (so at every point it runs), and no other
+  // node stores into an output. Empty, with `why`, where the IR has another shape.
+  std::vector<PendingCheck> storesRead(const std::vector<const ir::Node*>& statements,
+                                       std::string& why) const;
+  // What in `statements` (read back as storesRead's) no check holds: an index expression, a
+  // condition or a runtime variable's value other than the ones checks prove (the very
+  // expressions: checks keep them), a reduced loop other than over its range variable's range.
+  // Empty when every one is held.
+  std::string uncheckedIn(const std::vector<const ir::Node*>& statements) const;
   // The points one statement visits: the reduced dims' sizes (1 for other stages).
   int64_t pointsPerStatement() const;
 
@@ -177,6 +194,7 @@ class StageEmitter {
   bool emptyReduction_ = false;  // a reduction over no position: the init value
   IndexLowering lowering_;
   std::vector<PendingCheck> checks_;
+  std::vector<ir::Value> runtimeValues_;  // every runtime variable's, as declared
   std::vector<StageRead> reads_;
   std::vector<Write> writes_;
   // Per statement: its open blocks, the branch constraints, values already computed.
