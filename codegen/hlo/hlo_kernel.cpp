@@ -11,6 +11,7 @@
 #include "codegen/cuda/thread_check.h"
 #include "codegen/hlo/hlo_computation_internal.h"
 #include "codegen/hlo/hlo_stage_internal.h"
+#include "codegen/hlo/hlo_stage_proofs_internal.h"
 #include "codegen/ir/loops.h"
 #include "codegen/kernel/loop_nest.h"
 #include "codegen/validate/validation.h"
@@ -22,8 +23,8 @@ namespace {
 
 using hlo::Instruction;
 using hlo_stage::KernelScope;
-using hlo_stage::PendingCheck;
 using hlo_stage::StageEmitter;
+using hlo_stage::StageProofs;
 using hlo_stage::unsupported;
 using hlo_stage::ValueBuffer;
 using namespace hlo_kernel_parts;
@@ -52,7 +53,8 @@ class HloKernelPrinter {
         width_(width),
         widthNote_(std::move(widthNote)),
         cuda_(cuda),
-        edit_(edit) {}
+        edit_(edit),
+        proofs_(instruction, width) {}
 
   HloKernel print() {
     KernelComputation kernel = computationOf(instruction_);
@@ -146,7 +148,8 @@ class HloKernelPrinter {
         "after every operation\n"
         "// proven (isl, Z3 where isl gives up): every simplified index expression is the op "
         "models' composed one\n";
-    for (const std::string& certificate : certificates_) text += certificateComment(certificate);
+    for (const std::string& certificate : proofs_.certificates())
+      text += certificateComment(certificate);
     if (cuda_) {
       // The stages' temporaries are regions of a workspace (SYMBOL_workspace_bytes):
       // SYMBOL_launch_in allocates nothing, SYMBOL_launch allocates it around launch_in.
@@ -160,7 +163,7 @@ class HloKernelPrinter {
       for (ir::Node& node : stages) function.body.push_back(std::move(node));
       text += ir::printCppFunction(function);
     }
-    out.printed = {text, certificates_};
+    out.printed = {text, proofs_.certificates()};
     return out;
   }
 
@@ -200,7 +203,7 @@ class HloKernelPrinter {
       std::string line = "//   " + names + " -> " + read.buffer + ": " + oneLine(map) + "\n";
       if (readLines_.insert(line).second) header_ += line;
     }
-    validate(emitter);
+    proofs_.validate(emitter);
     return code;
   }
 
@@ -219,7 +222,7 @@ class HloKernelPrinter {
       if (edit_) edit_(nodes);
       std::vector<const ir::Node*> statements;
       for (const ir::Node& node : nodes) statements.push_back(&node);
-      readStores(emitter, statements);
+      proofs_.readBack(emitter, statements);
       return nodes;
     }
     std::vector<ir::Node> nest =
@@ -251,31 +254,12 @@ class HloKernelPrinter {
     for (const ir::Node& node : nest) top.push_back(&node);
     ir::NestParts parts;
     const std::optional<LoopNest> read = ir::readLoopNest(top, loopMap, width_, why, &parts);
-    require(read ? loops.checkLoopNest(*read) : ProofResult::unknown(why),
-            "the loop nest of " + output);
-    readStores(emitter, parts.statements);
-    requireDistinctWrites(emitter, loops);
-    collect(loops);
+    proofs_.require(read ? loops.checkLoopNest(*read) : ProofResult::unknown(why),
+                    "the loop nest of " + output);
+    proofs_.readBack(emitter, parts.statements);
+    proofs_.requireDistinctWrites(emitter, loops);
+    proofs_.collect(loops);
     return nest;
-  }
-
-  // The stage's statements as its IR reads back (after the test seam's edit): their stores, whose
-  // offsets are checked with the stage's other expressions (validate), and every other
-  // expression in them one that a check holds.
-  void readStores(const StageEmitter& emitter, const std::vector<const ir::Node*>& statements) {
-    std::string why;
-    storeChecks_ = emitter.storesRead(statements, why);
-    if (!why.empty()) require(ProofResult::unknown(why), "the stage's stores");
-    why = emitter.uncheckedIn(statements);
-    if (!why.empty()) require(ProofResult::unknown(why), "the stage's statement");
-  }
-
-  // Points run at once (threads, SIMD lanes, CUDA threads) store with plain stores: proven here
-  // that no two points of the stage write one element of an output (isl, over the output dims).
-  void requireDistinctWrites(const StageEmitter& emitter, KernelValidator& loops) {
-    for (const StageEmitter::Write& write : emitter.writes())
-      require(loops.checkDistinct("points run at once, each writing " + write.buffer, write.offset),
-              "points run at once, each writing " + write.buffer);
   }
 
   // The stage as a __global__ function (a thread per element of its outputs, added to the
@@ -288,17 +272,18 @@ class HloKernelPrinter {
     if (edit_) edit_(nodes);
     KernelValidator loops(loopMap, IndexLowering(loopMap, width_).declared());
     if (nodes.size() != 1)
-      require(ProofResult::unknown("it has another node"), "the stage's grid loop");
+      proofs_.require(ProofResult::unknown("it has another node"), "the stage's grid loop");
     const ir::Node& loop = nodes[0];
-    require(checkGridPoints(loops, loop, loopMap), "the thread's point decoding of " + output.name);
+    proofs_.require(checkGridPoints(loops, loop, loopMap),
+                    "the thread's point decoding of " + output.name);
     // The statement a thread runs at its point: what follows the dims it declares.
     std::vector<const ir::Node*> statements;
     for (const ir::Node& node : loop.body)
       if (!(node.kind == ir::Node::Kind::kLet && node.name.starts_with("d")))
         statements.push_back(&node);
-    readStores(emitter, statements);
-    requireDistinctWrites(emitter, loops);
-    collect(loops);
+    proofs_.readBack(emitter, statements);
+    proofs_.requireDistinctWrites(emitter, loops);
+    proofs_.collect(loops);
     const std::string kernel = symbol_ + "_" + output.name;
     ir::GlobalFunction function{kernel, {}, scope_.constantArrays};
     function.body.push_back(loop);
@@ -318,61 +303,6 @@ class HloKernelPrinter {
     return ir::launch(kernel, threads.points(), arguments);
   }
 
-  // Runs the stage's checks, one validator per branch context.
-  void validate(const StageEmitter& emitter) {
-    std::map<std::string, std::unique_ptr<KernelValidator>> validators;
-    std::vector<PendingCheck> checks = emitter.checks();
-    checks.insert(checks.end(), storeChecks_.begin(), storeChecks_.end());
-    for (const PendingCheck& check : checks) {
-      IndexingMap map = emitter.map();
-      map.constraints = check.context;
-      std::string key;
-      for (const Constraint& c : check.context)
-        key += std::to_string(reinterpret_cast<uintptr_t>(c.expr.node())) + ":" +
-               std::to_string(c.range.lo) + ":" + std::to_string(c.range.hi) + ";";
-      auto& validator = validators[key];
-      if (!validator)
-        validator = std::make_unique<KernelValidator>(map, IndexLowering(map, width_).declared());
-      switch (check.kind) {
-        case PendingCheck::Kind::kExpression:
-          require(validator->checkExpression(check.role, check.text, check.meaning, Where::kGuarded,
-                                             check.elements),
-                  check.role);
-          break;
-        case PendingCheck::Kind::kCondition:
-          require(validator->checkCondition(check.role, check.text, check.condition),
-                  check.role + " condition");
-          break;
-        case PendingCheck::Kind::kCovered:
-          require(validator->checkCovered(check.role, check.alternatives),
-                  check.role + " branches");
-          break;
-        case PendingCheck::Kind::kRuntimeValue:
-          require(validator->checkRuntimeValue(check.runtimeVar, check.text, true, "", check.raw),
-                  check.role + "'s value");
-          break;
-      }
-    }
-    for (auto& [key, validator] : validators) {
-      require(validator->checkBitWidths(), "int32_t arithmetic");
-      collect(*validator);
-    }
-  }
-
-  void collect(const KernelValidator& validator) {
-    for (const std::string& certificate : validator.certificates())
-      if (certificateSet_.insert(certificate).second) certificates_.push_back(certificate);
-  }
-
-  void require(const ProofResult& result, const std::string& what) {
-    if (result.isProven()) return;
-    std::string detail = result.counterexample ? result.counterexample->explanation : result.reason;
-    throw ValidationError(instruction_.opcode + " " + instruction_.name + " at " +
-                              instruction_.location.toString() + ": " + what +
-                              (result.isRefuted() ? " is refuted: " : " is not proven: ") + detail,
-                          result);
-  }
-
   const Instruction& instruction_;
   std::string symbol_;
   CWidth width_;
@@ -388,10 +318,8 @@ class HloKernelPrinter {
   std::string workspaceBytes_ = "size_t{0}";
   std::map<std::string, ValueBuffer> outputs_;
   std::set<std::string> readLines_;
-  std::vector<std::string> certificates_;
-  std::set<std::string> certificateSet_;
   const StageEdit& edit_;
-  std::vector<PendingCheck> storeChecks_;  // the stage's, read back from its IR
+  StageProofs proofs_;
 };
 
 }  // namespace
