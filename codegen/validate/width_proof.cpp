@@ -2,6 +2,7 @@
 
 #include <z3++.h>
 
+#include "codegen/kernel/helpers.h"
 #include "codegen/kernel/loop_nest.h"
 #include "core/bridges/z3_bridge.h"
 
@@ -57,26 +58,31 @@ class CTranslator {
   const z3::expr& safe() const { return safe_; }
 
  private:
-  // The prelude's helpers, as written there (codegen/prelude/prelude.cpp), in the template's
-  // width.
+  // The prelude's helpers, by their one definition (kernel/helpers.h), on bit-vectors of the
+  // template's width: bvsdiv and bvsrem truncate as C does.
+  struct BitVectorOps {
+    z3::context& ctx;
+    unsigned w;
+    using Value = z3::expr;
+    z3::expr constant(int64_t v) const { return ctx.bv_val(v, w); }
+    static z3::expr add(const z3::expr& a, const z3::expr& b) { return a + b; }
+    static z3::expr sub(const z3::expr& a, const z3::expr& b) { return a - b; }
+    static z3::expr quotient(const z3::expr& a, const z3::expr& b) { return a / b; }
+    static z3::expr remainder(const z3::expr& a, const z3::expr& b) { return z3::srem(a, b); }
+    static z3::expr less(const z3::expr& a, const z3::expr& b) { return a < b; }
+    static z3::expr notEqual(const z3::expr& a, const z3::expr& b) { return a != b; }
+    static z3::expr both(const z3::expr& a, const z3::expr& b) { return a && b; }
+    static z3::expr select(const z3::expr& c, const z3::expr& a, const z3::expr& b) {
+      return z3::ite(c, a, b);
+    }
+  };
+
   z3::expr call(const std::string& name, const std::vector<CExpr>& args, unsigned w) {
-    z3::expr a = widen(translate(args.at(0)), w), b = widen(translate(args.at(1)), w);
-    z3::expr zero = ctx_.bv_val(0, w), one = ctx_.bv_val(1, w);
-    if (name == "idxmap_floordiv")
-      return z3::ite(z3::srem(a, b) != zero && a < zero, a / b - one, a / b);
-    if (name == "idxmap_ceildiv")
-      return z3::ite(z3::srem(a, b) != zero && a > zero, a / b + one, a / b);
-    if (name == "idxmap_floormod") {
-      z3::expr r = z3::srem(a, b);
-      return z3::ite(r < zero, r + b, r);
-    }
-    if (name == "idxmap_min") return z3::ite(b < a, b, a);
-    if (name == "idxmap_max") return z3::ite(a < b, b, a);
-    if (name == "idxmap_clamp") {
-      z3::expr hi = widen(translate(args.at(2)), w);
-      return z3::ite(a < b, b, z3::ite(hi < a, hi, a));
-    }
-    throw Unencodable{"a call to " + name};
+    if (!isIndexHelper(name)) throw Unencodable{"a call to " + name};
+    std::vector<z3::expr> values;
+    for (const CExpr& arg : args) values.push_back(widen(translate(arg), w));
+    BitVectorOps ops{ctx_, w};
+    return helperValue(ops, name, values);
   }
 
   // A value of fewer bits sign-extended (C's conversion to the wider type), of more bits
