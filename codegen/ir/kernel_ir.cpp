@@ -264,6 +264,7 @@ void addBuffersOf(const std::vector<Node>& nodes, std::set<std::string>& used) {
         used.insert(node.from);
         break;
       case Node::Kind::kLaunch:
+      case Node::Kind::kIfAligned:
         for (const Value& argument : node.loads) used.insert(argument->name);
         break;
       default:

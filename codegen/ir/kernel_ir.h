@@ -247,7 +247,8 @@ struct Function {
 };
 
 // The buffers `nodes` read or write: loads and addresses in their values (an element value's
-// operands too), stores, 16-byte copies and copies, and a launch's arguments.
+// operands too), stores, 16-byte copies and copies, a launch's arguments and the buffers an
+// alignment test reads.
 std::set<std::string> buffersUsed(const std::vector<Node>& nodes);
 
 // A parameter of a CUDA kernel. A buffer prints as `type* __restrict__ name` (type: its
