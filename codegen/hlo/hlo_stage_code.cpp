@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <set>
 
 namespace idxmap::codegen::hlo_stage {
@@ -161,6 +162,18 @@ std::vector<PendingCheck> StageEmitter::storesRead(const std::vector<const ir::N
   return out;
 }
 
+namespace {
+
+// k for a name d<k>, else none (any other name, whatever the IR holds).
+std::optional<size_t> dimNumber(const std::string& name) {
+  if (name.size() < 2 || name.size() > 8 || name[0] != 'd' ||
+      name.find_first_not_of("0123456789", 1) != std::string::npos)
+    return std::nullopt;
+  return std::stoul(name.substr(1));
+}
+
+}  // namespace
+
 std::string StageEmitter::uncheckedIn(const std::vector<const ir::Node*>& statements) const {
   std::set<const CExprNode*> held;
   for (const PendingCheck& check : checks_)
@@ -193,9 +206,10 @@ std::string StageEmitter::uncheckedIn(const std::vector<const ir::Node*>& statem
           hold(node.condition, "a branch condition");
           break;
         case ir::Node::Kind::kFor: {  // a reduced dim's loop, over its range
-          const size_t dim = node.name.starts_with("d") ? std::stoul(node.name.substr(1)) : 0;
-          const Interval range =
-              dim >= outputDims_ && dim < map_.dims.size() ? map_.dims[dim].range : Interval{1, 0};
+          const std::optional<size_t> dim = dimNumber(node.name);
+          const Interval range = dim && *dim >= outputDims_ && *dim < map_.dims.size()
+                                     ? map_.dims[*dim].range
+                                     : Interval{1, 0};  // no reduced dim's: refused
           if (why.empty() && !(range.lo <= range.hi && node.step == 1 && node.type.empty() &&
                                printCExpr(node.lower) == printCExpr(literal(range.lo)) &&
                                printCExpr(node.condition) ==
@@ -222,8 +236,8 @@ std::string StageEmitter::uncheckedIn(const std::vector<const ir::Node*>& statem
     std::vector<ir::Node> rest;
     bool opening = true;
     for (const ir::Node& node : statement->body) {
-      opening = opening && node.kind == ir::Node::Kind::kLet && node.name.starts_with("d") &&
-                std::stoul(node.name.substr(1)) < outputDims_;
+      opening = opening && node.kind == ir::Node::Kind::kLet &&
+                dimNumber(node.name).value_or(outputDims_) < outputDims_;
       if (!opening) rest.push_back(node);
     }
     nodes(rest);
