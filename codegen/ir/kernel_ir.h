@@ -114,8 +114,8 @@ struct ValueNode {
     kLiteral,   // `name`, a C literal as written (`false`, `0`)
     kElement,   // `name`, an element value as prelude/element_code writes it (C, as written;
                 // element_code's tests check its semantics, kernel validation reads it not),
-                // `$k` in it standing for operand k as printed (a load: buffersUsed reads
-                // them; an HLO stage's check that each is proven, storesRead's twin)
+                // `$k` in it standing for operand k as printed (a load: buffersUsed counts
+                // it, and an HLO stage's read-back, uncheckedIn, requires its offset proven)
   };
   Kind kind = Kind::kIndex;
   std::string name;
