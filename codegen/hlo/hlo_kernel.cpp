@@ -68,6 +68,7 @@ class HloKernelPrinter {
       if (!type || shape.isTuple)
         throw unsupported(instruction_, "operand " + std::to_string(i) + " of type " +
                                             shape.toString() + " has no kernel storage");
+      refusePacked(shape, "operand " + std::to_string(i));
       scope_.parameters.push_back({identifier(i, "in"), *type, shape.shape, false,
                                    layoutOf(*instruction_.operands[i], shape)});
       out.buffers.push_back({identifier(i, "in"), shape.element_type, shape.shape, false,
@@ -126,6 +127,7 @@ class HloKernelPrinter {
                 ? instruction_.shape.tupleElements[n]
                 : instruction_.shape;
         const hlo::Shape& shape = root.shape.isTuple ? root.shape.tupleElements[j] : root.shape;
+        refusePacked(declared, "result " + std::to_string(n));
         ValueBuffer buffer{identifier(n, "out"), *elementCode(shape.element_type), shape.shape,
                            false, layoutOf(instruction_, declared)};
         out.buffers.push_back({buffer.name, shape.element_type, shape.shape, true, buffer.layout});
@@ -168,6 +170,16 @@ class HloKernelPrinter {
   }
 
  private:
+  // A buffer whose layout packs sub-byte elements (`E(4)`) is not one kernels read or write:
+  // they hold such an element one to a byte (codegen/prelude/element_code.h).
+  void refusePacked(const hlo::Shape& shape, const std::string& what) const {
+    if (shape.packedBits == 0 || shape.packedBits >= 8) return;
+    throw unsupported(instruction_, what + " of type " + shape.toString() + " is packed " +
+                                        std::to_string(8 / shape.packedBits) +
+                                        " to a byte (layout E(" + std::to_string(shape.packedBits) +
+                                        ")); kernels hold one sub-byte element per byte");
+  }
+
   // The stage computing `instruction`'s results into `outputs` (one per result): its loops and
   // statement (C++), or its launch (CUDA; its __global__ function goes to cudaKernels_).
   std::vector<ir::Node> stage(const Instruction& instruction,

@@ -16,7 +16,7 @@ using Kind = ElementCode::Kind;
 
 // One line per opcode: its value on floats (f16 / bf16 computed in float, then rounded), on
 // integers, on pred; "" where XLA does not define it. $0.. are the operands, $T the operand's
-// compute type, $U its unsigned twin.
+// compute type, $U its unsigned twin ($B: a sub-byte type's width, kNarrowRules).
 struct ElementRule {
   const char* onFloat;
   const char* onInt;
@@ -100,6 +100,8 @@ std::string substitute(std::string_view pattern, const std::vector<std::string>&
       out += "std::make_unsigned_t<" + type.compute + ">";
     else if (c == 'D')
       out += std::string(direction);
+    else if (c == 'B')
+      out += std::to_string(type.bits);
     else
       out += "(" + operands.at(static_cast<size_t>(c - '0')) + ")";
   }
@@ -119,6 +121,19 @@ std::string exactDouble(double value) {
 
 std::string halfName(const ElementCode& type) { return type.hloType == "f16" ? "f16" : "bf16"; }
 
+// A value of a sub-byte type's compute type brought back to the type's width.
+std::string narrowed(const ElementCode& type, const std::string& value) {
+  return "idxmap_narrow<" + std::to_string(type.bits) + ">(" + value + ")";
+}
+
+// The opcodes whose integer rule reads the operand's bits as unsigned at the storage's width:
+// a sub-byte type's pattern instead ($B: its width).
+const std::map<std::string_view, const char*, std::less<>> kNarrowRules = {
+    {"shift-right-logical", "idxmap_narrow_shr_logical<$B>($0, $1)"},
+    {"popcnt", "idxmap_narrow_popcount<$B>($0)"},
+    {"count-leading-zeros", "idxmap_narrow_countl_zero<$B>($0)"},
+};
+
 }  // namespace
 
 std::optional<ElementCode> elementCode(const std::string& hloType) {
@@ -128,10 +143,14 @@ std::optional<ElementCode> elementCode(const std::string& hloType) {
       {"f16", {"f16", "uint16_t", "float", Kind::kHalf}},
       {"bf16", {"bf16", "uint16_t", "float", Kind::kHalf}},
       {"pred", {"pred", "bool", "bool", Kind::kPred}},
+      {"s2", {"s2", "int8_t", "int8_t", Kind::kInt, 2, true}},
+      {"s4", {"s4", "int8_t", "int8_t", Kind::kInt, 4, true}},
       {"s8", {"s8", "int8_t", "int8_t", Kind::kInt, 8, true}},
       {"s16", {"s16", "int16_t", "int16_t", Kind::kInt, 16, true}},
       {"s32", {"s32", "int32_t", "int32_t", Kind::kInt, 32, true}},
       {"s64", {"s64", "int64_t", "int64_t", Kind::kInt, 64, true}},
+      {"u2", {"u2", "uint8_t", "uint8_t", Kind::kInt, 2, false}},
+      {"u4", {"u4", "uint8_t", "uint8_t", Kind::kInt, 4, false}},
       {"u8", {"u8", "uint8_t", "uint8_t", Kind::kInt, 8, false}},
       {"u16", {"u16", "uint16_t", "uint16_t", Kind::kInt, 16, false}},
       {"u32", {"u32", "uint32_t", "uint32_t", Kind::kInt, 32, false}},
@@ -144,6 +163,7 @@ std::optional<ElementCode> elementCode(const std::string& hloType) {
 
 std::string loadElement(const ElementCode& type, const std::string& stored) {
   if (type.kind == Kind::kHalf) return "idxmap_" + halfName(type) + "_to_f32(" + stored + ")";
+  if (type.narrow()) return narrowed(type, stored);
   return stored;
 }
 
@@ -193,6 +213,9 @@ std::string convertElement(const ElementCode& from, const ElementCode& to,
     case Kind::kPred:
       return fromFloat ? v + " != 0" : v + " != 0";
     case Kind::kInt:
+      if (to.narrow() && fromFloat)
+        return "idxmap_float_to_narrow<" + to.compute + ", " + std::to_string(to.bits) + ">" + v;
+      if (to.narrow()) return narrowed(to, "static_cast<" + to.compute + ">" + v);
       if (fromFloat) return "idxmap_float_to_int<" + to.compute + ">" + v;
       return "static_cast<" + to.compute + ">" + v;
     case Kind::kFloat:
@@ -232,6 +255,10 @@ std::optional<std::string> elementwiseValue(std::string_view opcode, std::string
   if (opcode == "bitcast-convert" && operands.size() == 1) {
     const int width = storageWidth(operandTypes.at(0));
     if (width == 0 || width != storageWidth(resultType)) return std::nullopt;
+    // A sub-byte type's bits are fewer than its storage's: only its own width reads them.
+    if ((operandTypes[0].narrow() || resultType.narrow()) &&
+        operandTypes[0].bits != resultType.bits)
+      return std::nullopt;
     return loadElement(resultType, "std::bit_cast<" + resultType.storage + ">(" +
                                        storeElement(operandTypes[0], operands[0]) + ")");
   }
@@ -250,157 +277,20 @@ std::optional<std::string> elementwiseValue(std::string_view opcode, std::string
   const char* pattern = type.kind == Kind::kPred  ? rule.onPred
                         : type.kind == Kind::kInt ? rule.onInt
                                                   : rule.onFloat;
+  if (auto narrowRule = kNarrowRules.find(opcode);
+      type.narrow() && narrowRule != kNarrowRules.end())
+    pattern = narrowRule->second;
   if (!*pattern) return std::nullopt;
   std::string value = substitute(pattern, operands, type, symbol);
+  // A sub-byte result wraps at its width; select, clamp, maximum and minimum pick an operand.
+  const bool picks =
+      opcode == "select" || opcode == "clamp" || opcode == "maximum" || opcode == "minimum";
+  if (resultType.narrow() && !rule.predResult && !picks) value = narrowed(resultType, value);
   // A float operation on f16 / bf16 rounds its float result to the type; select and clamp
   // pick an operand's value, which is already one.
   if (type.kind == Kind::kHalf && !rule.predResult && opcode != "select" && opcode != "clamp")
     value = "idxmap_round_" + halfName(type) + "(" + value + ")";
   return value;
-}
-
-namespace {
-constexpr const char* kElementHelpers = R"(
-// HLO's elementwise arithmetic (codegen/element_code.h): integers wrap, division by zero
-// and overflowing division as XLA defines them, shifts past the width, saturating float to
-// integer conversion, and 16-bit floats rounded after every operation.
-#include <bit>
-#include <cstring>
-#include <limits>
-#include <type_traits>
-#include <vector>
-template <class T> static inline T idxmap_wrap_sub(T a, T b) {
-  return static_cast<T>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
-}
-template <class T> static inline T idxmap_wrap_neg(T a) {
-  return static_cast<T>(uint64_t{0} - static_cast<uint64_t>(a));
-}
-template <class T> static inline T idxmap_int_abs(T a) {
-  if constexpr (std::is_signed_v<T>) return a < 0 ? idxmap_wrap_neg(a) : a;
-  return a;
-}
-template <class T> static inline T idxmap_int_sign(T a) { return static_cast<T>((a > 0) - (a < 0)); }
-template <class F> static inline F idxmap_float_sign(F a) {
-  return a > 0 ? F(1) : a < 0 ? F(-1) : a;  // keeps -0, +0 and NaN
-}
-template <class T> static inline T idxmap_int_div(T a, T b) {
-  if (b == 0) return static_cast<T>(-1);
-  if constexpr (std::is_signed_v<T>)
-    if (b == -1 && a == std::numeric_limits<T>::min()) return a;
-  return static_cast<T>(a / b);
-}
-template <class T> static inline T idxmap_int_rem(T a, T b) {
-  if (b == 0) return a;
-  if constexpr (std::is_signed_v<T>)
-    if (b == -1) return 0;
-  return static_cast<T>(a % b);
-}
-template <class T> static inline T idxmap_shl(T a, T b) {
-  using U = std::make_unsigned_t<T>;
-  if (static_cast<U>(b) >= sizeof(T) * 8) return 0;
-  return static_cast<T>(static_cast<U>(static_cast<U>(a) << static_cast<U>(b)));
-}
-template <class T> static inline T idxmap_shr_logical(T a, T b) {
-  using U = std::make_unsigned_t<T>;
-  if (static_cast<U>(b) >= sizeof(T) * 8) return 0;
-  return static_cast<T>(static_cast<U>(a) >> static_cast<U>(b));
-}
-template <class T> static inline T idxmap_shr_arithmetic(T a, T b) {
-  using U = std::make_unsigned_t<T>;
-  using S = std::make_signed_t<T>;
-  U shift = static_cast<U>(b) >= sizeof(T) * 8 ? static_cast<U>(sizeof(T) * 8 - 1) : static_cast<U>(b);
-  return static_cast<T>(static_cast<S>(a) >> shift);
-}
-template <class T, class F> static inline T idxmap_float_to_int(F x) {
-  if (x != x) return 0;
-  if (x <= static_cast<F>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
-  if (x >= static_cast<F>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
-  return static_cast<T>(x);
-}
-// XLA's reduce-precision on a float's bit pattern `v` (its elemental emitter's recipe; the
-// format has `ownMantissa` and `ownExponent` bits, `width` in all): the mantissa rounded to
-// nearest even at `mantissa` bits (a carry moves the exponent), then a value past the
-// `exponent`-bit format's range becomes a signed infinity and one at or below its smallest
-// normal a signed zero (denormals flush). Arithmetic wraps at `width` bits, as the emitter's.
-static inline uint64_t idxmap_reduce_precision_bits(uint64_t v, int width, int ownMantissa,
-                                                    int ownExponent, int exponent, int mantissa) {
-  const uint64_t all = width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
-  if (mantissa < ownMantissa) {
-    const uint64_t last = uint64_t{1} << (ownMantissa - mantissa);
-    v = ((v + (last >> 1) - 1 + ((v & last) >> (ownMantissa - mantissa))) & all) & ~(last - 1);
-  }
-  if (exponent < ownExponent) {
-    const uint64_t sign = uint64_t{1} << (width - 1);
-    const uint64_t field = ((uint64_t{1} << ownExponent) - 1) << ownMantissa;
-    const uint64_t bias = (uint64_t{1} << (ownExponent - 1)) - 1;
-    const uint64_t reduced = (uint64_t{1} << (exponent - 1)) - 1;
-    if ((v & field) > ((bias + reduced) << ownMantissa))
-      v = (v & sign) | field;
-    else if ((v & field) <= ((bias - reduced) << ownMantissa))
-      v &= sign;
-  }
-  return v;
-}
-// On a float or double's own bits; a NaN stays, or becomes +inf with no mantissa bits left.
-template <class F> static inline F idxmap_reduce_precision(F x, int exponent, int mantissa) {
-  using U = std::conditional_t<sizeof(F) == 4, uint32_t, uint64_t>;
-  constexpr int ownMantissa = std::numeric_limits<F>::digits - 1;
-  U v;
-  std::memcpy(&v, &x, sizeof v);
-  v = static_cast<U>(idxmap_reduce_precision_bits(v, sizeof(F) * 8, ownMantissa,
-                                                  sizeof(F) * 8 - 1 - ownMantissa, exponent,
-                                                  mantissa));
-  F out;
-  std::memcpy(&out, &v, sizeof out);
-  if (x != x) return mantissa > 0 ? x : std::numeric_limits<F>::infinity();
-  return out;
-}
-// f16 and bf16 (held in float, exactly): on the 16-bit pattern, as XLA applies it.
-static inline float idxmap_reduce_precision_f16(float x, int exponent, int mantissa) {
-  if (x != x) return mantissa > 0 ? x : std::numeric_limits<float>::infinity();
-  return idxmap_f16_to_f32(static_cast<uint16_t>(
-      idxmap_reduce_precision_bits(idxmap_f32_to_f16(x), 16, 10, 5, exponent, mantissa)));
-}
-static inline float idxmap_reduce_precision_bf16(float x, int exponent, int mantissa) {
-  if (x != x) return mantissa > 0 ? x : std::numeric_limits<float>::infinity();
-  return idxmap_bf16_to_f32(static_cast<uint16_t>(
-      idxmap_reduce_precision_bits(idxmap_f32_to_bf16(x), 16, 7, 8, exponent, mantissa)));
-}
-static inline float idxmap_round_f16(float x) { return idxmap_f16_to_f32(idxmap_f32_to_f16(x)); }
-static inline float idxmap_round_bf16(float x) { return idxmap_bf16_to_f32(idxmap_f32_to_bf16(x)); }
-// Rounded to odd: truncated toward zero, the last bit set when anything was cut off. Rounding
-// that to a format of at most 22 bits gives the correctly rounded result of the original.
-static inline float idxmap_f64_to_f32_odd(double x) {
-  float f = static_cast<float>(x);
-  if (x != x || static_cast<double>(f) == x) return f;
-  if (std::fabs(static_cast<double>(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);
-  return idxmap_bits_float(idxmap_float_bits(f) | 1u);
-}
-template <class T> static inline float idxmap_int_to_f32_odd(T x) {
-  if constexpr (sizeof(T) < 8) return idxmap_f64_to_f32_odd(static_cast<double>(x));  // exact
-  bool negative = false;
-  uint64_t m;
-  if constexpr (std::is_signed_v<T>) {
-    negative = x < 0;
-    m = negative ? uint64_t{0} - static_cast<uint64_t>(x) : static_cast<uint64_t>(x);
-  } else {
-    m = x;
-  }
-  int drop = 64 - std::countl_zero(m) - 24;
-  if (drop > 0) {
-    uint64_t cut = m & ((uint64_t{1} << drop) - 1);
-    m = (m >> drop) | (cut != 0 ? 1 : 0);
-    float f = std::ldexp(static_cast<float>(m), drop);
-    return negative ? -f : f;
-  }
-  return negative ? -static_cast<float>(m) : static_cast<float>(m);
-}
-)";
-}  // namespace
-
-std::string_view elementHelpers(bool device) {
-  static const std::string plain = kElementHelpers, annotated = deviceAnnotated(plain);
-  return device ? annotated : plain;
 }
 
 }  // namespace idxmap::codegen

@@ -4,6 +4,8 @@
 //     and are rounded to their type after every operation (float's 24 bits hold the exact
 //     result of +, -, *, / and sqrt on them rounded once, so the rounding is correct);
 //   - integers wrap to their width (computed in unsigned arithmetic, where C++ defines wrapping);
+//     sub-byte ones (s2, s4, u2, u4) are held one to a byte and brought back to their width
+//     after every operation;
 //     x / 0 is -1 and x % 0 is x, MIN / -1 is MIN and MIN % -1 is 0; shifts by the width or
 //     more give 0 (logical) or the sign (arithmetic);
 //   - maximum / minimum on floats are IEEE (NaN propagates, -0 < +0);
@@ -28,6 +30,10 @@ struct ElementCode {
   enum class Kind : uint8_t { kFloat, kHalf, kInt, kPred } kind;
   int bits = 0;  // integers: the width
   bool isSigned = false;
+
+  // A sub-byte integer (s2, s4, u2, u4): held one to a byte, sign- or zero-extended from its
+  // `bits` (the byte's other bits are ignored where it is read), wrapping at `bits`.
+  bool narrow() const { return kind == Kind::kInt && bits < 8; }
 };
 
 // nullopt for a type kernels do not compute (complex, f8, token, tuples).

@@ -60,6 +60,8 @@ int integerWidth(const std::string& type) {
 }  // namespace
 
 size_t bufferElementBytes(const std::string& type) {
+  // Sub-byte integers are held one to a byte (codegen/prelude/element_code.h).
+  if (type == "i2" || type == "i4" || type == "ui2" || type == "ui4") return 1;
   std::optional<int> bytes = storageBytes(type);
   if (!bytes) throw Error("element type " + type + " has no kernel storage");
   return static_cast<size_t>(*bytes);
@@ -119,6 +121,8 @@ Tensor fromBuffer(const Buffer& buffer, const std::string& elementType,
       std::memcpy(&value, at, width);
       int bits = integerWidth(elementType);
       bool isSigned = elementType[0] == 'i' && elementType != "i1";
+      // A sub-byte element is its byte's low bits: the others are not part of the value.
+      if (bits < 8) value &= (uint64_t{1} << bits) - 1;
       if (isSigned && bits < 64 && (value >> (bits - 1)) & 1) value |= ~uint64_t{0} << bits;
       tensor.ints[i] = static_cast<int64_t>(value);
     }

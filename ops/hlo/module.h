@@ -22,6 +22,7 @@ namespace idxmap::hlo {
 // bound, -1 for `?`) plus its layout; or a tuple of shapes (`(f32[2], s32[])`).
 struct Shape : TensorType {
   std::optional<std::vector<int64_t>> layout;  // minor-to-major, when written
+  int packedBits = 0;  // the layout's E(n): elements packed n bits each (0: not written)
   std::vector<Shape> tupleElements;
   bool isTuple = false;
 

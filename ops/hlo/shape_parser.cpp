@@ -2,6 +2,8 @@
 // what int64 index arithmetic can hold.
 #include <algorithm>
 #include <cctype>
+#include <optional>
+#include <string>
 
 #include "ops/hlo/shape_parser.h"
 
@@ -46,6 +48,16 @@ bool atLayout(HloCursor& cursor) {
   return layout;
 }
 
+// The n of an `E(n)` among a layout's attributes (`T(8,128)E(4)`) as written, when one is.
+std::optional<std::string_view> packedBits(std::string_view value) {
+  for (size_t at = value.find("E("); at != std::string_view::npos; at = value.find("E(", at + 1)) {
+    if (at > 0 && std::isalpha(static_cast<unsigned char>(value[at - 1]))) continue;
+    size_t end = value.find(')', at);
+    if (end != std::string_view::npos) return value.substr(at + 2, end - at - 2);
+  }
+  return std::nullopt;
+}
+
 void parseLayout(HloCursor& cursor, Shape& shape) {
   cursor.skipSpace();
   size_t layoutAt = cursor.offset();
@@ -56,13 +68,24 @@ void parseLayout(HloCursor& cursor, Shape& shape) {
       minorToMajor.push_back(cursor.integer("a layout dimension"));
     } while (cursor.accept(','));
   }
-  // Tiling, memory space and the like (`{1,0:T(8,128)S(1)}`) do not change indexing.
+  // Tiling, memory space and the like (`{1,0:T(8,128)S(1)}`) do not change indexing; an
+  // element size (`E(4)`: sub-byte elements packed in bytes) changes what a buffer holds.
   if (cursor.accept(':')) {
     while (cursor.peek() != '}' && !cursor.atEnd()) {
       if (cursor.peek() == '(') {
         cursor.balancedParens("in the layout");
       } else {
-        cursor.attributeValue("layout");
+        size_t valueAt = cursor.offset();
+        std::string_view value = cursor.attributeValue("layout");
+        if (std::optional<std::string_view> bits = packedBits(value)) {
+          const bool digits = !bits->empty() && bits->size() <= 2 &&
+                              bits->find_first_not_of("0123456789") == std::string_view::npos;
+          shape.packedBits = digits ? std::stoi(std::string(*bits)) : 0;
+          if (shape.packedBits < 1 || shape.packedBits > 64)
+            throw cursor.error(valueAt + static_cast<size_t>(bits->data() - value.data()) - 2,
+                               "layout element size E(" + std::string(*bits) +
+                                   ") is not a width from 1 to 64 bits");
+        }
       }
     }
   }

@@ -41,6 +41,8 @@ inline Tensor randomTensor(const hlo::Shape& shape, std::mt19937& rng, bool spec
   for (int64_t& v : t.ints) v = shape.shape.empty() ? small(rng) + 1 : small(rng);
   if (type == "i1")  // a pred holds 0 or 1, as XLA stores it
     for (int64_t& v : t.ints) v = v > 0;
+  else if (!t.ints.empty() && widthOf(type) < 8)  // a sub-byte type's range: u4, s2 wrap some
+    for (int64_t& v : t.ints) v = wrapTo(type, v);
   return t;
 }
 

@@ -4,6 +4,7 @@
 // and saturating float-to-integer conversion; IEEE maximum / minimum.
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -44,6 +45,25 @@ inline int64_t wrapTo(const std::string& type, int64_t v) {
   if (type[0] == 'u') return static_cast<int64_t>(u);
   if (u >> (bits - 1)) u |= ~mask;
   return static_cast<int64_t>(u);
+}
+
+// XLA's shifts, popcnt and count-leading-zeros on an integer type of `bits` bits, from the
+// operation semantics: the operands' bits as unsigned at the type's width; a shift amount of the
+// width or more (read unsigned) shifts everything out, leaving 0, or the sign for an arithmetic
+// shift right.
+inline int64_t bitwise(const std::string& op, const std::string& type, int64_t a, int64_t b) {
+  const int bits = widthOf(type);
+  const uint64_t mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  const uint64_t x = static_cast<uint64_t>(a) & mask, amount = static_cast<uint64_t>(b) & mask;
+  if (op == "popcnt") return std::popcount(x);
+  if (op == "count-leading-zeros") return std::countl_zero(x) - (64 - bits);
+  const bool negative = type[0] != 'u' && (x >> (bits - 1)) & 1;
+  if (amount >= static_cast<uint64_t>(bits))
+    return op == "shift-right-arithmetic" && negative ? wrapTo(type, -1) : 0;
+  if (op == "shift-left") return wrapTo(type, static_cast<int64_t>(x << amount));
+  if (op == "shift-right-logical") return wrapTo(type, static_cast<int64_t>(x >> amount));
+  // Arithmetic: the sign-extended value shifted (>> of a negative int64 is arithmetic in C++20).
+  return wrapTo(type, wrapTo(type, static_cast<int64_t>(x)) >> amount);
 }
 
 // A float computation in the type's C type, rounded to the type.
@@ -215,6 +235,9 @@ inline Scalar elementwise(const std::string& op, const std::string& direction,
     out.i = wrap(x ^ y);
   else if (op == "not")
     out.i = t == "i1" ? !a[0].i : wrap(~x);
+  else if (op == "shift-left" || op == "shift-right-logical" || op == "shift-right-arithmetic" ||
+           op == "popcnt" || op == "count-leading-zeros")
+    out.i = bitwise(op, t, a[0].i, a.size() > 1 ? a[1].i : 0);
   else
     throw std::runtime_error("reference: no integer " + op);
   return out;

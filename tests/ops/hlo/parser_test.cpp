@@ -57,6 +57,7 @@ ENTRY e {
   t = (f32[2], s32[]) parameter(5)
   n = ((f32[1]{0}, (pred[])), bf16[3,3]) parameter(6)
   s = f32[51, 16] {0, 1} bitcast(a)
+  k = s4[8,2]{1,0:T(8,128)E(4)S(1)} parameter(7)
   ROOT r = (f32[10,20]{1,0}, s32[?,4]) tuple(a, c)
 })");
   const Computation& entry = *module.entry;
@@ -66,6 +67,10 @@ ENTRY e {
   ASSERT_TRUE(a.layout.has_value());
   EXPECT_EQ(*a.layout, (std::vector<int64_t>{1, 0}));
   EXPECT_EQ(a.elementCount(), 200);
+  EXPECT_EQ(a.packedBits, 0);
+  // An element size among the layout's attributes: sub-byte elements packed in bytes.
+  EXPECT_EQ(entry.find("k")->shape.packedBits, 4);
+  EXPECT_EQ(*entry.find("k")->shape.layout, (std::vector<int64_t>{1, 0}));
 
   const Shape& b = entry.find("b")->shape;
   EXPECT_EQ(b.extents(), (std::vector<int64_t>{3, 5}));
@@ -269,6 +274,10 @@ TEST(HloParserDiagnostics, MalformedShapes) {
                    "expected '=' in a bounded dimension");
   expectDiagnostic("HloModule m\nENTRY e {\n  p = f32[2,3]{1,1} parameter(0)\n}", 3, 15,
                    "layout is not a permutation");
+  expectDiagnostic("HloModule m\nENTRY e {\n  p = s4[8]{0:T(2)E(0)} parameter(0)\n}", 3, 19,
+                   "layout element size E(0) is not a width from 1 to 64 bits");
+  expectDiagnostic("HloModule m\nENTRY e {\n  p = s4[8]{0:E(99999999999)} parameter(0)\n}", 3, 15,
+                   "layout element size E(99999999999) is not a width");
   expectDiagnostic("HloModule m\nENTRY e {\n  p = (f32[2], s32[] parameter(0)\n}", 3, 22,
                    "expected ')' to close the tuple shape");
   expectDiagnostic(
