@@ -49,9 +49,11 @@ std::string entrySignature(const std::string& symbol, const std::vector<EntryBuf
   for (size_t i = 0; i < buffers.size(); ++i) {
     const EntryBuffer& b = buffers[i];
     const bool named = !used || used->count(b.name);
-    out += std::string(i ? ",\n    " : "") + (b.written ? "" : "const ") + b.storage +
-           "* __restrict " + (named ? b.name : "/*" + b.name + "*/") + ", int64_t " + b.name +
-           "_elements";
+    const std::string declared = b.accessor.empty()
+                                     ? (b.written ? "" : "const ") + b.storage + "* __restrict "
+                                     : b.accessor + " ";
+    out += std::string(i ? ",\n    " : "") + declared + (named ? b.name : "/*" + b.name + "*/") +
+           ", int64_t " + b.name + "_elements";
   }
   return out + ")";
 }

@@ -22,6 +22,7 @@ constexpr const char* kRuntime = R"(#ifdef __CUDACC__
 #define IDXMAP_LAUNCH(kernel, blocks, threads, stream, ...) \
   kernel<<<(blocks), (threads), 0, (stream)>>>(__VA_ARGS__)
 #define IDXMAP_UNROLL _Pragma("unroll")
+#define IDXMAP_HOST_DEVICE __host__ __device__
 // 16 bytes, 16-byte aligned: one vector load and store (LDG.128 / STG.128).
 static __device__ __forceinline__ void idxmap_copy16(void* to, const void* from) {
   *static_cast<uint4*>(to) = *static_cast<const uint4*>(from);

@@ -12,11 +12,13 @@ std::string printGlobalFunction(const ir::GlobalFunction& function,
   std::string parameters;
   for (const ir::Parameter& p : function.parameters) {
     parameters += parameters.empty() ? "" : ", ";
+    const std::string name = used.count(p.name) ? p.name : "/*" + p.name + "*/";
     if (!p.buffer)
       parameters += p.type + " " + p.name;
+    else if (!p.accessor.empty())
+      parameters += p.accessor + " " + name;
     else
-      parameters +=
-          p.type + "* __restrict__ " + (used.count(p.name) ? p.name : "/*" + p.name + "*/");
+      parameters += p.type + "* __restrict__ " + name;
   }
   return "static __global__ void __launch_bounds__(" + std::to_string(kCudaThreadsPerBlock) + ") " +
          function.name + "(" + parameters + ") {\n" + ir::printStatements(function.body, 2, style) +
@@ -67,8 +69,10 @@ std::string cudaHostEntries(const std::string& symbol, const std::vector<EntryBu
   for (size_t i = 0; i < entry.size(); ++i) {
     const EntryBuffer& b = entry[i];
     const std::string sep = i ? ", " : "";
-    host += sep + "const_cast<void*>(static_cast<const void*>(" + b.name + "))";
-    bytes += sep + "sizeof(" + b.storage + ") * " + std::to_string(b.elements);
+    host += sep + "const_cast<void*>(static_cast<const void*>(" + b.name +
+            (b.accessor.empty() ? "" : ".bytes") + "))";
+    bytes += sep + (b.packedBits ? std::to_string((b.elements * b.packedBits + 7) / 8)
+                                 : "sizeof(" + b.storage + ") * " + std::to_string(b.elements));
     written += sep + (b.written ? "true" : "false");
     call += sep + "static_cast<" + (b.written ? "" : "const ") + b.storage + "*>(device[" +
             std::to_string(i) + "]), " + b.name + "_elements";

@@ -68,13 +68,13 @@ class HloKernelPrinter {
       if (!type || shape.isTuple)
         throw unsupported(instruction_, "operand " + std::to_string(i) + " of type " +
                                             shape.toString() + " has no kernel storage");
-      refusePacked(shape, "operand " + std::to_string(i));
+      const int packed = packedBits(shape, *type, "operand " + std::to_string(i));
       scope_.parameters.push_back({identifier(i, "in"), *type, shape.shape, false,
-                                   layoutOf(*instruction_.operands[i], shape)});
+                                   layoutOf(*instruction_.operands[i], shape), packed});
       out.buffers.push_back({identifier(i, "in"), shape.element_type, shape.shape, false,
-                             scope_.parameters.back().layout});
+                             scope_.parameters.back().layout, packed});
       header_ += "// " + identifier(i, "in") + " = " + instruction_.operands[i]->name + ": " +
-                 shape.toString() + "\n";
+                 shape.toString() + packedNote(packed) + "\n";
     }
     // The stages: every reduce and dot the roots reach, in text order, then the roots.
     const Instruction* root = kernel.computation->root;
@@ -127,20 +127,28 @@ class HloKernelPrinter {
                 ? instruction_.shape.tupleElements[n]
                 : instruction_.shape;
         const hlo::Shape& shape = root.shape.isTuple ? root.shape.tupleElements[j] : root.shape;
-        refusePacked(declared, "result " + std::to_string(n));
         ValueBuffer buffer{identifier(n, "out"), *elementCode(shape.element_type), shape.shape,
                            false, layoutOf(instruction_, declared)};
-        out.buffers.push_back({buffer.name, shape.element_type, shape.shape, true, buffer.layout});
+        const int packed = packedBits(declared, buffer.type, "result " + std::to_string(n));
+        buffer.packedBits = packed;
+        out.buffers.push_back(
+            {buffer.name, shape.element_type, shape.shape, true, buffer.layout, packed});
         header_ += "// " + buffer.name + " = " + root.name +
                    (root.shape.isTuple ? "." + std::to_string(j) : "") + ": " + shape.toString() +
-                   "\n";
+                   packedNote(packed) + "\n";
         outputs.push_back(buffer);
       }
       append(stages, stage(root, outputs));
     }
     std::vector<EntryBuffer> entry;
-    for (const KernelBuffer& b : out.buffers)
-      entry.push_back({b.name, elementCode(b.elementType)->storage, b.written, b.elements()});
+    for (const KernelBuffer& b : out.buffers) {
+      const ElementCode type = *elementCode(b.elementType);
+      if (b.packedBits)
+        entry.push_back({b.name, "uint8_t", b.written, b.elements(),
+                         packedBufferType(type, b.written), b.packedBits});
+      else
+        entry.push_back({b.name, type.storage, b.written, b.elements()});
+    }
     std::string text =
         "// idxmap kernel: " + instruction_.opcode + " " + instruction_.name + " at " +
         out.location +
@@ -170,14 +178,30 @@ class HloKernelPrinter {
   }
 
  private:
-  // A buffer whose layout packs sub-byte elements (`E(4)`) is not one kernels read or write:
-  // they hold such an element one to a byte (codegen/prelude/element_code.h).
-  void refusePacked(const hlo::Shape& shape, const std::string& what) const {
-    if (shape.packedBits == 0 || shape.packedBits >= 8) return;
-    throw unsupported(instruction_, what + " of type " + shape.toString() + " is packed " +
-                                        std::to_string(8 / shape.packedBits) +
-                                        " to a byte (layout E(" + std::to_string(shape.packedBits) +
-                                        ")); kernels hold one sub-byte element per byte");
+  // The bits a buffer's layout packs each element in (its E(n), 0: one element to its storage):
+  // a sub-byte type packed at its own width is a packed buffer (idxmap_packed); any other
+  // packing is not one kernels read or write.
+  int packedBits(const hlo::Shape& shape, const ElementCode& type, const std::string& what) const {
+    if (shape.packedBits == 0 || (type.narrow() && shape.packedBits == 8)) return 0;
+    if (shape.packedBits == type.bits) return type.narrow() ? type.bits : 0;
+    throw unsupported(instruction_, what + " of type " + shape.toString() + " has layout E(" +
+                                        std::to_string(shape.packedBits) +
+                                        "), not its elements' width: kernels pack sub-byte "
+                                        "integers at their own width only");
+  }
+
+  // A stage kernel's parameter for an operand (`written`: a result) of the instruction.
+  static ir::Parameter parameterOf(const ValueBuffer& buffer, bool written) {
+    const std::string constant = written ? "" : "const ";
+    if (buffer.packedBits)
+      return {constant + "uint8_t", buffer.name, true, packedBufferType(buffer.type, written)};
+    return {constant + buffer.type.storage, buffer.name};
+  }
+
+  static std::string packedNote(int bits) {
+    if (bits == 0) return "";
+    return " packed " + std::to_string(8 / bits) + " to a byte (E(" + std::to_string(bits) +
+           "), the first of each byte's elements in its high bits)";
   }
 
   // The stage computing `instruction`'s results into `outputs` (one per result): its loops and
@@ -300,13 +324,11 @@ class HloKernelPrinter {
     ir::GlobalFunction function{kernel, {}, scope_.constantArrays};
     function.body.push_back(loop);
     std::vector<ir::Parameter>& buffers = function.parameters;  // in launch order
-    for (const ValueBuffer& p : scope_.parameters)
-      buffers.push_back({"const " + p.type.storage, p.name});
+    for (const ValueBuffer& p : scope_.parameters) buffers.push_back(parameterOf(p, false));
     for (const ValueBuffer& t : temporaries_) buffers.push_back({t.type.compute, t.name});
-    for (const auto& [root, b] : outputs_) buffers.push_back({b.type.storage, b.name});
+    for (const auto& [root, b] : outputs_) buffers.push_back(parameterOf(b, true));
     for (const ValueBuffer& o : outputs)
-      if (!o.holdsComputeType && !outputs_.count(o.name))
-        buffers.push_back({o.type.storage, o.name});
+      if (!o.holdsComputeType && !outputs_.count(o.name)) buffers.push_back(parameterOf(o, true));
     std::vector<std::string> arguments;
     for (const ir::Parameter& b : buffers) arguments.push_back(b.name);
     for (const ValueBuffer& o : outputs)

@@ -27,6 +27,7 @@ struct ValueBuffer {
   bool holdsComputeType = false;  // stage buffers hold computed values, not stored ones
   // XLA's minor-to-major layout of the buffer's elements; empty: row-major.
   std::vector<int64_t> layout = {};
+  int packedBits = 0;  // sub-byte elements packed in bytes (KernelBuffer::packedBits)
 };
 
 // The offset of `at`'s results (an index of `buffer`'s logical shape) into the buffer's

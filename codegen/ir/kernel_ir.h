@@ -84,9 +84,13 @@ namespace idxmap::codegen {
 // A kernel parameter as the entry points print it (codegen/cpp/cpp_kernel.h).
 struct EntryBuffer {
   std::string name;
-  std::string storage;  // the C++ element type
+  std::string storage;  // the C++ element type (uint8_t: a packed buffer's bytes)
   bool written = false;
   int64_t elements = 0;
+  // A buffer of sub-byte elements packed 8 / packedBits to a byte: its parameter type (an
+  // idxmap_packed accessor, made from a pointer to its bytes) instead of a pointer to storage.
+  std::string accessor = {};
+  int packedBits = 0;
 };
 
 }  // namespace idxmap::codegen
@@ -256,6 +260,7 @@ std::set<std::string> buffersUsed(const std::vector<Node>& nodes);
 struct Parameter {
   std::string type, name;
   bool buffer = true;
+  std::string accessor = {};  // a packed buffer's parameter type (EntryBuffer::accessor)
 };
 
 // A CUDA kernel: `static __global__ void __launch_bounds__(kCudaThreadsPerBlock) name(parameters)

@@ -31,6 +31,9 @@ struct KernelBuffer {
   bool written = false;
   // Minor-to-major order of the elements in memory (XLA's layout); empty: row-major.
   std::vector<int64_t> layout = {};
+  // Sub-byte elements packed 8 / packedBits to a byte (XLA's E(n) layouts; the first of each
+  // byte's elements in its high bits), in the layout's order; 0: one element to its storage.
+  int packedBits = 0;
   int64_t elements() const;
 };
 

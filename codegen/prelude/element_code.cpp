@@ -161,9 +161,14 @@ std::optional<ElementCode> elementCode(const std::string& hloType) {
   return found->second;
 }
 
+std::string packedBufferType(const ElementCode& type, bool written) {
+  return "idxmap_packed<" + std::to_string(type.bits) + ", " + type.compute + ", " +
+         (written ? "" : "const ") + "uint8_t>";
+}
+
 std::string loadElement(const ElementCode& type, const std::string& stored) {
   if (type.kind == Kind::kHalf) return "idxmap_" + halfName(type) + "_to_f32(" + stored + ")";
-  if (type.narrow()) return narrowed(type, stored);
+  if (type.narrow()) return narrowed(type, "static_cast<" + type.compute + ">(" + stored + ")");
   return stored;
 }
 

@@ -39,6 +39,11 @@ struct ElementCode {
 // nullopt for a type kernels do not compute (complex, f8, token, tuples).
 std::optional<ElementCode> elementCode(const std::string& hloType);
 
+// The parameter type of a buffer of sub-byte `type` elements packed 8 / type.bits to a byte
+// (XLA's E(bits) layouts): idxmap_packed<bits, compute, [const] uint8_t>, which element_helpers
+// defines; `b[i]` reads and writes element i.
+std::string packedBufferType(const ElementCode& type, bool written);
+
 // A stored element (`stored` is an lvalue or value of `storage`) as a computed value, and back.
 std::string loadElement(const ElementCode& type, const std::string& stored);
 std::string storeElement(const ElementCode& type, const std::string& value);

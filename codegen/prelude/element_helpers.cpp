@@ -10,7 +10,9 @@ constexpr const char* kElementHelpers = R"(
 // HLO's elementwise arithmetic (codegen/element_code.h): integers wrap, division by zero
 // and overflowing division as XLA defines them, shifts past the width, saturating float to
 // integer conversion, and 16-bit floats rounded after every operation.
+#include <atomic>
 #include <bit>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -74,6 +76,44 @@ template <int Bits, class T> static inline T idxmap_narrow(T v) {
     if (low >> (Bits - 1)) low = static_cast<U>(low | static_cast<U>(~mask));
   return static_cast<T>(low);
 }
+// A buffer of sub-byte integers packed 8 / Bits to a byte as XLA packs them (its util.h's
+// PackIntN, a layout's E(Bits)): element i in byte i / (8 / Bits), the first of a byte's elements
+// in its high bits. `b[i]` reads element i as T (its Bits sign- or zero-extended); `b[i] = v`
+// writes only its bits, atomically, since the byte's other elements may be another thread's.
+#ifndef IDXMAP_HOST_DEVICE
+#define IDXMAP_HOST_DEVICE
+#endif
+template <int Bits, class T, class Byte> struct idxmap_packed {
+  static constexpr int kPerByte = 8 / Bits;
+  static constexpr unsigned kMask = (1u << Bits) - 1;
+  struct element {
+    Byte* byte;
+    unsigned shift;
+    IDXMAP_HOST_DEVICE operator T() const {
+      return idxmap_narrow<Bits>(static_cast<T>(*byte >> shift));
+    }
+    IDXMAP_HOST_DEVICE void operator=(T value) const {
+      const unsigned bits = (static_cast<unsigned>(value) & kMask) << shift;
+#ifdef __CUDA_ARCH__
+      // CUDA's atomics are on 32-bit words: the aligned word that holds the byte.
+      const uintptr_t at = reinterpret_cast<uintptr_t>(byte);
+      unsigned* word = reinterpret_cast<unsigned*>(at & ~uintptr_t{3});
+      const unsigned offset = static_cast<unsigned>(at & 3) * 8;
+      atomicAnd(word, ~((kMask << shift) << offset));
+      atomicOr(word, bits << offset);
+#else
+      std::atomic_ref<uint8_t> target(*byte);
+      target.fetch_and(static_cast<uint8_t>(~(kMask << shift)), std::memory_order_relaxed);
+      target.fetch_or(static_cast<uint8_t>(bits), std::memory_order_relaxed);
+#endif
+    }
+  };
+  Byte* bytes;
+  IDXMAP_HOST_DEVICE idxmap_packed(Byte* from) : bytes(from) {}
+  IDXMAP_HOST_DEVICE element operator[](int64_t i) const {
+    return {bytes + i / kPerByte, static_cast<unsigned>(Bits * (kPerByte - 1 - i % kPerByte))};
+  }
+};
 // The opcodes that read an element's bits as unsigned, on its own `Bits` (a shift amount of the
 // width or more, or negative, shifts everything out).
 template <int Bits, class T> static inline T idxmap_narrow_shr_logical(T a, T b) {

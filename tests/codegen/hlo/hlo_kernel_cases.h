@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -81,6 +82,37 @@ inline std::vector<Case> entryCases(const hlo::Module& module, const std::set<st
   return cases;
 }
 
+// Sub-byte elements held one to a byte (`unpacked`, as toBuffer writes them) packed 8 / bits to a
+// byte as XLA's util.h PackIntN packs them: element i in byte i / (8 / bits), at bit
+// bits * (8 / bits - 1 - i % (8 / bits)), the first of a byte's elements in its high bits; and
+// back (the bits sign- or zero-extended as toBuffer's bytes hold them).
+inline Buffer packedBuffer(const Buffer& unpacked, int bits, int64_t elements) {
+  const int64_t perByte = 8 / bits;
+  Buffer out(static_cast<size_t>((elements + perByte - 1) / perByte));
+  auto* to = static_cast<uint8_t*>(out.data());
+  const auto* from = static_cast<const uint8_t*>(unpacked.data());
+  for (int64_t i = 0; i < elements; ++i) {
+    const int shift = static_cast<int>(bits * (perByte - 1 - i % perByte));
+    if (i % perByte == 0) to[i / perByte] = 0;
+    to[i / perByte] |= static_cast<uint8_t>((from[i] & ((1 << bits) - 1)) << shift);
+  }
+  return out;
+}
+
+inline Buffer unpackedBuffer(const Buffer& packed, int bits, int64_t elements, bool isSigned) {
+  const int64_t perByte = 8 / bits;
+  Buffer out(static_cast<size_t>(elements));
+  auto* to = static_cast<uint8_t*>(out.data());
+  const auto* from = static_cast<const uint8_t*>(packed.data());
+  for (int64_t i = 0; i < elements; ++i) {
+    const int shift = static_cast<int>(bits * (perByte - 1 - i % perByte));
+    int value = (from[i / perByte] >> shift) & ((1 << bits) - 1);
+    if (isSigned && value >> (bits - 1)) value -= 1 << bits;
+    to[i] = static_cast<uint8_t>(value);
+  }
+  return out;
+}
+
 // Runs a kernel on the operands; the results in the kernel's output order.
 inline std::vector<Tensor> runHloKernel(const LoadedLibrary& library, const HloKernel& kernel,
                                         const std::vector<Tensor>& operands) {
@@ -94,12 +126,18 @@ inline std::vector<Tensor> runHloKernel(const LoadedLibrary& library, const HloK
     buffers.push_back(b.written
                           ? Buffer(bufferElementBytes(type) * static_cast<size_t>(b.elements()))
                           : toBuffer(inLayout(operands.at(next++), b.layout, true)));
+    if (b.packedBits) buffers.back() = packedBuffer(buffers.back(), b.packedBits, b.elements());
+    // A packed result's bytes start as garbage: its stores must set every bit of an element.
+    if (b.packedBits && b.written) std::memset(buffers.back().data(), 0xA5, buffers.back().size());
     elements.push_back(b.elements());
   }
   for (Buffer& buffer : buffers) pointers.push_back(buffer.data());
   auto entry = reinterpret_cast<Entry>(library.symbol(kernel.symbol + "_packed"));
   EXPECT_EQ(entry(pointers.data(), elements.data()), 0) << kernel.symbol;
   std::vector<Tensor> out;
+  for (size_t i = 0; i < kernel.buffers.size(); ++i)
+    if (const KernelBuffer& b = kernel.buffers[i]; b.written && b.packedBits)
+      buffers[i] = unpackedBuffer(buffers[i], b.packedBits, b.elements(), b.elementType[0] == 's');
   for (size_t i = 0; i < kernel.buffers.size(); ++i)
     if (kernel.buffers[i].written)
       out.push_back(
