@@ -60,8 +60,8 @@ struct PendingCheck {
   // What the statement's IR holds: the index expression or condition (kExpression,
   // kCondition), the runtime variable's value (kRuntimeValue). The IR is read back against
   // these (uncheckedIn): an expression in it that no check holds is not proven.
-  CExpr expr;
-  ir::Value value;
+  CExpr expr = {};
+  ir::Value value = {};
 };
 
 // A load the stage performs, for the kernel's header: buffer and index over the stage's map.
