@@ -217,8 +217,8 @@ void StageEmitter::closeReducedLoops(const ReducedLoops& loops) {
 std::string StageEmitter::dotProduct(const Frame& frame, const Instruction& dot,
                                      const std::vector<Expr>& index) {
   const ElementCode& type = codeOf(dot);
-  if (type.kind == ElementCode::Kind::kPred)
-    throw unsupported(dot, "a " + dot.opcode + " of pred values is not computed");
+  if (type.kind == ElementCode::Kind::kPred || type.kind == ElementCode::Kind::kComplex)
+    throw unsupported(dot, "a " + dot.opcode + " of " + type.hloType + " values is not computed");
   const ElementCode sum = type.kind == ElementCode::Kind::kHalf ? *elementCode("f32") : type;
   IndexingMap lhs = operandMap(dot, 0), rhs = operandMap(dot, 1);
   if (lhs.rangeVars.size() != rhs.rangeVars.size() || !rhs.constraints.empty())

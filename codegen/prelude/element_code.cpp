@@ -1,5 +1,6 @@
 #include "codegen/prelude/element_code.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -126,6 +127,72 @@ std::string narrowed(const ElementCode& type, const std::string& value) {
   return "idxmap_narrow<" + std::to_string(type.bits) + ">(" + value + ")";
 }
 
+// A complex type's parts: float (c64) or double (c128).
+std::string partType(const ElementCode& type) { return type.hloType == "c64" ? "float" : "double"; }
+
+// The opcodes on complex values (element_code.h), one a line: $0.. the operands, $R the
+// result's type; each operand of one complex type, or of its part type for `complex`.
+const std::map<std::string_view, const char*, std::less<>> kComplexRules = {
+    {"add", "idxmap_complex_add($0, $1)"},
+    {"subtract", "idxmap_complex_sub($0, $1)"},
+    {"multiply", "idxmap_complex_mul($0, $1)"},
+    {"negate", "idxmap_complex_neg($0)"},
+    {"select", "$0 ? $1 : $2"},
+    {"complex", "$R{$0, $1}"},
+    {"real", "($0).re"},
+    {"imag", "($0).im"},
+};
+
+std::optional<std::string> complexValue(std::string_view opcode, std::string_view direction,
+                                        const std::vector<ElementCode>& operandTypes,
+                                        const ElementCode& resultType,
+                                        const std::vector<std::string>& operands) {
+  auto operand = [&](size_t k) { return "(" + operands.at(k) + ")"; };
+  if (opcode == "compare" && operands.size() == 2 && operandTypes[0].kind == Kind::kComplex &&
+      operandTypes[1].hloType == operandTypes[0].hloType) {
+    if (direction != "EQ" && direction != "NE") return std::nullopt;  // complex has no order
+    return std::string(direction == "NE" ? "!" : "") + "idxmap_complex_eq(" + operand(0) + ", " +
+           operand(1) + ")";
+  }
+  auto found = kComplexRules.find(opcode);
+  if (found == kComplexRules.end()) return std::nullopt;
+  std::string out;
+  for (const char* c = found->second; *c; ++c) {
+    if (*c != '$') {
+      out += *c;
+      continue;
+    }
+    ++c;
+    if (*c == 'R')
+      out += resultType.compute;
+    else
+      out += operand(static_cast<size_t>(*c - '0'));
+  }
+  return out;
+}
+
+// `(re, im)` as HLO writes a complex element (a lone real: its imaginary part 0); nullopt for
+// text that is not one.
+std::optional<std::string> complexLiteral(const ElementCode& type, std::string_view text) {
+  const ElementCode part = *elementCode(partType(type) == "float" ? "f32" : "f64");
+  std::string_view re = text, im = "0";
+  if (text.front() == '(') {
+    const size_t comma = text.find(',');
+    if (text.back() != ')' || comma == std::string_view::npos) return std::nullopt;
+    re = text.substr(1, comma - 1);
+    im = text.substr(comma + 1, text.size() - comma - 2);
+  }
+  auto trimmed = [](std::string_view v) {
+    while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+    while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
+    return v;
+  };
+  std::optional<std::string> r = literalElement(part, trimmed(re)),
+                             i = literalElement(part, trimmed(im));
+  if (!r || !i) return std::nullopt;
+  return type.compute + "{" + *r + ", " + *i + "}";
+}
+
 // The opcodes whose integer rule reads the operand's bits as unsigned at the storage's width:
 // a sub-byte type's pattern instead ($B: its width).
 const std::map<std::string_view, const char*, std::less<>> kNarrowRules = {
@@ -143,6 +210,8 @@ std::optional<ElementCode> elementCode(const std::string& hloType) {
       {"f16", {"f16", "uint16_t", "float", Kind::kHalf}},
       {"bf16", {"bf16", "uint16_t", "float", Kind::kHalf}},
       {"pred", {"pred", "bool", "bool", Kind::kPred}},
+      {"c64", {"c64", "idxmap_c64", "idxmap_c64", Kind::kComplex}},
+      {"c128", {"c128", "idxmap_c128", "idxmap_c128", Kind::kComplex}},
       {"s2", {"s2", "int8_t", "int8_t", Kind::kInt, 2, true}},
       {"s4", {"s4", "int8_t", "int8_t", Kind::kInt, 4, true}},
       {"s8", {"s8", "int8_t", "int8_t", Kind::kInt, 8, true}},
@@ -187,6 +256,7 @@ std::optional<std::string> literalElement(const ElementCode& type, std::string_v
     if (s == "false" || s == "0") return "false";
     return std::nullopt;
   }
+  if (type.kind == Kind::kComplex) return complexLiteral(type, s);
   if (type.kind == Kind::kInt) {
     if (type.isSigned) {
       long long v = std::strtoll(s.c_str(), &end, 10);
@@ -215,6 +285,12 @@ std::string convertElement(const ElementCode& from, const ElementCode& to,
   const std::string v = "(" + value + ")";
   const bool fromFloat = from.kind == Kind::kFloat || from.kind == Kind::kHalf;
   switch (to.kind) {
+    case Kind::kComplex: {  // from a real type: its value, no imaginary part
+      const std::string part = "static_cast<" + partType(to) + ">";
+      if (from.kind == Kind::kComplex)
+        return to.compute + "{" + part + "(" + v + ".re), " + part + "(" + v + ".im)}";
+      return to.compute + "{" + part + v + ", " + partType(to) + "(0)}";
+    }
     case Kind::kPred:
       return fromFloat ? v + " != 0" : v + " != 0";
     case Kind::kInt:
@@ -253,8 +329,17 @@ std::optional<std::string> elementwiseValue(std::string_view opcode, std::string
                                             const std::vector<ElementCode>& operandTypes,
                                             const ElementCode& resultType,
                                             const std::vector<std::string>& operands) {
-  if (opcode == "convert" && operands.size() == 1)
+  if (opcode == "convert" && operands.size() == 1) {
+    // XLA converts complex values to complex types only.
+    if (operandTypes.at(0).kind == Kind::kComplex && resultType.kind != Kind::kComplex)
+      return std::nullopt;
     return convertElement(operandTypes.at(0), resultType, operands[0]);
+  }
+  if (!operandTypes.empty() &&
+      (resultType.kind == Kind::kComplex ||
+       std::any_of(operandTypes.begin(), operandTypes.end(),
+                   [](const ElementCode& t) { return t.kind == Kind::kComplex; })))
+    return complexValue(opcode, direction, operandTypes, resultType, operands);
   // The operand's stored bits read as the result's storage: types of one width only (another
   // width changes the shape, which no elementwise value does).
   if (opcode == "bitcast-convert" && operands.size() == 1) {

@@ -9,6 +9,10 @@
 //     x / 0 is -1 and x % 0 is x, MIN / -1 is MIN and MIN % -1 is 0; shifts by the width or
 //     more give 0 (logical) or the sign (arithmetic);
 //   - maximum / minimum on floats are IEEE (NaN propagates, -0 < +0);
+//   - complex (c64, c128) add, subtract and negate part by part, and multiply as XLA's elemental
+//     emitter does, (ac - bd) + (ad + bc)i, each product and sum rounded once (no recovery of
+//     infinities from NaN parts, as C's Annex G makes); compare EQ / NE, select, complex, real,
+//     imag and convert from real types and between complex ones; other opcodes are not computed;
 //   - convert rounds once to nearest even (f64 and wide integers reach f16 / bf16 through
 //     float rounded to odd, which keeps that single rounding exact); float to integer truncates
 //     toward zero and saturates, NaN gives 0; to pred is `!= 0`.
@@ -27,7 +31,8 @@ struct ElementCode {
   std::string hloType;  // "f32", "s32", "pred", "bf16", ...
   std::string storage;  // "float", "int32_t", "bool", "uint16_t" (f16 / bf16 bits)
   std::string compute;  // the type values are computed in: "float" for f16 / bf16
-  enum class Kind : uint8_t { kFloat, kHalf, kInt, kPred } kind;
+  // kComplex: c64 / c128, held as idxmap_c64 / idxmap_c128 (real part, imaginary part).
+  enum class Kind : uint8_t { kFloat, kHalf, kInt, kPred, kComplex } kind;
   int bits = 0;  // integers: the width
   bool isSigned = false;
 
@@ -36,7 +41,7 @@ struct ElementCode {
   bool narrow() const { return kind == Kind::kInt && bits < 8; }
 };
 
-// nullopt for a type kernels do not compute (complex, f8, token, tuples).
+// nullopt for a type kernels do not compute (f8, f4, token, tuples).
 std::optional<ElementCode> elementCode(const std::string& hloType);
 
 // The parameter type of a buffer of sub-byte `type` elements packed 8 / type.bits to a byte

@@ -139,6 +139,31 @@ template <class T, int Bits, class F> static inline T idxmap_float_to_narrow(F x
   if (x >= static_cast<F>(hi)) return static_cast<T>(hi);
   return static_cast<T>(x);
 }
+// Complex elements (c64, c128) as XLA stores them: the real part, then the imaginary part. Sums
+// part by part; a product as XLA's elemental emitter computes it, (ac - bd) + (ad + bc)i, each
+// product and sum rounded once (the files are compiled without contraction into fused
+// multiply-adds), with no recovery of infinities from NaN parts (C's Annex G).
+template <class F> struct idxmap_complex {
+  F re, im;
+};
+typedef idxmap_complex<float> idxmap_c64;
+typedef idxmap_complex<double> idxmap_c128;
+template <class F> static inline idxmap_complex<F> idxmap_complex_add(idxmap_complex<F> a, idxmap_complex<F> b) {
+  return {a.re + b.re, a.im + b.im};
+}
+template <class F> static inline idxmap_complex<F> idxmap_complex_sub(idxmap_complex<F> a, idxmap_complex<F> b) {
+  return {a.re - b.re, a.im - b.im};
+}
+template <class F> static inline idxmap_complex<F> idxmap_complex_neg(idxmap_complex<F> a) {
+  return {-a.re, -a.im};
+}
+template <class F> static inline idxmap_complex<F> idxmap_complex_mul(idxmap_complex<F> a, idxmap_complex<F> b) {
+  const F ac = a.re * b.re, bd = a.im * b.im, ad = a.re * b.im, bc = a.im * b.re;
+  return {ac - bd, ad + bc};
+}
+template <class F> static inline bool idxmap_complex_eq(idxmap_complex<F> a, idxmap_complex<F> b) {
+  return a.re == b.re && a.im == b.im;
+}
 // XLA's reduce-precision on a float's bit pattern `v` (its elemental emitter's recipe; the
 // format has `ownMantissa` and `ownExponent` bits, `width` in all): the mantissa rounded to
 // nearest even at `mantissa` bits (a carry moves the exponent), then a value past the

@@ -62,6 +62,9 @@ int integerWidth(const std::string& type) {
 size_t bufferElementBytes(const std::string& type) {
   // Sub-byte integers are held one to a byte (codegen/prelude/element_code.h).
   if (type == "i2" || type == "i4" || type == "ui2" || type == "ui4") return 1;
+  // A complex element is its real part, then its imaginary part.
+  if (type == "complex<f32>") return 8;
+  if (type == "complex<f64>") return 16;
   std::optional<int> bytes = storageBytes(type);
   if (!bytes) throw Error("element type " + type + " has no kernel storage");
   return static_cast<size_t>(*bytes);
@@ -77,7 +80,14 @@ Buffer toBuffer(const Tensor& tensor) {
   auto* bytes = static_cast<unsigned char*>(buffer.data());
   for (size_t i = 0; i < count; ++i) {
     unsigned char* at = bytes + i * width;
-    if (tensor.element_type == "f64") {
+    if (tensor.element_type == "complex<f32>") {
+      const float parts[2] = {static_cast<float>(tensor.floats[i]),
+                              static_cast<float>(tensor.imags[i])};
+      std::memcpy(at, parts, 8);
+    } else if (tensor.element_type == "complex<f64>") {
+      const double parts[2] = {tensor.floats[i], tensor.imags[i]};
+      std::memcpy(at, parts, 16);
+    } else if (tensor.element_type == "f64") {
       std::memcpy(at, &tensor.floats[i], 8);
     } else if (tensor.element_type == "f32") {
       float value = static_cast<float>(tensor.floats[i]);
@@ -101,11 +111,22 @@ Tensor fromBuffer(const Buffer& buffer, const std::string& elementType,
   Tensor tensor = gather_scatter::zeros(elementType, shape);
   const size_t width = bufferElementBytes(elementType);
   const auto* bytes = static_cast<const unsigned char*>(buffer.data());
-  const size_t count = tensor.isFloat() ? tensor.floats.size() : tensor.ints.size();
+  const size_t count =
+      tensor.isFloat() || tensor.isComplex() ? tensor.floats.size() : tensor.ints.size();
   if (buffer.size() < width * count) throw Error("a buffer smaller than its tensor");
   for (size_t i = 0; i < count; ++i) {
     const unsigned char* at = bytes + i * width;
-    if (elementType == "f64") {
+    if (elementType == "complex<f32>") {
+      float parts[2];
+      std::memcpy(parts, at, 8);
+      tensor.floats[i] = parts[0];
+      tensor.imags[i] = parts[1];
+    } else if (elementType == "complex<f64>") {
+      double parts[2];
+      std::memcpy(parts, at, 16);
+      tensor.floats[i] = parts[0];
+      tensor.imags[i] = parts[1];
+    } else if (elementType == "f64") {
       std::memcpy(&tensor.floats[i], at, 8);
     } else if (elementType == "f32") {
       float value;

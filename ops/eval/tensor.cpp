@@ -196,7 +196,12 @@ double roundToElementType(const std::string& elementType, double value) {
   return value;
 }
 
+bool isComplexType(const std::string& elementType) {
+  return elementType == "complex<f32>" || elementType == "complex<f64>";
+}
+
 bool Tensor::isFloat() const { return isFloatType(element_type); }
+bool Tensor::isComplex() const { return isComplexType(element_type); }
 
 int64_t Tensor::elementCount() const {
   int64_t count = 1;
@@ -209,7 +214,8 @@ double Tensor::valueAt(int64_t position) const {
 }
 
 void copyElement(const Tensor& from, int64_t position, Tensor& into, int64_t to) {
-  if (into.isFloat())
+  if (into.isComplex()) into.imags.at(to) = from.imags.at(position);
+  if (into.isFloat() || into.isComplex())
     into.floats.at(to) = from.floats.at(position);
   else
     into.ints.at(to) = from.ints.at(position);
@@ -217,7 +223,8 @@ void copyElement(const Tensor& from, int64_t position, Tensor& into, int64_t to)
 
 Tensor scalarAt(const Tensor& tensor, int64_t position) {
   Tensor scalar{tensor.element_type, {}, {}, {}};
-  if (tensor.isFloat())
+  if (tensor.isComplex()) scalar.imags.push_back(tensor.imags.at(position));
+  if (tensor.isFloat() || tensor.isComplex())
     scalar.floats.push_back(tensor.floats.at(position));
   else
     scalar.ints.push_back(tensor.ints.at(position));
@@ -226,7 +233,8 @@ Tensor scalarAt(const Tensor& tensor, int64_t position) {
 
 Tensor zeros(const std::string& elementType, const std::vector<int64_t>& shape) {
   Tensor tensor{elementType, shape, {}, {}};
-  if (tensor.isFloat())
+  if (tensor.isComplex()) tensor.imags.assign(tensor.elementCount(), 0.0);
+  if (tensor.isFloat() || tensor.isComplex())
     tensor.floats.assign(tensor.elementCount(), 0.0);
   else
     tensor.ints.assign(tensor.elementCount(), 0);

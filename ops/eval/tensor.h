@@ -17,10 +17,12 @@ namespace idxmap::gather_scatter {
 struct Tensor {
   std::string element_type;  // "i64", "ui8", "i1", "f32", ...
   std::vector<int64_t> shape;
-  std::vector<int64_t> ints;   // the values when the element type is boolean or integer
-  std::vector<double> floats;  // the values when it is a float type
+  std::vector<int64_t> ints;       // the values when the element type is boolean or integer
+  std::vector<double> floats;      // the values when it is a float type; a complex one's real parts
+  std::vector<double> imags = {};  // a complex type's imaginary parts (complex<f32>, complex<f64>)
 
   bool isFloat() const;
+  bool isComplex() const;
   int64_t elementCount() const;
   TensorType type() const { return {shape, element_type}; }
   // The value at a row-major position, as a double (exact for integers up to 2^53).
@@ -30,6 +32,8 @@ struct Tensor {
 };
 
 bool isFloatType(const std::string& elementType);
+// complex<f32> and complex<f64>: values in floats (real parts) and imags; not a float type.
+bool isComplexType(const std::string& elementType);
 // `value` rounded to the nearest value of the float element type (f16, bf16, f32; others are
 // returned as they are).
 double roundToElementType(const std::string& elementType, double value);

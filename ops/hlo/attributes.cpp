@@ -362,7 +362,10 @@ std::vector<std::string_view> literalElements(std::string_view literal) {
   std::vector<std::string_view> elements;
   size_t at = literal.find_first_not_of(kSeparators);
   while (at != std::string_view::npos) {
-    size_t end = literal.find_first_of(kSeparators, at);
+    // A complex element is one: `(1.5, -2)`.
+    size_t end =
+        literal[at] == '(' ? literal.find(')', at) : literal.find_first_of(kSeparators, at);
+    if (literal[at] == '(' && end != std::string_view::npos) ++end;
     elements.push_back(literal.substr(at, end == std::string_view::npos ? end : end - at));
     at = end == std::string_view::npos ? end : literal.find_first_not_of(kSeparators, end);
   }

@@ -73,7 +73,7 @@ ConvolutionDimensions readDimLabels(const Attribute& attribute, std::string_view
 // direction=EQ|NE|LT|LE|GT|GE (compare). Indexing ignores it; validation does not.
 // The elements of a constant's literal as written, row-major: `{ {1, 2}, {3, 4} }` gives
 // "1", "2", "3", "4" (braces, commas and blank space dropped; the caller reads each as its
-// element type).
+// element type); a complex element `(1.5, -2)` is one.
 std::vector<std::string_view> literalElements(std::string_view literal);
 
 std::string readComparisonDirection(const Attribute& attribute, std::string_view name);

@@ -34,11 +34,14 @@ inline Tensor randomTensor(const hlo::Shape& shape, std::mt19937& rng, bool spec
   const std::string type = tensorType(shape.element_type);
   Tensor t = gather_scatter::zeros(type, shape.shape);
   std::uniform_int_distribution<int> small(-5, 5), special(0, 19);
-  for (size_t i = 0; i < t.floats.size(); ++i) {
+  auto value = [&] {
     int s = specials ? special(rng) : 19;
-    double v = s == 0 ? NAN : s == 1 ? -0.0 : s == 2 ? INFINITY : small(rng) * 0.75;
-    t.floats[i] = gather_scatter::roundToElementType(type, v);
-  }
+    return s == 0 ? NAN : s == 1 ? -0.0 : s == 2 ? INFINITY : small(rng) * 0.75;
+  };
+  // A complex element's parts are values of its part type (multiples of 0.75: exact in f32).
+  const std::string part = type == "complex<f64>" ? "f64" : type == "complex<f32>" ? "f32" : type;
+  for (double& v : t.floats) v = gather_scatter::roundToElementType(part, value());
+  for (double& v : t.imags) v = gather_scatter::roundToElementType(part, value());
   for (int64_t& v : t.ints) v = shape.shape.empty() ? small(rng) + 1 : small(rng);
   if (type == "i1")  // a pred holds 0 or 1, as XLA stores it
     for (int64_t& v : t.ints) v = v > 0;
@@ -49,12 +52,15 @@ inline Tensor randomTensor(const hlo::Shape& shape, std::mt19937& rng, bool spec
 
 inline bool agree(const Tensor& a, const Tensor& b) {
   if (a.shape != b.shape || a.element_type != b.element_type) return false;
-  if (a.ints != b.ints) return false;
-  for (size_t i = 0; i < a.floats.size(); ++i) {
-    double x = a.floats[i], y = b.floats[i];
-    if (std::isnan(x) && std::isnan(y)) continue;
-    if (x != y || std::signbit(x) != std::signbit(y)) return false;
-  }
+  if (a.ints != b.ints || a.floats.size() != b.floats.size() || a.imags.size() != b.imags.size())
+    return false;
+  auto same = [](double x, double y) {
+    return (std::isnan(x) && std::isnan(y)) || (x == y && std::signbit(x) == std::signbit(y));
+  };
+  for (size_t i = 0; i < a.floats.size(); ++i)
+    if (!same(a.floats[i], b.floats[i])) return false;
+  for (size_t i = 0; i < a.imags.size(); ++i)
+    if (!same(a.imags[i], b.imags[i])) return false;
   return true;
 }
 

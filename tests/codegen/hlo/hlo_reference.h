@@ -191,14 +191,17 @@ class HloReference {
   std::map<const hlo::Computation*, std::optional<ReducerPlan>> reducers_;
 
   static Scalar at(const Tensor& t, int64_t p) {
-    return t.isFloat() ? Scalar{t.floats.at(static_cast<size_t>(p)), 0}
-                       : Scalar{0, t.ints.at(static_cast<size_t>(p))};
+    const size_t k = static_cast<size_t>(p);
+    if (t.isComplex()) return Scalar{t.floats.at(k), 0, t.imags.at(k)};
+    return t.isFloat() ? Scalar{t.floats.at(k), 0} : Scalar{0, t.ints.at(k)};
   }
   static void put(Tensor& t, int64_t p, Scalar s) {
-    if (t.isFloat())
-      t.floats.at(static_cast<size_t>(p)) = s.f;
+    const size_t k = static_cast<size_t>(p);
+    if (t.isComplex()) t.imags.at(k) = s.im;
+    if (t.isFloat() || t.isComplex())
+      t.floats.at(k) = s.f;
     else
-      t.ints.at(static_cast<size_t>(p)) = s.i;
+      t.ints.at(k) = s.i;
   }
   // Calls fn(index) for every index of `shape`, row-major.
   static void forEach(const std::vector<int64_t>& shape,
@@ -224,6 +227,11 @@ class HloReference {
     };
     auto ints = [&](const char* name) { return readIntList(requireAttribute(ins, name), name); };
     if (op == "fusion") return computation(*ins.calledComputations.at(0), in).at(0);
+    if (op == "constant" && out.isComplex()) {
+      std::vector<Scalar> values = complexLiteral(ins.literal, type);
+      for (size_t p = 0; p < values.size(); ++p) put(out, static_cast<int64_t>(p), values[p]);
+      return out;
+    }
     if (op == "constant") {
       std::vector<std::string> tokens;
       std::string token;
@@ -251,7 +259,7 @@ class HloReference {
     if (op == "iota") {
       size_t d = static_cast<size_t>(readIntOr(ins, "iota_dimension", 0));
       forEach(shape, [&](const std::vector<int64_t>& i) {
-        set(i, out.isFloat()
+        set(i, out.isFloat() || out.isComplex()
                    ? Scalar{gather_scatter::roundToElementType(type, static_cast<double>(i[d])), 0}
                    : Scalar{0, wrapTo(type, i[d])});
       });

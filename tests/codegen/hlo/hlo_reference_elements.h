@@ -6,6 +6,8 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -22,15 +24,54 @@ namespace idxmap::codegen::testing {
 // HLO's element type names in the Tensor's (StableHLO's) words.
 inline std::string tensorType(const std::string& hlo) {
   if (hlo == "pred") return "i1";
+  if (hlo == "c64") return "complex<f32>";
+  if (hlo == "c128") return "complex<f64>";
   if (hlo[0] == 's') return "i" + hlo.substr(1);
   if (hlo[0] == 'u') return "ui" + hlo.substr(1);
   return hlo;
 }
 
 struct Scalar {
-  double f = 0;
+  double f = 0;  // a float's value; a complex value's real part
   int64_t i = 0;
+  double im = 0;  // a complex value's imaginary part
 };
+
+// The values of a complex constant's literal, `(re, im)` each as HLO writes them, each part
+// rounded to the part type of `type` (complex<f32> or complex<f64>).
+inline std::vector<Scalar> complexLiteral(const std::string& literal, const std::string& type) {
+  auto part = [&](const char* text, char** end) {
+    const double v = std::strtod(text, end);
+    return type == "complex<f32>" ? static_cast<double>(static_cast<float>(v)) : v;
+  };
+  std::vector<Scalar> values;
+  for (size_t open = literal.find('('); open != std::string::npos;
+       open = literal.find('(', open + 1)) {
+    char* end = nullptr;
+    const double re = part(literal.c_str() + open + 1, &end);
+    const double im = part(std::strchr(end, ',') + 1, &end);
+    values.push_back(Scalar{re, 0, im});
+  }
+  return values;
+}
+
+// XLA's complex arithmetic in the part type F (float for complex<f32>): sums part by part, and a
+// product as its elemental emitter computes one, (ac - bd) + (ad + bc)i, every product and sum
+// rounded to F.
+template <class F>
+Scalar complexOp(const std::string& op, const std::vector<Scalar>& a) {
+  const F ar = static_cast<F>(a[0].f), ai = static_cast<F>(a[0].im);
+  const F br = a.size() > 1 ? static_cast<F>(a[1].f) : F(0),
+          bi = a.size() > 1 ? static_cast<F>(a[1].im) : F(0);
+  if (op == "add") return {ar + br, 0, ai + bi};
+  if (op == "subtract") return {ar - br, 0, ai - bi};
+  if (op == "negate") return {-ar, 0, -ai};
+  if (op == "multiply") {
+    const F ac = ar * br, bd = ai * bi, ad = ar * bi, bc = ai * br;
+    return {ac - bd, 0, ad + bc};
+  }
+  throw std::runtime_error("reference: no complex " + op);
+}
 
 inline int widthOf(const std::string& type) {
   return type == "i1" ? 1 : std::stoi(type.substr(type[0] == 'u' ? 2 : 1));
@@ -81,6 +122,26 @@ inline Scalar elementwise(const std::string& op, const std::string& direction,
   const std::string& t = types[0];
   const bool isFloat = gather_scatter::isFloatType(t);
   Scalar out;
+  // Complex values: the ops XLA defines on them, each part rounded to the part type.
+  const bool complexResult = gather_scatter::isComplexType(result);
+  if (complexResult || gather_scatter::isComplexType(t) ||
+      (types.size() > 1 && gather_scatter::isComplexType(types[1]))) {
+    const bool single = result == "complex<f32>" || t == "complex<f32>";
+    auto part = [&](double v) { return single ? static_cast<double>(static_cast<float>(v)) : v; };
+    if (op == "select") return a[0].i ? a[1] : a[2];
+    if (op == "compare") {
+      const bool equal = a[0].f == a[1].f && a[0].im == a[1].im;
+      return Scalar{0, direction == "NE" ? !equal : equal, 0};
+    }
+    if (op == "complex") return {part(a[0].f), 0, part(a[1].f)};
+    if (op == "real") return {a[0].f, 0, 0};
+    if (op == "imag") return {a[0].im, 0, 0};
+    if (op == "convert") {  // to a complex type
+      if (gather_scatter::isComplexType(t)) return {part(a[0].f), 0, part(a[0].im)};
+      return {part(isFloat ? a[0].f : static_cast<double>(a[0].i)), 0, 0};
+    }
+    return single ? complexOp<float>(op, a) : complexOp<double>(op, a);
+  }
   if (op == "bitcast-convert") {  // the operand's bytes in memory, read as the result type
     gather_scatter::Tensor from = gather_scatter::zeros(t, {});
     if (isFloat)
