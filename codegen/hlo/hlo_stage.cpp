@@ -322,6 +322,11 @@ std::string StageEmitter::compute(const Frame& frame, const Instruction& instruc
   if (const hlo::Attribute* t = instruction.attribute("type"); t && t->value == "TOTALORDER")
     throw unsupported(instruction, "type=TOTALORDER comparisons are not computed");
   std::optional<std::string> result = elementwiseValue(op, direction, types, type, operands);
+  // A collective's model maps its result to its operand, but its values are other replicas'.
+  if (!result && (op.starts_with("all-") || op == "reduce-scatter" ||
+                  op.starts_with("collective-") || op == "ragged-all-to-all"))
+    throw unsupported(instruction, "kernels do not compute collectives (`" + op +
+                                       "` combines the values of other replicas)");
   if (!result)
     throw unsupported(instruction, "kernels do not compute `" + op + "` on " +
                                        (types.empty() ? type.hloType : types[0].hloType));

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "core/checked.h"
+#include "ops/hlo/gemm_calls.h"
 #include "ops/hlo/lexer.h"
 #include "ops/hlo/module.h"
 #include "ops/hlo/shape_parser.h"
@@ -153,6 +154,7 @@ class HloParser {
     if (!shapeLeftOut) instruction->shape = parseShape(cursor_);
     parseOpcodeAndOperands(*instruction, computation);
     parseAttributes(*instruction);
+    readGemmCall(*instruction);  // a cuBLAS call that computes a dot is that dot
     defaultScalarBroadcastDimensions(*instruction);
     if (shapeLeftOut) inferShape(*instruction);
 

@@ -120,6 +120,28 @@ ENTRY e {
   if (cuda && !onTheGpu(cuda) && nvccInstalled()) expectNvccClean(cases, "convolutions");
 }
 
+// XLA's GPU compiler's cuBLAS calls that compute a dot (alpha 1, beta 0, no epilogue), read as
+// that dot: the quoted JSON of older dumps and the plain JSON of newer ones, batch and
+// contracting dims from the config, mixed operand types; against the reference's dot.
+TEST_P(HloDotTargets, CublasGemmCallsAreTheirDots) {
+  const bool cuda = GetParam();
+  const std::string text = R"(HloModule gemm
+ENTRY e {
+  a = f32[5,3]{1,0} parameter(0)
+  b = f32[3,4]{1,0} parameter(1)
+  g = f32[5,4]{1,0} custom-call(a, b), custom_call_target="__cublas$gemm", backend_config="{ \"gemm_backend_config\": {\"alpha_real\":1,\"beta\":0,\"dot_dimension_numbers\":{\"lhs_contracting_dimensions\":[\"1\"],\"rhs_contracting_dimensions\":[\"0\"],\"lhs_batch_dimensions\":[],\"rhs_batch_dimensions\":[]},\"alpha_imag\":0,\"epilogue\":\"DEFAULT\"}}"
+  x = bf16[2,3,6]{2,1,0} parameter(2)
+  y = bf16[2,4,6]{2,1,0} parameter(3)
+  h = f32[2,3,4]{2,1,0} custom-call(x, y), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":1,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["2"],"rhs_contracting_dimensions":["2"],"lhs_batch_dimensions":["0"],"rhs_batch_dimensions":["0"]},"alpha_imag":0}}
+  ROOT t = (f32[5,4]{1,0}, f32[2,3,4]{2,1,0}) tuple(g, h)
+})";
+  auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text, "gemm.hlo"));
+  std::vector<Case> cases = entryCases(*module, {"dot"}, "gemm_", cuda);
+  ASSERT_EQ(cases.size(), 2u);
+  auto library = compileCases(cases, cuda);
+  expectAgreement(cases, *library, 3, true, onTheGpu(cuda));
+}
+
 INSTANTIATE_TEST_SUITE_P(Targets, HloDotTargets, ::testing::Values(false, true),
                          [](const auto& info) { return info.param ? "Cuda" : "Cpp"; });
 

@@ -322,6 +322,25 @@ ENTRY e {
   ASSERT_EQ(refused.problems.size(), 1u);
   EXPECT_EQ(refused.problems[0].location.line, 3);
   EXPECT_NE(refused.problems[0].message.find("does not match"), std::string::npos);
+  // A collective: its values are other replicas', whatever its element type.
+  const std::string collective = R"(HloModule m
+add {
+  a = bf16[] parameter(0)
+  b = bf16[] parameter(1)
+  ROOT s = bf16[] add(a, b)
+}
+ENTRY e {
+  x = bf16[4] parameter(0)
+  ROOT r = bf16[4] all-reduce(x), replica_groups={}, to_apply=add
+})";
+  hlo::Module replicas = hlo::parseHloModule(collective, "collective.hlo");
+  EmittedHloModule combined = emitHloModule(replicas);
+  ASSERT_EQ(combined.problems.size(), 1u);
+  EXPECT_NE(combined.problems[0].message.find(
+                "kernels do not compute collectives (`all-reduce` combines the values of other "
+                "replicas)"),
+            std::string::npos)
+      << combined.problems[0].message;
 }
 
 }  // namespace hlo_kernel_tests

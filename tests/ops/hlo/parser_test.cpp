@@ -428,4 +428,49 @@ TEST(HloShape, ElementCountOverflowThrows) {
 }
 
 }  // namespace
+// A cuBLAS call of XLA's GPU compiler that computes exactly a dot is read as that dot (its dims
+// from backend_config's JSON, quoted or not); one that scales, adds or applies an epilogue, or
+// whose config is not JSON, stays a custom call.
+TEST(HloParser, ReadsPlainCublasGemmCallsAsDots) {
+  auto read = [](const std::string& result, const std::string& config) {
+    Module module = parseHloModule(
+        "HloModule m\nENTRY e {\n  a = f32[2,3,5] parameter(0)\n"
+        "  b = f32[2,5,4] parameter(1)\n  ROOT g = " +
+        result +
+        " custom-call(a, b), custom_call_target=\"__cublas$gemm\", "
+        "backend_config=" +
+        config + "\n}\n");
+    return *module.entry->root;
+  };
+  const std::string dims =
+      R"("dot_dimension_numbers":{"lhs_contracting_dimensions":["2"],"rhs_contracting_dimensions":[1],"lhs_batch_dimensions":["0"],"rhs_batch_dimensions":["0"]})";
+  const Instruction dot =
+      read("f32[2,3,4]", "{\"gemm_backend_config\":{\"alpha_real\":1,\"beta\":0," + dims +
+                             ",\"epilogue\":\"DEFAULT\"}}");
+  EXPECT_EQ(dot.opcode, "dot");
+  EXPECT_EQ(dot.attribute("lhs_contracting_dims")->value, "{2}");
+  EXPECT_EQ(dot.attribute("rhs_contracting_dims")->value, "{1}");
+  EXPECT_EQ(dot.attribute("lhs_batch_dims")->value, "{0}");
+  EXPECT_EQ(dot.attribute("rhs_batch_dims")->value, "{0}");
+  EXPECT_EQ(dot.attribute("custom_call_target")->value, "\"__cublas$gemm\"");
+  // Older dumps quote the JSON: `backend_config="{\"gemm_backend_config\": ...}"`.
+  std::string quoted = "\"";
+  for (char c : "{\"gemm_backend_config\":{" + dims + "}}")
+    quoted += c == '"' ? "\\\"" : std::string(1, c);
+  EXPECT_EQ(read("f32[2,3,4]", quoted + "\"").opcode, "dot") << quoted;
+  for (const std::string& config :
+       {"{\"gemm_backend_config\":{\"alpha_real\":2," + dims + "}}",
+        "{\"gemm_backend_config\":{\"beta\":1," + dims + "}}",
+        "{\"gemm_backend_config\":{\"epilogue\":\"RELU\"," + dims + "}}",
+        "{\"gemm_backend_config\":{\"alpha_imag\":1," + dims + "}}",
+        std::string("{\"gemm_backend_config\":{\"alpha_real\":1}}"),  // no dims
+        std::string("{\"gemm_backend_config\":{\"dot_dimension_numbers\":{\"lhs_contracting_"
+                    "dimensions\":[\"x\"]}}}"),
+        std::string("{not json}")})
+    EXPECT_EQ(read("f32[2,3,4]", config).opcode, "custom-call") << config;
+  // A tuple result (cuBLASLt's workspace beside the product) is not the dot's.
+  EXPECT_EQ(read("(f32[2,3,4], s8[16])", "{\"gemm_backend_config\":{" + dims + "}}").opcode,
+            "custom-call");
+}
+
 }  // namespace idxmap::hlo
