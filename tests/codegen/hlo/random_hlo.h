@@ -1,4 +1,5 @@
-// Random HLO loop fusions for the kernel tests: a chain of ops over one or two parameters, each
+// Random HLO loop fusions for the kernel tests (f32, f16, bf16, s32 and the sub-byte s4 and u4):
+// a chain of ops over one or two parameters, each
 // op drawn from those HLO kernels compute (elementwise, compare/select, convert, broadcast,
 // iota, constant, transpose, reverse, slice, reshape, concatenate, pad, dynamic-slice,
 // dynamic-update-slice, reduce), with shapes kept consistent so every module is valid. Start
@@ -21,7 +22,7 @@ class RandomHlo {
     nodes_.clear();
     params_.clear();
     body_.clear();
-    const std::string type = pick<std::string>({"f32", "f16", "s32", "bf16"});
+    const std::string type = pick<std::string>({"f32", "f16", "s32", "bf16", "s4", "u4"});
     std::vector<int64_t> shape = randomShape();
     Node x = parameter(type, shape);
     if (coin()) parameter(type, shape);
@@ -94,21 +95,25 @@ class RandomHlo {
     return params_.back();
   }
   Node scalarConstant(const std::string& type) {
-    std::string value = type == "s32" ? std::to_string(between(-3, 3))
-                                      : pick<std::string>({"0.5", "-2", "0", "inf", "1.25"});
+    std::string value = type == "u4"     ? std::to_string(between(0, 5))
+                        : !isFloat(type) ? std::to_string(between(-3, 3))
+                                         : pick<std::string>({"0.5", "-2", "0", "inf", "1.25"});
     return add(type, {}, "constant(" + value + ")");
   }
-  bool isFloat(const std::string& type) const { return type != "s32"; }
+  bool isFloat(const std::string& type) const {
+    return type == "f32" || type == "f16" || type == "bf16";
+  }
 
   Node step(Node x) {  // a copy: adding nodes moves the others
     const size_t rank = x.shape.size();
     switch (between(0, 15)) {
       case 0:
         return add(x.type, x.shape,
-                   pick<std::string>(isFloat(x.type)
-                                         ? std::vector<std::string>{"negate", "abs", "exponential",
-                                                                    "tanh", "floor"}
-                                         : std::vector<std::string>{"negate", "abs", "not"}) +
+                   pick<std::string>(
+                       isFloat(x.type)  ? std::vector<std::string>{"negate", "abs", "exponential",
+                                                                   "tanh", "floor"}
+                       : x.type == "u4" ? std::vector<std::string>{"negate", "not"}
+                                        : std::vector<std::string>{"negate", "abs", "not"}) +
                        "(" + x.name + ")");
       case 1: {
         Node c = scalarConstant(x.type);
@@ -125,7 +130,7 @@ class RandomHlo {
         return add(x.type, x.shape, "select(" + p.name + ", " + x.name + ", " + y.name + ")");
       }
       case 3:
-        return add(pick<std::string>({"f32", "s32", "f16", "bf16"}), x.shape,
+        return add(pick<std::string>({"f32", "s32", "f16", "bf16", "s4", "u4"}), x.shape,
                    "convert(" + x.name + ")");
       case 4: {
         std::vector<int64_t> perm(rank), shape(rank);
