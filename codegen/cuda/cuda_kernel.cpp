@@ -50,6 +50,8 @@ PrintedKernel CudaKernelPrinter::print() {
   if (points_ > 0) {
     if (stores_ == Stores::kSorted)
       kernels = keysKernel() + applyKernel();
+    else if (stores_ == Stores::kSortedRows)
+      kernels = rowKeysKernel() + rowApplyKernel();
     else
       kernels = pointsKernel();
     if (stores_ == Stores::kPlain) kernels += vectorsKernel();
@@ -68,7 +70,31 @@ Stores CudaKernelPrinter::chooseStores(const CudaOptions& options) const {
     if (!(transfer.to.offset == kernel_.transfers.at(0).to.offset))
       throw Error(kernel_.op + " at " + kernel_.location +
                   ": --deterministic sorts by one target offset; this kernel's targets differ");
-  return Stores::kSorted;
+  return rowKey() ? Stores::kSortedRows : Stores::kSorted;
+}
+
+std::optional<size_t> CudaKernelPrinter::rowKey() const {
+  if (kernel_.strategy != Strategy::kOrdered || kernel_.clamp || kernel_.map.dims.empty() ||
+      !windowOwnsTargets(kernel_.map))
+    return std::nullopt;
+  // A runtime variable that is, plus a constant, a target coordinate (points that differ in it
+  // never write one element) and is read from d0 alone (one value a row).
+  for (Expr e : kernel_.map.results) {
+    if (e.kind() == ExprKind::Add && e.rhs().isConstant()) e = e.lhs();
+    if (e.kind() != ExprKind::RuntimeVar) continue;
+    bool fromD0 = true;
+    kernel_.loads.at(e.variableIndex()).offset.walk([&](Expr v) {
+      if (v.isVariable() && !(v.kind() == ExprKind::Dim && v.variableIndex() == 0)) fromD0 = false;
+    });
+    if (fromD0) return e.variableIndex();
+  }
+  return std::nullopt;
+}
+
+int64_t CudaKernelPrinter::sortUnits() const {
+  if (stores_ != Stores::kSortedRows) return points_;
+  const Interval rows = kernel_.map.dims.at(0).range;
+  return rows.hi - rows.lo + 1;
 }
 
 std::string CudaKernelPrinter::describeStores() const {
@@ -101,6 +127,14 @@ std::string CudaKernelPrinter::describeStores() const {
       return threads +
              "deterministic: targets sorted stably (CUB radix sort), a thread per target "
              "applies its updates in row-major order";
+    case Stores::kSortedRows:
+      return threads + "deterministic: the " + std::to_string(sortUnits()) +
+             " rows of d0 sorted stably (CUB radix sort) by rt" + std::to_string(*rowKey()) +
+             ", a thread per sorted row and window point applying the run of rows with its value "
+             "in row order (a target coordinate is rt" +
+             std::to_string(*rowKey()) +
+             " plus a constant and each window dim is one, the map's form: points that differ in "
+             "either never write one element)";
   }
   return threads;
 }
@@ -233,12 +267,14 @@ std::string CudaKernelPrinter::pointsKernel() {
 // offsets fixed at print time (CUB's scratch last); a checked kernel's flag is the workspace's
 // first int.
 std::string CudaKernelPrinter::launcher() {
-  const bool sorted = points_ > 0 && lanes_ == 0 && stores_ == Stores::kSorted;
-  const std::string L = typeName(linear_), K = sorted ? keyType() : "", n = std::to_string(points_);
+  const bool sorted =
+      points_ > 0 && lanes_ == 0 && (stores_ == Stores::kSorted || stores_ == Stores::kSortedRows);
+  const int64_t units = sortUnits();
+  const std::string L = typeName(linear_), K = sorted ? keyType() : "", n = std::to_string(units);
   auto aligned = [](int64_t bytes) { return (bytes + 255) / 256 * 256; };
   const int64_t keys = kernel_.check ? 256 : 0;
-  const int64_t keyBytes = sorted ? aligned(points_ * (keyBits() <= 32 ? 4 : 8)) : 0,
-                pointBytes = sorted ? aligned(points_ * (linear_ == CWidth::k32 ? 4 : 8)) : 0;
+  const int64_t keyBytes = sorted ? aligned(units * (keyBits() <= 32 ? 4 : 8)) : 0,
+                pointBytes = sorted ? aligned(units * (linear_ == CWidth::k32 ? 4 : 8)) : 0;
   const int64_t scratch = keys + 2 * keyBytes + 2 * pointBytes;
   ir::LaunchFunction function{
       kernel_.symbol, entryBuffers(), std::to_string(scratch), kernel_.check && points_ > 0, {}};
@@ -262,8 +298,8 @@ std::string CudaKernelPrinter::launcher() {
       body.push_back(ir::region(K, "idxmap_keys", {at(keys), at(keys + keyBytes)}));
       body.push_back(ir::region(L, "idxmap_points",
                                 {at(keys + 2 * keyBytes), at(keys + 2 * keyBytes + pointBytes)}));
-      body.push_back(launch("keys", {"idxmap_keys[0]", "idxmap_points[0]"}));
-      body.push_back(ir::sortPairs(points_, keyBits(), scratch, name("workspace_bytes")));
+      body.push_back(launch("keys", {"idxmap_keys[0]", "idxmap_points[0]"}, units));
+      body.push_back(ir::sortPairs(units, keyBits(), scratch, name("workspace_bytes")));
       body.push_back(launch("apply", {"idxmap_keys[1]", "idxmap_points[1]"}));
     }
   }

@@ -4,6 +4,7 @@
 // cuda_vectors.cpp (rows moved 16 bytes at a time).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,10 @@ namespace idxmap::codegen {
 constexpr int64_t kSegmentRows = 8;
 
 // How a kernel's stores are made (cuda_kernel.h).
-enum class Stores : uint8_t { kPlain, kSegmented, kAtomic, kSorted };
+// kSortedRows: deterministic mode by rows: the rows of d0 sorted by an index value that tells
+// their targets apart (Kernel::SplitBy::kRuntimeVar, read from d0 alone), a thread per sorted row
+// and window point applying its run of equal values in row order.
+enum class Stores : uint8_t { kPlain, kSegmented, kAtomic, kSorted, kSortedRows };
 
 class CudaKernelPrinter : KernelText {
  public:
@@ -134,18 +138,36 @@ class CudaKernelPrinter : KernelText {
   // updates in point order (the sort is stable), which is row-major order.
   std::string applyKernel();
 
-  // Keys hold target offsets below the target's element count E; the skipped key is
-  // 2^bits - 1 with bits the width of E, above every offset, and the sort looks at those bits.
+  // Deterministic mode by rows (Stores::kSortedRows), step 1: each row's key, its runtime
+  // variable rowKey() as loaded, clamped to one below and one above its range and
+  // shifted to start at 0 (rows whose values are equal in the range get equal keys, and others
+  // different ones; a row out of the range is skipped at every point), and its number.
+  std::string rowKeysKernel();
+  // Step 2: thread t is the sorted row at position t / W and window point t % W (W: the points
+  // of one row); at the first of a run of equal keys it applies that window point of each row
+  // of the run, in row order.
+  std::string rowApplyKernel();
+  // The runtime variable deterministic mode sorts rows by, when it does: an ordered kernel, not
+  // clamped, one of whose target coordinates is that variable plus a constant, read from d0
+  // alone, and every window dim a target coordinate (windowOwnsTargets).
+  std::optional<size_t> rowKey() const;
+  // The sort's units: rows of d0 (kSortedRows) or points.
+  int64_t sortUnits() const;
+
+  // Keys hold target offsets below the target's element count E (rows: keys below the runtime
+  // variable's range size + 2); the skipped key is 2^bits - 1 with bits the width of E, above
+  // every key, and the sort looks at those bits.
   int keyBits() const;
 
   std::string keyType() const { return keyBits() <= 32 ? "uint32_t" : "uint64_t"; }
 
   std::string skippedKey() const;
 
-  ir::Node launch(const std::string& part, const std::vector<std::string>& extra = {}) const {
+  ir::Node launch(const std::string& part, const std::vector<std::string>& extra = {},
+                  int64_t threads = -1) const {
     std::vector<std::string> all = arguments();
     all.insert(all.end(), extra.begin(), extra.end());
-    return ir::launch(name(part), points_, std::move(all));
+    return ir::launch(name(part), threads < 0 ? points_ : threads, std::move(all));
   }
 
   // The launcher and the entries around it (ir::LaunchFunction): initial copies, the checked
