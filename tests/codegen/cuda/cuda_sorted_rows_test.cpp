@@ -13,6 +13,7 @@
 #include "codegen/cuda/cuda_kernel.h"
 #include "codegen/run/kernel_engine.h"
 #include "codegen/validate/validation.h"
+#include "ops/eval/reference_evaluator.h"
 #include "ops/import/stablehlo.h"
 #include "tests/codegen/kernel_test_support.h"
 #include "tests/codegen/nvcc_check.h"
@@ -21,6 +22,7 @@ namespace idxmap::codegen {
 namespace cuda_sorted_rows_test {
 
 using namespace testing;
+using gather_scatter::Tensor;
 
 constexpr const char* kScatters = R"(
 func.func @add(%table: tensor<64x16xf32>, %rows: tensor<300x1xi32>, %updates: tensor<300x16xf32>) -> tensor<64x16xf32> {
