@@ -52,7 +52,7 @@ std::string entrySignature(const std::string& symbol, const std::vector<EntryBuf
     const std::string declared = b.accessor.empty()
                                      ? (b.written ? "" : "const ") + b.storage + "* __restrict "
                                      : b.accessor + " ";
-    out += std::string(i ? ",\n    " : "") + declared + (named ? b.name : "/*" + b.name + "*/") +
+    out += std::string(i ? ",\n    " : "") + declared + parameterName(b.name, named) +
            ", int64_t " + b.name + "_elements";
   }
   return out + ")";

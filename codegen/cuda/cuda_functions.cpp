@@ -12,7 +12,7 @@ std::string printGlobalFunction(const ir::GlobalFunction& function,
   std::string parameters;
   for (const ir::Parameter& p : function.parameters) {
     parameters += parameters.empty() ? "" : ", ";
-    const std::string name = used.count(p.name) ? p.name : "/*" + p.name + "*/";
+    const std::string name = parameterName(p.name, used.count(p.name) > 0);
     if (!p.buffer)
       parameters += p.type + " " + p.name;
     else if (!p.accessor.empty())

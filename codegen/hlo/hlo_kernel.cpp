@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <set>
 
@@ -107,7 +108,7 @@ class HloKernelPrinter {
         }
         buffers.push_back(buffer);
       }
-      append(stages, stage(*instruction, buffers));
+      std::ranges::move(stage(*instruction, buffers), std::back_inserter(stages));
       if (instruction->shape.isTuple)
         scope_.materializedTuples[instruction.get()] = buffers;
       else
@@ -138,7 +139,7 @@ class HloKernelPrinter {
                    packedNote(packed) + "\n";
         outputs.push_back(buffer);
       }
-      append(stages, stage(root, outputs));
+      std::ranges::move(stage(root, outputs), std::back_inserter(stages));
     }
     std::vector<EntryBuffer> entry;
     for (const KernelBuffer& b : out.buffers) {
@@ -241,11 +242,6 @@ class HloKernelPrinter {
     }
     proofs_.validate(emitter);
     return code;
-  }
-
-  // A stage's nodes into the C++ function's body or the CUDA launcher's.
-  void append(std::vector<ir::Node>& stages, std::vector<ir::Node> nodes) {
-    for (ir::Node& node : nodes) stages.push_back(std::move(node));
   }
 
   // The stage as C++: isl's loop nest over its outputs' elements as IR, threads and SIMD lanes

@@ -81,6 +81,12 @@
 
 namespace idxmap::codegen {
 
+// A parameter's name as a signature prints it: `name`, or `/*name*/` where nothing in the
+// function uses it (so -Wunused-parameter has nothing to say).
+inline std::string parameterName(const std::string& name, bool used) {
+  return used ? name : "/*" + name + "*/";
+}
+
 // A kernel parameter as the entry points print it (codegen/cpp/cpp_kernel.h).
 struct EntryBuffer {
   std::string name;
