@@ -124,7 +124,8 @@ CLI::App* addEmitCommand(CLI::App& app, EmitOptions& options) {
       ->type_name("cpp|cuda");
   command->add_flag("--deterministic", options.deterministic,
                     "--target cuda: no atomics; updates that may write one element are sorted "
-                    "by target and applied in row-major order (bit for bit the same every run)");
+                    "(by row or by target) and applied in row-major order (bit for bit the "
+                    "same every run)");
   command->add_flag(
       "--json", options.json,
       "Print one record per kernel on stdout: {op, location, symbol, strategy, "
@@ -172,8 +173,9 @@ SYMBOL_packed; they return 0, 1 (a count not the emitted one), 2 (an index out o
 checked forms) or 3 (a CUDA error). Stores follow the proofs: plain when no two updates write one element, a thread
 per run of equal index vectors when the indices are sorted, else native atomics (atomicAdd for
 f32, f64, f16, bf16, i32, i64; compare-and-swap only where CUDA has no atomic), or with
---deterministic a stable sort by target and the updates of each target applied in row-major
-order. Without nvcc the file compiles as host C++ (the CUDA part it uses is emulated):
+--deterministic a stable sort and the updates of each element applied in row-major order: the
+rows by their index value where that value is a target coordinate (and the window's dims are the
+others), else every update by its target. Without nvcc the file compiles as host C++ (the CUDA part it uses is emulated):
   nvcc -std=c++20 --expt-relaxed-constexpr -O3 -arch=sm_90 -c kernels.cu
   c++ -std=c++20 -x c++ -c kernels.cu
 
