@@ -179,12 +179,12 @@ class HloKernelPrinter {
   }
 
  private:
-  // The bits a buffer's layout packs each element in (its E(n), 0: one element to its storage):
-  // a sub-byte type packed at its own width is a packed buffer (idxmap_packed); any other
-  // packing is not one kernels read or write.
+  // The bits a buffer's layout packs each element in (its E(n); 0: one element to its storage,
+  // as an E(8) or wider says too): a sub-byte type packed at its own width is a packed buffer
+  // (idxmap_packed); any other sub-byte packing is not one kernels read or write.
   int packedBits(const hlo::Shape& shape, const ElementCode& type, const std::string& what) const {
-    if (shape.packedBits == 0 || (type.narrow() && shape.packedBits == 8)) return 0;
-    if (shape.packedBits == type.bits) return type.narrow() ? type.bits : 0;
+    if (shape.packedBits == 0 || shape.packedBits >= 8) return 0;
+    if (type.narrow() && shape.packedBits == type.bits) return type.bits;
     throw unsupported(instruction_, what + " of type " + shape.toString() + " has layout E(" +
                                         std::to_string(shape.packedBits) +
                                         "), not its elements' width: kernels pack sub-byte "
