@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 #include "codegen/emit.h"
 #include "codegen/hlo/hlo_kernel.h"
@@ -220,6 +222,22 @@ ENTRY e {
   auto library = compileCases(cases, cuda);
   expectAgreement(cases, *library, 4, true, onTheGpu(cuda));
   if (cuda && !onTheGpu(cuda) && nvccInstalled()) expectNvccClean(cases, "packed");
+}
+
+// examples/int4_matmul.hlo: int4 weights packed two to a byte, dequantized by a fusion, then
+// a dot; every entry kernel against the reference on both targets.
+TEST_P(HloSubByteTargets, Int4MatmulExampleAgreesWithTheReference) {
+  const bool cuda = GetParam();
+  std::ifstream in(std::string(IDXMAP_SOURCE_DIR) + "/examples/int4_matmul.hlo");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text.str(), "int4_matmul.hlo"));
+  std::vector<Case> cases = entryCases(*module, {}, "int4_", cuda);
+  ASSERT_EQ(cases.size(), 2u);  // the fusion and the dot
+  EXPECT_NE(cases[0].kernel.printed.text.find("idxmap_packed<4, int8_t, const uint8_t> in0"),
+            std::string::npos);
+  auto library = compileCases(cases, cuda);
+  expectAgreement(cases, *library, 2, /*specials=*/false, onTheGpu(cuda));
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, HloSubByteTargets, ::testing::Values(false, true),
