@@ -130,45 +130,33 @@ std::string narrowed(const ElementCode& type, const std::string& value) {
 // A complex type's parts: float (c64) or double (c128).
 std::string partType(const ElementCode& type) { return type.hloType == "c64" ? "float" : "double"; }
 
-// The opcodes on complex values (element_code.h), one a line: $0.. the operands, $R the
-// result's type; each operand of one complex type, or of its part type for `complex`.
+// The opcodes on complex values (element_code.h), one a line, in substitute()'s patterns with
+// the result's type as $T; each operand of one complex type, or of its part type for `complex`.
 const std::map<std::string_view, const char*, std::less<>> kComplexRules = {
     {"add", "idxmap_complex_add($0, $1)"},
     {"subtract", "idxmap_complex_sub($0, $1)"},
     {"multiply", "idxmap_complex_mul($0, $1)"},
     {"negate", "idxmap_complex_neg($0)"},
     {"select", "$0 ? $1 : $2"},
-    {"complex", "$R{$0, $1}"},
-    {"real", "($0).re"},
-    {"imag", "($0).im"},
+    {"complex", "$T{$0, $1}"},
+    {"real", "$0.re"},
+    {"imag", "$0.im"},
 };
 
 std::optional<std::string> complexValue(std::string_view opcode, std::string_view direction,
                                         const std::vector<ElementCode>& operandTypes,
                                         const ElementCode& resultType,
                                         const std::vector<std::string>& operands) {
-  auto operand = [&](size_t k) { return "(" + operands.at(k) + ")"; };
   if (opcode == "compare" && operands.size() == 2 && operandTypes[0].kind == Kind::kComplex &&
       operandTypes[1].hloType == operandTypes[0].hloType) {
     if (direction != "EQ" && direction != "NE") return std::nullopt;  // complex has no order
-    return std::string(direction == "NE" ? "!" : "") + "idxmap_complex_eq(" + operand(0) + ", " +
-           operand(1) + ")";
+    return substitute(
+        direction == "NE" ? "!idxmap_complex_eq($0, $1)" : "idxmap_complex_eq($0, $1)", operands,
+        resultType, direction);
   }
   auto found = kComplexRules.find(opcode);
   if (found == kComplexRules.end()) return std::nullopt;
-  std::string out;
-  for (const char* c = found->second; *c; ++c) {
-    if (*c != '$') {
-      out += *c;
-      continue;
-    }
-    ++c;
-    if (*c == 'R')
-      out += resultType.compute;
-    else
-      out += operand(static_cast<size_t>(*c - '0'));
-  }
-  return out;
+  return substitute(found->second, operands, resultType, direction);
 }
 
 // `(re, im)` as HLO writes a complex element (a lone real: its imaginary part 0); nullopt for

@@ -54,11 +54,14 @@ bool numberIs(const nlohmann::json& config, const char* name, double expected) {
 }  // namespace
 
 bool readGemmCall(Instruction& instruction) {
+  // The reader calls this for every instruction: the opcode first, before any attribute lookup.
+  if (instruction.opcode != "custom-call" || instruction.operands.size() != 2 ||
+      instruction.shape.isTuple)
+    return false;
   const Attribute* target = instruction.attribute("custom_call_target");
   const Attribute* backend = instruction.attribute("backend_config");
-  if (instruction.opcode != "custom-call" || !target || !backend ||
-      (target->value != "\"__cublas$gemm\"" && target->value != "\"__cublas$lt$matmul\"") ||
-      instruction.operands.size() != 2 || instruction.shape.isTuple)
+  if (!target || !backend ||
+      (target->value != "\"__cublas$gemm\"" && target->value != "\"__cublas$lt$matmul\""))
     return false;
   std::optional<std::string> text = unquoted(backend->value);
   if (!text) return false;

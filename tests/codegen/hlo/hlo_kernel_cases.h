@@ -119,6 +119,19 @@ inline Buffer unpackedBuffer(const Buffer& packed, int bits, int64_t elements, b
   return out;
 }
 
+// `instruction` gets no kernel: UnsupportedHlo, located in `file`, saying `expected`.
+inline void expectRefused(const hlo::Instruction& instruction, bool cuda, const std::string& file,
+                          const std::string& expected) {
+  try {
+    hloKernel(instruction, "refused", cuda);
+    ADD_FAILURE() << instruction.name << " got a kernel";
+  } catch (const UnsupportedHlo& error) {
+    const std::string what = error.what();
+    EXPECT_NE(what.find(expected), std::string::npos) << what;
+    EXPECT_NE(what.find(file + ":"), std::string::npos) << what;
+  }
+}
+
 // Runs a kernel on the operands; the results in the kernel's output order.
 inline std::vector<Tensor> runHloKernel(const LoadedLibrary& library, const HloKernel& kernel,
                                         const std::vector<Tensor>& operands) {

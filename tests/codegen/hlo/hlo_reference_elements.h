@@ -6,9 +6,9 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <cstdint>
 #include <functional>
 #include <limits>
 #include <stdexcept>
