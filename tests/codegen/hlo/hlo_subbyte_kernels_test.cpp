@@ -171,6 +171,23 @@ ENTRY e {
   hlo::Module mismatchedModule = hlo::parseHloModule(mismatched, "mismatched.hlo");
   expectRefused(*mismatchedModule.entry->root, cuda, "mismatched.hlo",
                 "has layout E(2), not its elements' width");
+  // An element size of a byte or more is one element to its storage: read as written.
+  const std::string wide = R"(HloModule bytes
+ENTRY e {
+  p = pred[8]{0:E(8)} parameter(0)
+  q = s4[8]{0:E(8)} parameter(1)
+  n = pred[8]{0} not(p)
+  m = s4[8]{0} negate(q)
+  ROOT t = (pred[8]{0}, s4[8]{0}) tuple(n, m)
+})";
+  auto bytesModule = std::make_unique<hlo::Module>(hlo::parseHloModule(wide, "bytes.hlo"));
+  std::vector<Case> unpacked = entryCases(*bytesModule, {"not", "negate"}, "bytes_", cuda);
+  ASSERT_EQ(unpacked.size(), 2u);
+  for (const Case& c : unpacked)
+    EXPECT_EQ(c.kernel.printed.text.find("idxmap_packed<"), std::string::npos)
+        << c.kernel.printed.text;
+  auto unpackedLibrary = compileCases(unpacked, cuda);
+  expectAgreement(unpacked, *unpackedLibrary, 2, false, onTheGpu(cuda));
 }
 
 // Sub-byte integers packed in bytes, as XLA's E(n) layouts hold them (the first of a byte's
