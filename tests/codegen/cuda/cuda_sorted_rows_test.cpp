@@ -3,7 +3,8 @@
 // is a target coordinate, the rows of d0 are sorted by that value instead of every point by its
 // target, and a thread per sorted row and window point applies its run in row order. Scatters
 // whose result depends on the order (float add and multiply, replace) with many rows per
-// target, a window of two dims, and index values out of range (skipped), in the .cu file's
+// target, a window of two dims, and index values out of range (skipped), and one whose index is
+// read from another dim than d0 (its points sorted instead), in the .cu file's
 // emulation against the reference bit for bit; nvcc compiles them; the rows kernels' IR changed
 // is refused.
 #include <gtest/gtest.h>
@@ -49,6 +50,14 @@ func.func @replace(%table: tensor<16x8xi32>, %rows: tensor<100x1xi32>, %updates:
   }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<16x8xi32>, tensor<100x1xi32>, tensor<100x8xi32>) -> tensor<16x8xi32>
   func.return %r : tensor<16x8xi32>
 }
+func.func @columns(%table: tensor<8x64xf32>, %cols: tensor<300x1xi32>, %updates: tensor<8x300xf32>) -> tensor<8x64xf32> {
+  %r = "stablehlo.scatter"(%table, %cols, %updates) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s) : (tensor<f32>) -> ()
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [0], inserted_window_dims = [1], scatter_dims_to_operand_dims = [1], index_vector_dim = 1>} : (tensor<8x64xf32>, tensor<300x1xi32>, tensor<8x300xf32>) -> tensor<8x64xf32>
+  func.return %r : tensor<8x64xf32>
+}
 )";
 
 // The emitted kernels point into the parsed module: both live as long as the tests.
@@ -60,9 +69,14 @@ const EmittedModule& emitted() {
 
 TEST(CudaSortedRows, RowsSortedByTheirIndexAgreeWithTheReference) {
   ASSERT_TRUE(emitted().problems.empty()) << emitted().problems[0].message;
-  ASSERT_EQ(emitted().kernels.size(), 3u);
-  for (const EmittedKernel& e : emitted().kernels)
-    EXPECT_NE(e.printed.text.find("rows of d0 sorted stably"), std::string::npos) << e.printed.text;
+  ASSERT_EQ(emitted().kernels.size(), 4u);
+  for (size_t k = 0; k < 3; ++k)
+    EXPECT_NE(emitted().kernels[k].printed.text.find("rows of d0 sorted stably"), std::string::npos)
+        << emitted().kernels[k].printed.text;
+  // @columns reads its index from d1 (its update's second dim): no row sort, every point is.
+  EXPECT_NE(emitted().kernels[3].printed.text.find("deterministic: targets sorted stably"),
+            std::string::npos)
+      << emitted().kernels[3].printed.text;
   JitOptions options = testJitOptions();
   options.flags.insert(options.flags.end(),
                        {"-DIDXMAP_EMULATION_SMS=1", "-DIDXMAP_CUDA_BLOCKS_PER_SM=1",
