@@ -305,6 +305,24 @@ LinearForm relinearized(const LinearForm& form) {
   return out;
 }
 
+// Whether c * low and c' * high can merge at all, from what their atoms show without their
+// bases (merged()'s conditions): a finite low digit (x mod b, (x floordiv a) mod b) needs the
+// high digit at c * b; a quotient x floordiv a needs a quotient above it at -c * w, for a
+// width w >= 2. Most pairs of a sum fail this, and their bases are never linearized.
+bool mayMerge(const LinearTerm& low, const LinearTerm& high) {
+  const ExprKind highKind = high.atom.kind();
+  if (highKind != ExprKind::Mod && highKind != ExprKind::FloorDiv) return false;
+  if (low.atom.kind() == ExprKind::Mod) {
+    int64_t above = 0;
+    return !__builtin_mul_overflow(low.coefficient, low.atom.rhs().constantValue(), &above) &&
+           above == high.coefficient;
+  }
+  if (low.atom.kind() != ExprKind::FloorDiv || highKind != ExprKind::FloorDiv) return false;
+  // In 128 bits: INT64_MIN / -1 has no int64 value.
+  const __int128 c = low.coefficient, above = high.coefficient;
+  return above % c == 0 && above / c <= -2;
+}
+
 bool allNegative(const LinearForm& form) {
   if (form.terms.empty()) return false;
   for (const LinearTerm& t : form.terms)
@@ -341,22 +359,17 @@ LinearForm mergeDigits(const LinearForm& sum) {
   };
   for (bool changed = true; changed;) {
     changed = false;
-    boost::container::small_vector<size_t, 8> of;  // each term's entry in `known`
-    size_t atoms = 0;
-    for (const LinearTerm& t : out.terms) {
-      of.push_back(digitsOfAtom(t.atom));
-      atoms += !known[of.back()].digits.empty();
-    }
-    if (atoms == 0) break;
-    for (size_t i = 0; i < out.terms.size() && !changed && atoms > 1; ++i) {
-      for (const Digit& low : known[of[i]].digits) {
-        int64_t above = 0;  // the high digit's coefficient a finite low digit merges with
-        const bool finite = low.modulus != kNoModulus;
-        if (finite && __builtin_mul_overflow(out.terms[i].coefficient, low.modulus, &above))
-          continue;
-        for (size_t j = 0; j < out.terms.size() && !changed; ++j) {
-          if (i == j || (finite && out.terms[j].coefficient != above)) continue;
-          for (const Digit& high : known[of[j]].digits) {
+    for (size_t i = 0; i < out.terms.size() && !changed; ++i) {
+      boost::container::small_vector<size_t, 8> partners;  // the terms i may merge with
+      for (size_t j = 0; j < out.terms.size(); ++j)
+        if (i != j && mayMerge(out.terms[i], out.terms[j])) partners.push_back(j);
+      if (partners.empty()) continue;
+      const size_t lowEntry = digitsOfAtom(out.terms[i].atom);
+      for (size_t lowForm = 0; lowForm < known[lowEntry].digits.size() && !changed; ++lowForm) {
+        for (size_t j : partners) {
+          const size_t highEntry = digitsOfAtom(out.terms[j].atom);  // may move `known`
+          const Digit& low = known[lowEntry].digits[lowForm];
+          for (const Digit& high : known[highEntry].digits) {
             std::optional<Digit> wide =
                 merged(low, out.terms[i].coefficient, high, out.terms[j].coefficient);
             if (!wide) continue;
@@ -365,8 +378,8 @@ LinearForm mergeDigits(const LinearForm& sum) {
             changed = true;
             break;
           }
+          if (changed) break;
         }
-        if (changed) break;
       }
     }
     if (!changed) {
