@@ -43,16 +43,24 @@ HloKernel hloScatterKernel(const hlo::Instruction& instruction, const std::strin
   const hlo::Instruction& scatter = wrapped ? *wrapped : instruction;
   findOpModel(scatter.opcode)->validate(scatter);
   gather_scatter::ScatterOp op = ops::hloScatterOp(scatter);
-  if (op.inputs.size() != 1)
-    throw unsupported(scatter, "a scatter of " + std::to_string(op.inputs.size()) +
-                                   " inputs (a tuple result) is not computed");
+  // Scatter kernels read and write row-major buffers of whole elements.
+  auto requirePlain = [&](const hlo::Instruction& of, const hlo::Shape& shape,
+                          const std::string& what) {
+    if (!hlo_kernel_parts::layoutOf(of, shape).empty())
+      throw unsupported(instruction, what +
+                                         " has a layout that is not row-major; scatter "
+                                         "kernels read row-major buffers");
+    if (shape.packedBits > 0 && shape.packedBits < 8)
+      throw unsupported(instruction, what + " is packed (E(" + std::to_string(shape.packedBits) +
+                                         ")); scatter kernels hold one element to its storage");
+  };
   for (const hlo::Instruction* operand : instruction.operands)
-    if (!hlo_kernel_parts::layoutOf(*operand, operand->shape).empty())
-      throw unsupported(instruction, "operand " + operand->name +
-                                         " has a layout that is not "
-                                         "row-major; scatter kernels read row-major buffers");
-  if (!hlo_kernel_parts::layoutOf(instruction, instruction.shape).empty())
-    throw unsupported(instruction, "its result's layout is not row-major");
+    requirePlain(*operand, operand->shape, "operand " + operand->name);
+  if (instruction.shape.isTuple)
+    for (size_t i = 0; i < instruction.shape.tupleElements.size(); ++i)
+      requirePlain(instruction, instruction.shape.tupleElements[i], "result " + std::to_string(i));
+  else
+    requirePlain(instruction, instruction.shape, "its result");
   std::optional<OpIndexProperties> properties = proveHloOpIndexProperties(scatter, {});
   Kernel kernel;
   try {

@@ -8,6 +8,8 @@
 
 #include <cctype>
 #include <map>
+#include <optional>
+#include <vector>
 
 #include "ops/hlo/models/common.h"
 
@@ -29,31 +31,50 @@ TensorType typeOf(const Instruction& instruction, size_t operand) {
   return type;
 }
 
-// Which update computation `to_apply` is, for one input: its root the update (parameter 1) is
-// replace; add, multiply, minimum or maximum of the current value and the update (either
-// order) is that; anything else (more instructions, several inputs) is kOther.
+// Which update computation `to_apply` is. Its parameters are the N current values, then the N
+// updates; its root (a tuple of N for N > 1) is each input's new value. Each new value the
+// update (parameter N + i) is replace; each one add, multiply, minimum or maximum (one of them
+// for all) of its current value and its update (either order), with no other instructions, is
+// that; anything else is kOther.
 gather_scatter::UpdateComputation updateComputationOf(const Instruction& scatter, size_t inputs) {
   using gather_scatter::UpdateComputation;
-  if (inputs != 1 || scatter.calledComputations.size() != 1) return UpdateComputation::kOther;
+  if (inputs == 0 || scatter.calledComputations.size() != 1) return UpdateComputation::kOther;
   const hlo::Computation& computation = *scatter.calledComputations[0];
   const Instruction* root = computation.root;
-  auto parameter = [](const Instruction* i, int64_t number) {
-    return i->opcode == "parameter" && i->parameterNumber == number;
+  std::vector<const Instruction*> values{root};
+  if (inputs > 1) {
+    if (root->opcode != "tuple" || root->operands.size() != inputs)
+      return UpdateComputation::kOther;
+    values.assign(root->operands.begin(), root->operands.end());
+  }
+  auto parameter = [](const Instruction* i, size_t number) {
+    return i->opcode == "parameter" && i->parameterNumber == static_cast<int64_t>(number);
   };
-  if (parameter(root, 1)) return UpdateComputation::kReplace;
+  bool replaces = true;
+  for (size_t i = 0; i < inputs; ++i) replaces = replaces && parameter(values[i], inputs + i);
+  if (replaces) return UpdateComputation::kReplace;
   static const std::map<std::string, UpdateComputation, std::less<>> binary = {
       {"add", UpdateComputation::kAdd},
       {"multiply", UpdateComputation::kMul},
       {"minimum", UpdateComputation::kMin},
       {"maximum", UpdateComputation::kMax},
   };
-  auto found = binary.find(root->opcode);
-  if (found == binary.end() || root->operands.size() != 2 || computation.instructions.size() != 3)
+  // The parameters, one operation an input and the tuple: nothing else.
+  if (computation.instructions.size() != 3 * inputs + (inputs > 1 ? 1 : 0))
     return UpdateComputation::kOther;
-  const Instruction *a = root->operands[0], *b = root->operands[1];
-  if ((parameter(a, 0) && parameter(b, 1)) || (parameter(a, 1) && parameter(b, 0)))
-    return found->second;
-  return UpdateComputation::kOther;
+  std::optional<UpdateComputation> common;
+  for (size_t i = 0; i < inputs; ++i) {
+    auto found = binary.find(values[i]->opcode);
+    if (found == binary.end() || values[i]->operands.size() != 2 ||
+        (common && *common != found->second))
+      return UpdateComputation::kOther;
+    common = found->second;
+    const Instruction *a = values[i]->operands[0], *b = values[i]->operands[1];
+    if (!(parameter(a, i) && parameter(b, inputs + i)) &&
+        !(parameter(a, inputs + i) && parameter(b, i)))
+      return UpdateComputation::kOther;
+  }
+  return *common;
 }
 
 // The first violation, at the attribute it concerns (the opcode for an operand), in HLO's

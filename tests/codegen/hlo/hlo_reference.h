@@ -100,6 +100,17 @@ class HloReference {
   }
 
   std::vector<Tensor> results(const hlo::Instruction& ins, const std::vector<Tensor>& in) {
+    if (ins.opcode == "scatter") {  // the spec's formulas, the update computation as written
+      const auto inputs = static_cast<std::ptrdiff_t>(in.size() / 2);
+      return gather_scatter::referenceScatterWithRegion(
+          ops::hloScatterOp(ins), {in.begin(), in.begin() + inputs}, in.at(in.size() / 2),
+          {in.begin() + inputs + 1, in.end()},
+          [&](const std::vector<Tensor>& current, const std::vector<Tensor>& value) {
+            std::vector<Tensor> arguments = current;
+            arguments.insert(arguments.end(), value.begin(), value.end());
+            return computation(*ins.calledComputations.at(0), arguments);
+          });
+    }
     if (!ins.shape.isTuple) return {op(ins, in)};
     if (ins.opcode == "fusion") return computation(*ins.calledComputations.at(0), in);
     if (ins.opcode == "reduce" || ins.opcode == "reduce-window")
@@ -267,15 +278,6 @@ class HloReference {
     }
     if (op == "dot") return referenceDot(ins, in[0], in[1]);
     if (op == "convolution") return referenceConvolution(ins, in[0], in[1]);
-    if (op == "scatter") {  // the spec's formulas, the update computation evaluated as written
-      const hlo::Computation& update = *ins.calledComputations.at(0);
-      return gather_scatter::referenceScatterWithRegion(
-                 ops::hloScatterOp(ins), {in[0]}, in[1], {in[2]},
-                 [&](const std::vector<Tensor>& current, const std::vector<Tensor>& value) {
-                   return computation(update, {current.at(0), value.at(0)});
-                 })
-          .at(0);
-    }
     if (op == "gather")  // the spec's formulas on XLA's attributes read into StableHLO's op
       return gather_scatter::referenceGather(ops::hloGatherOp(ins), in[0], in[1]);
     if (op == "bitcast") {  // the same bytes: equal positions in memory order

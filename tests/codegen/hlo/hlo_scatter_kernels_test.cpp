@@ -4,7 +4,9 @@
 // multiply, minimum and maximum; indices out of range (skipped) and repeated (applied in
 // order); batching dims; the index vector in the middle; iota indices, whose uniqueness is
 // proven, so the kernel stores in parallel; a fusion that wraps a scatter of its parameters, as
-// XLA wraps one. Variadic scatters and other update computations are located problems.
+// XLA wraps one; variadic scatters (a tuple of results, one computation for every input: add,
+// replace), also over an iota. Other update computations (one that couples the inputs, as an
+// argmax does) and packed sub-byte buffers are located problems.
 #include <gtest/gtest.h>
 
 #include "codegen/emit.h"
@@ -43,6 +45,22 @@ max {
   b = f32[] parameter(1)
   ROOT m = f32[] maximum(a, b)
 }
+pair_add {
+  a = f32[] parameter(0)
+  b = s32[] parameter(1)
+  c = f32[] parameter(2)
+  d = s32[] parameter(3)
+  x = f32[] add(a, c)
+  y = s32[] add(d, b)
+  ROOT t = (f32[], s32[]) tuple(x, y)
+}
+pair_replace {
+  a = f32[] parameter(0)
+  b = s32[] parameter(1)
+  c = f32[] parameter(2)
+  d = s32[] parameter(3)
+  ROOT t = (f32[], s32[]) tuple(c, d)
+}
 wrapped_scatter {
   t = f32[6,4] parameter(0)
   i = s32[9,1] parameter(1)
@@ -67,16 +85,30 @@ ENTRY e {
   once = f32[6,4] parameter(9)
   largest = f32[6,4] scatter(table, iota, once), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=max
   fused = f32[6,4] fusion(table, rows, updates), kind=kInput, calls=wrapped_scatter
-  ROOT t = (f32[6,4], f32[6,4], s32[5,3], f16[3,5,2], f32[6,4], f32[6,4]) tuple(added, replaced, multiplied, smallest, largest, fused)
+  labels = s32[6,4] parameter(10)
+  more = s32[9,4] parameter(11)
+  summed = (f32[6,4], s32[6,4]) scatter(table, labels, rows, updates, more), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=pair_add
+  overridden = (f32[6,4], s32[6,4]) scatter(table, labels, rows, updates, more), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=pair_replace
+  first = s32[6,4] parameter(12)
+  tagged = (f32[6,4], s32[6,4]) scatter(table, labels, iota, once, first), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=pair_replace
+  s0 = f32[6,4] get-tuple-element(summed), index=0
+  s1 = s32[6,4] get-tuple-element(summed), index=1
+  o0 = f32[6,4] get-tuple-element(overridden), index=0
+  o1 = s32[6,4] get-tuple-element(overridden), index=1
+  t0 = f32[6,4] get-tuple-element(tagged), index=0
+  t1 = s32[6,4] get-tuple-element(tagged), index=1
+  ROOT t = (f32[6,4], f32[6,4], s32[5,3], f16[3,5,2], f32[6,4], f32[6,4], f32[6,4], s32[6,4], f32[6,4], s32[6,4], f32[6,4], s32[6,4]) tuple(added, replaced, multiplied, smallest, largest, fused, s0, s1, o0, o1, t0, t1)
 })";
   auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text, "scatters.hlo"));
   std::vector<Case> cases = entryCases(*module, {"scatter", "fusion"}, "scatter_", cuda);
-  ASSERT_EQ(cases.size(), 6u);
+  ASSERT_EQ(cases.size(), 9u);
   // The iota's rows are unique, proven: plain stores in parallel, no ordering.
-  EXPECT_NE(cases[4].kernel.printed.text.find(
-                "no two applied updates write one element -> parallel plain stores"),
-            std::string::npos)
-      << cases[4].kernel.printed.text;
+  for (size_t unique : {4, 8})
+    EXPECT_NE(cases[unique].kernel.printed.text.find(
+                  "no two applied updates write one element -> parallel plain stores"),
+              std::string::npos)
+        << cases[unique].kernel.printed.text;
+  for (size_t variadic : {6, 7, 8}) EXPECT_EQ(cases[variadic].kernel.buffers.size(), 7u);
   auto library = compileCases(cases, cuda);
   expectAgreement(cases, *library, 6, true, onTheGpu(cuda));
   if (cuda && !onTheGpu(cuda) && nvccInstalled()) expectNvccClean(cases, "scatters");
@@ -92,12 +124,20 @@ sub {
   b = f32[] parameter(1)
   ROOT s = f32[] subtract(a, b)
 }
-pair {
-  a = f32[] parameter(0)
-  b = s32[] parameter(1)
-  c = f32[] parameter(2)
-  d = s32[] parameter(3)
-  ROOT t = (f32[], s32[]) tuple(c, d)
+argmax {
+  score = f32[] parameter(0)
+  agent = s32[] parameter(1)
+  new_score = f32[] parameter(2)
+  new_agent = s32[] parameter(3)
+  higher = pred[] compare(new_score, score), direction=GT
+  s = f32[] select(higher, new_score, score)
+  a = s32[] select(higher, new_agent, agent)
+  ROOT t = (f32[], s32[]) tuple(s, a)
+}
+add {
+  a = s4[] parameter(0)
+  b = s4[] parameter(1)
+  ROOT s = s4[] add(a, b)
 }
 ENTRY e {
   table = f32[6,4] parameter(0)
@@ -106,18 +146,22 @@ ENTRY e {
   subtracted = f32[6,4] scatter(table, rows, updates), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=sub
   labels = s32[6,4] parameter(3)
   more = s32[3,4] parameter(4)
-  ROOT both = (f32[6,4], s32[6,4]) scatter(table, labels, rows, updates, more), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=pair
+  both = (f32[6,4], s32[6,4]) scatter(table, labels, rows, updates, more), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=argmax
+  nibbles = s4[6,4]{1,0:E(4)} parameter(5)
+  steps = s4[3,4]{1,0:E(4)} parameter(6)
+  ROOT packed = s4[6,4]{1,0:E(4)} scatter(nibbles, rows, steps), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
 })";
   hlo::Module module = hlo::parseHloModule(text, "bad.hlo");
   EmittedHloModule emitted = emitHloModule(module);
   EXPECT_TRUE(emitted.kernels.empty());
-  ASSERT_EQ(emitted.problems.size(), 2u);
-  EXPECT_EQ(emitted.problems[0].location.line, 18);
-  EXPECT_NE(emitted.problems[0].message.find("update computation"), std::string::npos)
-      << emitted.problems[0].message;
-  EXPECT_EQ(emitted.problems[1].location.line, 21);
-  EXPECT_NE(emitted.problems[1].message.find("2 inputs"), std::string::npos)
-      << emitted.problems[1].message;
+  ASSERT_EQ(emitted.problems.size(), 3u);
+  const std::pair<int, std::string> expected[] = {
+      {26, "update computation"}, {29, "update computation"}, {32, "packed (E(4))"}};
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(emitted.problems[i].location.line, expected[i].first);
+    EXPECT_NE(emitted.problems[i].message.find(expected[i].second), std::string::npos)
+        << emitted.problems[i].message;
+  }
 }
 
 }  // namespace hlo_kernel_tests

@@ -89,6 +89,8 @@ ENTRY e {
   EXPECT_EQ(op.scatter_indices.element_type, "i32");
   EXPECT_TRUE(op.unique_indices);
   EXPECT_EQ(op.results.size(), 2u);
+  // Each new value its update: replace, for both inputs.
+  EXPECT_EQ(op.update_computation, gather_scatter::UpdateComputation::kReplace);
   InstructionIndexing out = outToIn(hlo.root());
   for (const OperandIndexing& entry : out.entries) EXPECT_TRUE(entry.unknown);
 }
