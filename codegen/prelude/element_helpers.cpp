@@ -65,17 +65,7 @@ template <class T, class F> static inline T idxmap_float_to_int(F x) {
   if (x >= static_cast<F>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
   return static_cast<T>(x);
 }
-// Sub-byte integers (s2, s4, u2, u4) are held one to a byte: an element is its byte's low
-// `Bits` bits (the others are ignored where it is read), computed sign- or zero-extended in the
-// byte's type, and each result is brought back to that form, so it wraps at `Bits`.
-template <int Bits, class T> static inline T idxmap_narrow(T v) {
-  using U = std::make_unsigned_t<T>;
-  constexpr U mask = static_cast<U>((1u << Bits) - 1);
-  U low = static_cast<U>(static_cast<U>(v) & mask);
-  if constexpr (std::is_signed_v<T>)
-    if (low >> (Bits - 1)) low = static_cast<U>(low | static_cast<U>(~mask));
-  return static_cast<T>(low);
-}
+// Sub-byte integers: idxmap_narrow (the prelude) brings a result back to its width.
 // A buffer of sub-byte integers packed 8 / Bits to a byte as XLA packs them (its util.h's
 // PackIntN, a layout's E(Bits)): element i in byte i / (8 / Bits), the first of a byte's elements
 // in its high bits. `b[i]` reads element i as T (its Bits sign- or zero-extended); `b[i] = v`

@@ -1,6 +1,7 @@
 #include "codegen/prelude/prelude.h"
 
 #include <array>
+#include <string>
 
 namespace idxmap::codegen {
 namespace {
@@ -15,6 +16,7 @@ constexpr const char* kHelpers = R"(#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -128,18 +130,31 @@ template <class T> static inline T idxmap_wrap_add(T a, T b) {
 template <class T> static inline T idxmap_wrap_mul(T a, T b) {
   return static_cast<T>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
 }
+// Sub-byte integers (s2, s4, u2, u4) are held one to a byte: an element is its byte's low
+// `Bits` bits (the others are ignored where it is read), computed sign- or zero-extended in the
+// byte's type, and each result is brought back to that form, so it wraps at `Bits`.
+template <int Bits, class T> static inline T idxmap_narrow(T v) {
+  using U = std::make_unsigned_t<T>;
+  constexpr U mask = static_cast<U>((1u << Bits) - 1);
+  U low = static_cast<U>(static_cast<U>(v) & mask);
+  if constexpr (std::is_signed_v<T>)
+    if (low >> (Bits - 1)) low = static_cast<U>(low | static_cast<U>(~mask));
+  return static_cast<T>(low);
+}
 )";
 
 struct TypeInfo {
   const char* name;
   const char* storage;
   int bytes;  // sizeof(storage), the same on the host and the device
-  enum Kind { kInt, kBool, kFloat, kHalf } kind;
+  // kNarrow: a sub-byte integer held in its byte's low bits (idxmap_narrow).
+  enum Kind { kInt, kBool, kFloat, kHalf, kNarrow } kind;
   const char* toFloat = "";    // kHalf: storage -> float
   const char* fromFloat = "";  // kHalf: float -> storage, rounded
+  int bits = 0;                // kNarrow: the element's width
 };
 
-constexpr std::array<TypeInfo, 13> kTypes{{
+constexpr std::array<TypeInfo, 17> kTypes{{
     {"f32", "float", 4, TypeInfo::kFloat},
     {"f64", "double", 8, TypeInfo::kFloat},
     {"f16", "uint16_t", 2, TypeInfo::kHalf, "idxmap_f16_to_f32", "idxmap_f32_to_f16"},
@@ -153,6 +168,10 @@ constexpr std::array<TypeInfo, 13> kTypes{{
     {"ui16", "uint16_t", 2, TypeInfo::kInt},
     {"ui32", "uint32_t", 4, TypeInfo::kInt},
     {"ui64", "uint64_t", 8, TypeInfo::kInt},
+    {"i2", "int8_t", 1, TypeInfo::kNarrow, "", "", 2},
+    {"i4", "int8_t", 1, TypeInfo::kNarrow, "", "", 4},
+    {"ui2", "uint8_t", 1, TypeInfo::kNarrow, "", "", 2},
+    {"ui4", "uint8_t", 1, TypeInfo::kNarrow, "", "", 4},
 }};
 
 constexpr UpdateComputation kComputations[] = {UpdateComputation::kAdd, UpdateComputation::kMul,
@@ -187,6 +206,16 @@ const char* computationName(UpdateComputation computation) {
 
 // The body of computation(a, b) on stored elements of `type`.
 std::string combineBody(UpdateComputation computation, const TypeInfo& type) {
+  if (type.kind == TypeInfo::kNarrow) {
+    // A stored element's other bits are not its value: the result is computed on the low bits
+    // (wrapping add and multiply depend on no others) and brought back to the narrow form.
+    const std::string narrow = "idxmap_narrow<" + std::to_string(type.bits) + ">";
+    if (computation == UpdateComputation::kReplace) return narrow + "(b)";
+    if (computation == UpdateComputation::kAdd || computation == UpdateComputation::kMul)
+      return narrow + "(" + combineBody(computation, {type.name, type.storage, 1, TypeInfo::kInt}) + ")";
+    return std::string("idxmap_") + computationName(computation) + "(" + narrow + "(a), " +
+           narrow + "(b))";
+  }
   if (computation == UpdateComputation::kReplace) return "b";
   const bool add = computation == UpdateComputation::kAdd,
              mul = computation == UpdateComputation::kMul;
@@ -198,6 +227,8 @@ std::string combineBody(UpdateComputation computation, const TypeInfo& type) {
       return add   ? "idxmap_wrap_add(a, b)"
              : mul ? "idxmap_wrap_mul(a, b)"
                    : "idxmap_" + minMax + "(a, b)";
+    case TypeInfo::kNarrow:  // above
+      break;
     case TypeInfo::kFloat:
       return add ? "a + b" : mul ? "a * b" : "idxmap_ieee_" + minMax + "(a, b)";
     case TypeInfo::kHalf: {

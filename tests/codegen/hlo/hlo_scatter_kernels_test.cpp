@@ -4,7 +4,7 @@
 // multiply, minimum and maximum; indices out of range (skipped) and repeated (applied in
 // order); batching dims; the index vector in the middle; iota indices, whose uniqueness is
 // proven, so the kernel stores in parallel; a fusion that wraps a scatter of its parameters, as
-// XLA wraps one; variadic scatters (a tuple of results, one computation for every input: add,
+// XLA wraps one; sub-byte integers (s4, u2, one to a byte); variadic scatters (a tuple of results, one computation for every input: add,
 // replace), also over an iota. Other update computations (one that couples the inputs, as an
 // argmax does) and packed sub-byte buffers are located problems.
 #include <gtest/gtest.h>
@@ -61,6 +61,16 @@ pair_replace {
   d = s32[] parameter(3)
   ROOT t = (f32[], s32[]) tuple(c, d)
 }
+add_s4 {
+  a = s4[] parameter(0)
+  b = s4[] parameter(1)
+  ROOT s = s4[] add(a, b)
+}
+max_u2 {
+  a = u2[] parameter(0)
+  b = u2[] parameter(1)
+  ROOT m = u2[] maximum(b, a)
+}
 wrapped_scatter {
   t = f32[6,4] parameter(0)
   i = s32[9,1] parameter(1)
@@ -97,11 +107,17 @@ ENTRY e {
   o1 = s32[6,4] get-tuple-element(overridden), index=1
   t0 = f32[6,4] get-tuple-element(tagged), index=0
   t1 = s32[6,4] get-tuple-element(tagged), index=1
-  ROOT t = (f32[6,4], f32[6,4], s32[5,3], f16[3,5,2], f32[6,4], f32[6,4], f32[6,4], s32[6,4], f32[6,4], s32[6,4], f32[6,4], s32[6,4]) tuple(added, replaced, multiplied, smallest, largest, fused, s0, s1, o0, o1, t0, t1)
+  nibbles = s4[6,4] parameter(13)
+  steps = s4[9,4] parameter(14)
+  stepped = s4[6,4] scatter(nibbles, rows, steps), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add_s4
+  crumbs = u2[5,3] parameter(15)
+  highs = u2[4] parameter(16)
+  raised = u2[5,3] scatter(crumbs, points, highs), update_window_dims={}, inserted_window_dims={0,1}, scatter_dims_to_operand_dims={0,1}, index_vector_dim=1, to_apply=max_u2
+  ROOT t = (f32[6,4], f32[6,4], s32[5,3], f16[3,5,2], f32[6,4], f32[6,4], f32[6,4], s32[6,4], f32[6,4], s32[6,4], f32[6,4], s32[6,4], s4[6,4], u2[5,3]) tuple(added, replaced, multiplied, smallest, largest, fused, s0, s1, o0, o1, t0, t1, stepped, raised)
 })";
   auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text, "scatters.hlo"));
   std::vector<Case> cases = entryCases(*module, {"scatter", "fusion"}, "scatter_", cuda);
-  ASSERT_EQ(cases.size(), 9u);
+  ASSERT_EQ(cases.size(), 11u);
   // The iota's rows are unique, proven: plain stores in parallel, no ordering.
   for (size_t unique : {4, 8})
     EXPECT_NE(cases[unique].kernel.printed.text.find(

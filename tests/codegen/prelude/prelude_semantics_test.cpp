@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "codegen/prelude/prelude.h"
@@ -22,8 +23,15 @@ using gather_scatter::UpdateComputation;
 const UpdateComputation kComputations[] = {UpdateComputation::kAdd, UpdateComputation::kMul,
                                            UpdateComputation::kMin, UpdateComputation::kMax,
                                            UpdateComputation::kReplace};
-const char* kTypes[] = {"f32", "f64", "f16", "bf16", "i1",   "i8",  "i16",
-                        "i32", "i64", "ui8", "ui16", "ui32", "ui64"};
+const char* kTypes[] = {"f32",  "f64",  "f16",  "bf16", "i1", "i8", "i16", "i32",  "i64",
+                        "ui8", "ui16", "ui32", "ui64", "i2", "i4", "ui2", "ui4"};
+
+// The width of a sub-byte integer type (i2, i4, ui2, ui4); 0 for any other.
+int subByteBits(const std::string& type) {
+  for (const char* narrow : {"i2", "i4", "ui2", "ui4"})
+    if (type == narrow) return type.back() - '0';
+  return 0;
+}
 
 // Every pair of interesting values of the type, as two tensors (a[i], b[i]).
 std::pair<Tensor, Tensor> pairs(const std::string& type) {
@@ -61,6 +69,8 @@ std::pair<Tensor, Tensor> pairs(const std::string& type) {
     ints = {0, 1, -1, 2, 7, max, min, max - 1, min + 1, 100, -100};
     if (isUnsigned)
       for (int64_t& v : ints) v = bits == 64 ? v : (v & ((int64_t{1} << bits) - 1));
+    else if (bits < 8)  // a sub-byte type's values, wrapped to its width
+      for (int64_t& v : ints) v = (v & ((int64_t{1} << bits) - 1)) - (v & (int64_t{1} << (bits - 1))) * 2;
   }
   Tensor a = gather_scatter::zeros(type, {0}), b = a;
   size_t n = floats.empty() ? ints.size() : floats.size();
@@ -98,10 +108,22 @@ TEST(Prelude, UpdateComputationsMatchTheEvaluatorsBitForBit) {
       for (size_t i = 0; i < expected.ints.size(); ++i)
         expected.ints[i] = combiner.combine(a.ints[i], b.ints[i]);
       Buffer current = toBuffer(a), updates = toBuffer(b);
+      // A sub-byte element is its byte's low bits: the others (garbage here) must not count.
+      const int bits = *storageBytes(type) == 1 && type[0] != 'f' ? subByteBits(type) : 0;
+      if (bits)
+        for (Buffer* buffer : {&current, &updates})
+          for (size_t i = 0; i < buffer->size(); ++i) {
+            uint8_t& byte = static_cast<uint8_t*>(buffer->data())[i];
+            byte = static_cast<uint8_t>((byte & ((1u << bits) - 1)) | (0xA5u << bits & 0xFFu));
+          }
       std::string f = *combineFunction(computation, type);
       reinterpret_cast<void (*)(void*, const void*, int64_t)>(library->symbol("drive_" + f))(
           current.data(), updates.data(), a.shape[0]);
       Tensor actual = fromBuffer(current, type, a.shape);
+      if (bits) {  // a result is in the narrow form: the high bits its sign (or zero)
+        const Buffer narrow = toBuffer(actual);
+        EXPECT_EQ(std::memcmp(narrow.data(), current.data(), current.size()), 0) << f;
+      }
       for (int64_t i = 0; i < a.shape[0]; ++i) {
         Tensor x = gather_scatter::scalarAt(actual, i), y = gather_scatter::scalarAt(expected, i);
         bool bothNan = x.isFloat() && std::isnan(x.floats[0]) && std::isnan(y.floats[0]);
