@@ -73,10 +73,10 @@ inline RandomCases randomKernelCases(int gathers, int scatters, uint32_t seed) {
   std::vector<RandomCase>& cases = out.cases;
   std::string& module = out.module;
   std::mt19937 rng(seed);
-  const char* gatherTypes[] = {"f32", "f16", "bf16", "i32", "f64", "i8", "ui16", "i1", "i64"};
+  const char* gatherTypes[] = {"f32", "f16", "bf16", "i32", "f64", "i8", "ui16", "i1", "i64", "i4"};
   const char* indexTypes[] = {"i32", "i64", "i16"};
   const std::vector<std::vector<std::string>> scatterTypes = {
-      {"f32"}, {"f16"}, {"bf16"}, {"i32"}, {"i64", "f64"}, {"ui8"}, {"i1"}};
+      {"f32"}, {"f16"}, {"bf16"}, {"i32"}, {"i64", "f64"}, {"ui8"}, {"i1"}, {"i4"}, {"ui2", "i32"}};
   const UpdateComputation computations[] = {UpdateComputation::kAdd, UpdateComputation::kMul,
                                             UpdateComputation::kMin, UpdateComputation::kMax,
                                             UpdateComputation::kReplace};
@@ -95,7 +95,7 @@ inline RandomCases randomKernelCases(int gathers, int scatters, uint32_t seed) {
     std::string name = "f" + std::to_string(trial);
     if (!c.scatter) {
       c.gather = asGatherOp(random);
-      std::string type = gatherTypes[trial % 9];
+      std::string type = gatherTypes[trial % std::size(gatherTypes)];
       c.gather.operand.element_type = type;
       c.gather.result->element_type = type;
       c.gather.start_indices.element_type = indexType;

@@ -3,6 +3,7 @@
 // tensors of every element type kernels store.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <random>
@@ -65,10 +66,16 @@ inline Tensor randomTensor(std::mt19937& rng, const std::string& elementType,
   Tensor tensor = gather_scatter::zeros(elementType, shape);
   for (double& v : tensor.floats) v = static_cast<double>(uniform(rng, -40, 40)) / 4;
   bool isUnsigned = elementType.rfind("ui", 0) == 0;
+  // Sub-byte integers (i2, i4, ui2, ui4): their whole range; wider ones fit in a byte.
+  const bool subByte =
+      elementType == "i2" || elementType == "i4" || elementType == "ui2" || elementType == "ui4";
+  const int bits = subByte ? elementType.back() - '0' : 8;
+  const int64_t high =
+      isUnsigned ? std::min(250, (1 << bits) - 1) : std::min(120, (1 << (bits - 1)) - 1);
   for (int64_t& v : tensor.ints)
     v = elementType == "i1" ? uniform(rng, 0, 1)
-        : isUnsigned        ? uniform(rng, 0, 250)
-                            : uniform(rng, -120, 120);
+        : isUnsigned        ? uniform(rng, 0, high)
+                            : uniform(rng, subByte ? -high - 1 : -high, high);
   return tensor;
 }
 
