@@ -59,8 +59,12 @@ std::optional<Constraint> normalizeStep(const Constraint& c, RangeEvaluator& ran
   }
   if (c.expr.kind() == ExprKind::FloorDiv && c.range.isBounded()) {
     int64_t k = c.expr.rhs().constantValue();
-    return Constraint{c.expr.lhs(),
-                      {checkedMul(c.range.lo, k), checkedAdd(checkedMul(c.range.hi, k), k - 1)}};
+    const Interval dividend{checkedMul(c.range.lo, k),
+                            checkedAdd(checkedMul(c.range.hi, k), k - 1)};
+    // A lower bound of exactly INT64_MIN (or an upper one of INT64_MAX) would read as infinite,
+    // a weaker constraint: then it stays as written.
+    if (!dividend.isBounded()) return std::nullopt;
+    return Constraint{c.expr.lhs(), dividend};
   }
   // x*g + y in [a, b] is x in [L, U] when L and U do not depend on y's value.
   if (form.terms.size() >= 2 && c.range.isBounded()) {

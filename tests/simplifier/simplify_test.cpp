@@ -33,6 +33,18 @@ TEST(Simplify, RangesPastTheLimitAreNotConstants) {
   EXPECT_FALSE(quotient.results[0].isConstant()) << printIndexingMap(quotient);
 }
 
+// A floordiv constraint read as a range of its dividend: [-4, -4] times 2^61 starts at exactly
+// -2^63, which as a lower bound means -inf. Read that way the constraint (false for every s0
+// here: 3 * s0 - c is below -2^63) held for all of them (RandomDifferential, seed 16).
+TEST(Simplify, AConstraintsBoundOfExactlyInt64MinIsNotInfinite) {
+  IndexingMap in = parseIndexingMap(
+      "(d0)[s0] -> (s0),\ndomain:\nd0 in [0, 1],\n"
+      "s0 in [-9223372036854775807, -9223372036854775802],\n"
+      "(s0 * 3 - 4611686018427387908) floordiv 2305843009213693952 in [-4, -4]");
+  // 3 * s0 - c lies in [-3.23e19, -3.22e19] for each s0: its quotient is -14, never -4.
+  EXPECT_TRUE(simplify(in).knownEmpty) << printIndexingMap(simplify(in));
+}
+
 TEST(Simplify, Spec004Example1) {
   expectSimplifiesTo(
       "(d0, d1) -> (d0 + d1 floordiv 16, d1 mod 16), domain: d0 in [0, 6], d1 in [0, 14]",
