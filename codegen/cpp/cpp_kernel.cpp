@@ -21,8 +21,7 @@ class KernelPrinter : KernelText {
   PrintedKernel print(const std::function<void(ir::Function&)>& edit) {
     ir::Function function{kernel_.symbol, entryBuffers(), "", width_, boxPoints(kernel_.map), {}};
     for (auto [into, from] : kernel_.initialCopies)
-      function.body.push_back(ir::copy(buffer(into).name, buffer(from).name, storage(buffer(into)),
-                                       buffer(into).elements()));
+      function.body.push_back(initialCopy(into, from));
     if (!kernel_.map.knownEmpty) {
       if (kernel_.check) function.body.push_back(ir::badIndexFlag());
       for (ir::Node& node : loops()) function.body.push_back(std::move(node));
@@ -183,6 +182,8 @@ class KernelPrinter : KernelText {
       return std::nullopt;
     for (int64_t wrap : kernel_.wrapNegative)
       if (wrap != 0) return std::nullopt;
+    if (buffer(kernel_.transfers[0].from.buffer).packedBits)
+      return std::nullopt;  // an element of a packed row has no address
     auto readsIndexValues = [&](Expr e) {
       for (unsigned k = 0; k < map.runtimeVars.size(); ++k)
         if (e.uses(ExprKind::RuntimeVar, k)) return true;

@@ -134,10 +134,13 @@ struct Printer {
                "for (int idxmap_line = 0; idxmap_line < " + std::to_string(node.count) +
                "; idxmap_line += 64) __builtin_prefetch(idxmap_row + idxmap_line);\n";
         return;
-      case Node::Kind::kCopy:
-        out += at + "if (" + node.name + " != " + node.from + ") idxmap_copy(" + node.name + ", " +
-               node.from + ", sizeof(" + node.type + ") * " + std::to_string(node.count) + ");\n";
+      case Node::Kind::kCopy: {
+        const std::string bytes = node.packed ? ".bytes" : "", into = node.name + bytes,
+                          from = node.from + bytes;
+        out += at + "if (" + into + " != " + from + ") idxmap_copy(" + into + ", " + from +
+               ", sizeof(" + node.type + ") * " + std::to_string(node.count) + ");\n";
         return;
+      }
       case Node::Kind::kBadIndexFlag:
         out += at + "int idxmap_bad_index = 0;  // set by any thread that meets one\n";
         return;

@@ -22,11 +22,17 @@ void KernelText::checkKernel(const ir::Function& function) {
   std::span<const ir::Node> nodes = function.body;
   for (auto [into, from] : kernel_.initialCopies) {
     const KernelBuffer& target = buffer(into);
-    requireShape(!nodes.empty() && nodes.front().kind == ir::Node::Kind::kCopy &&
-                     nodes.front().name == target.name && nodes.front().from == buffer(from).name &&
-                     nodes.front().type == storage(target) &&
-                     nodes.front().count == target.elements(),
-                 "the copy into " + target.name);
+    // Every element (as its storage), or every byte of a packed buffer, from a source packed
+    // alike.
+    const bool packed = target.packedBits > 0;
+    requireShape(
+        !nodes.empty() && nodes.front().kind == ir::Node::Kind::kCopy &&
+            nodes.front().name == target.name && nodes.front().from == buffer(from).name &&
+            nodes.front().packed == packed && buffer(from).packedBits == target.packedBits &&
+            nodes.front().type == (packed ? "uint8_t" : storage(target)) &&
+            nodes.front().count ==
+                (packed ? (target.elements() * target.packedBits + 7) / 8 : target.elements()),
+        "the copy into " + target.name);
     nodes = nodes.subspan(1);
   }
   if (kernel_.map.knownEmpty) return requireShape(nodes.empty(), "an empty domain's kernel");

@@ -60,8 +60,25 @@ std::string KernelText::storage(const KernelBuffer& b) const {
 std::vector<EntryBuffer> KernelText::entryBuffers() const {
   std::vector<EntryBuffer> out;
   for (const KernelBuffer& b : kernel_.buffers)
-    out.push_back({b.name, storage(b), b.written, b.elements()});
+    if (b.packedBits)
+      out.push_back({b.name, "uint8_t", b.written, b.elements(), accessor(b), b.packedBits});
+    else
+      out.push_back({b.name, storage(b), b.written, b.elements()});
   return out;
+}
+
+std::string KernelText::accessor(const KernelBuffer& b) const {
+  if (!b.packedBits) return "";
+  return "idxmap_packed<" + std::to_string(b.packedBits) + ", " + storage(b) + ", " +
+         (b.written ? "" : "const ") + "uint8_t>";
+}
+
+ir::Node KernelText::initialCopy(size_t into, size_t from) const {
+  const KernelBuffer& target = buffer(into);
+  if (!target.packedBits)
+    return ir::copy(target.name, buffer(from).name, storage(target), target.elements());
+  return ir::copy(target.name, buffer(from).name, "uint8_t",
+                  (target.elements() * target.packedBits + 7) / 8, true);
 }
 
 CExpr KernelText::offsetExpr(const std::string& role, const Access& access, Where where) {

@@ -73,6 +73,10 @@ class KernelText {
   const KernelBuffer& buffer(size_t index) const { return kernel_.buffers.at(index); }
   std::string storage(const KernelBuffer& b) const;
   std::vector<EntryBuffer> entryBuffers() const;
+  // A packed buffer's parameter type (idxmap_packed over its bytes); empty for any other.
+  std::string accessor(const KernelBuffer& b) const;
+  // The initial copy of buffer `from` into `into`: every element, or every byte of packed ones.
+  ir::Node initialCopy(size_t into, size_t from) const;
   // An offset as printed, validated against its Expr and the buffer's size (once: the same
   // access printed again, as a run-start test or a prefetch reads a load, reuses the proof).
   CExpr offsetExpr(const std::string& role, const Access& access, Where where);

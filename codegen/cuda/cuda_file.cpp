@@ -244,9 +244,9 @@ constexpr std::array<NativeAtomic, 21> kNativeAtomics{{
      false},
 }};
 
-constexpr std::array<const char*, 17> kElementTypes{
-    "f32", "f64",  "f16",  "bf16", "i1", "i8",  "i16", "i32", "i64",
-    "ui8", "ui16", "ui32", "ui64", "i2", "i4", "ui2", "ui4"};
+constexpr std::array<const char*, 17> kElementTypes{"f32",  "f64", "f16", "bf16", "i1",   "i8",
+                                                    "i16",  "i32", "i64", "ui8",  "ui16", "ui32",
+                                                    "ui64", "i2",  "i4",  "ui2",  "ui4"};
 
 std::string atomicFunctions() {
   std::string out =

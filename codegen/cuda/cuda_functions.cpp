@@ -111,11 +111,14 @@ void printHost(const std::vector<ir::Node>& nodes, int indent, std::string& out)
           throw Error("internal: a workspace region of one or two pointers");
         }
         break;
-      case Kind::kCopy:
-        out += at + "if (" + node.name + " != " + node.from + " && cudaMemcpyAsync(" + node.name +
-               ", " + node.from + ", sizeof(" + node.type + ") * " + std::to_string(node.count) +
+      case Kind::kCopy: {
+        const std::string bytes = node.packed ? ".bytes" : "", into = node.name + bytes,
+                          from = node.from + bytes;
+        out += at + "if (" + into + " != " + from + " && cudaMemcpyAsync(" + into + ", " + from +
+               ", sizeof(" + node.type + ") * " + std::to_string(node.count) +
                ", cudaMemcpyDeviceToDevice, stream) != cudaSuccess)\n" + at + "  return 3;\n";
         break;
+      }
       case Kind::kBadIndexFlag:
         out += at + "int* const idxmap_bad_index = reinterpret_cast<int*>(idxmap_space);\n" + at +
                "if (cudaMemsetAsync(idxmap_bad_index, 0, sizeof(int), stream) != cudaSuccess) "

@@ -58,14 +58,27 @@ PrintedKernel CudaKernelPrinter::print() {
   }
   std::string text = kernels + launcher();
   require(validator_.checkBitWidths(), "int32_t arithmetic");
-  return {header({describeStores()}) + text, validator_.certificates()};
+  std::string stores = describeStores();
+  for (const Transfer& transfer : kernel_.transfers)
+    if (buffer(transfer.to.buffer).packedBits && stores_ != Stores::kPlain &&
+        stores_ != Stores::kSegmented) {
+      stores += " (sorted because " + buffer(transfer.to.buffer).name +
+                " is packed: its elements share bytes and have no atomic update of their own)";
+      break;
+    }
+  return {header({stores}) + text, validator_.certificates()};
 }
 
 Stores CudaKernelPrinter::chooseStores(const CudaOptions& options) const {
   if (kernel_.strategy == Strategy::kIndependent) return Stores::kPlain;
   if (kernel_.strategy == Strategy::kSegmented && windowOwnsTargets(kernel_.map))
     return Stores::kSegmented;
-  if (!options.deterministic) return Stores::kAtomic;
+  // A packed element shares its byte: it has no atomic update of its own, so writes that may
+  // collide are sorted (deterministic) instead.
+  bool packedTarget = false;
+  for (const Transfer& transfer : kernel_.transfers)
+    packedTarget = packedTarget || buffer(transfer.to.buffer).packedBits > 0;
+  if (!options.deterministic && !packedTarget) return Stores::kAtomic;
   for (const Transfer& transfer : kernel_.transfers)
     if (!(transfer.to.offset == kernel_.transfers.at(0).to.offset))
       throw Error(kernel_.op + " at " + kernel_.location +
@@ -246,7 +259,8 @@ std::string CudaKernelPrinter::kernelFunction(const std::string& part,
                                               std::vector<ir::Node> body) const {
   ir::GlobalFunction function{name(part), {}, std::move(body)};
   for (const KernelBuffer& b : kernel_.buffers)
-    function.parameters.push_back({(b.written ? "" : "const ") + storage(b), b.name});
+    function.parameters.push_back(
+        {(b.written ? "" : "const ") + storage(b), b.name, true, accessor(b)});
   if (kernel_.check) function.parameters.push_back({"int*", "idxmap_bad_index", false});
   for (ir::Parameter& p : extra) function.parameters.push_back(std::move(p));
   return printGlobalFunction(function, style());
@@ -282,9 +296,7 @@ std::string CudaKernelPrinter::launcher() {
     function.workspaceBytes += " + idxmap_sort_scratch_bytes<" + K + ", " + L + ">(" + n + ", " +
                                std::to_string(keyBits()) + ")";
   std::vector<ir::Node>& body = function.body;
-  for (auto [into, from] : kernel_.initialCopies)
-    body.push_back(ir::copy(buffer(into).name, buffer(from).name, storage(buffer(into)),
-                            buffer(into).elements()));
+  for (auto [into, from] : kernel_.initialCopies) body.push_back(initialCopy(into, from));
   if (points_ > 0) {
     if (kernel_.check) body.push_back(ir::badIndexFlag());
     if (lanes_ > 0) {

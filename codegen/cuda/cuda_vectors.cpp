@@ -46,6 +46,8 @@ std::optional<VectorPlan> planVectors(const Kernel& kernel) {
   const IndexingMap& map = kernel.map;
   if (map.dims.empty() || kernel.transfers.empty()) return std::nullopt;
   const unsigned last = static_cast<unsigned>(map.dims.size() - 1);
+  for (const KernelBuffer& b : kernel.buffers)
+    if (b.packedBits) return std::nullopt;  // packed elements are not 16-byte lanes
   const std::string& type = kernel.buffers.at(kernel.transfers[0].to.buffer).elementType;
   const std::optional<int> bytes = storageBytes(type);
   if (!bytes || kVectorBytes % *bytes != 0) return std::nullopt;

@@ -23,6 +23,13 @@ std::string hloElementType(const std::string& stablehlo) {
   return stablehlo;
 }
 
+// The width of a sub-byte integer type (s2, s4, u2, u4); 0 for any other.
+int subByteWidth(const std::string& elementType) {
+  for (const char* type : {"s2", "u2", "s4", "u4"})
+    if (elementType == type) return type[1] - '0';
+  return 0;
+}
+
 }  // namespace
 
 const hlo::Instruction* wrappedScatter(const hlo::Instruction& fusion) {
@@ -43,24 +50,37 @@ HloKernel hloScatterKernel(const hlo::Instruction& instruction, const std::strin
   const hlo::Instruction& scatter = wrapped ? *wrapped : instruction;
   findOpModel(scatter.opcode)->validate(scatter);
   gather_scatter::ScatterOp op = ops::hloScatterOp(scatter);
-  // Scatter kernels read and write row-major buffers of whole elements.
-  auto requirePlain = [&](const hlo::Instruction& of, const hlo::Shape& shape,
-                          const std::string& what) {
+  // Scatter kernels read and write row-major buffers; sub-byte elements one to a byte or packed
+  // as a layout's E(n) packs them, at their own width. Each buffer's packing, in the kernel's
+  // order: the operands (inputs, indices, updates), then the results.
+  std::vector<int> packings;
+  auto packing = [&](const hlo::Instruction& of, const hlo::Shape& shape, const std::string& what) {
     if (!hlo_kernel_parts::layoutOf(of, shape).empty())
       throw unsupported(instruction, what +
                                          " has a layout that is not row-major; scatter "
                                          "kernels read row-major buffers");
-    if (shape.packedBits > 0 && shape.packedBits < 8)
-      throw unsupported(instruction, what + " is packed (E(" + std::to_string(shape.packedBits) +
-                                         ")); scatter kernels hold one element to its storage");
+    const int bits = shape.packedBits > 0 && shape.packedBits < 8 ? shape.packedBits : 0;
+    if (bits && subByteWidth(shape.element_type) != bits)
+      throw unsupported(instruction, what + " is packed at " + std::to_string(bits) + " bits (E(" +
+                                         std::to_string(bits) + ")), not its elements' width");
+    packings.push_back(bits);
   };
   for (const hlo::Instruction* operand : instruction.operands)
-    requirePlain(*operand, operand->shape, "operand " + operand->name);
+    packing(*operand, operand->shape, "operand " + operand->name);
   if (instruction.shape.isTuple)
     for (size_t i = 0; i < instruction.shape.tupleElements.size(); ++i)
-      requirePlain(instruction, instruction.shape.tupleElements[i], "result " + std::to_string(i));
+      packing(instruction, instruction.shape.tupleElements[i], "result " + std::to_string(i));
   else
-    requirePlain(instruction, instruction.shape, "its result");
+    packing(instruction, instruction.shape, "its result");
+  const size_t n = op.inputs.size();
+  if (packings.at(n) != 0)
+    throw unsupported(instruction, "its indices are packed; scatter kernels read whole ones");
+  for (size_t i = 0; i < n; ++i)  // the result starts as a copy of its input's bytes
+    if (packings.at(i) != packings.at(2 * n + 1 + i))
+      throw unsupported(instruction, "input " + std::to_string(i) + " and result " +
+                                         std::to_string(i) +
+                                         " are packed differently; the result starts as a copy "
+                                         "of the input's bytes");
   std::optional<OpIndexProperties> properties = proveHloOpIndexProperties(scatter, {});
   Kernel kernel;
   try {
@@ -70,6 +90,7 @@ HloKernel hloScatterKernel(const hlo::Instruction& instruction, const std::strin
   } catch (const Error& error) {
     throw unsupported(scatter, error.what());
   }
+  for (size_t k = 0; k < kernel.buffers.size(); ++k) kernel.buffers[k].packedBits = packings.at(k);
   kernel.symbol = symbol;
   kernel.op = "scatter";
   kernel.location = scatter.location.toString();

@@ -159,12 +159,13 @@ Node prefetch(Value address, int64_t bytes) {
   return node;
 }
 
-Node copy(std::string into, std::string from, std::string type, int64_t elements) {
+Node copy(std::string into, std::string from, std::string type, int64_t count, bool packed) {
   Node node = nodeOf(Node::Kind::kCopy);
   node.name = std::move(into);
   node.from = std::move(from);
   node.type = std::move(type);
-  node.count = elements;
+  node.count = count;
+  node.packed = packed;
   return node;
 }
 

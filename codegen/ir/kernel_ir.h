@@ -193,6 +193,8 @@ struct Node {
                                    // iterator's (empty: the function's index width);
                                    // kSortedRun: the keys'
   std::string atomic;              // kStore: the atomic update function, or empty for a plain store
+  bool packed = false;             // kCopy: the buffers are idxmap_packed accessors, whose bytes
+                                   // are copied (type uint8_t, count: bytes)
   std::string from;                // kCopy: the buffer read; kThreadShare: the last variable;
                                    // kSortedRun: the point numbers' C type
   CExpr lower, condition, offset;  // kFor: lower, condition; kIf: condition; kStore,
@@ -230,7 +232,8 @@ Node threadShare(std::string first, std::string last, int64_t lo, int64_t count)
 Node runStarts(int64_t lo, int64_t hi, std::vector<Value> loads);
 Node toRunStart(std::string variable);
 Node prefetch(Value address, int64_t bytes);
-Node copy(std::string into, std::string from, std::string type, int64_t elements);
+// `packed`: both are idxmap_packed accessors; `count` bytes of theirs are copied.
+Node copy(std::string into, std::string from, std::string type, int64_t count, bool packed = false);
 Node badIndexFlag();
 Node badIndex();
 Node returnIfBad();

@@ -4,9 +4,11 @@
 // multiply, minimum and maximum; indices out of range (skipped) and repeated (applied in
 // order); batching dims; the index vector in the middle; iota indices, whose uniqueness is
 // proven, so the kernel stores in parallel; a fusion that wraps a scatter of its parameters, as
-// XLA wraps one; sub-byte integers (s4, u2, one to a byte); variadic scatters (a tuple of results, one computation for every input: add,
-// replace), also over an iota. Other update computations (one that couples the inputs, as an
-// argmax does) and packed sub-byte buffers are located problems.
+// XLA wraps one; sub-byte integers (s4, u2) one to a byte and packed as E(4) / E(2) pack them
+// (odd counts, CUDA sorting where a packed target may be written twice); variadic scatters (a tuple
+// of results, one computation for every input: add, replace), also over an iota. Other update
+// computations (one that couples the inputs, as an argmax does) and an input and result packed
+// differently are located problems.
 #include <gtest/gtest.h>
 
 #include "codegen/emit.h"
@@ -113,11 +115,25 @@ ENTRY e {
   crumbs = u2[5,3] parameter(15)
   highs = u2[4] parameter(16)
   raised = u2[5,3] scatter(crumbs, points, highs), update_window_dims={}, inserted_window_dims={0,1}, scatter_dims_to_operand_dims={0,1}, index_vector_dim=1, to_apply=max_u2
-  ROOT t = (f32[6,4], f32[6,4], s32[5,3], f16[3,5,2], f32[6,4], f32[6,4], f32[6,4], s32[6,4], f32[6,4], s32[6,4], f32[6,4], s32[6,4], s4[6,4], u2[5,3]) tuple(added, replaced, multiplied, smallest, largest, fused, s0, s1, o0, o1, t0, t1, stepped, raised)
+  packed_nibbles = s4[6,4]{1,0:E(4)} parameter(17)
+  packed_steps = s4[9,4]{1,0:E(4)} parameter(18)
+  packed_stepped = s4[6,4]{1,0:E(4)} scatter(packed_nibbles, rows, packed_steps), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add_s4
+  packed_crumbs = u2[5,3]{1,0:E(2)} parameter(19)
+  packed_raised = u2[5,3]{1,0:E(2)} scatter(packed_crumbs, points, highs), update_window_dims={}, inserted_window_dims={0,1}, scatter_dims_to_operand_dims={0,1}, index_vector_dim=1, to_apply=max_u2
+  ROOT t = (f32[6,4], f32[6,4], s32[5,3], f16[3,5,2], f32[6,4], f32[6,4], f32[6,4], s32[6,4], f32[6,4], s32[6,4], f32[6,4], s32[6,4], s4[6,4], u2[5,3], s4[6,4]{1,0:E(4)}, u2[5,3]{1,0:E(2)}) tuple(added, replaced, multiplied, smallest, largest, fused, s0, s1, o0, o1, t0, t1, stepped, raised, packed_stepped, packed_raised)
 })";
   auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text, "scatters.hlo"));
   std::vector<Case> cases = entryCases(*module, {"scatter", "fusion"}, "scatter_", cuda);
-  ASSERT_EQ(cases.size(), 11u);
+  ASSERT_EQ(cases.size(), 13u);
+  // Packed buffers are idxmap_packed accessors; a CUDA kernel whose packed target may be written
+  // twice sorts (its elements share bytes: no atomic update of their own).
+  for (size_t packed : {11, 12}) {
+    EXPECT_NE(cases[packed].kernel.printed.text.find("idxmap_packed<"), std::string::npos);
+    if (cuda)
+      EXPECT_NE(cases[packed].kernel.printed.text.find("is packed: its elements share bytes"),
+                std::string::npos)
+          << cases[packed].kernel.printed.text;
+  }
   // The iota's rows are unique, proven: plain stores in parallel, no ordering.
   for (size_t unique : {4, 8})
     EXPECT_NE(cases[unique].kernel.printed.text.find(
@@ -165,14 +181,14 @@ ENTRY e {
   both = (f32[6,4], s32[6,4]) scatter(table, labels, rows, updates, more), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=argmax
   nibbles = s4[6,4]{1,0:E(4)} parameter(5)
   steps = s4[3,4]{1,0:E(4)} parameter(6)
-  ROOT packed = s4[6,4]{1,0:E(4)} scatter(nibbles, rows, steps), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+  ROOT unpacked = s4[6,4] scatter(nibbles, rows, steps), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
 })";
   hlo::Module module = hlo::parseHloModule(text, "bad.hlo");
   EmittedHloModule emitted = emitHloModule(module);
   EXPECT_TRUE(emitted.kernels.empty());
   ASSERT_EQ(emitted.problems.size(), 3u);
   const std::pair<int, std::string> expected[] = {
-      {26, "update computation"}, {29, "update computation"}, {32, "packed (E(4))"}};
+      {26, "update computation"}, {29, "update computation"}, {32, "packed differently"}};
   for (size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(emitted.problems[i].location.line, expected[i].first);
     EXPECT_NE(emitted.problems[i].message.find(expected[i].second), std::string::npos)
