@@ -42,15 +42,20 @@ class KernelPrinter : KernelText {
   std::vector<ir::Node> stores() {
     std::vector<ir::Node> stores;
     CExpr firstTarget;
-    for (const Transfer& transfer : kernel_.transfers) {
-      const CExpr to = offsetExpr("store to", transfer.to, Where::kGuarded);
-      const CExpr from = offsetExpr("load from", transfer.from, Where::kGuarded);
-      const std::string& target = buffer(transfer.to.buffer).name;
-      ir::Value source = ir::loadValue(buffer(transfer.from.buffer).name, from);
-      if (!transfer.combine.empty())
-        source = ir::callValue(transfer.combine, {ir::loadValue(target, to), source});
-      stores.push_back(ir::store(target, to, source));
-      if (!firstTarget) firstTarget = to;
+    if (kernel_.coupled) {
+      stores = coupledStores();
+      firstTarget = offsetExpr("store to", kernel_.transfers[0].to, Where::kGuarded);
+    } else {
+      for (const Transfer& transfer : kernel_.transfers) {
+        const CExpr to = offsetExpr("store to", transfer.to, Where::kGuarded);
+        const CExpr from = offsetExpr("load from", transfer.from, Where::kGuarded);
+        const std::string& target = buffer(transfer.to.buffer).name;
+        ir::Value source = ir::loadValue(buffer(transfer.from.buffer).name, from);
+        if (!transfer.combine.empty())
+          source = ir::callValue(transfer.combine, {ir::loadValue(target, to), source});
+        stores.push_back(ir::store(target, to, source));
+        if (!firstTarget) firstTarget = to;
+      }
     }
     auto owned = [](const CExpr& owner) {
       return binary(COp::kAnd,

@@ -73,6 +73,31 @@ std::string KernelText::accessor(const KernelBuffer& b) const {
          (b.written ? "" : "const ") + "uint8_t>";
 }
 
+std::vector<ir::Node> KernelText::coupledStores(const std::vector<ir::Value>& sources) {
+  std::vector<ir::Value> arguments;
+  for (const Transfer& transfer : kernel_.transfers)
+    arguments.push_back(ir::loadValue(buffer(transfer.to.buffer).name,
+                                      offsetExpr("store to", transfer.to, Where::kGuarded)));
+  for (size_t t = 0; t < kernel_.transfers.size(); ++t) {
+    const Access& from = kernel_.transfers[t].from;
+    arguments.push_back(sources.empty()
+                            ? ir::loadValue(buffer(from.buffer).name,
+                                            offsetExpr("load from", from, Where::kGuarded))
+                            : sources.at(t));
+  }
+  std::vector<ir::Node> lets, stores;
+  for (size_t t = 0; t < kernel_.transfers.size(); ++t) {
+    const Transfer& transfer = kernel_.transfers[t];
+    const KernelBuffer& target = buffer(transfer.to.buffer);
+    const std::string held = "idxmap_new" + std::to_string(t);
+    lets.push_back(ir::let(storage(target), held, ir::callValue(transfer.combine, arguments)));
+    stores.push_back(ir::store(target.name, offsetExpr("store to", transfer.to, Where::kGuarded),
+                               ir::variableValue(held)));
+  }
+  lets.insert(lets.end(), stores.begin(), stores.end());
+  return lets;
+}
+
 ir::Node KernelText::initialCopy(size_t into, size_t from) const {
   const KernelBuffer& target = buffer(into);
   if (!target.packedBits)

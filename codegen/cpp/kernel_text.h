@@ -77,6 +77,10 @@ class KernelText {
   std::string accessor(const KernelBuffer& b) const;
   // The initial copy of buffer `from` into `into`: every element, or every byte of packed ones.
   ir::Node initialCopy(size_t into, size_t from) const;
+  // A coupled kernel's stores (Kernel::coupled): each transfer's new value held first
+  // (idxmap_new<t>, its combine of every target's element and every source value), then each
+  // stored. `sources`: the source values when the caller has them; empty: loaded here.
+  std::vector<ir::Node> coupledStores(const std::vector<ir::Value>& sources = {});
   // An offset as printed, validated against its Expr and the buffer's size (once: the same
   // access printed again, as a run-start test or a prefetch reads a load, reuses the proof).
   CExpr offsetExpr(const std::string& role, const Access& access, Where where);
@@ -115,6 +119,7 @@ class KernelText {
                  Interval shares, bool lanes);
   void checkStatement(const ir::Node& statement, Ownership ownership, Interval shares);
   void checkStores(std::span<const ir::Node> stores);
+  void checkCoupledStores(std::span<const ir::Node> stores);
   void checkPrefetch(const ir::Node& prefetch);
   // The ownership tests proven (each statement of a nest repeats its team's).
   std::set<std::string> provenTests_;

@@ -95,13 +95,17 @@ void KernelText::checkStatement(const ir::Node& statement, Ownership ownership, 
                                   shares, "idxmap_first", "idxmap_last"),
         "the threads' ownership test");
   const std::vector<ir::Node>& stores = inner[0].body;
-  requireShape(!target || (!stores.empty() && stores[0].kind == ir::Node::Kind::kStore &&
-                           printCExpr(stores[0].offset) == printCExpr(target)),
-               "the owner's store");
+  // The first store (a coupled kernel's come after its held values) writes the owned element.
+  const size_t firstStore = kernel_.coupled ? kernel_.transfers.size() : 0;
+  requireShape(
+      !target || (stores.size() > firstStore && stores[firstStore].kind == ir::Node::Kind::kStore &&
+                  printCExpr(stores[firstStore].offset) == printCExpr(target)),
+      "the owner's store");
   checkStores(stores);
 }
 
 void KernelText::checkStores(std::span<const ir::Node> stores) {
+  if (kernel_.coupled) return checkCoupledStores(stores);
   requireShape(stores.size() == kernel_.transfers.size(), "the point's stores");
   for (size_t t = 0; t < stores.size(); ++t) {
     const Transfer& transfer = kernel_.transfers[t];
@@ -124,6 +128,42 @@ void KernelText::checkStores(std::span<const ir::Node> stores) {
     requireShape(read->kind == ir::ValueNode::Kind::kLoad && read->name == source,
                  "the load from " + source);
     proveOffset("load from", read->index, transfer.from, Where::kGuarded);
+  }
+}
+
+// A coupled kernel's point: held values idxmap_new<t>, each transfer t's combine of every
+// target's element at its store offset and every source's at its load offset (transfer order),
+// then the stores, each of its held value to the element its combine read.
+void KernelText::checkCoupledStores(std::span<const ir::Node> stores) {
+  const size_t n = kernel_.transfers.size();
+  requireShape(stores.size() == 2 * n, "the point's held values and stores");
+  std::vector<std::string> read(n);  // each target's offset as its combines read it
+  for (size_t t = 0; t < n; ++t) {
+    const Transfer& transfer = kernel_.transfers[t];
+    const KernelBuffer& target = buffer(transfer.to.buffer);
+    const ir::Node& held = stores[t];
+    const std::string name = "idxmap_new" + std::to_string(t);
+    requireShape(ir::isLet(held, name) && held.type == storage(target) &&
+                     held.value->kind == ir::ValueNode::Kind::kCall &&
+                     held.value->name == transfer.combine && held.value->operands.size() == 2 * n,
+                 "the new value of " + target.name);
+    for (size_t k = 0; k < 2 * n; ++k) {
+      const ir::Value& argument = held.value->operands[k];
+      const Access& access = k < n ? kernel_.transfers[k].to : kernel_.transfers[k - n].from;
+      const std::string& from = buffer(access.buffer).name;
+      requireShape(argument->kind == ir::ValueNode::Kind::kLoad && argument->name == from,
+                   "argument " + std::to_string(k) + " of " + transfer.combine);
+      proveOffset(k < n ? "store to" : "load from", argument->index, access, Where::kGuarded);
+      if (k < n && t == 0) read[k] = printCExpr(argument->index);
+      requireShape(k >= n || printCExpr(argument->index) == read[k],
+                   "the element " + transfer.combine + " reads of " + from);
+    }
+    const ir::Node& store = stores[n + t];
+    requireShape(store.kind == ir::Node::Kind::kStore && store.name == target.name &&
+                     store.atomic.empty() && printCExpr(store.offset) == read[t] &&
+                     store.value->kind == ir::ValueNode::Kind::kVariable &&
+                     store.value->name == name,
+                 "the store into " + target.name);
   }
 }
 

@@ -59,13 +59,17 @@ PrintedKernel CudaKernelPrinter::print() {
   std::string text = kernels + launcher();
   require(validator_.checkBitWidths(), "int32_t arithmetic");
   std::string stores = describeStores();
-  for (const Transfer& transfer : kernel_.transfers)
-    if (buffer(transfer.to.buffer).packedBits && stores_ != Stores::kPlain &&
-        stores_ != Stores::kSegmented) {
-      stores += " (sorted because " + buffer(transfer.to.buffer).name +
-                " is packed: its elements share bytes and have no atomic update of their own)";
-      break;
-    }
+  if (stores_ == Stores::kSorted || stores_ == Stores::kSortedRows) {
+    if (kernel_.coupled)
+      stores += " (sorted because each update reads every input: no atomic update applies it)";
+    else
+      for (const Transfer& transfer : kernel_.transfers)
+        if (buffer(transfer.to.buffer).packedBits) {
+          stores += " (sorted because " + buffer(transfer.to.buffer).name +
+                    " is packed: its elements share bytes and have no atomic update of their own)";
+          break;
+        }
+  }
   return {header({stores}) + text, validator_.certificates()};
 }
 
@@ -73,12 +77,13 @@ Stores CudaKernelPrinter::chooseStores(const CudaOptions& options) const {
   if (kernel_.strategy == Strategy::kIndependent) return Stores::kPlain;
   if (kernel_.strategy == Strategy::kSegmented && windowOwnsTargets(kernel_.map))
     return Stores::kSegmented;
-  // A packed element shares its byte: it has no atomic update of its own, so writes that may
-  // collide are sorted (deterministic) instead.
-  bool packedTarget = false;
+  // A packed element shares its byte: it has no atomic update of its own, nor has a coupled
+  // update (the caller's function of several elements); writes that may collide are sorted
+  // (deterministic) instead.
+  bool noAtomic = kernel_.coupled;
   for (const Transfer& transfer : kernel_.transfers)
-    packedTarget = packedTarget || buffer(transfer.to.buffer).packedBits > 0;
-  if (!options.deterministic && !packedTarget) return Stores::kAtomic;
+    noAtomic = noAtomic || buffer(transfer.to.buffer).packedBits > 0;
+  if (!options.deterministic && !noAtomic) return Stores::kAtomic;
   for (const Transfer& transfer : kernel_.transfers)
     if (!(transfer.to.offset == kernel_.transfers.at(0).to.offset))
       throw Error(kernel_.op + " at " + kernel_.location +
@@ -163,6 +168,10 @@ ir::Node CudaKernelPrinter::statement(const std::vector<CExpr>& point, Store sto
   const std::string W = typeName(width_);
   auto stores = [&] {
     std::vector<ir::Node> out;
+    if (kernel_.coupled) {
+      requireShape(store == Store::kInPlace, "a coupled update stored other than in place");
+      return coupledStores(sources);
+    }
     for (size_t t = 0; t < kernel_.transfers.size(); ++t) {
       const Transfer& transfer = kernel_.transfers[t];
       const CExpr to = offsetExpr("store to", transfer.to, Where::kGuarded);

@@ -8,8 +8,9 @@ namespace idxmap::codegen {
 
 std::string CudaKernelPrinter::segmentedKernel() {
   const Interval d0 = kernel_.map.dims.at(0).range;
-  // Transfers that share a target could update one element: then no element is held.
-  Store store = Store::kHeld;
+  // Transfers that share a target could update one element, and a coupled update reads every
+  // target: then no element is held.
+  Store store = kernel_.coupled ? Store::kInPlace : Store::kHeld;
   for (size_t a = 0; a < kernel_.transfers.size(); ++a)
     for (size_t b = 0; b < a; ++b)
       if (kernel_.transfers[a].to.buffer == kernel_.transfers[b].to.buffer) store = Store::kInPlace;

@@ -46,6 +46,7 @@ std::optional<VectorPlan> planVectors(const Kernel& kernel) {
   const IndexingMap& map = kernel.map;
   if (map.dims.empty() || kernel.transfers.empty()) return std::nullopt;
   const unsigned last = static_cast<unsigned>(map.dims.size() - 1);
+  if (kernel.coupled) return std::nullopt;  // its combines are the caller's, one element each
   for (const KernelBuffer& b : kernel.buffers)
     if (b.packedBits) return std::nullopt;  // packed elements are not 16-byte lanes
   const std::string& type = kernel.buffers.at(kernel.transfers[0].to.buffer).elementType;

@@ -6,6 +6,7 @@
 #include "codegen/cuda/cuda_kernel.h"
 #include "codegen/hlo/hlo_computation_internal.h"
 #include "codegen/hlo/hlo_kernel.h"
+#include "codegen/hlo/hlo_scatter_update.h"
 #include "codegen/hlo/hlo_stage_internal.h"
 #include "codegen/lower/gather_scatter_kernels.h"
 #include "ops/hlo/models/gather_scatter.h"
@@ -81,10 +82,14 @@ HloKernel hloScatterKernel(const hlo::Instruction& instruction, const std::strin
                                          std::to_string(i) +
                                          " are packed differently; the result starts as a copy "
                                          "of the input's bytes");
+  // An update computation the prelude has no function for, as functions of this kernel.
+  ScatterUpdateFunctions update;
+  if (op.update_computation == gather_scatter::UpdateComputation::kOther)
+    update = scatterUpdateFunctions(scatter, symbol, cuda);
   std::optional<OpIndexProperties> properties = proveHloOpIndexProperties(scatter, {});
   Kernel kernel;
   try {
-    kernel = scatterKernel(op, *properties, {"updates", "result", "scatter_indices"});
+    kernel = scatterKernel(op, *properties, {"updates", "result", "scatter_indices"}, update.names);
   } catch (const ValidationError&) {
     throw;
   } catch (const Error& error) {
@@ -102,6 +107,7 @@ HloKernel hloScatterKernel(const hlo::Instruction& instruction, const std::strin
     out.buffers.push_back(std::move(buffer));
   }
   out.printed = cuda ? printCudaKernel(kernel) : printCppKernel(kernel);
+  out.printed.text = update.text + out.printed.text;
   return out;
 }
 

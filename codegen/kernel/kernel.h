@@ -9,7 +9,9 @@
 //          otherwise, when `guard` or `check`, p is skipped unless the values are in range and
 //          the map's constraints hold, and under `check` the entry then returns 2)
 //   for each transfer: target[to.offset(p, rt)] = combine(target[...], source[from.offset(p, rt)])
-//          (a copy when `combine` is empty)
+//          (a copy when `combine` is empty); when `coupled`, each combine takes every transfer's
+//          target value, then every source value (in transfer order), all read before any store
+
 // after each `initialCopies` pair (into, from) copied whole.
 #pragma once
 
@@ -80,6 +82,9 @@ struct Kernel {
   std::vector<int64_t> wrapNegative;  // per load, 0: none (ONNX's negative indices)
   std::vector<std::pair<size_t, size_t>> initialCopies;  // (into, from) buffers
   std::vector<Transfer> transfers;
+  // An update computation whose new values read every input (HLO's argmax scatter): see above.
+  // Its combines are the caller's functions, not the prelude's, and have no atomic form.
+  bool coupled = false;
   Strategy strategy = Strategy::kOrdered;
   // kOrdered: what threads split. A dim or runtime variable that one coordinate of every target
   // is (a runtime variable plus a constant), so points that differ in it never write one

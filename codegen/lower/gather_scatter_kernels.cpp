@@ -215,7 +215,7 @@ Kernel loweredGatherKernel(const gather_scatter::LoweredGather& lowered,
 }
 
 Kernel scatterKernel(const ScatterOp& op, const OpIndexProperties& properties,
-                     const TensorNames& names) {
+                     const TensorNames& names, const std::vector<std::string>& updateFunctions) {
   std::vector<const TensorType*> types{&op.scatter_indices};
   for (const TensorType& t : op.inputs) types.push_back(&t);
   for (const TensorType& t : op.updates) types.push_back(&t);
@@ -243,10 +243,13 @@ Kernel scatterKernel(const ScatterOp& op, const OpIndexProperties& properties,
     kernel.buffers.push_back(
         {names.target + suffix(i), op.inputs[i].element_type, op.inputs[i].shape, true});
   kernel.loads = runtimeLoads(map, indicesMap, op.scatter_indices.shape, n);
+  kernel.coupled = op.update_computation == gather_scatter::UpdateComputation::kOther &&
+                   updateFunctions.size() == n;
   for (size_t i = 0; i < n; ++i) {
     size_t input = i, updates = n + 1 + i, result = 2 * n + 1 + i;
     std::optional<std::string> combine =
-        combineFunction(op.update_computation, op.inputs[i].element_type);
+        kernel.coupled ? updateFunctions[i]
+                       : combineFunction(op.update_computation, op.inputs[i].element_type);
     if (!combine)
       throw Error(op.update_computation == gather_scatter::UpdateComputation::kOther
                       ? "scatter: the update computation region is not add, multiply, minimum, "

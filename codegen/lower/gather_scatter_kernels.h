@@ -45,8 +45,12 @@ Kernel loweredGatherKernel(const gather_scatter::LoweredGather& lowered,
 // a kernel. Throws Error, naming both maps, where the two are not proven equal: no kernel.
 ReliedFact simplificationFact(const IndexingMap& own, const IndexingMap& simplified,
                               const std::string& name);
-// Throws Error for an update computation that is not add, mul, min, max or replace.
+// `updateFunctions`: for an update computation the prelude does not have (kOther), one function
+// an input, each taking every input's current value and then every update value (Kernel::coupled),
+// which the caller defines; without them such a computation throws Error, as does one that is not
+// add, mul, min, max or replace.
 Kernel scatterKernel(const gather_scatter::ScatterOp& op, const OpIndexProperties& properties,
-                     const TensorNames& names);
+                     const TensorNames& names,
+                     const std::vector<std::string>& updateFunctions = {});
 
 }  // namespace idxmap::codegen

@@ -4,11 +4,12 @@
 // multiply, minimum and maximum; indices out of range (skipped) and repeated (applied in
 // order); batching dims; the index vector in the middle; iota indices, whose uniqueness is
 // proven, so the kernel stores in parallel; a fusion that wraps a scatter of its parameters, as
-// XLA wraps one; sub-byte integers (s4, u2) one to a byte and packed as E(4) / E(2) pack them
-// (odd counts, CUDA sorting where a packed target may be written twice); variadic scatters (a tuple
-// of results, one computation for every input: add, replace), also over an iota. Other update
-// computations (one that couples the inputs, as an argmax does) and an input and result packed
-// differently are located problems.
+// XLA wraps one; variadic scatters (a tuple of results, one computation for every input: add,
+// replace), also over an iota; update computations of the kernel's own (an argmax over a
+// variadic scatter, a multiply and a subtract), over repeated rows and over an iota; sub-byte
+// integers (s4, u2) one to a byte and packed as E(4) / E(2) pack them (odd counts; CUDA sorts
+// where a packed target may be written twice). An update computation with an op kernels do not
+// compute, and an input and result packed differently, are located problems.
 #include <gtest/gtest.h>
 
 #include "codegen/emit.h"
@@ -73,6 +74,23 @@ max_u2 {
   b = u2[] parameter(1)
   ROOT m = u2[] maximum(b, a)
 }
+argmax {
+  score = f32[] parameter(0)
+  agent = s32[] parameter(1)
+  new_score = f32[] parameter(2)
+  new_agent = s32[] parameter(3)
+  higher = pred[] compare(new_score, score), direction=GT
+  s = f32[] select(higher, new_score, score)
+  a = s32[] select(higher, new_agent, agent)
+  ROOT t = (f32[], s32[]) tuple(s, a)
+}
+sub_half {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  half = f32[] constant(0.5)
+  h = f32[] multiply(b, half)
+  ROOT d = f32[] subtract(a, h)
+}
 wrapped_scatter {
   t = f32[6,4] parameter(0)
   i = s32[9,1] parameter(1)
@@ -120,11 +138,25 @@ ENTRY e {
   packed_stepped = s4[6,4]{1,0:E(4)} scatter(packed_nibbles, rows, packed_steps), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add_s4
   packed_crumbs = u2[5,3]{1,0:E(2)} parameter(19)
   packed_raised = u2[5,3]{1,0:E(2)} scatter(packed_crumbs, points, highs), update_window_dims={}, inserted_window_dims={0,1}, scatter_dims_to_operand_dims={0,1}, index_vector_dim=1, to_apply=max_u2
-  ROOT t = (f32[6,4], f32[6,4], s32[5,3], f16[3,5,2], f32[6,4], f32[6,4], f32[6,4], s32[6,4], f32[6,4], s32[6,4], f32[6,4], s32[6,4], s4[6,4], u2[5,3], s4[6,4]{1,0:E(4)}, u2[5,3]{1,0:E(2)}) tuple(added, replaced, multiplied, smallest, largest, fused, s0, s1, o0, o1, t0, t1, stepped, raised, packed_stepped, packed_raised)
+  best = (f32[6,4], s32[6,4]) scatter(table, labels, rows, updates, more), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=argmax
+  best_once = (f32[6,4], s32[6,4]) scatter(table, labels, iota, once, first), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=argmax
+  halved = f32[6,4] scatter(table, rows, updates), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=sub_half
+  b0 = f32[6,4] get-tuple-element(best), index=0
+  b1 = s32[6,4] get-tuple-element(best), index=1
+  c0 = f32[6,4] get-tuple-element(best_once), index=0
+  c1 = s32[6,4] get-tuple-element(best_once), index=1
+  ROOT t = (f32[6,4], f32[6,4], s32[5,3], f16[3,5,2], f32[6,4], f32[6,4], f32[6,4], s32[6,4], f32[6,4], s32[6,4], f32[6,4], s32[6,4], s4[6,4], u2[5,3], s4[6,4]{1,0:E(4)}, u2[5,3]{1,0:E(2)}, f32[6,4], s32[6,4], f32[6,4], s32[6,4], f32[6,4]) tuple(added, replaced, multiplied, smallest, largest, fused, s0, s1, o0, o1, t0, t1, stepped, raised, packed_stepped, packed_raised, b0, b1, c0, c1, halved)
 })";
   auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text, "scatters.hlo"));
   std::vector<Case> cases = entryCases(*module, {"scatter", "fusion"}, "scatter_", cuda);
-  ASSERT_EQ(cases.size(), 13u);
+  ASSERT_EQ(cases.size(), 16u);
+  // Update computations of the kernel's own (an argmax's, one a multiply and a subtract): each
+  // new value read from every input before any is stored; over unique rows in parallel.
+  for (size_t own : {13, 14, 15})
+    EXPECT_NE(cases[own].kernel.printed.text.find("_update0("), std::string::npos);
+  EXPECT_NE(cases[14].kernel.printed.text.find(
+                "no two applied updates write one element -> parallel plain stores"),
+            std::string::npos);
   // Packed buffers are idxmap_packed accessors; a CUDA kernel whose packed target may be written
   // twice sorts (its elements share bytes: no atomic update of their own).
   for (size_t packed : {11, 12}) {
@@ -154,14 +186,14 @@ TEST(HloScatterKernels, WhatKernelsDoNotComputeIsALocatedProblem) {
 sub {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
-  ROOT s = f32[] subtract(a, b)
+  ROOT s = f32[] custom-call(a, b), custom_call_target="mystery"
 }
 argmax {
   score = f32[] parameter(0)
   agent = s32[] parameter(1)
   new_score = f32[] parameter(2)
   new_agent = s32[] parameter(3)
-  higher = pred[] compare(new_score, score), direction=GT
+  higher = pred[] compare(new_score, score), direction=GT, type=TOTALORDER
   s = f32[] select(higher, new_score, score)
   a = s32[] select(higher, new_agent, agent)
   ROOT t = (f32[], s32[]) tuple(s, a)
@@ -188,7 +220,9 @@ ENTRY e {
   EXPECT_TRUE(emitted.kernels.empty());
   ASSERT_EQ(emitted.problems.size(), 3u);
   const std::pair<int, std::string> expected[] = {
-      {26, "update computation"}, {29, "update computation"}, {32, "packed differently"}};
+      {5, "`custom-call` in a scatter's update computation"},
+      {12, "TOTALORDER"},
+      {32, "packed differently"}};
   for (size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(emitted.problems[i].location.line, expected[i].first);
     EXPECT_NE(emitted.problems[i].message.find(expected[i].second), std::string::npos)

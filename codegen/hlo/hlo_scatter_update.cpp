@@ -1,0 +1,120 @@
+#include "codegen/hlo/hlo_scatter_update.h"
+
+#include <map>
+
+#include "codegen/hlo/hlo_stage_internal.h"
+#include "codegen/prelude/element_code.h"
+#include "codegen/prelude/prelude.h"
+
+namespace idxmap::codegen {
+namespace {
+
+using hlo_stage::unsupported;
+
+ElementCode codeOf(const hlo::Instruction& instruction) {
+  std::optional<ElementCode> code =
+      instruction.shape.isTuple ? std::nullopt : elementCode(instruction.shape.element_type);
+  if (!code || instruction.shape.rank() != 0)
+    throw unsupported(instruction,
+                      "a scatter's update computation computes scalars of kernel "
+                      "types, not " +
+                          instruction.shape.toString());
+  return *code;
+}
+
+// One function's body: each instruction the result reaches, once, as a local of its compute
+// type, in the order the result needs them.
+class UpdateBody {
+ public:
+  explicit UpdateBody(size_t inputs) : inputs_(inputs) {}
+
+  std::string value(const hlo::Instruction& instruction) {
+    if (auto found = names_.find(&instruction); found != names_.end()) return found->second;
+    const ElementCode type = codeOf(instruction);
+    const std::string& op = instruction.opcode;
+    std::string expression;
+    if (op == "parameter") {
+      expression = loadElement(type, argument(static_cast<size_t>(instruction.parameterNumber)));
+    } else if (op == "constant") {
+      std::optional<std::string> literal = literalElement(type, instruction.literal);
+      if (!literal)
+        throw unsupported(instruction, "cannot read the literal `" + instruction.literal + "` as " +
+                                           type.hloType);
+      expression = *literal;
+    } else {
+      std::vector<std::string> operands;
+      std::vector<ElementCode> types;
+      for (const hlo::Instruction* operand : instruction.operands) {
+        operands.push_back(value(*operand));
+        types.push_back(codeOf(*operand));
+      }
+      std::string direction;
+      if (const hlo::Attribute* d = instruction.attribute("direction")) direction = d->value;
+      if (const hlo::Attribute* t = instruction.attribute("type"); t && t->value == "TOTALORDER")
+        throw unsupported(instruction, "type=TOTALORDER comparisons are not computed");
+      std::optional<std::string> result = elementwiseValue(op, direction, types, type, operands);
+      if (!result)
+        throw unsupported(instruction,
+                          "kernels do not compute `" + op + "` in a scatter's update computation");
+      expression = *result;
+    }
+    const std::string name = "v" + std::to_string(names_.size());
+    text_ += "  const " + type.compute + " " + name + " = " + expression + ";\n";
+    return names_[&instruction] = name;
+  }
+
+  // Parameter k's name: input k's current value, then the updates.
+  std::string argument(size_t k) const {
+    return k < inputs_ ? "current" + std::to_string(k) : "update" + std::to_string(k - inputs_);
+  }
+  const std::string& text() const { return text_; }
+
+ private:
+  size_t inputs_;
+  std::map<const hlo::Instruction*, std::string> names_;
+  std::string text_;
+};
+
+}  // namespace
+
+ScatterUpdateFunctions scatterUpdateFunctions(const hlo::Instruction& scatter,
+                                              const std::string& symbol, bool cuda) {
+  const hlo::Computation& computation = *scatter.calledComputations.at(0);
+  const size_t n = (scatter.operands.size() - 1) / 2;
+  std::vector<const hlo::Instruction*> results{computation.root};
+  if (n > 1) {
+    if (computation.root->opcode != "tuple" || computation.root->operands.size() != n)
+      throw unsupported(*computation.root, "the update computation of a scatter of " +
+                                               std::to_string(n) + " inputs returns a tuple of " +
+                                               std::to_string(n));
+    results.assign(computation.root->operands.begin(), computation.root->operands.end());
+  }
+  // The parameters' storage types, in order (each declared, used or not).
+  std::vector<std::string> storage(2 * n);
+  for (const auto& instruction : computation.instructions)
+    if (instruction->opcode == "parameter" && instruction->parameterNumber >= 0 &&
+        static_cast<size_t>(instruction->parameterNumber) < 2 * n)
+      storage[static_cast<size_t>(instruction->parameterNumber)] = codeOf(*instruction).storage;
+  ScatterUpdateFunctions out;
+  for (size_t i = 0; i < n; ++i) {
+    UpdateBody body(n);
+    std::string parameters, unused;
+    for (size_t k = 0; k < 2 * n; ++k) {
+      if (storage[k].empty())
+        throw unsupported(scatter, "its update computation has no parameter " + std::to_string(k));
+      parameters += (k ? ", " : "") + storage[k] + " " + body.argument(k);
+      unused += "  (void)" + body.argument(k) + ";\n";  // a function reads only what it needs
+    }
+    const ElementCode type = codeOf(*results[i]);
+    const std::string result = storeElement(type, body.value(*results[i]));
+    out.names.push_back(symbol + "_update" + std::to_string(i));
+    out.text += "static inline " + type.storage + " " + out.names.back() + "(" + parameters +
+                ") {\n" + unused + body.text() + "  return " + result + ";\n}\n";
+  }
+  out.text = "// " + scatter.name + "'s update computation, " + computation.name +
+             ": each input's new value from every input's current value and update\n" + out.text;
+  if (cuda) out.text = deviceAnnotated(out.text);
+  return out;
+}
+
+}  // namespace idxmap::codegen
