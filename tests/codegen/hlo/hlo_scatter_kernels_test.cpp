@@ -15,6 +15,8 @@
 #include "codegen/emit.h"
 #include "codegen/hlo/hlo_kernel.h"
 #include "tests/codegen/hlo/hlo_kernel_cases.h"
+#include "tests/codegen/hlo/random_hlo_scatter.h"
+#include "tests/support/sampling.h"
 
 namespace idxmap::codegen {
 namespace hlo_kernel_tests {
@@ -176,6 +178,28 @@ ENTRY e {
   auto library = compileCases(cases, cuda);
   expectAgreement(cases, *library, 6, true, onTheGpu(cuda));
   if (cuda && !onTheGpu(cuda) && nvccInstalled()) expectNvccClean(cases, "scatters");
+}
+
+// Random scatters (random_hlo_scatter.h), every one a kernel, on both targets against the
+// reference, bit for bit.
+TEST_P(HloScatterTargets, RandomScattersAgreeWithTheReference) {
+  const bool cuda = GetParam();
+  const sampling::Sample sample = sampling::sampleOf("HloRandomScatters", 48, 12);
+  testing::RandomHloScatter generator(sample.seed);
+  std::string computations, entry;
+  int parameter = 0;
+  for (size_t i = 0; i < sample.count; ++i) {
+    testing::RandomHloScatter::Scatter scatter = generator.next(static_cast<int>(i), parameter);
+    computations += scatter.computation;
+    entry += scatter.entry;
+  }
+  const std::string text = "HloModule random_scatters\n" + computations + "ENTRY e {\n" + entry +
+                           "  ROOT r = s32[] constant(0)\n}\n";
+  auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text, "random_scatters.hlo"));
+  std::vector<Case> cases = entryCases(*module, {"scatter"}, "random_", cuda);
+  ASSERT_EQ(cases.size(), sample.count);
+  auto library = compileCases(cases, cuda);
+  expectAgreement(cases, *library, 3, true, onTheGpu(cuda));
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, HloScatterTargets, ::testing::Values(false, true),
