@@ -279,5 +279,91 @@ TEST(IrMutation, RefusesParallelStoresWithoutAProofOfDistinctTargets) {
   EXPECT_GT(gathers, 0);
 }
 
+// A coupled update (Kernel::coupled: an update computation of the caller's that reads every
+// input, HLO's argmax): every structural change above, and changes to its held values and their
+// stores, are refused on random two-input scatters.
+TEST(IrMutation, RefusesChangesToACoupledUpdate) {
+  RandomCases random = randomKernelCases(0, 14, 20261130);
+  auto held = [](const ir::Node& n) {
+    return n.kind == Kind::kLet && n.name.starts_with("idxmap_new");
+  };
+  const std::vector<Mutation> coupled = {
+      {"a store before every new value is held",
+       [&](ir::Function& f, const Kernel&) {
+         auto [list, at] = placeOf(f.body, held);
+         auto [stores, first] =
+             placeOf(f.body, [](const ir::Node& n) { return n.kind == Kind::kStore; });
+         if (!list || stores != list || first <= at + 1) return false;
+         std::rotate(list->begin() + static_cast<long>(at) + 1,
+                     list->begin() + static_cast<long>(first),
+                     list->begin() + static_cast<long>(first) + 1);
+         return true;
+       }},
+      {"a new value from the inputs swapped",
+       [&](ir::Function& f, const Kernel&) {
+         ir::Node* let = firstOf(f, held);
+         if (!let || let->value->operands.size() < 4) return false;
+         std::vector<ir::Value> operands = let->value->operands;
+         std::swap(operands[0], operands[1]);
+         let->value = ir::callValue(let->value->name, operands);
+         return true;
+       }},
+      {"a store of another input's new value",
+       [&](ir::Function& f, const Kernel&) {
+         ir::Node* store = firstOf(f, [](const ir::Node& n) { return n.kind == Kind::kStore; });
+         if (!store || store->value->name != "idxmap_new0") return false;
+         store->value = ir::variableValue("idxmap_new1");
+         return true;
+       }},
+      {"an update read at the target's offset",
+       [&](ir::Function& f, const Kernel&) {
+         ir::Node* let = firstOf(f, held);
+         if (!let) return false;
+         std::vector<ir::Value> operands = let->value->operands;
+         const size_t n = operands.size() / 2;
+         operands[n] = ir::loadValue(operands[n]->name, operands[0]->index);
+         if (printCExpr(operands[n]->index) == printCExpr(let->value->operands[n]->index))
+           return false;  // the same offset: no change
+         let->value = ir::callValue(let->value->name, operands);
+         return true;
+       }},
+  };
+  int kernels = 0, applied = 0;
+  std::map<std::string, int> refusedBy;
+  for (const RandomCase& c : random.cases) {
+    gather_scatter::ScatterOp op = c.scatterOp;
+    if (op.inputs.size() != 2) continue;
+    op.update_computation = gather_scatter::UpdateComputation::kOther;
+    Kernel kernel;
+    try {
+      kernel = scatterKernel(op, {}, {"updates", "result", "scatter_indices"},
+                             {"idxmap_argmax0", "idxmap_argmax1"});
+      printCppKernel(kernel);  // as built: validated
+    } catch (const ValidationError& e) {
+      ADD_FAILURE() << "the kernel as built is refused: " << e.what();
+      continue;
+    }
+    ASSERT_TRUE(kernel.coupled);
+    ++kernels;
+    expectRefused(kernel, refusedBy, applied);
+    for (const Mutation& mutation : coupled) {
+      bool changed = false;
+      try {
+        printCppKernel(kernel, [&](ir::Function& f) { changed = mutation.apply(f, kernel); });
+        EXPECT_FALSE(changed) << mutation.name << " is accepted at " << kernel.location;
+      } catch (const ValidationError&) {
+        EXPECT_TRUE(changed) << "validation refuses an unchanged kernel";
+        ++refusedBy[mutation.name];
+      }
+      applied += changed;
+    }
+  }
+  std::cout << "[ score ] coupled-update IR mutants refused: " << applied << " applied to "
+            << kernels << " kernels\n";
+  for (const auto& [name, count] : refusedBy) std::cout << "  " << name << ": " << count << "\n";
+  EXPECT_GT(kernels, 0);
+  for (const Mutation& mutation : coupled) EXPECT_GT(refusedBy[mutation.name], 0) << mutation.name;
+}
+
 }  // namespace
 }  // namespace idxmap::codegen
