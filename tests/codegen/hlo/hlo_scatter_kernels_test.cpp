@@ -12,6 +12,9 @@
 // compute, and an input and result packed differently, are located problems.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "codegen/emit.h"
 #include "codegen/hlo/hlo_kernel.h"
 #include "tests/codegen/hlo/hlo_kernel_cases.h"
@@ -178,6 +181,22 @@ ENTRY e {
   auto library = compileCases(cases, cuda);
   expectAgreement(cases, *library, 6, true, onTheGpu(cuda));
   if (cuda && !onTheGpu(cuda) && nvccInstalled()) expectNvccClean(cases, "scatters");
+}
+
+// examples/segment_argmax.hlo: the best score of each segment and its id, over repeated and
+// tied segments (the reference keeps the first id of a tie, as row-major order does).
+TEST_P(HloScatterTargets, SegmentArgmaxExampleAgreesWithTheReference) {
+  const bool cuda = GetParam();
+  std::ifstream in(std::string(IDXMAP_SOURCE_DIR) + "/examples/segment_argmax.hlo");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto module =
+      std::make_unique<hlo::Module>(hlo::parseHloModule(text.str(), "segment_argmax.hlo"));
+  std::vector<Case> cases = entryCases(*module, {"scatter"}, "argmax_", cuda);
+  ASSERT_EQ(cases.size(), 1u);
+  EXPECT_NE(cases[0].kernel.printed.text.find("argmax_best_update1("), std::string::npos);
+  auto library = compileCases(cases, cuda);
+  expectAgreement(cases, *library, 3, /*specials=*/true, onTheGpu(cuda));
 }
 
 // Random scatters (random_hlo_scatter.h), every one a kernel, on both targets against the
