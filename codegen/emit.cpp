@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "codegen/lower/gather_scatter_kernels.h"
+#include "codegen/lower/update_functions.h"
 #include "ops/gather_analysis/modeled_op.h"
 #include "ops/validate/mlir.h"
 #include "verify/op_properties.h"
@@ -12,13 +13,20 @@ namespace {
 
 using mlir_ir::Operation;
 
-// The kernel of one valid op; throws Error when kernels do not compute it.
+// The kernel of one valid op; throws Error when kernels do not compute it. A scatter's region
+// that no prelude function computes becomes functions of the kernel's own (`update`).
 Kernel kernelOf(const Operation& op, const std::vector<Operation>& block,
-                const OpIndexProperties& properties) {
+                const OpIndexProperties& properties, const std::string& symbol, bool cuda,
+                UpdateFunctions& update) {
   std::optional<mlir_gather_analysis::ModeledOp> model = mlir_gather_analysis::modelOp(op, block);
   if (!model) throw Error("not a gather or scatter form");
   const TensorNames names{model->indexSpace, model->target, model->indices};
-  if (model->scatter) return scatterKernel(*model->scatter, properties, names);
+  if (model->scatter) {
+    if (model->scatter->update_computation == gather_scatter::UpdateComputation::kOther &&
+        op.regions.size() == 1)
+      update = regionUpdateFunctions(op, symbol, cuda);
+    return scatterKernel(*model->scatter, properties, names, update.names);
+  }
   // A lowering that reads a prefix of the input still indexes the whole input buffer.
   return gatherKernel(*model->gather, properties, names, model->wholeTarget);
 }
@@ -101,8 +109,11 @@ EmittedModule emitMlirModule(const mlir_ir::Module& module,
       std::optional<OpIndexProperties> properties =
           proveOpIndexProperties(op, *checked.block, assumptions, &module);
       if (!properties) continue;  // an op without indices: nothing to emit
-      Kernel kernel = kernelOf(op, *checked.block, *properties);
-      kernel.symbol = kernelSymbol(op.name, checked.location);
+      const std::string symbol = kernelSymbol(op.name, checked.location);
+      UpdateFunctions update;
+      Kernel kernel = kernelOf(op, *checked.block, *properties, symbol,
+                               target.kind == EmitTarget::Kind::kCuda, update);
+      kernel.symbol = symbol;
       kernel.op = op.name;
       kernel.location = checked.location.toString();
       if (!properties->indices.empty())
@@ -110,6 +121,7 @@ EmittedModule emitMlirModule(const mlir_ir::Module& module,
       PrintedKernel printed = target.kind == EmitTarget::Kind::kCuda
                                   ? printCudaKernel(kernel, target.cuda)
                                   : printCppKernel(kernel);
+      printed.text = update.text + printed.text;
       out.kernels.push_back({&op, std::move(kernel), std::move(printed)});
     } catch (const ValidationError& error) {
       out.problems.push_back({error.result().isRefuted() ? EmitProblem::Kind::kValidationRefuted

@@ -16,14 +16,6 @@
 namespace idxmap::codegen {
 namespace {
 
-// StableHLO's element type names back in HLO's (i32 -> s32, ui8 -> u8, i1 -> pred).
-std::string hloElementType(const std::string& stablehlo) {
-  if (stablehlo == "i1") return "pred";
-  if (stablehlo.rfind("ui", 0) == 0) return "u" + stablehlo.substr(2);
-  if (stablehlo.rfind("i", 0) == 0) return "s" + stablehlo.substr(1);
-  return stablehlo;
-}
-
 // The width of a sub-byte integer type (s2, s4, u2, u4); 0 for any other.
 int subByteWidth(const std::string& elementType) {
   for (const char* type : {"s2", "u2", "s4", "u4"})
@@ -83,7 +75,7 @@ HloKernel hloScatterKernel(const hlo::Instruction& instruction, const std::strin
                                          " are packed differently; the result starts as a copy "
                                          "of the input's bytes");
   // An update computation the prelude has no function for, as functions of this kernel.
-  ScatterUpdateFunctions update;
+  UpdateFunctions update;
   if (op.update_computation == gather_scatter::UpdateComputation::kOther)
     update = scatterUpdateFunctions(scatter, symbol, cuda);
   std::optional<OpIndexProperties> properties = proveHloOpIndexProperties(scatter, {});
@@ -103,7 +95,7 @@ HloKernel hloScatterKernel(const hlo::Instruction& instruction, const std::strin
     kernel.notes.insert(kernel.notes.begin(), "index values: " + properties->indices);
   HloKernel out{symbol, instruction.opcode, instruction.location.toString(), {}, kernel.int32, {}};
   for (KernelBuffer buffer : kernel.buffers) {
-    buffer.elementType = hloElementType(buffer.elementType);
+    buffer.elementType = hloTypeName(buffer.elementType);
     out.buffers.push_back(std::move(buffer));
   }
   out.printed = cuda ? printCudaKernel(kernel) : printCppKernel(kernel);

@@ -34,7 +34,8 @@ class UpdateBody {
     const std::string& op = instruction.opcode;
     std::string expression;
     if (op == "parameter") {
-      expression = loadElement(type, argument(static_cast<size_t>(instruction.parameterNumber)));
+      expression = loadElement(
+          type, updateArgument(static_cast<size_t>(instruction.parameterNumber), inputs_));
     } else if (op == "constant") {
       std::optional<std::string> literal = literalElement(type, instruction.literal);
       if (!literal)
@@ -63,10 +64,6 @@ class UpdateBody {
     return names_[&instruction] = name;
   }
 
-  // Parameter k's name: input k's current value, then the updates.
-  std::string argument(size_t k) const {
-    return k < inputs_ ? "current" + std::to_string(k) : "update" + std::to_string(k - inputs_);
-  }
   const std::string& text() const { return text_; }
 
  private:
@@ -77,8 +74,8 @@ class UpdateBody {
 
 }  // namespace
 
-ScatterUpdateFunctions scatterUpdateFunctions(const hlo::Instruction& scatter,
-                                              const std::string& symbol, bool cuda) {
+UpdateFunctions scatterUpdateFunctions(const hlo::Instruction& scatter, const std::string& symbol,
+                                       bool cuda) {
   const hlo::Computation& computation = *scatter.calledComputations.at(0);
   const size_t n = (scatter.operands.size() - 1) / 2;
   std::vector<const hlo::Instruction*> results{computation.root};
@@ -95,21 +92,16 @@ ScatterUpdateFunctions scatterUpdateFunctions(const hlo::Instruction& scatter,
     if (instruction->opcode == "parameter" && instruction->parameterNumber >= 0 &&
         static_cast<size_t>(instruction->parameterNumber) < 2 * n)
       storage[static_cast<size_t>(instruction->parameterNumber)] = codeOf(*instruction).storage;
-  ScatterUpdateFunctions out;
+  UpdateFunctions out;
+  for (size_t k = 0; k < 2 * n; ++k)
+    if (storage[k].empty())
+      throw unsupported(scatter, "its update computation has no parameter " + std::to_string(k));
   for (size_t i = 0; i < n; ++i) {
     UpdateBody body(n);
-    std::string parameters, unused;
-    for (size_t k = 0; k < 2 * n; ++k) {
-      if (storage[k].empty())
-        throw unsupported(scatter, "its update computation has no parameter " + std::to_string(k));
-      parameters += (k ? ", " : "") + storage[k] + " " + body.argument(k);
-      unused += "  (void)" + body.argument(k) + ";\n";  // a function reads only what it needs
-    }
     const ElementCode type = codeOf(*results[i]);
     const std::string result = storeElement(type, body.value(*results[i]));
     out.names.push_back(symbol + "_update" + std::to_string(i));
-    out.text += "static inline " + type.storage + " " + out.names.back() + "(" + parameters +
-                ") {\n" + unused + body.text() + "  return " + result + ";\n}\n";
+    out.text += updateFunction(out.names.back(), storage, body.text(), type.storage, result);
   }
   out.text = "// " + scatter.name + "'s update computation, " + computation.name +
              ": each input's new value from every input's current value and update\n" + out.text;

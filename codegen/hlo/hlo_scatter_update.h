@@ -6,20 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "codegen/lower/update_functions.h"
 #include "ops/hlo/module.h"
 
 namespace idxmap::codegen {
 
-struct ScatterUpdateFunctions {
-  // One an input, `<symbol>_update<i>`: input i's new value from every input's current value,
-  // then every update value (stored elements, in operand order).
-  std::vector<std::string> names;
-  std::string text;  // their definitions, `static inline` (`__host__ __device__` too for CUDA)
-};
-
 // Every instruction of the computation is computed as element_code computes it (XLA's
 // semantics to the bit); one it does not compute is an UnsupportedHlo at that instruction.
-ScatterUpdateFunctions scatterUpdateFunctions(const hlo::Instruction& scatter,
-                                              const std::string& symbol, bool cuda);
+UpdateFunctions scatterUpdateFunctions(const hlo::Instruction& scatter, const std::string& symbol,
+                                       bool cuda);
 
 }  // namespace idxmap::codegen

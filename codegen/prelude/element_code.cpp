@@ -191,6 +191,18 @@ const std::map<std::string_view, const char*, std::less<>> kNarrowRules = {
 
 }  // namespace
 
+std::string hloTypeName(const std::string& stablehloType) {
+  auto width = [&](size_t from) {  // the digits after a prefix, or empty
+    const std::string digits = stablehloType.substr(std::min(from, stablehloType.size()));
+    const bool all = !digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos;
+    return all ? digits : std::string();
+  };
+  if (stablehloType == "i1") return "pred";
+  if (stablehloType.starts_with("ui") && !width(2).empty()) return "u" + width(2);
+  if (stablehloType.starts_with("i") && !width(1).empty()) return "s" + width(1);
+  return stablehloType;
+}
+
 std::optional<ElementCode> elementCode(const std::string& hloType) {
   static const std::map<std::string, ElementCode, std::less<>> types = {
       {"f32", {"f32", "float", "float", Kind::kFloat}},

@@ -44,6 +44,9 @@ struct ElementCode {
 // nullopt for a type kernels do not compute (f8, f4, token, tuples).
 std::optional<ElementCode> elementCode(const std::string& hloType);
 
+// A StableHLO / MLIR element type's HLO name: i1 -> pred, i32 -> s32, ui8 -> u8; the rest as is.
+std::string hloTypeName(const std::string& stablehloType);
+
 // The parameter type of a buffer of sub-byte `type` elements packed 8 / type.bits to a byte
 // (XLA's E(bits) layouts): idxmap_packed<bits, compute, [const] uint8_t>, which element_helpers
 // defines; `b[i]` reads and writes element i.

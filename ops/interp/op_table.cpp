@@ -103,8 +103,9 @@ std::vector<int64_t> staticResultShape(const OpContext& ctx, size_t index) {
 }
 
 bool isSupportedElementType(const std::string& type) {
-  static const char* const kTypes[] = {"i1",   "i8",   "i16", "i32",  "i64", "ui8", "ui16",
-                                       "ui32", "ui64", "f16", "bf16", "f32", "f64", "index"};
+  static const char* const kTypes[] = {"i1",   "i2",  "i4",   "i8",  "i16",  "i32",
+                                       "i64",  "ui2", "ui4",  "ui8", "ui16", "ui32",
+                                       "ui64", "f16", "bf16", "f32", "f64",  "index"};
   for (const char* known : kTypes)
     if (type == known) return true;
   return false;

@@ -152,9 +152,12 @@ inline const char* regionOp(UpdateComputation computation) {
   }
 }
 
+// `region`: the update computation's ops and return, over %a0 .. %a<2n-1> (every input's current
+// value, then every update); empty: op.update_computation's.
 inline std::string scatterFunction(const std::string& name, const ScatterOp& op,
                                    const std::optional<Tensor>& knownIndices,
-                                   const IndicesRewrite* rewrite = nullptr) {
+                                   const IndicesRewrite* rewrite = nullptr,
+                                   const std::string& region = {}) {
   const auto& dn = op.dimension_numbers;
   const size_t n = op.inputs.size();
   std::string indices = typeText(op.scatter_indices.shape, op.scatter_indices.element_type);
@@ -175,24 +178,26 @@ inline std::string scatterFunction(const std::string& name, const ScatterOp& op,
     operands += ", %up" + std::to_string(i);
     operandTypes += ", " + typeText(op.updates[i].shape, op.updates[i].element_type);
   }
-  std::string region = "^bb0(";
+  std::string block = "^bb0(";
   for (size_t i = 0; i < 2 * n; ++i)
-    region += (i ? ", " : "") + std::string("%a") + std::to_string(i) + ": tensor<" +
-              op.inputs[i % n].element_type + ">";
-  region += "):\n";
+    block += (i ? ", " : "") + std::string("%a") + std::to_string(i) + ": tensor<" +
+             op.inputs[i % n].element_type + ">";
+  block += "):\n";
   std::string returned, returnedTypes;
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0; i < n && region.empty(); ++i) {
     std::string scalar = "tensor<" + op.inputs[i].element_type + ">";
     std::string value = "%a" + std::to_string(n + i);
     if (const char* f = regionOp(op.update_computation)) {
-      region += "    %c" + std::to_string(i) + " = \"" + f + "\"(%a" + std::to_string(i) + ", " +
-                value + ") : (" + scalar + ", " + scalar + ") -> " + scalar + "\n";
+      block += "    %c" + std::to_string(i) + " = \"" + f + "\"(%a" + std::to_string(i) + ", " +
+               value + ") : (" + scalar + ", " + scalar + ") -> " + scalar + "\n";
       value = "%c" + std::to_string(i);
     }
     returned += (i ? ", " : "") + value;
     returnedTypes += (i ? ", " : "") + scalar;
   }
-  region += "    \"stablehlo.return\"(" + returned + ") : (" + returnedTypes + ") -> ()\n";
+  block += region.empty()
+               ? "    \"stablehlo.return\"(" + returned + ") : (" + returnedTypes + ") -> ()\n"
+               : region;
   std::string results = n == 1 ? resultTypes : "(" + resultTypes + ")";
   std::string out = "func.func @" + name + "(" + arguments + ") -> " + results + " {\n";
   if (knownIndices)
@@ -200,7 +205,7 @@ inline std::string scatterFunction(const std::string& name, const ScatterOp& op,
            "\n";
   if (rewrite) out += rewrite->prelude;
   out += "  %r" + (n == 1 ? std::string() : ":" + std::to_string(n)) + " = \"stablehlo.scatter\"(" +
-         operands + ") ({\n  " + region +
+         operands + ") ({\n  " + block +
          "  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = " +
          listText(dn.update_window_dims) +
          ", inserted_window_dims = " + listText(dn.inserted_window_dims) +

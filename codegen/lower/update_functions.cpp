@@ -1,0 +1,180 @@
+#include "codegen/lower/update_functions.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <map>
+
+#include "codegen/prelude/element_code.h"
+#include "codegen/prelude/prelude.h"
+#include "core/checked.h"
+
+namespace idxmap::codegen {
+namespace {
+
+using mlir_ir::Operation;
+
+std::string where(const Operation& op) { return op.name + " at " + op.location.toString(); }
+
+ElementCode codeOf(const mlir_ir::Type& type, const std::string& what) {
+  std::optional<ElementCode> code = type.isOpaque() || type.rank() != 0
+                                        ? std::nullopt
+                                        : elementCode(hloTypeName(type.element_type));
+  if (!code)
+    throw Error(what + ": a scatter's update computation computes scalars of kernel types, not " +
+                type.toString());
+  return *code;
+}
+
+// A dense scalar as HLO literal text: integers as they are, floats exactly (17 digits round-trip
+// a double, which holds the literal's value exactly), inf and nan by name.
+std::string literalText(const mlir_ir::DenseElements& dense) {
+  if (!dense.ints.empty()) return std::to_string(dense.ints[0]);
+  if (dense.floats.empty()) return "";
+  const double v = dense.floats[0];
+  if (v != v) return "nan";
+  if (v == std::numeric_limits<double>::infinity()) return "inf";
+  if (v == -std::numeric_limits<double>::infinity()) return "-inf";
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+
+// The word of `words` the op's attribute (`#stablehlo<comparison_direction LT>`) or pretty
+// keywords (`LT`, `SIGNED`) name; empty when none does.
+std::string comparisonWord(const Operation& op, const char* attribute,
+                           const std::vector<std::string>& words) {
+  for (const std::string& word : words) {
+    if (const mlir_ir::Attribute* written = op.attribute(attribute)) {
+      if (written->text.find(" " + word + ">") != std::string::npos) return word;
+      continue;
+    }
+    for (const std::string& keyword : op.keywords)
+      if (keyword == word) return word;
+  }
+  return "";
+}
+
+// One function's body: each op the result reaches, once, as a local of its compute type.
+class RegionBody {
+ public:
+  RegionBody(const mlir_ir::Block& block, size_t inputs) : block_(block) {
+    for (size_t k = 0; k < block.arguments.size(); ++k)
+      arguments_[block.arguments[k].value.toString()] = k;
+    inputs_ = inputs;
+  }
+
+  // The value's local (its code in `type`).
+  std::string value(const mlir_ir::Value& v, ElementCode& type) {
+    const std::string key = v.toString();
+    if (auto found = names_.find(key); found != names_.end()) {
+      type = found->second.second;
+      return found->second.first;
+    }
+    std::string expression;
+    if (auto argument = arguments_.find(key); argument != arguments_.end()) {
+      type = codeOf(block_.arguments[argument->second].type, "argument %" + key);
+      expression = loadElement(type, updateArgument(argument->second, inputs_));
+    } else {
+      const Operation* op = definingOp(block_.operations, v);
+      if (!op) throw Error("the update computation reads %" + key + ", which it does not define");
+      expression = operation(*op, type);
+    }
+    const std::string name = "v" + std::to_string(names_.size());
+    text_ += "  const " + type.compute + " " + name + " = " + expression + ";\n";
+    names_[key] = {name, type};
+    return name;
+  }
+
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string operation(const Operation& op, ElementCode& type) {
+    if (op.resultTypes.size() != 1)
+      throw Error(where(op) + ": one result of a known type expected");
+    type = codeOf(op.resultTypes[0], where(op));
+    std::string opcode = op.name.substr(op.name.find('.') + 1);
+    std::replace(opcode.begin(), opcode.end(), '_', '-');
+    if (opcode == "constant") {
+      const mlir_ir::Attribute* value = op.attribute("value");
+      std::optional<std::string> literal;
+      if (value && value->dense) literal = literalElement(type, literalText(*value->dense));
+      if (!literal) throw Error(where(op) + ": a constant kernels cannot read");
+      return *literal;
+    }
+    std::vector<std::string> operands;
+    std::vector<ElementCode> types;
+    for (const mlir_ir::Value& operand : op.operands) {
+      ElementCode operandType{};
+      operands.push_back(value(operand, operandType));
+      types.push_back(operandType);
+    }
+    std::string direction;
+    if (opcode == "compare") {
+      direction = comparisonWord(op, "comparison_direction", {"EQ", "NE", "GE", "GT", "LE", "LT"});
+      if (comparisonWord(op, "compare_type", {"TOTALORDER"}) == "TOTALORDER")
+        throw Error(where(op) + ": TOTALORDER comparisons are not computed");
+    }
+    std::optional<std::string> result = elementwiseValue(opcode, direction, types, type, operands);
+    if (!result)
+      throw Error(where(op) + ": kernels do not compute it in a scatter's update computation");
+    return *result;
+  }
+
+  const mlir_ir::Block& block_;
+  size_t inputs_ = 0;
+  std::map<std::string, size_t> arguments_;
+  std::map<std::string, std::pair<std::string, ElementCode>> names_;
+  std::string text_;
+};
+
+}  // namespace
+
+std::string updateArgument(size_t k, size_t inputs) {
+  return k < inputs ? "current" + std::to_string(k) : "update" + std::to_string(k - inputs);
+}
+
+std::string updateFunction(const std::string& name, const std::vector<std::string>& storage,
+                           const std::string& body, const std::string& resultStorage,
+                           const std::string& result) {
+  std::string parameters, unused;
+  for (size_t k = 0; k < storage.size(); ++k) {
+    const std::string argument = updateArgument(k, storage.size() / 2);
+    parameters += (k ? ", " : "") + storage[k] + " " + argument;
+    unused += "  (void)" + argument + ";\n";  // a function reads only what it needs
+  }
+  return "static inline " + resultStorage + " " + name + "(" + parameters + ") {\n" + unused +
+         body + "  return " + result + ";\n}\n";
+}
+
+UpdateFunctions regionUpdateFunctions(const Operation& scatter, const std::string& symbol,
+                                      bool cuda) {
+  const size_t n = (scatter.operands.size() - 1) / 2;
+  if (scatter.regions.size() != 1 || scatter.regions[0].blocks.size() != 1)
+    throw Error(where(scatter) + ": one update computation region expected");
+  const mlir_ir::Block& block = scatter.regions[0].blocks[0];
+  if (block.arguments.size() != 2 * n || block.operations.empty() ||
+      block.operations.back().operands.size() != n)
+    throw Error(where(scatter) + ": the update computation takes " + std::to_string(2 * n) +
+                " scalars and returns " + std::to_string(n));
+  std::vector<std::string> storage;
+  for (const mlir_ir::BlockArgument& argument : block.arguments)
+    storage.push_back(codeOf(argument.type, where(scatter)).storage);
+  UpdateFunctions out;
+  for (size_t i = 0; i < n; ++i) {
+    RegionBody body(block, n);
+    ElementCode type{};
+    const std::string value = body.value(block.operations.back().operands[i], type);
+    out.names.push_back(symbol + "_update" + std::to_string(i));
+    out.text += updateFunction(out.names.back(), storage, body.text(), type.storage,
+                               storeElement(type, value));
+  }
+  out.text = "// " + where(scatter) +
+             ": its update computation, each input's new value from every input's current value "
+             "and update\n" +
+             out.text;
+  if (cuda) out.text = deviceAnnotated(out.text);
+  return out;
+}
+
+}  // namespace idxmap::codegen
