@@ -127,6 +127,9 @@ EmittedModule emitMlirModule(const mlir_ir::Module& module,
       out.problems.push_back({error.result().isRefuted() ? EmitProblem::Kind::kValidationRefuted
                                                          : EmitProblem::Kind::kValidationUnknown,
                               checked.location, error.what()});
+    } catch (const LocatedError& error) {  // at an op inside the op (a scatter's region)
+      out.problems.push_back(
+          {EmitProblem::Kind::kUnsupported, error.location(), error.message(), checked.location});
     } catch (const Error& error) {
       out.problems.push_back(
           {EmitProblem::Kind::kUnsupported, checked.location, op.name + ": " + error.what()});

@@ -34,8 +34,9 @@ struct EmitProblem {
     kValidationUnknown,  // validation could not decide
   };
   Kind kind;
-  SourceLocation location;
+  SourceLocation location;  // where the problem is: the op, or an op of its region
   std::string message;
+  SourceLocation op = {};  // the op that gets no kernel, where that is not `location`
 };
 
 // What kernels are printed as: C++ (codegen/cpp/cpp_kernel.h) or CUDA

@@ -8,6 +8,7 @@
 #include "codegen/prelude/element_code.h"
 #include "codegen/prelude/prelude.h"
 #include "core/checked.h"
+#include "core/text.h"
 
 namespace idxmap::codegen {
 namespace {
@@ -15,6 +16,11 @@ namespace {
 using mlir_ir::Operation;
 
 std::string where(const Operation& op) { return op.name + " at " + op.location.toString(); }
+
+// A problem with one op of the region, located there (the caret under that op).
+LocatedError atOp(const Operation& op, const std::string& message) {
+  return LocatedError(op.location, op.name + " in a scatter's update computation: " + message);
+}
 
 ElementCode codeOf(const mlir_ir::Type& type, const std::string& what) {
   std::optional<ElementCode> code = type.isOpaque() || type.rank() != 0
@@ -90,8 +96,7 @@ class RegionBody {
 
  private:
   std::string operation(const Operation& op, ElementCode& type) {
-    if (op.resultTypes.size() != 1)
-      throw Error(where(op) + ": one result of a known type expected");
+    if (op.resultTypes.size() != 1) throw atOp(op, "one result of a known type expected");
     type = codeOf(op.resultTypes[0], where(op));
     std::string opcode = op.name.substr(op.name.find('.') + 1);
     std::replace(opcode.begin(), opcode.end(), '_', '-');
@@ -99,7 +104,7 @@ class RegionBody {
       const mlir_ir::Attribute* value = op.attribute("value");
       std::optional<std::string> literal;
       if (value && value->dense) literal = literalElement(type, literalText(*value->dense));
-      if (!literal) throw Error(where(op) + ": a constant kernels cannot read");
+      if (!literal) throw atOp(op, "a constant kernels cannot read");
       return *literal;
     }
     std::vector<std::string> operands;
@@ -113,11 +118,10 @@ class RegionBody {
     if (opcode == "compare") {
       direction = comparisonWord(op, "comparison_direction", {"EQ", "NE", "GE", "GT", "LE", "LT"});
       if (comparisonWord(op, "compare_type", {"TOTALORDER"}) == "TOTALORDER")
-        throw Error(where(op) + ": TOTALORDER comparisons are not computed");
+        throw atOp(op, "TOTALORDER comparisons are not computed");
     }
     std::optional<std::string> result = elementwiseValue(opcode, direction, types, type, operands);
-    if (!result)
-      throw Error(where(op) + ": kernels do not compute it in a scatter's update computation");
+    if (!result) throw atOp(op, "kernels do not compute it");
     return *result;
   }
 

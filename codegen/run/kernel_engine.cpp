@@ -76,9 +76,12 @@ KernelEngine::KernelEngine(const mlir_ir::Module& module, const JitOptions& opti
 const EmittedKernel& KernelEngine::kernelFor(const mlir_ir::Operation& op) const {
   for (const EmittedKernel& kernel : emitted_.kernels)
     if (kernel.op == &op) return kernel;
+  auto at = [&](const SourceLocation& location) {
+    return location.line == op.location.line && location.column == op.location.column;
+  };
   for (const EmitProblem& problem : emitted_.problems)
-    if (problem.location.line == op.location.line && problem.location.column == op.location.column)
-      throw mlir_interpreter::InterpretError(op.location, "no kernel: " + problem.message);
+    if (at(problem.location) || at(problem.op))
+      throw mlir_interpreter::InterpretError(problem.location, "no kernel: " + problem.message);
   throw mlir_interpreter::InterpretError(op.location, op.name + ": no kernel was emitted for it");
 }
 
