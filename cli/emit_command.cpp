@@ -125,16 +125,19 @@ CLI::App* addEmitCommand(CLI::App& app, EmitOptions& options) {
   command->add_flag("--deterministic", options.deterministic,
                     "--target cuda: no atomics; updates that may write one element are sorted "
                     "(by row or by target) and applied in row-major order (bit for bit the "
-                    "same every run)");
+                    "same every run; always so for a packed target or an update function of "
+                    "the kernel's own)");
   command->add_flag(
       "--json", options.json,
       "Print one record per kernel on stdout: {op, location, symbol, strategy, "
       "clamps, bounds_test, index_type, facts, notes, validated}; the C++ goes to -o");
   command->footer(
       R"(Kernels: stablehlo.gather, dynamic_gather (constant slice sizes) and scatter (update
-computation add, multiply, minimum, maximum or replace), tensor.gather, tensor.scatter,
+computation add, multiply, minimum, maximum or replace; any other region of elementwise ops,
+such as an argmax over a variadic scatter's inputs, becomes the kernel's own functions, each
+new value computed from every input before any is stored), tensor.gather, tensor.scatter,
 tcp.gather and tcp.gather_nd, with static shapes; element types f16, bf16, f32, f64, i1-i64,
-ui8-ui64.
+ui8-ui64 and the sub-byte i2, i4, ui2, ui4 (one to a byte; not as index values).
 
 HLO modules: one kernel per instruction of the entry computation (parameters, constants,
 tuples and get-tuple-element aside): a fusion computes its fused computation, any other
@@ -145,7 +148,8 @@ concatenate, pad, dynamic-slice, dynamic-update-slice, gather (start indices cla
 reduce-precision, reduce and reduce-window (one or several inputs, as JAX's argmax writes them;
 the reducer applied in row-major order, padding and dilation holes skipped as XLA skips them),
 dot and convolution (XLA's evaluator's conversions and accumulation order; not tuned against a
-BLAS), and an entry computation's scatter (or a fusion that only wraps one). The root and
+BLAS), and an entry computation's scatter (or a fusion that only wraps one): variadic, of any
+update computation of elementwise ops, sub-byte values one to a byte or packed (E(n)). The root and
 every reduction is a stage: a loop nest over its elements; everything else is computed in place
 from composed maps. Buffers follow the layouts the module writes; index arithmetic is int32_t
 where validation proves it fits. Any other op is an error located at it.
@@ -173,7 +177,8 @@ SYMBOL_packed; they return 0, 1 (a count not the emitted one), 2 (an index out o
 checked forms) or 3 (a CUDA error). Stores follow the proofs: plain when no two updates write one element, a thread
 per run of equal index vectors when the indices are sorted, else native atomics (atomicAdd for
 f32, f64, f16, bf16, i32, i64; compare-and-swap only where CUDA has no atomic), or with
---deterministic a stable sort and the updates of each element applied in row-major order: the
+--deterministic (and always for a packed target or an update function of the kernel's own,
+which have no atomic form) a stable sort and the updates of each element applied in row-major order: the
 rows by their index value where that value is a target coordinate (and the window's dims are the
 others), else every update by its target. Without nvcc the file compiles as host C++ (the CUDA part it uses is emulated):
   nvcc -std=c++20 --expt-relaxed-constexpr -O3 -arch=sm_90 -c kernels.cu

@@ -114,6 +114,7 @@ EmittedModule emitMlirModule(const mlir_ir::Module& module,
       Kernel kernel = kernelOf(op, *checked.block, *properties, symbol,
                                target.kind == EmitTarget::Kind::kCuda, update);
       kernel.symbol = symbol;
+      if (kernel.coupled) kernel.notes.push_back(update.note());
       kernel.op = op.name;
       kernel.location = checked.location.toString();
       if (!properties->indices.empty())

@@ -31,7 +31,7 @@ void KernelText::checkKernel(const ir::Function& function) {
             nodes.front().packed == packed && buffer(from).packedBits == target.packedBits &&
             nodes.front().type == (packed ? "uint8_t" : storage(target)) &&
             nodes.front().count ==
-                (packed ? (target.elements() * target.packedBits + 7) / 8 : target.elements()),
+                (packed ? packedBytes(target.elements(), target.packedBits) : target.elements()),
         "the copy into " + target.name);
     nodes = nodes.subspan(1);
   }

@@ -1,6 +1,7 @@
 #include "codegen/cpp/kernel_text.h"
 
 #include "codegen/kernel/loop_nest.h"
+#include "codegen/prelude/element_code.h"
 #include "codegen/prelude/prelude.h"
 
 namespace idxmap::codegen {
@@ -69,8 +70,11 @@ std::vector<EntryBuffer> KernelText::entryBuffers() const {
 
 std::string KernelText::accessor(const KernelBuffer& b) const {
   if (!b.packedBits) return "";
-  return "idxmap_packed<" + std::to_string(b.packedBits) + ", " + storage(b) + ", " +
-         (b.written ? "" : "const ") + "uint8_t>";
+  const std::optional<ElementCode> type = elementCode(hloTypeName(b.elementType));
+  if (!type || !type->narrow() || type->bits != b.packedBits)
+    throw Error(kernel_.op + " at " + kernel_.location + ": " + b.name + " is packed at " +
+                std::to_string(b.packedBits) + " bits, not its elements' width");
+  return packedBufferType(*type, b.written);
 }
 
 std::vector<ir::Node> KernelText::coupledStores(const std::vector<ir::Value>& sources) {
@@ -103,7 +107,7 @@ ir::Node KernelText::initialCopy(size_t into, size_t from) const {
   if (!target.packedBits)
     return ir::copy(target.name, buffer(from).name, storage(target), target.elements());
   return ir::copy(target.name, buffer(from).name, "uint8_t",
-                  (target.elements() * target.packedBits + 7) / 8, true);
+                  packedBytes(target.elements(), target.packedBits), true);
 }
 
 CExpr KernelText::offsetExpr(const std::string& role, const Access& access, Where where) {

@@ -43,6 +43,10 @@ class KernelText {
   // the op takes it (clamped where it clamps). Returns the nodes inside (the stores and what
   // selects them) for the caller to check; a node of another shape is not proven.
   std::span<const ir::Node> checkOpening(const ir::Node& statement);
+  // A coupled update's statement (Kernel::coupled): every new value held, each from every
+  // target's element and every source, before the stores of them. `prefetched`: the sources are
+  // a tile's prefetched values (idxmap_source<t>[...], proven where they were loaded).
+  void checkCoupledStores(std::span<const ir::Node> stores, bool prefetched = false);
   // `value` is runtime variable k's loaded value as loadedValue builds it: its index read at
   // an offset proven to be the kernel's load (wrapped where ONNX's negatives wrap).
   void checkLoadedValue(size_t k, ir::Value value);
@@ -119,7 +123,6 @@ class KernelText {
                  Interval shares, bool lanes);
   void checkStatement(const ir::Node& statement, Ownership ownership, Interval shares);
   void checkStores(std::span<const ir::Node> stores);
-  void checkCoupledStores(std::span<const ir::Node> stores);
   void checkPrefetch(const ir::Node& prefetch);
   // The ownership tests proven (each statement of a nest repeats its team's).
   std::set<std::string> provenTests_;

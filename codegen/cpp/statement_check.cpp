@@ -134,7 +134,7 @@ void KernelText::checkStores(std::span<const ir::Node> stores) {
 // A coupled kernel's point: held values idxmap_new<t>, each transfer t's combine of every
 // target's element at its store offset and every source's at its load offset (transfer order),
 // then the stores, each of its held value to the element its combine read.
-void KernelText::checkCoupledStores(std::span<const ir::Node> stores) {
+void KernelText::checkCoupledStores(std::span<const ir::Node> stores, bool prefetched) {
   const size_t n = kernel_.transfers.size();
   requireShape(stores.size() == 2 * n, "the point's held values and stores");
   std::vector<std::string> read(n);  // each target's offset as its combines read it
@@ -150,10 +150,12 @@ void KernelText::checkCoupledStores(std::span<const ir::Node> stores) {
     for (size_t k = 0; k < 2 * n; ++k) {
       const ir::Value& argument = held.value->operands[k];
       const Access& access = k < n ? kernel_.transfers[k].to : kernel_.transfers[k - n].from;
-      const std::string& from = buffer(access.buffer).name;
+      const std::string from = k >= n && prefetched ? "idxmap_source" + std::to_string(k - n)
+                                                    : buffer(access.buffer).name;
       requireShape(argument->kind == ir::ValueNode::Kind::kLoad && argument->name == from,
                    "argument " + std::to_string(k) + " of " + transfer.combine);
-      proveOffset(k < n ? "store to" : "load from", argument->index, access, Where::kGuarded);
+      if (k < n || !prefetched)
+        proveOffset(k < n ? "store to" : "load from", argument->index, access, Where::kGuarded);
       if (k < n && t == 0) read[k] = printCExpr(argument->index);
       requireShape(k >= n || printCExpr(argument->index) == read[k],
                    "the element " + transfer.combine + " reads of " + from);

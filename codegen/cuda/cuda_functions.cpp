@@ -71,7 +71,7 @@ std::string cudaHostEntries(const std::string& symbol, const std::vector<EntryBu
     const std::string sep = i ? ", " : "";
     host += sep + "const_cast<void*>(static_cast<const void*>(" + b.name +
             (b.accessor.empty() ? "" : ".bytes") + "))";
-    bytes += sep + (b.packedBits ? std::to_string((b.elements * b.packedBits + 7) / 8)
+    bytes += sep + (b.packedBits ? std::to_string(packedBytes(b.elements, b.packedBits))
                                  : "sizeof(" + b.storage + ") * " + std::to_string(b.elements));
     written += sep + (b.written ? "true" : "false");
     call += sep + "static_cast<" + (b.written ? "" : "const ") + b.storage + "*>(device[" +

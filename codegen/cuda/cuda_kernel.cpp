@@ -61,7 +61,9 @@ PrintedKernel CudaKernelPrinter::print() {
   std::string stores = describeStores();
   if (stores_ == Stores::kSorted || stores_ == Stores::kSortedRows) {
     if (kernel_.coupled)
-      stores += " (sorted because each update reads every input: no atomic update applies it)";
+      stores +=
+          " (sorted because the update computation is the kernel's own function, which has "
+          "no atomic form here)";
     else
       for (const Transfer& transfer : kernel_.transfers)
         if (buffer(transfer.to.buffer).packedBits) {
@@ -87,7 +89,9 @@ Stores CudaKernelPrinter::chooseStores(const CudaOptions& options) const {
   for (const Transfer& transfer : kernel_.transfers)
     if (!(transfer.to.offset == kernel_.transfers.at(0).to.offset))
       throw Error(kernel_.op + " at " + kernel_.location +
-                  ": --deterministic sorts by one target offset; this kernel's targets differ");
+                  ": sorting (--deterministic, or a packed target or an update function of the "
+                  "kernel's own, which have no atomic form) needs one target offset; this "
+                  "kernel's targets differ");
   return rowKey() ? Stores::kSortedRows : Stores::kSorted;
 }
 
@@ -133,10 +137,11 @@ std::string CudaKernelPrinter::describeStores() const {
       return "CUDA: " + std::to_string(points_) + " threads (" + std::to_string(kThreadsPerBlock) +
              " a block), one per window element and tile of " + std::to_string(threads_.rows()) +
              " rows of d0: it applies, in row-major order, the updates of each run of equal "
-             "index vectors that starts in its tile (the last one past it), holding an "
-             "element in a register until its run ends: runs never share an element (sorted, "
-             "proven above) and each window dim is a target coordinate (the map's form); "
-             "deterministic";
+             "index vectors that starts in its tile (the last one past it), " +
+             (segmentHeld() ? "holding an element in a register until its run ends"
+                            : "each in place") +
+             ": runs never share an element (sorted, proven above) and each window dim is a "
+             "target coordinate (the map's form); deterministic";
     case Stores::kAtomic:
       return threads +
              "atomic updates (native where CUDA has one): writes may collide, in no fixed "
@@ -215,7 +220,10 @@ ir::Node CudaKernelPrinter::statement(const std::vector<CExpr>& point, Store sto
   };
   ir::Node node = statementAt(point, stores);
   checkStoreStrategy(node);
-  checkOpening(node);  // the stores' offsets are proven as they are built (offsetExpr)
+  // The stores' offsets are proven as they are built (offsetExpr); a coupled update's order
+  // (every new value held before any store) is checked as the C++ target's is.
+  std::span<const ir::Node> inner = checkOpening(node);
+  if (kernel_.coupled) checkCoupledStores(inner, !sources.empty());
   return node;
 }
 

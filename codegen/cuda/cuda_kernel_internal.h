@@ -124,6 +124,10 @@ class CudaKernelPrinter : KernelText {
   // Whether a segmented thread loads its tile's sources first: every source offset uses dims
   // alone (valid over the whole box, whatever the index values).
   bool segmentSourcesPrefetched() const;
+  // Whether a segmented thread holds each run's element in a register: not where transfers
+  // share a target (they could update one element) nor for a coupled update (it reads every
+  // target); then each update is applied in place.
+  bool segmentHeld() const;
 
   // A plain-store kernel's second form, a thread per `lanes` consecutive points of the last dim
   // moving them 16 bytes at a time (cuda_vectors_internal.h); empty when the map does not

@@ -8,12 +8,7 @@ namespace idxmap::codegen {
 
 std::string CudaKernelPrinter::segmentedKernel() {
   const Interval d0 = kernel_.map.dims.at(0).range;
-  // Transfers that share a target could update one element, and a coupled update reads every
-  // target: then no element is held.
-  Store store = kernel_.coupled ? Store::kInPlace : Store::kHeld;
-  for (size_t a = 0; a < kernel_.transfers.size(); ++a)
-    for (size_t b = 0; b < a; ++b)
-      if (kernel_.transfers[a].to.buffer == kernel_.transfers[b].to.buffer) store = Store::kInPlace;
+  const Store store = segmentHeld() ? Store::kHeld : Store::kInPlace;
   const CExpr row = variable("idxmap_row", width_);
   std::vector<CExpr> point = dimVariables();
   point[0] = binary(COp::kAdd, variable("idxmap_first", width_), row);
@@ -79,6 +74,14 @@ void CudaKernelPrinter::checkSegmented(ir::Node& loop) {
   // The tiles: each thread's of `count` rows, together each of d0's rows once.
   require(checkGridPoints(validator_, loop, kernel_.map, {tile->count, 1}),
           "the thread's tile decoding");
+}
+
+bool CudaKernelPrinter::segmentHeld() const {
+  if (kernel_.coupled) return false;
+  for (size_t a = 0; a < kernel_.transfers.size(); ++a)
+    for (size_t b = 0; b < a; ++b)
+      if (kernel_.transfers[a].to.buffer == kernel_.transfers[b].to.buffer) return false;
+  return true;
 }
 
 bool CudaKernelPrinter::segmentSourcesPrefetched() const {

@@ -90,6 +90,7 @@ HloKernel hloScatterKernel(const hlo::Instruction& instruction, const std::strin
   for (size_t k = 0; k < kernel.buffers.size(); ++k) kernel.buffers[k].packedBits = packings.at(k);
   kernel.symbol = symbol;
   kernel.op = "scatter";
+  if (kernel.coupled) kernel.notes.push_back(update.note());
   kernel.location = scatter.location.toString();
   if (!properties->indices.empty())
     kernel.notes.insert(kernel.notes.begin(), "index values: " + properties->indices);

@@ -35,7 +35,7 @@ class UpdateBody {
     std::string expression;
     if (op == "parameter") {
       expression = loadElement(
-          type, updateArgument(static_cast<size_t>(instruction.parameterNumber), inputs_));
+          type, updateParameter(static_cast<size_t>(instruction.parameterNumber), inputs_));
     } else if (op == "constant") {
       std::optional<std::string> literal = literalElement(type, instruction.literal);
       if (!literal)

@@ -88,6 +88,10 @@ inline std::string parameterName(const std::string& name, bool used) {
 }
 
 // A kernel parameter as the entry points print it (codegen/cpp/cpp_kernel.h).
+// The bytes that `elements` sub-byte elements of `bits` each take, packed (the last byte's
+// unused bits included).
+inline int64_t packedBytes(int64_t elements, int bits) { return (elements * bits + 7) / 8; }
+
 struct EntryBuffer {
   std::string name;
   std::string storage;  // the C++ element type (uint8_t: a packed buffer's bytes)

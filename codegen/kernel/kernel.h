@@ -11,7 +11,6 @@
 //   for each transfer: target[to.offset(p, rt)] = combine(target[...], source[from.offset(p, rt)])
 //          (a copy when `combine` is empty); when `coupled`, each combine takes every transfer's
 //          target value, then every source value (in transfer order), all read before any store
-
 // after each `initialCopies` pair (into, from) copied whole.
 #pragma once
 

@@ -155,11 +155,21 @@ void requireStatic(const std::vector<const TensorType*>& types, const std::strin
     if (!type->isStatic()) throw Error(op + ": kernels need static shapes");
 }
 
+// Index values are loaded as their storage's integer: a sub-byte type's byte holds bits that
+// are not its value, so such indices are refused rather than read wrong.
+void requireWholeIndices(const TensorType& indices, const std::string& op) {
+  for (const char* narrow : {"i2", "i4", "ui2", "ui4"})
+    if (indices.element_type == narrow)
+      throw Error(op + ": kernels do not read " + indices.element_type +
+                  " index values (a sub-byte type; its byte's other bits are not its value)");
+}
+
 }  // namespace
 
 Kernel gatherKernel(const GatherOp& op, const OpIndexProperties& properties,
                     const TensorNames& names, const std::vector<int64_t>& operandShape) {
   requireStatic({&op.operand, &op.start_indices}, "gather");
+  requireWholeIndices(op.start_indices, "gather");
   const IndexingMap own = gather_scatter::gatherOutputToOperandMap(op);
   IndexingMap map = simplify(own);
   IndexingMap indicesMap = gather_scatter::gatherOutputToStartIndicesMap(op);
@@ -220,6 +230,7 @@ Kernel scatterKernel(const ScatterOp& op, const OpIndexProperties& properties,
   for (const TensorType& t : op.inputs) types.push_back(&t);
   for (const TensorType& t : op.updates) types.push_back(&t);
   requireStatic(types, "scatter");
+  requireWholeIndices(op.scatter_indices, "scatter");
   const IndexingMap own = gather_scatter::scatterUpdateToResultMap(op);
   IndexingMap map = simplify(own);
   IndexingMap indicesMap = gather_scatter::scatterUpdateToIndicesMap(op);

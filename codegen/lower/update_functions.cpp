@@ -80,7 +80,7 @@ class RegionBody {
     std::string expression;
     if (auto argument = arguments_.find(key); argument != arguments_.end()) {
       type = codeOf(block_.arguments[argument->second].type, "argument %" + key);
-      expression = loadElement(type, updateArgument(argument->second, inputs_));
+      expression = loadElement(type, updateParameter(argument->second, inputs_));
     } else {
       const Operation* op = definingOp(block_.operations, v);
       if (!op) throw Error("the update computation reads %" + key + ", which it does not define");
@@ -98,13 +98,30 @@ class RegionBody {
   std::string operation(const Operation& op, ElementCode& type) {
     if (op.resultTypes.size() != 1) throw atOp(op, "one result of a known type expected");
     type = codeOf(op.resultTypes[0], where(op));
-    std::string opcode = op.name.substr(op.name.find('.') + 1);
+    // StableHLO's (and MHLO's) ops are HLO's opcodes: another dialect's op of the same name may
+    // mean something else (tosa.maximum's nan_mode), and an attribute kernels do not read may
+    // change what an op computes.
+    const size_t dot = op.name.find('.');
+    const std::string dialect = op.name.substr(0, dot);
+    if (dot == std::string::npos || (dialect != "stablehlo" && dialect != "mhlo"))
+      throw atOp(op, "kernels compute StableHLO's ops only");
+    std::string opcode = op.name.substr(dot + 1);
     std::replace(opcode.begin(), opcode.end(), '_', '-');
+    // Attributes: a constant's value and a comparison's direction and type are read; any other
+    // could change what the op computes (refused once the op is known to be computed).
+    std::string unread;
+    for (const mlir_ir::NamedAttribute& attribute : op.attributes) {
+      const bool read = (opcode == "constant" && attribute.name == "value") ||
+                        (opcode == "compare" && (attribute.name == "comparison_direction" ||
+                                                 attribute.name == "compare_type"));
+      if (!read) unread = attribute.name;
+    }
     if (opcode == "constant") {
       const mlir_ir::Attribute* value = op.attribute("value");
       std::optional<std::string> literal;
       if (value && value->dense) literal = literalElement(type, literalText(*value->dense));
       if (!literal) throw atOp(op, "a constant kernels cannot read");
+      if (!unread.empty()) throw atOp(op, "its attribute `" + unread + "` is not read by kernels");
       return *literal;
     }
     std::vector<std::string> operands;
@@ -117,11 +134,21 @@ class RegionBody {
     std::string direction;
     if (opcode == "compare") {
       direction = comparisonWord(op, "comparison_direction", {"EQ", "NE", "GE", "GT", "LE", "LT"});
-      if (comparisonWord(op, "compare_type", {"TOTALORDER"}) == "TOTALORDER")
-        throw atOp(op, "TOTALORDER comparisons are not computed");
+      // The type the operands' own type implies; TOTALORDER (or another) is not computed.
+      const std::string compareType =
+          comparisonWord(op, "compare_type", {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"});
+      const std::string implied = types.at(0).kind == ElementCode::Kind::kFloat ||
+                                          types.at(0).kind == ElementCode::Kind::kHalf
+                                      ? "FLOAT"
+                                  : types.at(0).isSigned ? "SIGNED"
+                                                         : "UNSIGNED";
+      if (!compareType.empty() && compareType != implied)
+        throw atOp(op,
+                   compareType + " comparisons of " + types.at(0).hloType + " are not computed");
     }
     std::optional<std::string> result = elementwiseValue(opcode, direction, types, type, operands);
     if (!result) throw atOp(op, "kernels do not compute it");
+    if (!unread.empty()) throw atOp(op, "its attribute `" + unread + "` is not read by kernels");
     return *result;
   }
 
@@ -134,7 +161,15 @@ class RegionBody {
 
 }  // namespace
 
-std::string updateArgument(size_t k, size_t inputs) {
+std::string UpdateFunctions::note() const {
+  std::string list;
+  for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+  return "update computation: the kernel's own functions " + list +
+         " (its ops as element_code writes them, each new value computed before any is stored; "
+         "their bodies are held against the reference by tests, not read by kernel validation)";
+}
+
+std::string updateParameter(size_t k, size_t inputs) {
   return k < inputs ? "current" + std::to_string(k) : "update" + std::to_string(k - inputs);
 }
 
@@ -143,7 +178,7 @@ std::string updateFunction(const std::string& name, const std::vector<std::strin
                            const std::string& result) {
   std::string parameters, unused;
   for (size_t k = 0; k < storage.size(); ++k) {
-    const std::string argument = updateArgument(k, storage.size() / 2);
+    const std::string argument = updateParameter(k, storage.size() / 2);
     parameters += (k ? ", " : "") + storage[k] + " " + argument;
     unused += "  (void)" + argument + ";\n";  // a function reads only what it needs
   }

@@ -16,10 +16,13 @@ struct UpdateFunctions {
   // then every update value (stored elements, in operand order).
   std::vector<std::string> names;
   std::string text;  // their definitions, `static inline` (`__host__ __device__` too for CUDA)
+
+  // The header's note on them: what they are, and that kernel validation does not read them.
+  std::string note() const;
 };
 
 // The name of parameter k of an update function of `inputs` inputs: current<k>, then update<k>.
-std::string updateArgument(size_t k, size_t inputs);
+std::string updateParameter(size_t k, size_t inputs);
 // An update function's definition: `storage` holds its parameters' types (every input's, then
 // every update's), `body` its locals, `result` the value it returns, of `resultStorage`.
 std::string updateFunction(const std::string& name, const std::vector<std::string>& storage,

@@ -80,7 +80,18 @@ template <int Bits, class T, class Byte> struct idxmap_packed {
     Byte* byte;
     unsigned shift;
     IDXMAP_HOST_DEVICE operator T() const {
-      return idxmap_narrow<Bits>(static_cast<T>(*byte >> shift));
+#ifdef __CUDA_ARCH__
+      const unsigned bits = *byte;
+#else
+      // Other threads may be writing the byte's other elements (atomically): read it atomically
+      // too, or the read races with them in C++'s memory model.
+      unsigned bits;
+      if constexpr (std::is_const_v<Byte>)
+        bits = *byte;
+      else
+        bits = std::atomic_ref<uint8_t>(*byte).load(std::memory_order_relaxed);
+#endif
+      return idxmap_narrow<Bits>(static_cast<T>(bits >> shift));
     }
     IDXMAP_HOST_DEVICE void operator=(T value) const {
       const unsigned bits = (static_cast<unsigned>(value) & kMask) << shift;

@@ -204,17 +204,27 @@ const char* computationName(UpdateComputation computation) {
   return nullptr;
 }
 
+// computation(a, b) on integers (add and multiply wrap; kReplace is the caller's).
+std::string integerBody(UpdateComputation computation, const std::string& a, const std::string& b) {
+  switch (computation) {
+    case UpdateComputation::kAdd:
+      return "idxmap_wrap_add(" + a + ", " + b + ")";
+    case UpdateComputation::kMul:
+      return "idxmap_wrap_mul(" + a + ", " + b + ")";
+    default:
+      return std::string("idxmap_") + computationName(computation) + "(" + a + ", " + b + ")";
+  }
+}
+
 // The body of computation(a, b) on stored elements of `type`.
 std::string combineBody(UpdateComputation computation, const TypeInfo& type) {
   if (type.kind == TypeInfo::kNarrow) {
-    // A stored element's other bits are not its value: the result is computed on the low bits
-    // (wrapping add and multiply depend on no others) and brought back to the narrow form.
+    // A stored element's other bits are not its value: the result is computed on them brought
+    // to the narrow form (wrapping add and multiply would not need it; min and max do), and
+    // brought back to it.
     const std::string narrow = "idxmap_narrow<" + std::to_string(type.bits) + ">";
     if (computation == UpdateComputation::kReplace) return narrow + "(b)";
-    if (computation == UpdateComputation::kAdd || computation == UpdateComputation::kMul)
-      return narrow + "(" + combineBody(computation, {type.name, type.storage, 1, TypeInfo::kInt}) + ")";
-    return std::string("idxmap_") + computationName(computation) + "(" + narrow + "(a), " +
-           narrow + "(b))";
+    return narrow + "(" + integerBody(computation, narrow + "(a)", narrow + "(b)") + ")";
   }
   if (computation == UpdateComputation::kReplace) return "b";
   const bool add = computation == UpdateComputation::kAdd,
@@ -224,11 +234,8 @@ std::string combineBody(UpdateComputation computation, const TypeInfo& type) {
     case TypeInfo::kBool:  // StableHLO's add on booleans is or, multiply is and
       return add ? "a || b" : mul ? "a && b" : minMax == "min" ? "a && b" : "a || b";
     case TypeInfo::kInt:
-      return add   ? "idxmap_wrap_add(a, b)"
-             : mul ? "idxmap_wrap_mul(a, b)"
-                   : "idxmap_" + minMax + "(a, b)";
-    case TypeInfo::kNarrow:  // above
-      break;
+    case TypeInfo::kNarrow:  // its own form above
+      return integerBody(computation, "a", "b");
     case TypeInfo::kFloat:
       return add ? "a + b" : mul ? "a * b" : "idxmap_ieee_" + minMax + "(a, b)";
     case TypeInfo::kHalf: {

@@ -215,25 +215,62 @@ INSTANTIATE_TEST_SUITE_P(Targets, RegionKernels,
                            return info.param == EmitTarget::Kind::kCuda ? "Cuda" : "Cpp";
                          });
 
-// An op kernels do not compute in a region: no kernel, the op named at its location.
-TEST(RegionKernelsRefused, AnOpKernelsDoNotComputeIsNamed) {
-  const std::string text =
-      R"(func.func @main(%in: tensor<4xf32>, %rows: tensor<2x1xi32>, %up: tensor<2xf32>) -> tensor<4xf32> {
-  %0 = "stablehlo.scatter"(%in, %rows, %up) ({
-  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-    %c = "stablehlo.custom_call"(%a, %b) {call_target_name = "mystery"} : (tensor<f32>, tensor<f32>) -> tensor<f32>
-    stablehlo.return %c : tensor<f32>
-  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4xf32>, tensor<2x1xi32>, tensor<2xf32>) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
-})";
-  mlir_ir::Module module = mlir_ir::parseMlirModule(text, "refused.mlir");
-  EmittedModule emitted = emitMlirModule(module, {}, {});
-  EXPECT_TRUE(emitted.kernels.empty());
-  ASSERT_EQ(emitted.problems.size(), 1u);
-  EXPECT_EQ(emitted.problems[0].location.line, 4);  // the region's op, not the scatter
-  EXPECT_NE(emitted.problems[0].message.find("stablehlo.custom_call in a scatter's update"),
-            std::string::npos)
-      << emitted.problems[0].message;
+// What kernels do not compute in a region, each refused at its op: an op of another dialect
+// (tosa.maximum's nan_mode means something else), one no kernel computes, an attribute kernels
+// do not read, a comparison type other than the operands' own; and i4 index values.
+TEST(RegionKernelsRefused, WhatKernelsDoNotComputeIsNamedAtItsOp) {
+  auto scatter = [](const std::string& region, const std::string& indexType = "i32") {
+    return "func.func @main(%in: tensor<4xf32>, %rows: tensor<2x1x" + indexType +
+           ">, %up: tensor<2xf32>) -> tensor<4xf32> {\n"
+           "  %0 = \"stablehlo.scatter\"(%in, %rows, %up) ({\n"
+           "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n" +
+           region +
+           "  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], "
+           "scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4xf32>, "
+           "tensor<2x1x" +
+           indexType + ">, tensor<2xf32>) -> tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n";
+  };
+  const std::string half = "    %h = stablehlo.constant dense<0.5> : tensor<f32>\n";
+  const std::string ret = "    stablehlo.return %c : tensor<f32>\n";
+  const struct {
+    std::string text;
+    int line;
+    std::string says;
+  } cases[] = {
+      {scatter("    %c = \"stablehlo.custom_call\"(%a, %b) {call_target_name = \"mystery\"} : "
+               "(tensor<f32>, tensor<f32>) -> tensor<f32>\n" +
+               ret),
+       4, "stablehlo.custom_call in a scatter's update computation: kernels do not compute it"},
+      {scatter("    %c = \"tosa.maximum\"(%a, %b) {nan_mode = \"IGNORE\"} : (tensor<f32>, "
+               "tensor<f32>) -> tensor<f32>\n" +
+               ret),
+       4, "kernels compute StableHLO's ops only"},
+      {scatter(half +
+               "    %d = stablehlo.multiply %b, %h : tensor<f32>\n"
+               "    %c = \"stablehlo.subtract\"(%a, %d) {precision = 1} : (tensor<f32>, "
+               "tensor<f32>) -> tensor<f32>\n" +
+               ret),
+       6, "its attribute `precision` is not read by kernels"},
+      {scatter("    %p = stablehlo.compare GT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> "
+               "tensor<i1>\n    %c = stablehlo.select %p, %a, %b : tensor<i1>, tensor<f32>\n" +
+               ret),
+       4, "TOTALORDER comparisons of f32 are not computed"},
+      {scatter(half +
+                   "    %d = stablehlo.multiply %b, %h : tensor<f32>\n"
+                   "    %c = stablehlo.subtract %a, %d : tensor<f32>\n" +
+                   ret,
+               "i4"),
+       2, "do not read i4 index values"},
+  };
+  for (const auto& c : cases) {
+    mlir_ir::Module module = mlir_ir::parseMlirModule(c.text, "refused.mlir");
+    EmittedModule emitted = emitMlirModule(module, {}, {});
+    EXPECT_TRUE(emitted.kernels.empty()) << c.says;
+    ASSERT_EQ(emitted.problems.size(), 1u) << c.says;
+    EXPECT_EQ(emitted.problems[0].location.line, c.line) << emitted.problems[0].message;
+    EXPECT_NE(emitted.problems[0].message.find(c.says), std::string::npos)
+        << emitted.problems[0].message;
+  }
 }
 
 }  // namespace

@@ -146,15 +146,28 @@ ENTRY e {
   best = (f32[6,4], s32[6,4]) scatter(table, labels, rows, updates, more), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=argmax
   best_once = (f32[6,4], s32[6,4]) scatter(table, labels, iota, once, first), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=argmax
   halved = f32[6,4] scatter(table, rows, updates), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=sub_half
+  row_iota = s32[9,1] iota(), iota_dimension=0
+  four = s32[] constant(4)
+  fours = s32[9,1] broadcast(four), dimensions={}
+  sorted_rows = s32[9,1] divide(row_iota, fours)
+  best_sorted = (f32[6,4], s32[6,4]) scatter(table, labels, sorted_rows, updates, more), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=argmax
+  packed_sorted = s4[6,4]{1,0:E(4)} scatter(packed_nibbles, sorted_rows, packed_steps), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add_s4
+  e0 = f32[6,4] get-tuple-element(best_sorted), index=0
+  e1 = s32[6,4] get-tuple-element(best_sorted), index=1
   b0 = f32[6,4] get-tuple-element(best), index=0
   b1 = s32[6,4] get-tuple-element(best), index=1
   c0 = f32[6,4] get-tuple-element(best_once), index=0
   c1 = s32[6,4] get-tuple-element(best_once), index=1
-  ROOT t = (f32[6,4], f32[6,4], s32[5,3], f16[3,5,2], f32[6,4], f32[6,4], f32[6,4], s32[6,4], f32[6,4], s32[6,4], f32[6,4], s32[6,4], s4[6,4], u2[5,3], s4[6,4]{1,0:E(4)}, u2[5,3]{1,0:E(2)}, f32[6,4], s32[6,4], f32[6,4], s32[6,4], f32[6,4]) tuple(added, replaced, multiplied, smallest, largest, fused, s0, s1, o0, o1, t0, t1, stepped, raised, packed_stepped, packed_raised, b0, b1, c0, c1, halved)
+  ROOT t = (f32[6,4], f32[6,4], s32[5,3], f16[3,5,2], f32[6,4], f32[6,4], f32[6,4], s32[6,4], f32[6,4], s32[6,4], f32[6,4], s32[6,4], s4[6,4], u2[5,3], s4[6,4]{1,0:E(4)}, u2[5,3]{1,0:E(2)}, f32[6,4], s32[6,4], f32[6,4], s32[6,4], f32[6,4], f32[6,4], s32[6,4], s4[6,4]{1,0:E(4)}) tuple(added, replaced, multiplied, smallest, largest, fused, s0, s1, o0, o1, t0, t1, stepped, raised, packed_stepped, packed_raised, b0, b1, c0, c1, halved, e0, e1, packed_sorted)
 })";
   auto module = std::make_unique<hlo::Module>(hlo::parseHloModule(text, "scatters.hlo"));
   std::vector<Case> cases = entryCases(*module, {"scatter", "fusion"}, "scatter_", cuda);
-  ASSERT_EQ(cases.size(), 16u);
+  ASSERT_EQ(cases.size(), 18u);
+  // Sorted, repeated rows (an iota divided by 4): threads split d0 at runs, for an update of the
+  // kernel's own and a packed target too (each update in place on CUDA).
+  for (size_t sorted : {16, 17})
+    EXPECT_NE(cases[sorted].kernel.printed.text.find("indices sorted"), std::string::npos)
+        << cases[sorted].kernel.printed.text;
   // Update computations of the kernel's own (an argmax's, one a multiply and a subtract): each
   // new value read from every input before any is stored; over unique rows in parallel.
   for (size_t own : {13, 14, 15})

@@ -23,7 +23,7 @@ using gather_scatter::UpdateComputation;
 const UpdateComputation kComputations[] = {UpdateComputation::kAdd, UpdateComputation::kMul,
                                            UpdateComputation::kMin, UpdateComputation::kMax,
                                            UpdateComputation::kReplace};
-const char* kTypes[] = {"f32",  "f64",  "f16",  "bf16", "i1", "i8", "i16", "i32",  "i64",
+const char* kTypes[] = {"f32", "f64",  "f16",  "bf16", "i1", "i8", "i16", "i32", "i64",
                         "ui8", "ui16", "ui32", "ui64", "i2", "i4", "ui2", "ui4"};
 
 // The width of a sub-byte integer type (i2, i4, ui2, ui4); 0 for any other.
@@ -70,7 +70,8 @@ std::pair<Tensor, Tensor> pairs(const std::string& type) {
     if (isUnsigned)
       for (int64_t& v : ints) v = bits == 64 ? v : (v & ((int64_t{1} << bits) - 1));
     else if (bits < 8)  // a sub-byte type's values, wrapped to its width
-      for (int64_t& v : ints) v = (v & ((int64_t{1} << bits) - 1)) - (v & (int64_t{1} << (bits - 1))) * 2;
+      for (int64_t& v : ints)
+        v = (v & ((int64_t{1} << bits) - 1)) - (v & (int64_t{1} << (bits - 1))) * 2;
   }
   Tensor a = gather_scatter::zeros(type, {0}), b = a;
   size_t n = floats.empty() ? ints.size() : floats.size();

@@ -11,6 +11,7 @@
 // the ops; IDXMAP_TEST_FULL=1 all of them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -346,6 +347,28 @@ TEST(IrMutation, RefusesChangesToACoupledUpdate) {
     ASSERT_TRUE(kernel.coupled);
     ++kernels;
     expectRefused(kernel, refusedBy, applied);
+    // The CUDA target's statements: a store moved before the new values are held is refused.
+    bool moved = false;
+    auto storeFirst = [&](ir::Node& node) {
+      if (!isStatement(node)) return;  // a statement, as it is validated (not a loop around it)
+      forEachNode(node.body, [&](ir::Node& n) {
+        auto first = std::find_if(n.body.begin(), n.body.end(), held);
+        auto store = std::find_if(n.body.begin(), n.body.end(),
+                                  [](const ir::Node& m) { return m.kind == Kind::kStore; });
+        if (moved || first == n.body.end() || store == n.body.end() || store < first) return;
+        std::rotate(first, store, store + 1);
+        moved = true;
+      });
+    };
+    EXPECT_NO_THROW(printCudaKernel(kernel));
+    try {
+      printCudaKernel(kernel, {}, storeFirst);
+      EXPECT_FALSE(moved) << "a CUDA store before its new values is accepted";
+    } catch (const ValidationError&) {
+      EXPECT_TRUE(moved);
+      ++refusedBy["CUDA: a store before every new value is held"];
+      ++applied;
+    }
     for (const Mutation& mutation : coupled) {
       bool changed = false;
       try {
@@ -363,6 +386,7 @@ TEST(IrMutation, RefusesChangesToACoupledUpdate) {
   for (const auto& [name, count] : refusedBy) std::cout << "  " << name << ": " << count << "\n";
   EXPECT_GT(kernels, 0);
   for (const Mutation& mutation : coupled) EXPECT_GT(refusedBy[mutation.name], 0) << mutation.name;
+  EXPECT_GT(refusedBy["CUDA: a store before every new value is held"], 0);
 }
 
 }  // namespace
