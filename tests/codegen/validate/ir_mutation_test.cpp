@@ -282,9 +282,9 @@ TEST(IrMutation, RefusesParallelStoresWithoutAProofOfDistinctTargets) {
 
 // A coupled update (Kernel::coupled: an update computation of the caller's that reads every
 // input, HLO's argmax): every structural change above, and changes to its held values and their
-// stores, are refused on random two-input scatters.
+// stores, are refused on random scatters of one and two inputs.
 TEST(IrMutation, RefusesChangesToACoupledUpdate) {
-  RandomCases random = randomKernelCases(0, 14, 20261130);
+  RandomCases random = randomKernelCases(0, 18, 20261130);
   auto held = [](const ir::Node& n) {
     return n.kind == Kind::kLet && n.name.starts_with("idxmap_new");
   };
@@ -300,12 +300,12 @@ TEST(IrMutation, RefusesChangesToACoupledUpdate) {
                      list->begin() + static_cast<long>(first) + 1);
          return true;
        }},
-      {"a new value from the inputs swapped",
+      {"a new value from the current value and update swapped",
        [&](ir::Function& f, const Kernel&) {
          ir::Node* let = firstOf(f, held);
-         if (!let || let->value->operands.size() < 4) return false;
+         if (!let) return false;
          std::vector<ir::Value> operands = let->value->operands;
-         std::swap(operands[0], operands[1]);
+         std::swap(operands[0], operands[operands.size() / 2]);
          let->value = ir::callValue(let->value->name, operands);
          return true;
        }},
@@ -333,12 +333,13 @@ TEST(IrMutation, RefusesChangesToACoupledUpdate) {
   std::map<std::string, int> refusedBy;
   for (const RandomCase& c : random.cases) {
     gather_scatter::ScatterOp op = c.scatterOp;
-    if (op.inputs.size() != 2) continue;
     op.update_computation = gather_scatter::UpdateComputation::kOther;
+    std::vector<std::string> functions;
+    for (size_t i = 0; i < op.inputs.size(); ++i)
+      functions.push_back("idxmap_update" + std::to_string(i));
     Kernel kernel;
     try {
-      kernel = scatterKernel(op, {}, {"updates", "result", "scatter_indices"},
-                             {"idxmap_argmax0", "idxmap_argmax1"});
+      kernel = scatterKernel(op, {}, {"updates", "result", "scatter_indices"}, functions);
       printCppKernel(kernel);  // as built: validated
     } catch (const ValidationError& e) {
       ADD_FAILURE() << "the kernel as built is refused: " << e.what();
