@@ -29,7 +29,7 @@ class UpdateBody {
   explicit UpdateBody(size_t inputs) : inputs_(inputs) {}
 
   std::string value(const hlo::Instruction& instruction) {
-    if (auto found = names_.find(&instruction); found != names_.end()) return found->second;
+    if (const auto* local = locals_.find(&instruction)) return local->first;
     const ElementCode type = codeOf(instruction);
     const std::string& op = instruction.opcode;
     std::string expression;
@@ -59,17 +59,14 @@ class UpdateBody {
                           "kernels do not compute `" + op + "` in a scatter's update computation");
       expression = *result;
     }
-    const std::string name = "v" + std::to_string(names_.size());
-    text_ += "  const " + type.compute + " " + name + " = " + expression + ";\n";
-    return names_[&instruction] = name;
+    return locals_.define(&instruction, type, expression).first;
   }
 
-  const std::string& text() const { return text_; }
+  const std::string& text() const { return locals_.text(); }
 
  private:
   size_t inputs_;
-  std::map<const hlo::Instruction*, std::string> names_;
-  std::string text_;
+  UpdateLocals<const hlo::Instruction*> locals_;
 };
 
 }  // namespace

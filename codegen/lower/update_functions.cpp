@@ -73,9 +73,9 @@ class RegionBody {
   // The value's local (its code in `type`).
   std::string value(const mlir_ir::Value& v, ElementCode& type) {
     const std::string key = v.toString();
-    if (auto found = names_.find(key); found != names_.end()) {
-      type = found->second.second;
-      return found->second.first;
+    if (const auto* local = locals_.find(key)) {
+      type = local->second;
+      return local->first;
     }
     std::string expression;
     if (auto argument = arguments_.find(key); argument != arguments_.end()) {
@@ -86,13 +86,10 @@ class RegionBody {
       if (!op) throw Error("the update computation reads %" + key + ", which it does not define");
       expression = operation(*op, type);
     }
-    const std::string name = "v" + std::to_string(names_.size());
-    text_ += "  const " + type.compute + " " + name + " = " + expression + ";\n";
-    names_[key] = {name, type};
-    return name;
+    return locals_.define(key, type, expression).first;
   }
 
-  const std::string& text() const { return text_; }
+  const std::string& text() const { return locals_.text(); }
 
  private:
   std::string operation(const Operation& op, ElementCode& type) {
@@ -155,8 +152,7 @@ class RegionBody {
   const mlir_ir::Block& block_;
   size_t inputs_ = 0;
   std::map<std::string, size_t> arguments_;
-  std::map<std::string, std::pair<std::string, ElementCode>> names_;
-  std::string text_;
+  UpdateLocals<std::string> locals_;
 };
 
 }  // namespace

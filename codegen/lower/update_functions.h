@@ -4,9 +4,12 @@
 // computation in codegen/hlo (hlo_scatter_update).
 #pragma once
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "codegen/prelude/element_code.h"
 #include "ops/mlir/module.h"
 
 namespace idxmap::codegen {
@@ -19,6 +22,29 @@ struct UpdateFunctions {
 
   // The header's note on them: what they are, and that kernel validation does not read them.
   std::string note() const;
+};
+
+// An update function's locals, each value once: `const <compute type> v<k> = <expression>;` in
+// the order its result needs them, found again by the key of what they compute (an HLO
+// instruction, an MLIR value).
+template <class Key>
+class UpdateLocals {
+ public:
+  using Local = std::pair<std::string, ElementCode>;  // the name, its code
+  const Local* find(const Key& key) const {
+    auto found = locals_.find(key);
+    return found == locals_.end() ? nullptr : &found->second;
+  }
+  const Local& define(const Key& key, const ElementCode& type, const std::string& expression) {
+    const std::string name = "v" + std::to_string(locals_.size());
+    text_ += "  const " + type.compute + " " + name + " = " + expression + ";\n";
+    return locals_[key] = {name, type};
+  }
+  const std::string& text() const { return text_; }
+
+ private:
+  std::map<Key, Local> locals_;
+  std::string text_;
 };
 
 // The name of parameter k of an update function of `inputs` inputs: current<k>, then update<k>.
