@@ -83,7 +83,7 @@ class RegionBody {
       expression = loadElement(type, updateParameter(argument->second, inputs_));
     } else {
       const Operation* op = definingOp(block_.operations, v);
-      if (!op) throw Error("the update computation reads %" + key + ", which it does not define");
+      if (!op) throw Error("the update computation reads " + key + ", which it does not define");
       expression = operation(*op, type);
     }
     return locals_.define(key, type, expression).first;
@@ -94,7 +94,12 @@ class RegionBody {
  private:
   std::string operation(const Operation& op, ElementCode& type) {
     if (op.resultTypes.size() != 1) throw atOp(op, "one result of a known type expected");
-    type = codeOf(op.resultTypes[0], where(op));
+    try {
+      type = codeOf(op.resultTypes[0], where(op));
+    } catch (const Error&) {
+      throw atOp(op, "it computes " + op.resultTypes[0].toString() +
+                         ", and kernels compute scalars of their element types only");
+    }
     // StableHLO's (and MHLO's) ops are HLO's opcodes: another dialect's op of the same name may
     // mean something else (tosa.maximum's nan_mode), and an attribute kernels do not read may
     // change what an op computes.
@@ -144,7 +149,11 @@ class RegionBody {
                    compareType + " comparisons of " + types.at(0).hloType + " are not computed");
     }
     std::optional<std::string> result = elementwiseValue(opcode, direction, types, type, operands);
-    if (!result) throw atOp(op, "kernels do not compute it");
+    if (!result) {
+      std::string on;
+      for (const ElementCode& t : types) on += (on.empty() ? "" : ", ") + t.hloType;
+      throw atOp(op, "kernels do not compute it on (" + on + ") giving " + type.hloType);
+    }
     if (!unread.empty()) throw atOp(op, "its attribute `" + unread + "` is not read by kernels");
     return *result;
   }

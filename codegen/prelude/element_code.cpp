@@ -86,8 +86,17 @@ const std::map<std::string_view, ElementRule, std::less<>>& rules() {
 const std::map<std::string_view, std::string_view, std::less<>> kDirections = {
     {"EQ", "=="}, {"NE", "!="}, {"LT", "<"}, {"LE", "<="}, {"GT", ">"}, {"GE", ">="}};
 
-std::string substitute(std::string_view pattern, const std::vector<std::string>& operands,
-                       const ElementCode& type, std::string_view direction) {
+std::optional<std::string> substitute(std::string_view pattern,
+                                      const std::vector<std::string>& operands,
+                                      const ElementCode& type, std::string_view direction) {
+  // An op of another number of operands than the pattern reads is not this opcode's (a
+  // malformed region's `select(a, b)`, an `add` of three): no value, rather than one that
+  // drops an operand.
+  size_t arity = 0;
+  for (size_t i = 0; i + 1 < pattern.size(); ++i)
+    if (pattern[i] == '$' && pattern[i + 1] >= '0' && pattern[i + 1] <= '9')
+      arity = std::max(arity, static_cast<size_t>(pattern[i + 1] - '0') + 1);
+  if (operands.size() != arity) return std::nullopt;
   std::string out;
   for (size_t i = 0; i < pattern.size(); ++i) {
     if (pattern[i] != '$' || i + 1 == pattern.size()) {
@@ -371,7 +380,9 @@ std::optional<std::string> elementwiseValue(std::string_view opcode, std::string
       type.narrow() && narrowRule != kNarrowRules.end())
     pattern = narrowRule->second;
   if (!*pattern) return std::nullopt;
-  std::string value = substitute(pattern, operands, type, symbol);
+  std::optional<std::string> substituted = substitute(pattern, operands, type, symbol);
+  if (!substituted) return std::nullopt;
+  std::string value = *substituted;
   // A sub-byte result wraps at its width; select, clamp, maximum and minimum pick an operand.
   const bool picks =
       opcode == "select" || opcode == "clamp" || opcode == "maximum" || opcode == "minimum";
