@@ -209,6 +209,9 @@ UpdateFunctions regionUpdateFunctions(const Operation& scatter, const std::strin
     RegionBody body(block, n);
     ElementCode type{};
     const std::string value = body.value(block.operations.back().operands[i], type);
+    if (type.storage != storage[i])  // the scatter's validation says which constraint (C23)
+      throw Error(where(scatter) + ": the update computation returns " + type.hloType +
+                  " for input " + std::to_string(i));
     out.names.push_back(symbol + "_update" + std::to_string(i));
     out.text += updateFunction(out.names.back(), storage, body.text(), type.storage,
                                storeElement(type, value));
