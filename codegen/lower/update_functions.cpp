@@ -201,15 +201,18 @@ UpdateFunctions regionUpdateFunctions(const Operation& scatter, const std::strin
       block.operations.back().operands.size() != n)
     throw Error(where(scatter) + ": the update computation takes " + std::to_string(2 * n) +
                 " scalars and returns " + std::to_string(n));
-  std::vector<std::string> storage;
-  for (const mlir_ir::BlockArgument& argument : block.arguments)
-    storage.push_back(codeOf(argument.type, where(scatter)).storage);
+  std::vector<std::string> storage, types;  // of each parameter
+  for (const mlir_ir::BlockArgument& argument : block.arguments) {
+    const ElementCode code = codeOf(argument.type, where(scatter));
+    storage.push_back(code.storage);
+    types.push_back(code.hloType);
+  }
   UpdateFunctions out;
   for (size_t i = 0; i < n; ++i) {
     RegionBody body(block, n);
     ElementCode type{};
     const std::string value = body.value(block.operations.back().operands[i], type);
-    if (type.storage != storage[i])  // the scatter's validation says which constraint (C23)
+    if (type.hloType != types[i])  // the scatter's validation says which constraint (C23)
       throw Error(where(scatter) + ": the update computation returns " + type.hloType +
                   " for input " + std::to_string(i));
     out.names.push_back(symbol + "_update" + std::to_string(i));
