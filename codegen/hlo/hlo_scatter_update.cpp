@@ -1,7 +1,9 @@
 #include "codegen/hlo/hlo_scatter_update.h"
 
 #include <map>
+#include <set>
 
+#include "codegen/hlo/hlo_computation_internal.h"
 #include "codegen/hlo/hlo_stage_internal.h"
 #include "codegen/prelude/element_code.h"
 #include "codegen/prelude/prelude.h"
@@ -75,6 +77,10 @@ UpdateFunctions scatterUpdateFunctions(const hlo::Instruction& scatter, const st
                                        bool cuda) {
   const hlo::Computation& computation = *scatter.calledComputations.at(0);
   const size_t n = (scatter.operands.size() - 1) / 2;
+  // Each instruction valid as its op model says (a compare's type matching its operands', ...),
+  // as a fusion's are.
+  std::set<const hlo::Instruction*> seen;
+  hlo_kernel_parts::checkInstructions(computation, seen);
   std::vector<const hlo::Instruction*> results{computation.root};
   if (n > 1) {
     if (computation.root->opcode != "tuple" || computation.root->operands.size() != n)
