@@ -133,6 +133,7 @@ class RegionBody {
       operands.push_back(value(operand, operandType));
       types.push_back(operandType);
     }
+    requireSameTypes(op, opcode, types, type);
     std::string direction;
     if (opcode == "compare") {
       direction = comparisonWord(op, "comparison_direction", {"EQ", "NE", "GE", "GT", "LE", "LT"});
@@ -156,6 +157,26 @@ class RegionBody {
     }
     if (!unread.empty()) throw atOp(op, "its attribute `" + unread + "` is not read by kernels");
     return *result;
+  }
+
+  // StableHLO's type rules of the elementwise ops (an invalid op is refused, not computed as
+  // the C++ would convert it): operands of one type, the result of theirs, except a compare's
+  // and is_finite's (pred), a select's predicate, and a convert's.
+  static void requireSameTypes(const Operation& op, const std::string& opcode,
+                               const std::vector<ElementCode>& types, const ElementCode& result) {
+    if (opcode == "convert" || opcode == "bitcast-convert") return;
+    const bool select = opcode == "select";
+    const bool predResult = opcode == "compare" || opcode == "is-finite";
+    if (select && (types.empty() || types[0].kind != ElementCode::Kind::kPred))
+      throw atOp(op, "its predicate is not i1");
+    const size_t first = select ? 1 : 0;
+    for (size_t k = first; k < types.size(); ++k)
+      if (types[k].hloType != types[first].hloType ||
+          (!predResult && types[k].hloType != result.hloType))
+        throw atOp(op, "operands and result of one type expected (" + types[k].hloType + ", " +
+                           types[first].hloType + " -> " + result.hloType + ")");
+    if (predResult && result.kind != ElementCode::Kind::kPred)
+      throw atOp(op, "its result is not i1");
   }
 
   const mlir_ir::Block& block_;

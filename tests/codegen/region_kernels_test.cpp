@@ -217,8 +217,9 @@ INSTANTIATE_TEST_SUITE_P(Targets, RegionKernels,
 
 // What kernels do not compute in a region, each refused at its op: an op of another dialect
 // (tosa.maximum's nan_mode means something else), one no kernel computes, an attribute kernels
-// do not read, a comparison type other than the operands' own, a select of two operands (no
-// crash, no dropped operand), an f8 value; and i4 index values.
+// do not read, a comparison type other than the operands' own, an add of three operands (no
+// dropped operand), a select of two (no crash), operands of two types, an f8 value; and i4
+// index values.
 TEST(RegionKernelsRefused, WhatKernelsDoNotComputeIsNamedAtItsOp) {
   auto scatter = [](const std::string& region, const std::string& indexType = "i32") {
     return "func.func @main(%in: tensor<4xf32>, %rows: tensor<2x1x" + indexType +
@@ -262,10 +263,18 @@ TEST(RegionKernelsRefused, WhatKernelsDoNotComputeIsNamedAtItsOp) {
                    ret,
                "i4"),
        2, "do not read i4 index values"},
+      {scatter("    %c = \"stablehlo.add\"(%a, %b, %a) : (tensor<f32>, tensor<f32>, tensor<f32>) "
+               "-> tensor<f32>\n" +
+               ret),
+       4, "kernels do not compute it on (f32, f32, f32) giving f32"},
       {scatter("    %c = \"stablehlo.select\"(%a, %b) : (tensor<f32>, tensor<f32>) -> "
                "tensor<f32>\n" +
                ret),
-       4, "kernels do not compute it on (f32, f32) giving f32"},
+       4, "its predicate is not i1"},
+      {scatter("    %e = \"stablehlo.convert\"(%b) : (tensor<f32>) -> tensor<i32>\n"
+               "    %c = \"stablehlo.add\"(%a, %e) : (tensor<f32>, tensor<i32>) -> tensor<f32>\n" +
+               ret),
+       5, "operands and result of one type expected (s32, f32 -> f32)"},
       {scatter("    %e = \"stablehlo.convert\"(%a) : (tensor<f32>) -> tensor<f8E4M3FN>\n"
                "    %c = \"stablehlo.convert\"(%e) : (tensor<f8E4M3FN>) -> tensor<f32>\n" +
                ret),
