@@ -46,21 +46,6 @@ std::string literalText(const mlir_ir::DenseElements& dense) {
   return text;
 }
 
-// The word of `words` the op's attribute (`#stablehlo<comparison_direction LT>`) or pretty
-// keywords (`LT`, `SIGNED`) name; empty when none does.
-std::string comparisonWord(const Operation& op, const char* attribute,
-                           const std::vector<std::string>& words) {
-  for (const std::string& word : words) {
-    if (const mlir_ir::Attribute* written = op.attribute(attribute)) {
-      if (written->text.find(" " + word + ">") != std::string::npos) return word;
-      continue;
-    }
-    for (const std::string& keyword : op.keywords)
-      if (keyword == word) return word;
-  }
-  return "";
-}
-
 // One function's body: each op the result reaches, once, as a local of its compute type.
 class RegionBody {
  public:
@@ -136,18 +121,23 @@ class RegionBody {
     requireSameTypes(op, opcode, types, type);
     std::string direction;
     if (opcode == "compare") {
-      direction = comparisonWord(op, "comparison_direction", {"EQ", "NE", "GE", "GT", "LE", "LT"});
+      // A word the attribute writes but no kernel knows is refused, not taken for the default.
+      const std::optional<std::string> written =
+          op.namedWord("comparison_direction", {"EQ", "NE", "GE", "GT", "LE", "LT"});
+      const std::optional<std::string> compareType =
+          op.namedWord("compare_type", {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"});
+      if (!written || !compareType)
+        throw atOp(op, "its comparison direction or type is not one kernels know");
+      direction = *written;
       // The type the operands' own type implies; TOTALORDER (or another) is not computed.
-      const std::string compareType =
-          comparisonWord(op, "compare_type", {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"});
       const std::string implied = types.at(0).kind == ElementCode::Kind::kFloat ||
                                           types.at(0).kind == ElementCode::Kind::kHalf
                                       ? "FLOAT"
                                   : types.at(0).isSigned ? "SIGNED"
                                                          : "UNSIGNED";
-      if (!compareType.empty() && compareType != implied)
+      if (!compareType->empty() && *compareType != implied)
         throw atOp(op,
-                   compareType + " comparisons of " + types.at(0).hloType + " are not computed");
+                   *compareType + " comparisons of " + types.at(0).hloType + " are not computed");
     }
     std::optional<std::string> result = elementwiseValue(opcode, direction, types, type, operands);
     if (!result) {

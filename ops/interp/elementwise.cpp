@@ -75,16 +75,13 @@ std::vector<Tensor> bitwiseXor(const OpContext& ctx) {
 // `#stablehlo<comparison_direction LT>` (generic) or the keyword `LT` (pretty).
 std::string comparisonWord(const OpContext& ctx, std::string_view attribute,
                            const std::vector<std::string>& words) {
-  if (const mlir_ir::Attribute* written = ctx.op.attribute(attribute)) {
-    for (const std::string& word : words)
-      if (written->text.find(" " + word + ">") != std::string::npos) return word;
+  std::optional<std::string> word = ctx.op.namedWord(attribute, words);
+  if (!word) {
+    const mlir_ir::Attribute* written = ctx.op.attribute(attribute);
     throw InterpretError(written->location,
                          ctx.op.name + ": unknown " + std::string(attribute) + " " + written->text);
   }
-  for (const std::string& keyword : ctx.op.keywords)
-    for (const std::string& word : words)
-      if (keyword == word) return word;
-  return "";
+  return *word;
 }
 
 // A double's position in IEEE-754's totalOrder: -NaN < -inf < ... < -0 < +0 < ... < NaN.

@@ -156,6 +156,19 @@ const Attribute* Operation::attribute(std::string_view attributeName) const {
   return named ? &named->value : nullptr;
 }
 
+std::optional<std::string> Operation::namedWord(std::string_view name,
+                                                const std::vector<std::string>& words) const {
+  if (const Attribute* written = attribute(name)) {
+    for (const std::string& word : words)
+      if (written->text.find(" " + word + ">") != std::string::npos) return word;
+    return std::nullopt;
+  }
+  for (const std::string& keyword : keywords)
+    for (const std::string& word : words)
+      if (keyword == word) return word;
+  return "";
+}
+
 const NamedAttribute* Operation::namedAttribute(std::string_view attributeName) const {
   return findNamed(attributes, attributeName);
 }

@@ -189,6 +189,11 @@ struct Operation {
   SourceLocation location;  // of the op name
 
   const Attribute* attribute(std::string_view name) const;
+  // The word of `words` that attribute `name` (`#stablehlo<comparison_direction LT>`) or, in
+  // the pretty form, a keyword (`LT`, `SIGNED`) names: "" when the op writes neither; nullopt
+  // when the attribute is written but names none of them.
+  std::optional<std::string> namedWord(std::string_view name,
+                                       const std::vector<std::string>& words) const;
   const NamedAttribute* namedAttribute(std::string_view name) const;
 };
 

@@ -20,25 +20,6 @@ std::span<const Tracer::Rules::Row> Tracer::logicRules() {
   return rows;
 }
 
-namespace {
-
-// The word of `words` the op's attribute (`#stablehlo<comparison_direction LT>`) or pretty
-// keywords (`LT`, `SIGNED`) name; empty when none does.
-std::string comparisonWord(const Operation& op, const char* attribute,
-                           const std::vector<std::string>& words) {
-  if (const mlir_ir::Attribute* written = op.attribute(attribute)) {
-    for (const std::string& word : words)
-      if (written->text.find(" " + word + ">") != std::string::npos) return word;
-    return "";
-  }
-  for (const std::string& keyword : op.keywords)
-    for (const std::string& word : words)
-      if (keyword == word) return word;
-  return "";
-}
-
-}  // namespace
-
 IndexValues Tracer::compare(const Operation& op, const mlir_ir::Type& type, int depth) {
   // Each direction, and where it fails.
   struct Direction {
@@ -50,9 +31,9 @@ IndexValues Tracer::compare(const Operation& op, const mlir_ir::Type& type, int 
                                          {"LT", "a < b", "a >= b"}, {"LE", "a <= b", "a > b"},
                                          {"GT", "a > b", "a <= b"}, {"GE", "a >= b", "a < b"}};
   const std::string direction =
-      comparisonWord(op, "comparison_direction", {"EQ", "NE", "GE", "GT", "LE", "LT"});
+      op.namedWord("comparison_direction", {"EQ", "NE", "GE", "GT", "LE", "LT"}).value_or("");
   const std::string kind =
-      comparisonWord(op, "compare_type", {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"});
+      op.namedWord("compare_type", {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"}).value_or("");
   std::optional<mlir_ir::Type> of = op.operands.empty() ? std::nullopt : operandType(op, 0);
   if (!of || !of->elementType().isInteger())
     return opaque(op, type, "compare of values that are not integers");

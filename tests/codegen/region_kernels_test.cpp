@@ -217,9 +217,9 @@ INSTANTIATE_TEST_SUITE_P(Targets, RegionKernels,
 
 // What kernels do not compute in a region, each refused at its op: an op of another dialect
 // (tosa.maximum's nan_mode means something else), one no kernel computes, an attribute kernels
-// do not read, a comparison type other than the operands' own, an add of three operands (no
-// dropped operand), a select of two (no crash), operands of two types, an f8 value; and i4
-// index values.
+// do not read, a comparison type other than the operands' own or one kernels do not know, an add of
+// three operands (no dropped operand), a select of two (no crash), operands of two types, an f8
+// value; and i4 index values.
 TEST(RegionKernelsRefused, WhatKernelsDoNotComputeIsNamedAtItsOp) {
   auto scatter = [](const std::string& region, const std::string& indexType = "i32") {
     return "func.func @main(%in: tensor<4xf32>, %rows: tensor<2x1x" + indexType +
@@ -257,6 +257,12 @@ TEST(RegionKernelsRefused, WhatKernelsDoNotComputeIsNamedAtItsOp) {
                "tensor<i1>\n    %c = stablehlo.select %p, %a, %b : tensor<i1>, tensor<f32>\n" +
                ret),
        4, "TOTALORDER comparisons of f32 are not computed"},
+      {scatter("    %p = \"stablehlo.compare\"(%a, %b) {comparison_direction = "
+               "#stablehlo<comparison_direction GT>, compare_type = #stablehlo<comparison_type "
+               "WEAKORDER>} : (tensor<f32>, tensor<f32>) -> tensor<i1>\n    %c = stablehlo.select "
+               "%p, %a, %b : tensor<i1>, tensor<f32>\n" +
+               ret),
+       4, "its comparison direction or type is not one kernels know"},
       {scatter(half +
                    "    %d = stablehlo.multiply %b, %h : tensor<f32>\n"
                    "    %c = stablehlo.subtract %a, %d : tensor<f32>\n" +
