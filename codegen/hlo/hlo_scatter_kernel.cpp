@@ -9,22 +9,12 @@
 #include "codegen/hlo/hlo_scatter_update.h"
 #include "codegen/hlo/hlo_stage_internal.h"
 #include "codegen/lower/gather_scatter_kernels.h"
+#include "codegen/prelude/element_code.h"
 #include "ops/hlo/models/gather_scatter.h"
 #include "ops/hlo/models/model.h"
 #include "verify/op_properties.h"
 
 namespace idxmap::codegen {
-namespace {
-
-// The width of a sub-byte integer type (s2, s4, u2, u4); 0 for any other.
-int subByteWidth(const std::string& elementType) {
-  for (const char* type : {"s2", "u2", "s4", "u4"})
-    if (elementType == type) return type[1] - '0';
-  return 0;
-}
-
-}  // namespace
-
 const hlo::Instruction* wrappedScatter(const hlo::Instruction& fusion) {
   if (fusion.opcode != "fusion" || fusion.calledComputations.size() != 1) return nullptr;
   const hlo::Instruction* root = fusion.calledComputations[0]->root;
@@ -53,7 +43,8 @@ HloKernel hloScatterKernel(const hlo::Instruction& instruction, const std::strin
                                          " has a layout that is not row-major; scatter "
                                          "kernels read row-major buffers");
     const int bits = shape.packedBits > 0 && shape.packedBits < 8 ? shape.packedBits : 0;
-    if (bits && subByteWidth(shape.element_type) != bits)
+    const std::optional<ElementCode> element = elementCode(shape.element_type);
+    if (bits && !(element && element->narrow() && element->bits == bits))
       throw unsupported(instruction, what + " is packed at " + std::to_string(bits) + " bits (E(" +
                                          std::to_string(bits) + ")), not its elements' width");
     packings.push_back(bits);

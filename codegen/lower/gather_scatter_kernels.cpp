@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "codegen/kernel/index_code.h"
+#include "codegen/prelude/element_code.h"
 #include "codegen/prelude/prelude.h"
 #include "simplifier/simplify.h"
 #include "verify/equivalence.h"
@@ -158,10 +159,10 @@ void requireStatic(const std::vector<const TensorType*>& types, const std::strin
 // Index values are loaded as their storage's integer: a sub-byte type's byte holds bits that
 // are not its value, so such indices are refused rather than read wrong.
 void requireWholeIndices(const TensorType& indices, const std::string& op) {
-  for (const char* narrow : {"i2", "i4", "ui2", "ui4"})
-    if (indices.element_type == narrow)
-      throw Error(op + ": kernels do not read " + indices.element_type +
-                  " index values (a sub-byte type; its byte's other bits are not its value)");
+  const std::optional<ElementCode> type = elementCode(hloTypeName(indices.element_type));
+  if (type && type->narrow())
+    throw Error(op + ": kernels do not read " + indices.element_type +
+                " index values (a sub-byte type; its byte's other bits are not its value)");
 }
 
 }  // namespace

@@ -60,8 +60,6 @@ int integerWidth(const std::string& type) {
 }  // namespace
 
 size_t bufferElementBytes(const std::string& type) {
-  // Sub-byte integers are held one to a byte (codegen/prelude/element_code.h).
-  if (type == "i2" || type == "i4" || type == "ui2" || type == "ui4") return 1;
   // A complex element is its real part, then its imaginary part.
   if (type == "complex<f32>") return 8;
   if (type == "complex<f64>") return 16;
